@@ -1,0 +1,51 @@
+package dev.trainyard.common.command;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.trainyard.common.queue.Priority;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.queue.QueueSettingsPatch;
+
+/** A command to one queue. Commands are imperative; the engine answers with events or a rejection. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "kind")
+@JsonSubTypes({
+  @JsonSubTypes.Type(QueueCommand.CreateQueue.class),
+  @JsonSubTypes.Type(QueueCommand.UpdateQueue.class),
+  @JsonSubTypes.Type(QueueCommand.DeleteQueue.class),
+  @JsonSubTypes.Type(QueueCommand.SubmitPullRequest.class),
+  @JsonSubTypes.Type(QueueCommand.CancelPullRequest.class),
+  @JsonSubTypes.Type(QueueCommand.RestartTests.class),
+  @JsonSubTypes.Type(QueueCommand.SetImpactedTargets.class),
+  @JsonSubTypes.Type(QueueCommand.Tick.class)
+})
+public sealed interface QueueCommand {
+
+  record CreateQueue(QueueMode mode, long concurrency) implements QueueCommand {}
+
+  record UpdateQueue(QueueSettingsPatch patch) implements QueueCommand {}
+
+  record DeleteQueue(boolean unused) implements QueueCommand {
+    public DeleteQueue() {
+      this(false);
+    }
+  }
+
+  /** {@code priority} and {@code noBatch} are null when the request did not give them. */
+  record SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch)
+      implements QueueCommand {}
+
+  record CancelPullRequest(long prNumber) implements QueueCommand {}
+
+  record RestartTests(long prNumber) implements QueueCommand {}
+
+  /** Records which targets a PR head impacts; the list itself is stored under {@code digest}. */
+  record SetImpactedTargets(long prNumber, String sha, ImpactedTargets targets)
+      implements QueueCommand {}
+
+  /** Time passed: lets the engine act on deadlines (stale PRs, test timeouts, batch waits). */
+  record Tick(boolean unused) implements QueueCommand {
+    public Tick() {
+      this(false);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package dev.trainyard.common.command;
+
+/** Why the engine refused a command; the gateway maps each to one HTTP status. */
+public enum RejectionType {
+  /** The queue or the PR does not exist (404). */
+  NOT_FOUND,
+  /** The command is not allowed in the current state, e.g. submit to a draining queue (400). */
+  INVALID_STATE,
+  /** The thing to create exists already (409). */
+  CONFLICT
+}

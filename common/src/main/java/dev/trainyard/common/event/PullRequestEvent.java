@@ -1,0 +1,25 @@
+package dev.trainyard.common.event;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.trainyard.common.queue.RepoRef;
+import java.time.Instant;
+
+/**
+ * A {@code pull_request.*} webhook body (API.md §7). The reason fields and the test-branch fields
+ * only appear on the event types that carry them.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PullRequestEvent(
+    String type,
+    String action,
+    String status,
+    String author,
+    @JsonProperty("http_details_url") String httpDetailsUrl,
+    @JsonProperty("pr_number") long prNumber,
+    RepoRef repository,
+    @JsonProperty("target_branch") String targetBranch,
+    Instant timestamp,
+    @JsonProperty("submitted_reason") String submittedReason,
+    @JsonProperty("queued_reason") String queuedReason,
+    @JsonProperty("cancellation_reason") String cancellationReason) {}

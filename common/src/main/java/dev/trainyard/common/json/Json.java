@@ -1,0 +1,60 @@
+package dev.trainyard.common.json;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
+
+/** The one JSON configuration of trainyard: commands on Kafka, documents in MongoDB, HTTP bodies. */
+public final class Json {
+  /** Deepest nesting accepted in any JSON input; deeper bodies are client errors, not stack overflows. */
+  public static final int MAX_NESTING_DEPTH = 64;
+
+  private static final JsonMapper MAPPER = create();
+
+  private Json() {}
+
+  public static JsonMapper mapper() {
+    return MAPPER;
+  }
+
+  private static JsonMapper create() {
+    JsonFactory factory =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+            .build();
+    SimpleModule timestamps = new SimpleModule("trainyard-timestamps");
+    timestamps.addSerializer(Instant.class, new InstantSerializer());
+    timestamps.addDeserializer(Instant.class, new InstantDeserializer());
+    return JsonMapper.builder(factory)
+        .addModule(timestamps)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .changeDefaultPropertyInclusion(
+            incl -> incl.withValueInclusion(JsonInclude.Include.ALWAYS))
+        .build();
+  }
+
+  private static final class InstantSerializer extends ValueSerializer<Instant> {
+    @Override
+    public void serialize(Instant value, JsonGenerator gen, SerializationContext ctxt) {
+      gen.writeString(Timestamps.format(value));
+    }
+  }
+
+  private static final class InstantDeserializer extends ValueDeserializer<Instant> {
+    @Override
+    public Instant deserialize(JsonParser p, DeserializationContext ctxt) {
+      return Timestamps.parse(p.getValueAsString());
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.trainyard.common.queue;
+
+import java.util.Objects;
+
+/**
+ * Identifies one queue: organization, repository and target branch. Its text form {@code
+ * org/host/owner/name:branch} is the Kafka key of every command of the queue and the id of its
+ * aggregate document, so one queue is always handled by one partition and one writer.
+ */
+public record QueueKey(String org, RepoRef repo, String branch) {
+  public QueueKey {
+    Objects.requireNonNull(org, "org");
+    Objects.requireNonNull(repo, "repo");
+    Objects.requireNonNull(branch, "branch");
+  }
+
+  public static QueueKey of(String org, String host, String owner, String name, String branch) {
+    return new QueueKey(org, new RepoRef(host, owner, name), branch);
+  }
+
+  /** The key as text; the validated parts never contain control characters. */
+  public String id() {
+    return org + "/" + repo.host() + "/" + repo.owner() + "/" + repo.name() + ":" + branch;
+  }
+
+  @Override
+  public String toString() {
+    return id();
+  }
+}

@@ -1,0 +1,84 @@
+package dev.trainyard.common.queue;
+
+import java.util.List;
+
+/**
+ * Every writable setting of a queue (API.md §3 getQueue), with its defaults. Integer settings are
+ * {@code long} because the wire range is 0..4294967295.
+ */
+public record QueueSettings(
+    QueueMode mode,
+    long concurrency,
+    long bisectionConcurrency,
+    long testingTimeoutMinutes,
+    long pendingFailureDepth,
+    boolean canOptimisticallyMerge,
+    boolean batch,
+    long batchingMinSize,
+    long batchingMaxWaitTimeMinutes,
+    boolean createPrsForTestingBranches,
+    boolean commentsEnabled,
+    boolean commandsEnabled,
+    boolean statusCheckEnabled,
+    boolean extensionEnabled,
+    boolean labelCommandsEnabled,
+    boolean stateLabelsEnabled,
+    String enqueueingLabel,
+    List<String> requiredStatuses,
+    List<String> allowedBotSubmitters,
+    DirectMergeMode directMergeMode,
+    OptimizationMode optimizationMode,
+    MergeMethod mergeMethod,
+    long notReadyTimeoutHours) {
+
+  /** The only test-branch construction mode; read-only on the wire. */
+  public static final String TEST_BRANCH_CONSTRUCTION_MODE = "merge_commits";
+
+  public QueueSettings {
+    requiredStatuses = requiredStatuses == null ? null : List.copyOf(requiredStatuses);
+    allowedBotSubmitters = List.copyOf(allowedBotSubmitters);
+  }
+
+  public static QueueSettings defaults(QueueMode mode, long concurrency) {
+    return new QueueSettings(
+        mode, concurrency, 5, 60, 0, false, false, 4, 5, false, true, true, true, true, false,
+        false, null, null, List.of(), DirectMergeMode.OFF, OptimizationMode.OFF,
+        MergeMethod.MERGE_COMMIT, 24);
+  }
+
+  /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */
+  public boolean requiresImpactedTargets() {
+    return mode == QueueMode.PARALLEL;
+  }
+
+  public QueueSettings apply(QueueSettingsPatch p) {
+    return new QueueSettings(
+        or(p.mode(), mode),
+        or(p.concurrency(), concurrency),
+        or(p.bisectionConcurrency(), bisectionConcurrency),
+        or(p.testingTimeoutMinutes(), testingTimeoutMinutes),
+        or(p.pendingFailureDepth(), pendingFailureDepth),
+        or(p.canOptimisticallyMerge(), canOptimisticallyMerge),
+        or(p.batch(), batch),
+        or(p.batchingMinSize(), batchingMinSize),
+        or(p.batchingMaxWaitTimeMinutes(), batchingMaxWaitTimeMinutes),
+        or(p.createPrsForTestingBranches(), createPrsForTestingBranches),
+        or(p.commentsEnabled(), commentsEnabled),
+        or(p.commandsEnabled(), commandsEnabled),
+        or(p.statusCheckEnabled(), statusCheckEnabled),
+        or(p.extensionEnabled(), extensionEnabled),
+        or(p.labelCommandsEnabled(), labelCommandsEnabled),
+        or(p.stateLabelsEnabled(), stateLabelsEnabled),
+        p.clearEnqueueingLabel() ? null : or(p.enqueueingLabel(), enqueueingLabel),
+        p.deleteRequiredStatuses() ? null : or(p.requiredStatuses(), requiredStatuses),
+        or(p.allowedBotSubmitters(), allowedBotSubmitters),
+        or(p.directMergeMode(), directMergeMode),
+        or(p.optimizationMode(), optimizationMode),
+        or(p.mergeMethod(), mergeMethod),
+        or(p.notReadyTimeoutHours(), notReadyTimeoutHours));
+  }
+
+  private static <T> T or(T patched, T current) {
+    return patched != null ? patched : current;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.trainyard.common.queue;
+
+import java.util.List;
+
+/**
+ * The settings an updateQueue request names; {@code null} means "not given". An explicit JSON
+ * null for {@code enqueueingLabel} clears it ({@code clearEnqueueingLabel}), which absence does not. {@code requiredStatuses: []} is a real value ("none required"), reset to null only by
+ * {@code deleteRequiredStatuses}.
+ */
+public record QueueSettingsPatch(
+    QueueState state,
+    QueueMode mode,
+    Long concurrency,
+    Long bisectionConcurrency,
+    Long testingTimeoutMinutes,
+    Long pendingFailureDepth,
+    Boolean canOptimisticallyMerge,
+    Boolean batch,
+    Long batchingMinSize,
+    Long batchingMaxWaitTimeMinutes,
+    Boolean createPrsForTestingBranches,
+    Boolean commentsEnabled,
+    Boolean commandsEnabled,
+    Boolean statusCheckEnabled,
+    Boolean extensionEnabled,
+    Boolean labelCommandsEnabled,
+    Boolean stateLabelsEnabled,
+    String enqueueingLabel,
+    boolean clearEnqueueingLabel,
+    List<String> requiredStatuses,
+    boolean deleteRequiredStatuses,
+    List<String> allowedBotSubmitters,
+    DirectMergeMode directMergeMode,
+    OptimizationMode optimizationMode,
+    MergeMethod mergeMethod,
+    Long notReadyTimeoutHours) {
+
+  public static QueueSettingsPatch empty() {
+    return new QueueSettingsPatch(
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, false, null, false, null, null, null, null, null);
+  }
+}

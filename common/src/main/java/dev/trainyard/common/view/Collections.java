@@ -1,0 +1,18 @@
+package dev.trainyard.common.view;
+
+/** MongoDB collection names shared by the writer (worker) and the readers (gateway). */
+public final class Collections {
+  /** One aggregate document per queue: state, read-model view, version, recent command ids. */
+  public static final String QUEUES = "queues";
+
+  /** Versioned rows of every submission ({@link PullRequestRow}). */
+  public static final String PULL_REQUESTS = "pull_requests";
+
+  /** Impacted-target lists, chunked, keyed by content digest; too large for the aggregate. */
+  public static final String IMPACTED_TARGETS = "impacted_targets";
+
+  /** Test runs with their statuses (filled once runs exist). */
+  public static final String TEST_RUNS = "test_runs";
+
+  private Collections() {}
+}

@@ -1,0 +1,29 @@
+package dev.trainyard.common.view;
+
+import dev.trainyard.common.queue.PrState;
+import java.time.Instant;
+
+/**
+ * One version of one submission in the {@code pull_requests} history collection. A row is valid
+ * for queue versions {@code [fromVersion, toVersion)}; {@code toVersion} is null while it is the
+ * current one. Listing at one queue version therefore reads an immutable snapshot, which is what
+ * lets a keyset walk see every PR exactly once while PRs keep changing state.
+ */
+public record PullRequestRow(
+    String id,
+    String queueKey,
+    String prId,
+    long prNumber,
+    String headBranch,
+    PrState state,
+    Instant stateChangedAt,
+    Instant submittedAt,
+    Instant concludedAt,
+    long fromVersion,
+    Long toVersion,
+    PullRequestView view) {
+
+  public static String rowId(String prId, long version) {
+    return prId + "@" + version;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.trainyard.common.view;
+
+import dev.trainyard.common.queue.PrState;
+import java.time.Instant;
+
+/** One submission of a pull request as getSubmittedPullRequest returns it (every key present). */
+public record PullRequestView(
+    String id,
+    PrState state,
+    Instant stateChangedAt,
+    int priorityValue,
+    String priorityName,
+    String usedDefaultPriorityName,
+    boolean skipTheLine,
+    boolean noBatch,
+    long prNumber,
+    String prTitle,
+    String prSha,
+    String prBaseBranch,
+    String prAuthor,
+    Readiness readiness,
+    boolean forceEnqueued,
+    boolean isCurrentlySubmittedToQueue,
+    String verifiedByTestRun) {
+
+  /** The shorter shape of listPullRequests and getQueue's enqueuedPullRequests. */
+  public PullRequestListItem listItem() {
+    return new PullRequestListItem(
+        id, state, stateChangedAt, priorityValue, priorityName, usedDefaultPriorityName,
+        skipTheLine, noBatch, prNumber, prTitle, prSha, prBaseBranch, prAuthor);
+  }
+}

@@ -1,0 +1,12 @@
+package dev.trainyard.common.view;
+
+import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.queue.QueueState;
+import java.util.List;
+
+/** A queue as getQueue shows it; the gateway flattens {@code settings} into the response. */
+public record QueueView(
+    QueueState state,
+    String branch,
+    QueueSettings settings,
+    List<PullRequestListItem> enqueuedPullRequests) {}

@@ -1,0 +1,10 @@
+package dev.trainyard.common.view;
+
+import dev.trainyard.common.queue.Mergeability;
+
+/** Why a PR is or is not ready to test (API.md §2 {@code readiness}). */
+public record Readiness(
+    boolean hasImpactedTargets,
+    boolean requiresImpactedTargets,
+    boolean doesBaseBranchMatch,
+    Mergeability gitHubMergeability) {}

@@ -1,0 +1,82 @@
+package dev.trainyard.gateway.auth;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.bson.Document;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Organizations and their API tokens in MongoDB. Token look-ups are cached for a few seconds: a
+ * revoked token stops working at once on the instance that revoked it and within {@link #CACHE_TTL}
+ * everywhere else.
+ */
+@Component
+public class Organizations {
+  public static final Duration CACHE_TTL = Duration.ofSeconds(5);
+  static final String ORGANIZATIONS = "organizations";
+  static final String TOKENS = "api_tokens";
+
+  private final ReactiveMongoTemplate mongo;
+  private final Clock clock;
+  private final Map<String, CachedOrg> cache = new ConcurrentHashMap<>();
+
+  private record CachedOrg(String org, Instant until) {}
+
+  public Organizations(ReactiveMongoTemplate mongo) {
+    this(mongo, Clock.systemUTC());
+  }
+
+  Organizations(ReactiveMongoTemplate mongo, Clock clock) {
+    this.mongo = mongo;
+    this.clock = clock;
+  }
+
+  /** The organization of a token, empty when the token is unknown or revoked. */
+  public Mono<String> organizationOf(String token) {
+    String hash = TokenHash.sha256(token);
+    CachedOrg cached = cache.get(hash);
+    if (cached != null && cached.until().isAfter(clock.instant())) {
+      return Mono.just(cached.org());
+    }
+    return mongo
+        .findById(hash, Document.class, TOKENS)
+        .filter(doc -> TokenHash.sameHash(hash, doc.getString("_id")))
+        .map(doc -> doc.getString("org"))
+        .doOnNext(org -> cache.put(hash, new CachedOrg(org, clock.instant().plus(CACHE_TTL))));
+  }
+
+  /** Creates the organization; false when it exists already. */
+  public Mono<Boolean> create(String slug) {
+    return mongo
+        .insert(new Document("_id", slug).append("createdAt", clock.instant().toString()), ORGANIZATIONS)
+        .thenReturn(true)
+        .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
+  }
+
+  public Mono<Boolean> exists(String slug) {
+    return mongo.exists(Query.query(Criteria.where("_id").is(slug)), ORGANIZATIONS);
+  }
+
+  /** Stores the hash of {@code token} for {@code org} (idempotent). */
+  public Mono<Void> addToken(String org, String token) {
+    Document doc =
+        new Document("_id", TokenHash.sha256(token))
+            .append("org", org)
+            .append("createdAt", clock.instant().toString());
+    return mongo.save(doc, TOKENS).then();
+  }
+
+  public Mono<Void> revoke(String token) {
+    String hash = TokenHash.sha256(token);
+    cache.remove(hash);
+    return mongo.remove(Query.query(Criteria.where("_id").is(hash)), TOKENS).then();
+  }
+}

@@ -1,0 +1,38 @@
+package dev.trainyard.gateway.config;
+
+import dev.trainyard.gateway.auth.AdminHandler;
+import dev.trainyard.gateway.pulls.PullRequestHandler;
+import dev.trainyard.gateway.queues.QueueHandler;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+/** Every endpoint of API.md §2, §3 and §6 (admin), in one table. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(GatewayProperties.class)
+public class Routes {
+
+  @Bean
+  RouterFunction<ServerResponse> apiRoutes(
+      PullRequestHandler pulls, QueueHandler queues, AdminHandler admin) {
+    return RouterFunctions.route()
+        .POST("/v1/submitPullRequest", pulls::submit)
+        .POST("/v1/cancelPullRequest", pulls::cancel)
+        .POST("/v1/restartTestsOnPullRequest", pulls::restart)
+        .POST("/v1/getSubmittedPullRequest", pulls::get)
+        .POST("/v1/setImpactedTargets", pulls::setImpactedTargets)
+        .POST("/v1/getMergeQueueTestingDetails", pulls::testingDetails)
+        .POST("/v1/listPullRequests", pulls::list)
+        .POST("/v1/createQueue", queues::create)
+        .POST("/v1/getQueue", queues::get)
+        .POST("/v1/updateQueue", queues::update)
+        .POST("/v1/deleteQueue", queues::delete)
+        .POST("/admin/v1/createOrganization", admin::createOrganization)
+        .POST("/admin/v1/createApiToken", admin::createApiToken)
+        .POST("/admin/v1/revokeApiToken", admin::revokeApiToken)
+        .build();
+  }
+}

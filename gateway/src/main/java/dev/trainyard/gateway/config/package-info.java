@@ -1,0 +1,2 @@
+/** Spring wiring of the gateway: properties and the route table. */
+package dev.trainyard.gateway.config;

@@ -1,0 +1,31 @@
+package dev.trainyard.gateway.http;
+
+import dev.trainyard.common.json.Json;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/** Reading request bodies and writing JSON answers with the project's one JSON configuration. */
+public final class JsonResponses {
+  private static final byte[] EMPTY = new byte[0];
+
+  private JsonResponses() {}
+
+  /** The body, parsed strictly; the codec's size limit turns an oversized body into a 413. */
+  public static Mono<RequestBody> body(ServerRequest request) {
+    return request.bodyToMono(byte[].class).defaultIfEmpty(EMPTY).map(RequestBody::parse);
+  }
+
+  public static Mono<ServerResponse> ok(Object value) {
+    return ServerResponse.ok()
+        .contentType(MediaType.APPLICATION_JSON)
+        .bodyValue(Json.mapper().writeValueAsBytes(value));
+  }
+
+  /** A mutation's success: exactly 200 with {@code {}}. */
+  public static Mono<ServerResponse> empty() {
+    return ok(Map.of());
+  }
+}

@@ -1,0 +1,75 @@
+package dev.trainyard.gateway.pulls;
+
+import dev.trainyard.common.command.ImpactedTargets;
+import dev.trainyard.common.view.Collections;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeSet;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Stores impacted-target lists outside the queue aggregate (a 20 MiB list must always fit): sorted,
+ * de-duplicated, split into chunks well below MongoDB's 16 MiB document limit and keyed by the
+ * list's SHA-256, so storing the same list twice is one idempotent write.
+ */
+@Component
+public class ImpactedTargetsStore {
+  static final int MAX_CHUNK_CHARS = 4 * 1024 * 1024;
+  private final ReactiveMongoTemplate mongo;
+
+  public ImpactedTargetsStore(ReactiveMongoTemplate mongo) {
+    this.mongo = mongo;
+  }
+
+  public Mono<ImpactedTargets> store(List<String> targets) {
+    List<String> sorted = List.copyOf(new TreeSet<>(targets));
+    String digest = digest(sorted);
+    return Flux.fromIterable(chunks(sorted))
+        .index()
+        .concatMap(
+            chunk ->
+                mongo.save(
+                    new Document("_id", digest + ":" + chunk.getT1())
+                        .append("digest", digest)
+                        .append("index", chunk.getT1())
+                        .append("targets", chunk.getT2()),
+                    Collections.IMPACTED_TARGETS))
+        .then(Mono.just(new ImpactedTargets(false, sorted.size(), digest)));
+  }
+
+  private static List<List<String>> chunks(List<String> sorted) {
+    List<List<String>> chunks = new java.util.ArrayList<>();
+    int start = 0;
+    int chars = 0;
+    for (int i = 0; i < sorted.size(); i++) {
+      chars += sorted.get(i).length() + 16;
+      if (chars > MAX_CHUNK_CHARS) {
+        chunks.add(sorted.subList(start, i));
+        start = i;
+        chars = sorted.get(i).length() + 16;
+      }
+    }
+    chunks.add(sorted.subList(start, sorted.size()));
+    return chunks;
+  }
+
+  private static String digest(List<String> sorted) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (String target : sorted) {
+        sha.update(target.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      return HexFormat.of().formatHex(sha.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JVM", e);
+    }
+  }
+}

@@ -1,0 +1,239 @@
+package dev.trainyard.gateway.pulls;
+
+import dev.trainyard.common.command.ImpactedTargets;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.view.PullRequestRow;
+import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.commands.CommandBus;
+import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.JsonResponses;
+import dev.trainyard.gateway.http.RequestBody;
+import dev.trainyard.gateway.queues.QueueReader;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The pull-request endpoints of API.md §2. */
+@Component
+public class PullRequestHandler {
+  private static final int DEFAULT_TAKE = 50;
+  private static final int MAX_TAKE = 100;
+  private static final int MAX_TARGET_LENGTH = 4096;
+
+  private final CommandBus commands;
+  private final QueueReader queues;
+  private final PullRequestReader pulls;
+  private final ImpactedTargetsStore targets;
+  private final CursorSecret cursorSecret;
+  private final ReactiveMongoTemplate mongo;
+
+  public PullRequestHandler(
+      CommandBus commands,
+      QueueReader queues,
+      PullRequestReader pulls,
+      ImpactedTargetsStore targets,
+      CursorSecret cursorSecret,
+      ReactiveMongoTemplate mongo) {
+    this.commands = commands;
+    this.queues = queues;
+    this.pulls = pulls;
+    this.targets = targets;
+    this.cursorSecret = cursorSecret;
+    this.mongo = mongo;
+  }
+
+  public Mono<ServerResponse> submit(ServerRequest request) {
+    return mutate(
+        request,
+        body ->
+            new QueueCommand.SubmitPullRequest(
+                body.prNumber(), priority(body), body.optionalBoolean("noBatch").orElse(null)));
+  }
+
+  public Mono<ServerResponse> cancel(ServerRequest request) {
+    return mutate(request, body -> new QueueCommand.CancelPullRequest(body.prNumber()));
+  }
+
+  public Mono<ServerResponse> restart(ServerRequest request) {
+    return mutate(request, body -> new QueueCommand.RestartTests(body.prNumber()));
+  }
+
+  public Mono<ServerResponse> get(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = key(request, body);
+              boolean byNumber = body.has("pr.number");
+              boolean byBranch = body.has("pr.branch");
+              if (byNumber == byBranch) {
+                throw ApiException.badRequest("give exactly one of pr.number and pr.branch");
+              }
+              long number = byNumber ? body.prNumber() : -1;
+              String branch = byBranch ? body.name("pr.branch") : null;
+              return queues
+                  .require(key)
+                  .then(byNumber ? pulls.byNumber(key, number) : pulls.byBranch(key, branch))
+                  .switchIfEmpty(
+                      Mono.error(
+                          () ->
+                              ApiException.notFound(
+                                  "pull request "
+                                      + (byNumber ? Long.toString(number) : "of branch " + branch)
+                                      + " was never submitted to this queue")))
+                  .flatMap(row -> JsonResponses.ok(row.view()));
+            });
+  }
+
+  public Mono<ServerResponse> setImpactedTargets(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = key(request, body);
+              long number = body.prNumber();
+              String sha = body.name("pr.sha");
+              Mono<ImpactedTargets> summary = impactedTargets(body);
+              return queues
+                  .require(key)
+                  .then(summary)
+                  .flatMap(
+                      s ->
+                          commands.sendExpectingAcceptance(
+                              key, new QueueCommand.SetImpactedTargets(number, sha, s)))
+                  .then(JsonResponses.empty());
+            });
+  }
+
+  public Mono<ServerResponse> testingDetails(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = key(request, body);
+              String runId = body.name("testRunId");
+              try {
+                UUID.fromString(runId);
+              } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("testRunId must be a UUID");
+              }
+              return queues
+                  .require(key)
+                  .then(mongo.findById(runId, Document.class, Collections.TEST_RUNS))
+                  .filter(run -> key.id().equals(run.getString("queueKey")))
+                  .switchIfEmpty(
+                      Mono.error(() -> ApiException.notFound("test run " + runId + " does not exist")))
+                  .flatMap(run -> JsonResponses.ok(run.get("details")));
+            });
+  }
+
+  public Mono<ServerResponse> list(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = key(request, body);
+              PullRequestReader.ListFilter filter =
+                  new PullRequestReader.ListFilter(
+                      body.optionalEnum("state", PrState.class).orElse(null),
+                      instant(body, "since"),
+                      instant(body, "until"));
+              int take = body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
+              String cursorText = body.optionalString("cursor").orElse(null);
+              String scope = key.id() + "|" + filter;
+              return Mono.zip(queues.require(key), cursorSecret.get())
+                  .flatMap(
+                      both -> {
+                        byte[] secret = both.getT2();
+                        ListCursor after =
+                            cursorText == null ? null : ListCursor.decode(cursorText, secret, scope);
+                        long snapshot = after == null ? both.getT1().version() : after.snapshot();
+                        return pulls
+                            .page(key, snapshot, filter, after, take + 1)
+                            .flatMap(rows -> JsonResponses.ok(page(rows, take, snapshot, secret, scope)));
+                      });
+            });
+  }
+
+  private static ObjectNode page(
+      List<PullRequestRow> rows, int take, long snapshot, byte[] secret, String scope) {
+    ObjectNode out = Json.mapper().createObjectNode();
+    List<PullRequestRow> shown = rows.subList(0, Math.min(take, rows.size()));
+    out.set(
+        "pullRequests",
+        Json.mapper().valueToTree(shown.stream().map(r -> r.view().listItem()).toList()));
+    if (rows.size() > take) {
+      PullRequestRow last = shown.get(shown.size() - 1);
+      out.put(
+          "nextCursor",
+          new ListCursor(snapshot, Timestamps.format(last.stateChangedAt()), last.prId())
+              .encode(secret, scope));
+    }
+    return out;
+  }
+
+  private Mono<ServerResponse> mutate(
+      ServerRequest request, java.util.function.Function<RequestBody, QueueCommand> command) {
+    return JsonResponses.body(request)
+        .flatMap(body -> commands.sendExpectingAcceptance(key(request, body), command.apply(body)))
+        .then(JsonResponses.empty());
+  }
+
+  private Mono<ImpactedTargets> impactedTargets(RequestBody body) {
+    JsonNode node =
+        body.node("impactedTargets")
+            .orElseThrow(
+                () -> ApiException.badRequest("impactedTargets is required: an array of strings or \"ALL\""));
+    if (node.isString()) {
+      String all = node.asString().toUpperCase(Locale.ROOT);
+      if (!all.equals("ALL") && !all.equals("IMPACTS_ALL")) {
+        throw ApiException.badRequest("impactedTargets must be an array of strings or \"ALL\"");
+      }
+      return Mono.just(ImpactedTargets.everything());
+    }
+    List<String> list =
+        body.optionalStringList("impactedTargets", MAX_TARGET_LENGTH).orElseThrow();
+    return targets.store(list);
+  }
+
+  private static Priority priority(RequestBody body) {
+    return body.node("priority")
+        .map(
+            n -> {
+              String error = "priority must be an integer between 0 and 255 or one of urgent|high|medium|low";
+              if (n.isIntegralNumber()) {
+                long value = body.optionalLong("priority", 0, Priority.MAX_VALUE).orElseThrow();
+                return Priority.ofValue((int) value);
+              }
+              if (n.isString()) {
+                return Priority.named(n.asString()).orElseThrow(() -> ApiException.badRequest(error));
+              }
+              throw ApiException.badRequest(error);
+            })
+        .orElse(null);
+  }
+
+  private static Instant instant(RequestBody body, String field) {
+    return body.optionalString(field)
+        .map(
+            text ->
+                Timestamps.tryParseRfc3339(text)
+                    .orElseThrow(() -> ApiException.badRequest(field + " must be an RFC 3339 timestamp")))
+        .orElse(null);
+  }
+
+  private static QueueKey key(ServerRequest request, RequestBody body) {
+    return body.queueKey(AuthFilter.org(request.exchange()));
+  }
+}

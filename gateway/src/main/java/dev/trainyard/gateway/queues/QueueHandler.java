@@ -1,0 +1,113 @@
+package dev.trainyard.gateway.queues;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.DirectMergeMode;
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.OptimizationMode;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.queue.QueueSettingsPatch;
+import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.commands.CommandBus;
+import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.JsonResponses;
+import dev.trainyard.gateway.http.RequestBody;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/** createQueue, getQueue, updateQueue, deleteQueue. */
+@Component
+public class QueueHandler {
+  private static final long MAX = RequestBody.MAX_UINT32;
+  private static final int MAX_STATUS_LENGTH = 255;
+  private final CommandBus commands;
+  private final QueueReader reader;
+
+  public QueueHandler(CommandBus commands, QueueReader reader) {
+    this.commands = commands;
+    this.reader = reader;
+  }
+
+  public Mono<ServerResponse> create(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = body.queueKey(AuthFilter.org(request.exchange()));
+              QueueMode mode = body.optionalEnum("mode", QueueMode.class).orElse(QueueMode.SINGLE);
+              long concurrency = body.optionalLong("concurrency", 1, MAX).orElse(5L);
+              return commands
+                  .sendExpectingAcceptance(key, new QueueCommand.CreateQueue(mode, concurrency))
+                  .then(JsonResponses.empty());
+            });
+  }
+
+  public Mono<ServerResponse> get(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(body -> reader.require(body.queueKey(AuthFilter.org(request.exchange()))))
+        .flatMap(snapshot -> JsonResponses.ok(QueueJson.render(snapshot.view(), true)));
+  }
+
+  public Mono<ServerResponse> update(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = body.queueKey(AuthFilter.org(request.exchange()));
+              QueueSettingsPatch patch = patch(body);
+              return commands
+                  .sendExpectingAcceptance(key, new QueueCommand.UpdateQueue(patch))
+                  .then(reader.require(key))
+                  .flatMap(snapshot -> JsonResponses.ok(QueueJson.render(snapshot.view(), false)));
+            });
+  }
+
+  public Mono<ServerResponse> delete(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body ->
+                commands.sendExpectingAcceptance(
+                    body.queueKey(AuthFilter.org(request.exchange())), new QueueCommand.DeleteQueue()))
+        .then(JsonResponses.empty());
+  }
+
+  static QueueSettingsPatch patch(RequestBody body) {
+    QueueState state = body.optionalEnum("state", QueueState.class).orElse(null);
+    if (state == QueueState.SWITCHING_MODES) {
+      throw ApiException.badRequest("state must be one of running|paused|draining");
+    }
+    boolean deleteRequired = body.optionalBoolean("deleteRequiredStatuses").orElse(false);
+    if (deleteRequired && body.has("requiredStatuses")) {
+      throw ApiException.badRequest(
+          "requiredStatuses and deleteRequiredStatuses cannot be given together");
+    }
+    return new QueueSettingsPatch(
+        state,
+        body.optionalEnum("mode", QueueMode.class).orElse(null),
+        body.optionalLong("concurrency", 1, MAX).orElse(null),
+        body.optionalLong("bisectionConcurrency", 1, MAX).orElse(null),
+        body.optionalLong("testingTimeoutMinutes", 1, MAX).orElse(null),
+        body.optionalLong("pendingFailureDepth", 0, MAX).orElse(null),
+        body.optionalBoolean("canOptimisticallyMerge").orElse(null),
+        body.optionalBoolean("batch").orElse(null),
+        body.optionalLong("batchingMinSize", 1, MAX).orElse(null),
+        body.optionalLong("batchingMaxWaitTimeMinutes", 0, MAX).orElse(null),
+        body.optionalBoolean("createPrsForTestingBranches").orElse(null),
+        body.optionalBoolean("commentsEnabled").orElse(null),
+        body.optionalBoolean("commandsEnabled").orElse(null),
+        body.optionalBoolean("statusCheckEnabled").orElse(null),
+        body.optionalBoolean("extensionEnabled").orElse(null),
+        body.optionalBoolean("labelCommandsEnabled").orElse(null),
+        body.optionalBoolean("stateLabelsEnabled").orElse(null),
+        body.optionalName("enqueueingLabel").orElse(null),
+        body.isExplicitNull("enqueueingLabel"),
+        body.optionalStringList("requiredStatuses", MAX_STATUS_LENGTH).orElse(null),
+        deleteRequired,
+        body.optionalStringList("allowedBotSubmitters", MAX_STATUS_LENGTH).orElse(null),
+        body.optionalEnum("directMergeMode", DirectMergeMode.class).orElse(null),
+        body.optionalEnum("optimizationMode", OptimizationMode.class).orElse(null),
+        body.optionalEnum("mergeMethod", MergeMethod.class).orElse(null),
+        body.optionalLong("notReadyTimeoutHours", 0, MAX).orElse(null));
+  }
+}

@@ -1,0 +1,24 @@
+package dev.trainyard.gateway.queues;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.view.QueueView;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The getQueue / updateQueue response: settings flattened, read-only keys added. */
+final class QueueJson {
+  private QueueJson() {}
+
+  static ObjectNode render(QueueView view, boolean withEnqueued) {
+    ObjectNode out = Json.mapper().createObjectNode();
+    out.put("state", view.state().wire());
+    out.put("branch", view.branch());
+    out.setAll((ObjectNode) Json.mapper().valueToTree(view.settings()));
+    out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
+    out.putArray("batchingRules");
+    if (withEnqueued) {
+      out.set("enqueuedPullRequests", Json.mapper().valueToTree(view.enqueuedPullRequests()));
+    }
+    return out;
+  }
+}

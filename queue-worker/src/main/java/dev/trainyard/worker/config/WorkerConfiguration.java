@@ -1,0 +1,90 @@
+package dev.trainyard.worker.config;
+
+import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.processing.CommandProcessor;
+import dev.trainyard.worker.processing.ProcessingProbe;
+import dev.trainyard.worker.processing.Publisher;
+import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.store.HistoryStore;
+import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.timers.Ticker;
+import java.time.InstantSource;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.support.serializer.DeserializationException;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.util.backoff.ExponentialBackOff;
+import tools.jackson.core.JacksonException;
+
+@Configuration(proxyBeanMethods = false)
+@EnableScheduling
+@EnableConfigurationProperties(WorkerProperties.class)
+public class WorkerConfiguration {
+
+  @Bean
+  NewTopic queueCommandsTopic(WorkerProperties props) {
+    return new NewTopic(Topics.QUEUE_COMMANDS, props.commandPartitions(), props.replicationFactor());
+  }
+
+  @Bean
+  NewTopic queueRepliesTopic(WorkerProperties props) {
+    return new NewTopic(Topics.QUEUE_REPLIES, props.replyPartitions(), props.replicationFactor());
+  }
+
+  @Bean
+  NewTopic eventsTopic(WorkerProperties props) {
+    return new NewTopic(Topics.EVENTS, props.eventPartitions(), props.replicationFactor());
+  }
+
+  /**
+   * A failed command is retried for as long as it takes (MongoDB or Kafka down must not drop an
+   * accepted command); only a record that cannot be parsed at all is skipped.
+   */
+  @Bean
+  CommonErrorHandler commandErrorHandler() {
+    ExponentialBackOff backOff = new ExponentialBackOff(100, 2.0);
+    backOff.setMaxInterval(5_000);
+    DefaultErrorHandler handler = new DefaultErrorHandler(backOff);
+    handler.addNotRetryableExceptions(JacksonException.class, DeserializationException.class);
+    return handler;
+  }
+
+  @Bean
+  InstantSource clock() {
+    return InstantSource.system();
+  }
+
+  @Bean
+  CommandProcessor commandProcessor(
+      QueueStore store,
+      HistoryStore history,
+      Publisher publisher,
+      WorkerProperties props,
+      InstantSource clock,
+      ObjectProvider<ProcessingProbe> probe) {
+    return new CommandProcessor(
+        store,
+        history,
+        publisher,
+        new PublicEvents(props.publicUrl()),
+        clock,
+        probe.getIfAvailable(() -> ProcessingProbe.NONE));
+  }
+
+  @Bean
+  Ticker ticker(
+      QueueStore store,
+      KafkaTemplate<String, String> kafka,
+      KafkaListenerEndpointRegistry registry,
+      InstantSource clock,
+      WorkerProperties props) {
+    return new Ticker(store, kafka, registry, clock, props.commandPartitions());
+  }
+}

@@ -1,0 +1,33 @@
+package dev.trainyard.worker.config;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of the queue worker.
+ *
+ * @param commandPartitions partitions of {@code trainyard.queue-commands}: the unit of scaling
+ * @param eventPartitions partitions of {@code trainyard.events}
+ * @param replyPartitions partitions of {@code trainyard.queue-replies}
+ * @param replicationFactor replication of the topics the worker creates
+ * @param tickInterval how often due queues are ticked
+ * @param publicUrl the base URL of the gateway, for links in events
+ */
+@ConfigurationProperties("trainyard.worker")
+public record WorkerProperties(
+    Integer commandPartitions,
+    Integer eventPartitions,
+    Integer replyPartitions,
+    Short replicationFactor,
+    Duration tickInterval,
+    String publicUrl) {
+
+  public WorkerProperties {
+    commandPartitions = commandPartitions == null ? 12 : commandPartitions;
+    eventPartitions = eventPartitions == null ? 12 : eventPartitions;
+    replyPartitions = replyPartitions == null ? 4 : replyPartitions;
+    replicationFactor = replicationFactor == null ? 1 : replicationFactor;
+    tickInterval = tickInterval == null ? Duration.ofSeconds(5) : tickInterval;
+    publicUrl = publicUrl == null ? "http://localhost:8080" : publicUrl;
+  }
+}

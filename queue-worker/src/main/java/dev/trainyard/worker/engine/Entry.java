@@ -1,0 +1,61 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.command.ImpactedTargets;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
+import java.time.Instant;
+
+/**
+ * One submission of a pull request to a queue. {@code priorityDefaulted} records that the submit
+ * named no priority ({@code usedDefaultPriorityName}); {@code sequence} orders equal priorities by
+ * submission.
+ */
+public record Entry(
+    String id,
+    long prNumber,
+    long sequence,
+    Priority priority,
+    boolean priorityDefaulted,
+    boolean noBatch,
+    PrState state,
+    Instant stateChangedAt,
+    Instant submittedAt,
+    PullRequestInfo pr,
+    Mergeability mergeability,
+    ImpactedTargets impactedTargets,
+    String verifiedByTestRun) {
+
+  public boolean skipTheLine() {
+    return priority.skipsTheLine();
+  }
+
+  public boolean hasImpactedTargets() {
+    return impactedTargets != null;
+  }
+
+  /** Base branch matches, mergeable, and impacted targets known when the queue needs them. */
+  public boolean isReady(String targetBranch, boolean requiresImpactedTargets) {
+    return targetBranch.equals(pr.baseBranch())
+        && mergeability == Mergeability.MERGEABLE
+        && (!requiresImpactedTargets || hasImpactedTargets());
+  }
+
+  Entry withState(PrState next, Instant at) {
+    return new Entry(
+        id, prNumber, sequence, priority, priorityDefaulted, noBatch, next, at, submittedAt, pr,
+        mergeability, impactedTargets, verifiedByTestRun);
+  }
+
+  Entry withPriority(Priority newPriority, boolean defaulted, boolean newNoBatch) {
+    return new Entry(
+        id, prNumber, sequence, newPriority, defaulted, newNoBatch, state, stateChangedAt,
+        submittedAt, pr, mergeability, impactedTargets, verifiedByTestRun);
+  }
+
+  Entry withImpactedTargets(ImpactedTargets targets) {
+    return new Entry(
+        id, prNumber, sequence, priority, priorityDefaulted, noBatch, state, stateChangedAt,
+        submittedAt, pr, mergeability, targets, verifiedByTestRun);
+  }
+}

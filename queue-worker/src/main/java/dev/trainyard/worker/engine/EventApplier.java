@@ -1,0 +1,105 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestNotReady;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestQueued;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestResubmitted;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
+import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
+import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
+import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
+import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * The only place queue state changes: {@code apply(state, event)} returns the next state. It
+ * decides nothing; every rule lives in {@link QueueEngine}.
+ */
+public final class EventApplier {
+  private EventApplier() {}
+
+  /** Applies one event; {@code state} is null for a queue that does not exist. */
+  public static QueueAggregate apply(QueueAggregate state, QueueEvent event) {
+    // Java 17 has no pattern switch; EventApplierTest checks every permitted event type is handled.
+    if (event instanceof QueueCreated e) {
+      return QueueAggregate.created(e.key(), e.settings(), e.at());
+    } else if (event instanceof QueueUpdated e) {
+      return state.with(e.state(), e.settings());
+    } else if (event instanceof QueueDeleted) {
+      return null;
+    } else if (event instanceof PullRequestSubmitted e) {
+      return submitted(state, e);
+    } else if (event instanceof PullRequestResubmitted e) {
+      return mapEntry(
+          state, e.entryId(), x -> x.withPriority(e.priority(), e.priorityDefaulted(), e.noBatch()));
+    } else if (event instanceof PullRequestQueued e) {
+      return mapEntry(state, e.entryId(), x -> x.withState(PrState.PENDING, e.at()));
+    } else if (event instanceof PullRequestNotReady e) {
+      return mapEntry(state, e.entryId(), x -> x.withState(PrState.NOT_READY, e.at()));
+    } else if (event instanceof PullRequestCancelled e) {
+      return conclude(state, e.entryId(), PrState.CANCELLED, e.at());
+    } else if (event instanceof ImpactedTargetsRecorded e) {
+      return targetsRecorded(state, e);
+    } else if (event instanceof TestsRestarted) {
+      return state;
+    }
+    throw new IllegalArgumentException("no applier for " + event.getClass().getSimpleName());
+  }
+
+  /** Applies events in order, starting from {@code state}. */
+  public static QueueAggregate applyAll(QueueAggregate state, List<QueueEvent> events) {
+    QueueAggregate current = state;
+    for (QueueEvent event : events) {
+      current = apply(current, event);
+    }
+    return current;
+  }
+
+  private static QueueAggregate submitted(QueueAggregate state, PullRequestSubmitted e) {
+    List<Entry> entries = new ArrayList<>(state.entries());
+    entries.add(e.entry());
+    QueueAggregate next = state.withEntries(entries, e.entry().sequence() + 1);
+    return next.withTargetsBeforeSubmit(
+        state.targetsBeforeSubmit().stream()
+            .filter(t -> t.prNumber() != e.entry().prNumber())
+            .toList());
+  }
+
+  private static QueueAggregate targetsRecorded(QueueAggregate state, ImpactedTargetsRecorded e) {
+    if (e.entryId() != null) {
+      return mapEntry(state, e.entryId(), x -> x.withImpactedTargets(e.targets()));
+    }
+    List<PendingTargets> pending = new ArrayList<>();
+    for (PendingTargets t : state.targetsBeforeSubmit()) {
+      if (t.prNumber() != e.prNumber()) {
+        pending.add(t);
+      }
+    }
+    pending.add(new PendingTargets(e.prNumber(), e.sha(), e.targets()));
+    int overflow = pending.size() - QueueAggregate.MAX_TARGETS_BEFORE_SUBMIT;
+    return state.withTargetsBeforeSubmit(pending.subList(Math.max(0, overflow), pending.size()));
+  }
+
+  private static QueueAggregate conclude(
+      QueueAggregate state, String entryId, PrState finalState, Instant at) {
+    Entry entry = state.entry(entryId).orElseThrow().withState(finalState, at);
+    List<Entry> entries = state.entries().stream().filter(x -> !x.id().equals(entryId)).toList();
+    List<Entry> concluded = new ArrayList<>();
+    concluded.add(entry);
+    concluded.addAll(state.concluded());
+    return state.withConcluded(
+        entries, concluded.subList(0, Math.min(concluded.size(), QueueAggregate.MAX_CONCLUDED)));
+  }
+
+  private static QueueAggregate mapEntry(
+      QueueAggregate state, String entryId, UnaryOperator<Entry> change) {
+    List<Entry> entries =
+        state.entries().stream().map(x -> x.id().equals(entryId) ? change.apply(x) : x).toList();
+    return state.withEntries(entries, state.nextSequence());
+  }
+}

@@ -1,0 +1,88 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.queue.QueueState;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The state of one queue: settings, state, the entries in it (in no particular order; {@link
+ * #inQueueOrder()} sorts them), targets uploaded before submission, and the entries that concluded
+ * most recently (so their final form can still be projected and read).
+ */
+public record QueueAggregate(
+    QueueKey key,
+    QueueState state,
+    QueueSettings settings,
+    Instant createdAt,
+    long nextSequence,
+    List<Entry> entries,
+    List<PendingTargets> targetsBeforeSubmit,
+    List<Entry> concluded) {
+
+  /** How many target uploads for not-yet-submitted PRs are remembered; the oldest go first. */
+  public static final int MAX_TARGETS_BEFORE_SUBMIT = 1000;
+
+  /** How many concluded entries stay in the aggregate (history lives in its own collection). */
+  public static final int MAX_CONCLUDED = 50;
+
+  public static final Comparator<Entry> QUEUE_ORDER =
+      Comparator.comparingInt((Entry e) -> e.priority().value()).thenComparingLong(Entry::sequence);
+
+  public QueueAggregate {
+    entries = List.copyOf(entries);
+    targetsBeforeSubmit = List.copyOf(targetsBeforeSubmit);
+    concluded = List.copyOf(concluded);
+  }
+
+  public static QueueAggregate created(QueueKey key, QueueSettings settings, Instant at) {
+    return new QueueAggregate(
+        key, QueueState.RUNNING, settings, at, 1, List.of(), List.of(), List.of());
+  }
+
+  public Optional<Entry> activeEntry(long prNumber) {
+    return entries.stream().filter(e -> e.prNumber() == prNumber).findFirst();
+  }
+
+  public Optional<Entry> entry(String id) {
+    return entries.stream().filter(e -> e.id().equals(id)).findFirst();
+  }
+
+  public Optional<Entry> concludedEntry(String id) {
+    return concluded.stream().filter(e -> e.id().equals(id)).findFirst();
+  }
+
+  public Optional<PendingTargets> targetsBeforeSubmit(long prNumber) {
+    return targetsBeforeSubmit.stream().filter(t -> t.prNumber() == prNumber).findFirst();
+  }
+
+  public List<Entry> inQueueOrder() {
+    return entries.stream().sorted(QUEUE_ORDER).toList();
+  }
+
+  QueueAggregate with(QueueState newState, QueueSettings newSettings) {
+    return new QueueAggregate(
+        key, newState, newSettings, createdAt, nextSequence, entries, targetsBeforeSubmit,
+        concluded);
+  }
+
+  QueueAggregate withEntries(List<Entry> newEntries, long newNextSequence) {
+    return new QueueAggregate(
+        key, state, settings, createdAt, newNextSequence, newEntries, targetsBeforeSubmit,
+        concluded);
+  }
+
+  QueueAggregate withTargetsBeforeSubmit(List<PendingTargets> pending) {
+    return new QueueAggregate(
+        key, state, settings, createdAt, nextSequence, entries, pending, concluded);
+  }
+
+  QueueAggregate withConcluded(List<Entry> newEntries, List<Entry> newConcluded) {
+    return new QueueAggregate(
+        key, state, settings, createdAt, nextSequence, newEntries, targetsBeforeSubmit,
+        newConcluded);
+  }
+}

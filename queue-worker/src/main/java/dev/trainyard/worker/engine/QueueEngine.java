@@ -1,0 +1,187 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
+import dev.trainyard.common.command.QueueCommand.CreateQueue;
+import dev.trainyard.common.command.QueueCommand.DeleteQueue;
+import dev.trainyard.common.command.QueueCommand.RestartTests;
+import dev.trainyard.common.command.QueueCommand.SetImpactedTargets;
+import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
+import dev.trainyard.common.command.QueueCommand.Tick;
+import dev.trainyard.common.command.QueueCommand.UpdateQueue;
+import dev.trainyard.common.queue.CancellationReason;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestResubmitted;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
+import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
+import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
+import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
+import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides what a command does to a queue. {@code decide} reads state and returns events or a
+ * rejection; it never mutates. After every accepted command the {@link Planner} adds the events
+ * the queue's rules call for (readiness, stale timeouts).
+ */
+public final class QueueEngine {
+  private final Planner planner = new Planner();
+
+  /**
+   * @param state the queue, or null when it does not exist
+   * @param key the queue the command is addressed to
+   */
+  public Decision decide(QueueAggregate state, QueueKey key, QueueCommand command, CommandContext ctx) {
+    Decision primary = decidePrimary(state, key, command, ctx);
+    if (!primary.isAccepted()) {
+      return primary;
+    }
+    QueueAggregate after = EventApplier.applyAll(state, primary.events());
+    if (after == null) {
+      return primary;
+    }
+    List<QueueEvent> events = new ArrayList<>(primary.events());
+    events.addAll(planner.plan(after, ctx.now()));
+    return Decision.accept(events);
+  }
+
+  /** The next time the queue needs a {@link Tick}, if any. */
+  public Optional<Instant> nextDeadline(QueueAggregate state) {
+    return state == null ? Optional.empty() : planner.nextDeadline(state);
+  }
+
+  private Decision decidePrimary(
+      QueueAggregate state, QueueKey key, QueueCommand command, CommandContext ctx) {
+    if (command instanceof CreateQueue create) {
+      return state != null
+          ? Decision.reject(Rejection.conflict("a queue for " + describe(key) + " already exists"))
+          : Decision.accept(
+              List.of(
+                  new QueueCreated(
+                      key, QueueSettings.defaults(create.mode(), create.concurrency()), ctx.now())));
+    }
+    if (state == null) {
+      return command instanceof DeleteQueue || command instanceof Tick
+          ? Decision.accept(List.of())
+          : Decision.reject(Rejection.notFound("no queue exists for " + describe(key)));
+    }
+    if (command instanceof UpdateQueue c) {
+      return update(state, c);
+    } else if (command instanceof DeleteQueue) {
+      return delete(state);
+    } else if (command instanceof SubmitPullRequest c) {
+      return submit(state, c, ctx);
+    } else if (command instanceof CancelPullRequest c) {
+      return withActiveEntry(
+          state,
+          c.prNumber(),
+          e ->
+              List.of(
+                  new PullRequestCancelled(e.id(), CancellationReason.USER_REQUESTED, ctx.now())));
+    } else if (command instanceof RestartTests c) {
+      return withActiveEntry(
+          state, c.prNumber(), e -> List.of(new TestsRestarted(e.id(), ctx.now())));
+    } else if (command instanceof SetImpactedTargets c) {
+      return impactedTargets(state, c);
+    } else if (command instanceof Tick) {
+      return Decision.accept(List.of());
+    }
+    throw new IllegalArgumentException("no rule for " + command.getClass().getSimpleName());
+  }
+
+  private Decision update(QueueAggregate state, UpdateQueue command) {
+    QueueSettings settings = state.settings().apply(command.patch());
+    QueueState next = command.patch().state() != null ? command.patch().state() : state.state();
+    return Decision.accept(List.of(new QueueUpdated(settings, next)));
+  }
+
+  private Decision delete(QueueAggregate state) {
+    if (!state.entries().isEmpty()) {
+      return Decision.reject(
+          Rejection.invalidState(
+              "the queue still holds "
+                  + state.entries().size()
+                  + " pull request(s); cancel or merge them before deleting it"));
+    }
+    return Decision.accept(List.of(new QueueDeleted()));
+  }
+
+  private Decision submit(QueueAggregate state, SubmitPullRequest command, CommandContext ctx) {
+    if (state.state() == QueueState.DRAINING) {
+      return Decision.reject(
+          Rejection.invalidState("the queue is draining and takes no new pull requests"));
+    }
+    Optional<Entry> existing = state.activeEntry(command.prNumber());
+    if (existing.isPresent()) {
+      Entry e = existing.get();
+      boolean changes = command.priority() != null || command.noBatch() != null;
+      return Decision.accept(
+          changes
+              ? List.of(
+                  new PullRequestResubmitted(
+                      e.id(),
+                      command.priority() != null ? command.priority() : e.priority(),
+                      command.priority() == null && e.priorityDefaulted(),
+                      command.noBatch() != null ? command.noBatch() : e.noBatch()))
+              : List.of());
+    }
+    Entry entry =
+        new Entry(
+            ctx.derivedId("entry").toString(),
+            command.prNumber(),
+            state.nextSequence(),
+            command.priority() != null ? command.priority() : Priority.DEFAULT,
+            command.priority() == null,
+            Boolean.TRUE.equals(command.noBatch()),
+            PrState.NOT_READY,
+            ctx.now(),
+            ctx.now(),
+            PullRequestInfo.unknown(state.key().branch()),
+            Mergeability.UNSPECIFIED,
+            state.targetsBeforeSubmit(command.prNumber()).map(PendingTargets::targets).orElse(null),
+            null);
+    return Decision.accept(List.of(new PullRequestSubmitted(entry)));
+  }
+
+  private Decision impactedTargets(QueueAggregate state, SetImpactedTargets command) {
+    Optional<Entry> entry = state.activeEntry(command.prNumber());
+    if (entry.isEmpty()) {
+      return Decision.accept(
+          List.of(
+              new ImpactedTargetsRecorded(command.prNumber(), null, command.sha(), command.targets())));
+    }
+    String headSha = entry.get().pr().sha();
+    if (!headSha.isEmpty() && !headSha.equals(command.sha())) {
+      return Decision.accept(List.of()); // computed for an older head: ignored (API.md §2)
+    }
+    return Decision.accept(
+        List.of(
+            new ImpactedTargetsRecorded(
+                command.prNumber(), entry.get().id(), command.sha(), command.targets())));
+  }
+
+  private static Decision withActiveEntry(
+      QueueAggregate state, long prNumber, java.util.function.Function<Entry, List<QueueEvent>> action) {
+    return state
+        .activeEntry(prNumber)
+        .map(e -> Decision.accept(action.apply(e)))
+        .orElseGet(
+            () ->
+                Decision.reject(
+                    Rejection.notFound("pull request " + prNumber + " is not in the queue")));
+  }
+
+  static String describe(QueueKey key) {
+    return key.repo().host() + "/" + key.repo().slug() + " branch " + key.branch();
+  }
+}

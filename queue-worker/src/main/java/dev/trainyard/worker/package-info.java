@@ -1,0 +1,5 @@
+/**
+ * The queue worker: consumes queue commands by partition, runs the pure engine, persists queue
+ * aggregates, publishes events and replies.
+ */
+package dev.trainyard.worker;

@@ -1,0 +1,64 @@
+package dev.trainyard.worker.processing;
+
+import dev.trainyard.common.command.CommandReply;
+import dev.trainyard.common.event.EventHeaders;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.store.OutboxEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/** Sends events and replies to Kafka and waits for the broker's acknowledgement. */
+@Component
+public class Publisher {
+  private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
+  private final KafkaTemplate<String, String> kafka;
+
+  public Publisher(KafkaTemplate<String, String> kafka) {
+    this.kafka = kafka;
+  }
+
+  public void events(String queueKey, String org, List<OutboxEvent> events) {
+    CompletableFuture<?>[] sends =
+        events.stream()
+            .map(
+                e -> {
+                  ProducerRecord<String, String> record =
+                      new ProducerRecord<>(Topics.EVENTS, queueKey, e.body());
+                  record.headers().add(EventHeaders.EVENT_ID, bytes(e.id()));
+                  record.headers().add(EventHeaders.ORG, bytes(org));
+                  record.headers().add(EventHeaders.TYPE, bytes(e.type()));
+                  return kafka.send(record);
+                })
+            .toArray(CompletableFuture[]::new);
+    await(CompletableFuture.allOf(sends));
+  }
+
+  public void reply(CommandReply reply) {
+    await(
+        kafka.send(Topics.QUEUE_REPLIES, reply.correlationId(), Json.mapper().writeValueAsString(reply)));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void await(CompletableFuture<?> future) {
+    try {
+      future.get(ACK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while publishing", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("Kafka did not acknowledge a publish", e);
+    }
+  }
+}
