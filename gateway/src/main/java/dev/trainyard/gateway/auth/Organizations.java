@@ -31,12 +31,8 @@ public class Organizations {
   private record CachedOrg(String org, Instant until) {}
 
   public Organizations(ReactiveMongoTemplate mongo) {
-    this(mongo, Clock.systemUTC());
-  }
-
-  Organizations(ReactiveMongoTemplate mongo, Clock clock) {
     this.mongo = mongo;
-    this.clock = clock;
+    this.clock = Clock.systemUTC();
   }
 
   /** The organization of a token, empty when the token is unknown or revoked. */

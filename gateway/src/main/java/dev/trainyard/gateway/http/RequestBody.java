@@ -30,7 +30,8 @@ public final class RequestBody {
     try {
       root = Json.mapper().readTree(bytes);
     } catch (JacksonException e) {
-      throw ApiException.badRequest("the request body is not valid JSON: " + e.getOriginalMessage());
+      String detail = e.getOriginalMessage().split("\\R| \\(start marker|: was expecting")[0];
+      throw ApiException.badRequest("the request body is not valid JSON: " + detail);
     }
     if (root == null || !root.isObject()) {
       throw ApiException.badRequest("the request body must be a JSON object");

@@ -1,0 +1,86 @@
+package dev.trainyard.standalone;
+
+import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.standalone.infra.KafkaBroker;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar trainyard-standalone.jar}: the whole of trainyard on one machine. Configured by
+ * the environment of API.md §6 (TRAINYARD_DATA_DIR, SERVER_PORT, TRAINYARD_KAFKA_PORT,
+ * TRAINYARD_MONGO_PORT, TRAINYARD_ADMIN_TOKEN, TRAINYARD_BOOTSTRAP_ORG, TRAINYARD_BOOTSTRAP_TOKEN).
+ */
+public final class StandaloneApplication {
+  private StandaloneApplication() {}
+
+  public static void main(String[] args) {
+    try {
+      run(System.getenv());
+    } catch (Exception e) {
+      System.err.println("trainyard: could not start: " + e);
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  private static void run(Map<String, String> env) throws Exception {
+    DataDirectory data = new DataDirectory(Path.of(env.getOrDefault("TRAINYARD_DATA_DIR", "data")));
+    int kafkaPort = data.port("kafka.port", intEnv(env, "TRAINYARD_KAFKA_PORT", 9092));
+    int controllerPort = data.port("kafka.controller.port", 0);
+    int mongoPort = data.port("mongo.port", intEnv(env, "TRAINYARD_MONGO_PORT", 27017));
+    int serverPort = intEnv(env, "SERVER_PORT", 8080);
+    String adminToken = data.secret("admin.token", env.get("TRAINYARD_ADMIN_TOKEN"), StandaloneApplication::token);
+    String org = env.getOrDefault("TRAINYARD_BOOTSTRAP_ORG", "default");
+    String apiToken = data.secret("bootstrap.token", env.get("TRAINYARD_BOOTSTRAP_TOKEN"), StandaloneApplication::token);
+
+    DocumentStore store = DocumentStore.onDisk(data.resolve("mongo"), mongoPort);
+    KafkaBroker kafka = KafkaBroker.start(data.resolve("kafka"), kafkaPort, controllerPort);
+    Map<String, Object> props = TrainyardServices.connection(kafka.bootstrapServers(), store.uri("trainyard"));
+    props.put("server.port", serverPort);
+    props.put("trainyard.admin-token", adminToken);
+    props.put("trainyard.bootstrap.org", org);
+    props.put("trainyard.bootstrap.token", apiToken);
+    props.put("trainyard.worker.public-url", "http://localhost:" + serverPort);
+    TrainyardServices services;
+    try {
+      services = TrainyardServices.start(props);
+    } catch (RuntimeException e) {
+      kafka.close();
+      store.close();
+      throw e;
+    }
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("trainyard: stopping");
+                  services.close();
+                  kafka.close();
+                  store.close();
+                  stopped.countDown();
+                },
+                "trainyard-shutdown"));
+    System.out.printf(
+        "%n trainyard is running: http://localhost:%d/v1%n"
+            + "   organization: %s%n   API token:    %s%n   admin token:  %s%n"
+            + "   data:         %s (Kafka on 127.0.0.1:%d, document store on 127.0.0.1:%d)%n%n",
+        services.gatewayPort(), org, apiToken, adminToken, data.resolve(""), kafkaPort, mongoPort);
+    stopped.await();
+  }
+
+  private static int intEnv(Map<String, String> env, String name, int fallback) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? fallback : Integer.parseInt(value.trim());
+  }
+
+  private static String token() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return "ty_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+}

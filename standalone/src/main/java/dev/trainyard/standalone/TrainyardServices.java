@@ -1,0 +1,81 @@
+package dev.trainyard.standalone;
+
+import dev.trainyard.gateway.GatewayApplication;
+import dev.trainyard.worker.WorkerApplication;
+import java.util.HashMap;
+import java.util.Map;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Starts the trainyard services as separate Spring contexts in this JVM, the way they run as
+ * separate processes in a cluster: the worker first (it creates the topics), then the gateway.
+ */
+public final class TrainyardServices implements AutoCloseable {
+  private final ConfigurableApplicationContext worker;
+  private final ConfigurableApplicationContext gateway;
+
+  private TrainyardServices(ConfigurableApplicationContext worker, ConfigurableApplicationContext gateway) {
+    this.worker = worker;
+    this.gateway = gateway;
+  }
+
+  /** Properties every service needs to reach Kafka and the document store. */
+  public static Map<String, Object> connection(String kafkaBootstrap, String mongoUri) {
+    Map<String, Object> props = new HashMap<>();
+    props.put("spring.kafka.bootstrap-servers", kafkaBootstrap);
+    props.put("spring.mongodb.uri", mongoUri);
+    return props;
+  }
+
+  public static TrainyardServices start(Map<String, Object> properties) {
+    ConfigurableApplicationContext worker = worker(properties);
+    try {
+      return new TrainyardServices(worker, gateway(properties));
+    } catch (RuntimeException e) {
+      worker.close();
+      throw e;
+    }
+  }
+
+  @SafeVarargs
+  public static ConfigurableApplicationContext worker(
+      Map<String, Object> properties,
+      ApplicationContextInitializer<ConfigurableApplicationContext>... initializers) {
+    return new SpringApplicationBuilder(WorkerApplication.class)
+        .profiles("worker")
+        .web(WebApplicationType.NONE)
+        .bannerMode(Banner.Mode.OFF)
+        .registerShutdownHook(false)
+        .properties(properties)
+        .initializers(initializers)
+        .run();
+  }
+
+  public static ConfigurableApplicationContext gateway(Map<String, Object> properties) {
+    return new SpringApplicationBuilder(GatewayApplication.class)
+        .profiles("gateway")
+        .web(WebApplicationType.REACTIVE)
+        .bannerMode(Banner.Mode.OFF)
+        .registerShutdownHook(false)
+        .properties(properties)
+        .run();
+  }
+
+  public int gatewayPort() {
+    return Integer.parseInt(gateway.getEnvironment().getRequiredProperty("local.server.port"));
+  }
+
+  public ConfigurableApplicationContext workerContext() {
+    return worker;
+  }
+
+  @Override
+  public void close() {
+    gateway.close();
+    worker.close();
+  }
+}

@@ -1,0 +1,52 @@
+package dev.trainyard.standalone.infra;
+
+import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The embedded MongoDB-wire store (mongo-java-server): on disk with its H2 backend for the
+ * standalone run, in memory for tests. Real MongoDB is the production target.
+ */
+public final class DocumentStore implements AutoCloseable {
+  private final MongoServer server;
+  private final MongoBackend backend;
+  private final int port;
+
+  private DocumentStore(MongoBackend backend, int port) {
+    this.backend = backend;
+    this.server = new MongoServer(backend);
+    this.server.bind("127.0.0.1", port);
+    this.port = server.getLocalAddress().getPort();
+  }
+
+  /** A store whose data lives in {@code dir} and survives restarts. */
+  public static DocumentStore onDisk(Path dir, int port) throws IOException {
+    Files.createDirectories(dir);
+    return new DocumentStore(new H2Backend(dir.resolve("trainyard.mv").toString()), port);
+  }
+
+  public static DocumentStore inMemory() {
+    return new DocumentStore(new MemoryBackend(), 0);
+  }
+
+  /** A connection string for database {@code db}, failing fast (2 s) when the store is away. */
+  public String uri(String db) {
+    return "mongodb://127.0.0.1:" + port + "/" + db
+        + "?serverSelectionTimeoutMS=2000&connectTimeoutMS=2000&socketTimeoutMS=10000";
+  }
+
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public void close() {
+    server.shutdownNow();
+    backend.close();
+  }
+}
