@@ -1,0 +1,44 @@
+package dev.trainyard.worker.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.worker.engine.CommandContext;
+import dev.trainyard.worker.engine.EventApplier;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.QueueEngine;
+import dev.trainyard.worker.projection.Views;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The aggregate document survives the trip through the document store's JSON form unchanged. */
+class StoredQueueJsonTest {
+
+  @Test
+  void aggregateDocumentRoundTrips() {
+    QueueKey key = QueueKey.of("org", "github.com", "acme", "rocket", "main");
+    QueueEngine engine = new QueueEngine();
+    Instant now = Instant.parse("2026-09-17T10:16:02.123Z");
+    QueueAggregate state = null;
+    for (QueueCommand c :
+        List.of(
+            new QueueCommand.CreateQueue(QueueMode.PARALLEL, 3),
+            new QueueCommand.SubmitPullRequest(12, null, true))) {
+      state = EventApplier.applyAll(state, engine.decide(state, key, c, new CommandContext("c" + c, now)).events());
+    }
+    StoredQueue stored =
+        new StoredQueue(key.id(), "org", 7, state, Views.queue(state), now, List.of(new RecentCommand("x")), List.of(), List.of());
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);
+
+    assertThat(doc).containsEntry("_id", key.id()).containsEntry("nextDeadline", "2026-09-17T10:16:02.123Z");
+    assertThat(((Map<?, ?>) doc.get("view")).get("state")).isEqualTo("running");
+    assertThat(Json.mapper().convertValue(doc, StoredQueue.class)).isEqualTo(stored);
+  }
+}
