@@ -1,0 +1,74 @@
+package dev.trainyard.standalone.support;
+
+import dev.trainyard.standalone.TrainyardServices;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Infrastructure plus the worker and gateway, started the way the standalone starts them, with an
+ * admin token and a bootstrap organization whose token the tests use.
+ */
+public final class TestStack implements AutoCloseable {
+  public static final String ORG = "acme-org";
+  private static TestStack shared;
+
+  private final Infrastructure infrastructure;
+  private final TrainyardServices services;
+  private final String adminToken = "admin-" + UUID.randomUUID();
+  private final String token = "token-" + UUID.randomUUID();
+
+  private TestStack(Infrastructure infrastructure) {
+    this.infrastructure = infrastructure;
+    this.services = TrainyardServices.start(properties());
+  }
+
+  public static TestStack start(Supplier<Infrastructure> infrastructure) {
+    return new TestStack(infrastructure.get());
+  }
+
+  /** One embedded stack for every test class that only reads and writes its own queues. */
+  public static synchronized TestStack shared() {
+    if (shared == null) {
+      shared = start(EmbeddedInfrastructure::new);
+      Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
+    }
+    return shared;
+  }
+
+  /** The properties the services of this stack run with (a second worker reuses them). */
+  public Map<String, Object> properties() {
+    Map<String, Object> props =
+        new HashMap<>(TrainyardServices.connection(infrastructure.kafkaBootstrap(), infrastructure.mongoUri()));
+    props.put("server.port", 0);
+    props.put("trainyard.admin-token", adminToken);
+    props.put("trainyard.bootstrap.org", ORG);
+    props.put("trainyard.bootstrap.token", token);
+    props.put("trainyard.worker.tick-interval", "200ms");
+    props.put("trainyard.worker.command-partitions", 6);
+    return props;
+  }
+
+  public Api api() {
+    return new Api("http://127.0.0.1:" + services.gatewayPort(), token);
+  }
+
+  public Api admin() {
+    return new Api("http://127.0.0.1:" + services.gatewayPort(), adminToken);
+  }
+
+  public Infrastructure infrastructure() {
+    return infrastructure;
+  }
+
+  public TrainyardServices services() {
+    return services;
+  }
+
+  @Override
+  public void close() {
+    services.close();
+    infrastructure.close();
+  }
+}
