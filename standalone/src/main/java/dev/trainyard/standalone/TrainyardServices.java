@@ -31,8 +31,11 @@ public final class TrainyardServices implements AutoCloseable {
     return props;
   }
 
-  public static TrainyardServices start(Map<String, Object> properties) {
-    ConfigurableApplicationContext worker = worker(properties);
+  @SafeVarargs
+  public static TrainyardServices start(
+      Map<String, Object> properties,
+      ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
+    ConfigurableApplicationContext worker = worker(properties, workerInitializers);
     try {
       return new TrainyardServices(worker, gateway(properties));
     } catch (RuntimeException e) {

@@ -55,10 +55,14 @@ public class Ticker {
       return;
     }
     Instant now = clock.instant();
-    for (String id : store.dueBefore(now)) {
-      if (owned.contains(partitionOf(id))) {
-        store.load(id).filter(q -> q.aggregate() != null).ifPresent(q -> send(q.aggregate().key(), now));
+    try {
+      for (String id : store.dueBefore(now)) {
+        if (owned.contains(partitionOf(id))) {
+          store.load(id).filter(q -> q.aggregate() != null).ifPresent(q -> send(q.aggregate().key(), now));
+        }
       }
+    } catch (RuntimeException e) {
+      log.warn("could not look for due queues; the next round retries: {}", e.toString());
     }
   }
 

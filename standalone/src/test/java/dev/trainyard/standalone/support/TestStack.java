@@ -5,6 +5,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
+import dev.trainyard.worker.processing.ProcessingProbe;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Infrastructure plus the worker and gateway, started the way the standalone starts them, with an
@@ -19,13 +22,24 @@ public final class TestStack implements AutoCloseable {
   private final String adminToken = "admin-" + UUID.randomUUID();
   private final String token = "token-" + UUID.randomUUID();
 
-  private TestStack(Infrastructure infrastructure) {
+  @SafeVarargs
+  private TestStack(
+      Infrastructure infrastructure,
+      ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
     this.infrastructure = infrastructure;
-    this.services = TrainyardServices.start(properties());
+    this.services = TrainyardServices.start(properties(), workerInitializers);
   }
 
-  public static TestStack start(Supplier<Infrastructure> infrastructure) {
-    return new TestStack(infrastructure.get());
+  @SafeVarargs
+  public static TestStack start(
+      Supplier<Infrastructure> infrastructure,
+      ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
+    return new TestStack(infrastructure.get(), workerInitializers);
+  }
+
+  /** Registers {@code probe} as the worker's processing probe (fault injection). */
+  public static ApplicationContextInitializer<ConfigurableApplicationContext> probe(ProcessingProbe probe) {
+    return context -> context.getBeanFactory().registerSingleton("processingProbe", probe);
   }
 
   /** One embedded stack for every test class that only reads and writes its own queues. */

@@ -1,0 +1,58 @@
+package dev.trainyard.standalone.guarantees;
+
+import static dev.trainyard.standalone.support.Api.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.EmbeddedInfrastructure;
+import dev.trainyard.standalone.support.TestStack;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** Kafka or MongoDB away: 503 with Retry-After within 5 s, never a hang, never a 500 (API.md §1). */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UnavailableIT {
+  private TestStack stack;
+
+  @BeforeAll
+  void start() {
+    stack = TestStack.start(EmbeddedInfrastructure::new);
+  }
+
+  @AfterAll
+  void stop() {
+    stack.close();
+  }
+
+  @Test
+  void brokerThenStoreGoingAwayIsAServiceUnavailable() {
+    Api api = stack.api();
+    String repo = Api.uniqueRepo();
+    assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
+
+    stack.infrastructure().stopKafka();
+
+    long start = System.nanoTime();
+    Api.Response submit = api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}"));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(submit.status()).as(submit.body()).isEqualTo(503);
+    assertThat(submit.headers().firstValue("retry-after")).contains("5");
+    assertThat(submit.contentType()).startsWith("text/plain");
+    assertThat(millis).as("answered within 5 s").isLessThan(5_000);
+    // reads come from the store, which is still there
+    assertThat(api.post("/v1/getQueue", body(repo, "")).status()).isEqualTo(200);
+
+    stack.infrastructure().stopMongo();
+
+    start = System.nanoTime();
+    Api.Response read = api.post("/v1/getQueue", body(repo, ""));
+    millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(read.status()).as(read.body()).isEqualTo(503);
+    assertThat(read.headers().firstValue("retry-after")).contains("5");
+    assertThat(millis).as("answered within 5 s").isLessThan(5_000);
+    // an unknown token cannot be checked either: still 503, not 401 or 500
+    assertThat(api.withToken("never-seen").post("/v1/getQueue", body(repo, "")).status()).isEqualTo(503);
+  }
+}
