@@ -32,13 +32,17 @@ public final class StandaloneApplication {
     int controllerPort = data.port("kafka.controller.port", 0);
     int mongoPort = data.port("mongo.port", intEnv(env, "TRAINYARD_MONGO_PORT", 27017));
     int serverPort = intEnv(env, "SERVER_PORT", 8080);
-    String adminToken = data.secret("admin.token", env.get("TRAINYARD_ADMIN_TOKEN"), StandaloneApplication::token);
+    String adminToken =
+        data.secret("admin.token", env.get("TRAINYARD_ADMIN_TOKEN"), StandaloneApplication::token);
     String org = env.getOrDefault("TRAINYARD_BOOTSTRAP_ORG", "default");
-    String apiToken = data.secret("bootstrap.token", env.get("TRAINYARD_BOOTSTRAP_TOKEN"), StandaloneApplication::token);
+    String apiToken =
+        data.secret(
+            "bootstrap.token", env.get("TRAINYARD_BOOTSTRAP_TOKEN"), StandaloneApplication::token);
 
     DocumentStore store = DocumentStore.onDisk(data.resolve("mongo"), mongoPort);
     KafkaBroker kafka = KafkaBroker.start(data.resolve("kafka"), kafkaPort, controllerPort);
-    Map<String, Object> props = TrainyardServices.connection(kafka.bootstrapServers(), store.uri("trainyard"));
+    Map<String, Object> props =
+        TrainyardServices.connection(kafka.bootstrapServers(), store.uri("trainyard"));
     props.put("server.port", serverPort);
     props.put("trainyard.admin-token", adminToken);
     props.put("trainyard.bootstrap.org", org);

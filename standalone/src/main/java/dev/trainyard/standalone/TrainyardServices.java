@@ -18,7 +18,8 @@ public final class TrainyardServices implements AutoCloseable {
   private final ConfigurableApplicationContext worker;
   private final ConfigurableApplicationContext gateway;
 
-  private TrainyardServices(ConfigurableApplicationContext worker, ConfigurableApplicationContext gateway) {
+  private TrainyardServices(
+      ConfigurableApplicationContext worker, ConfigurableApplicationContext gateway) {
     this.worker = worker;
     this.gateway = gateway;
   }

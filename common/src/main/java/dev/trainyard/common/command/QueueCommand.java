@@ -6,7 +6,9 @@ import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
 
-/** A command to one queue. Commands are imperative; the engine answers with events or a rejection. */
+/**
+ * A command to one queue. Commands are imperative; the engine answers with events or a rejection.
+ */
 @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "kind")
 @JsonSubTypes({
   @JsonSubTypes.Type(QueueCommand.CreateQueue.class),

@@ -14,9 +14,14 @@ import tools.jackson.databind.ValueSerializer;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
-/** The one JSON configuration of trainyard: commands on Kafka, documents in MongoDB, HTTP bodies. */
+/**
+ * The one JSON configuration of trainyard: commands on Kafka, documents in MongoDB, HTTP bodies.
+ */
 public final class Json {
-  /** Deepest nesting accepted in any JSON input; deeper bodies are client errors, not stack overflows. */
+  /**
+   * Deepest nesting accepted in any JSON input; deeper bodies are client errors, not stack
+   * overflows.
+   */
   public static final int MAX_NESTING_DEPTH = 64;
 
   private static final JsonMapper MAPPER = create();
@@ -39,8 +44,7 @@ public final class Json {
     return JsonMapper.builder(factory)
         .addModule(timestamps)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .changeDefaultPropertyInclusion(
-            incl -> incl.withValueInclusion(JsonInclude.Include.ALWAYS))
+        .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.ALWAYS))
         .build();
   }
 

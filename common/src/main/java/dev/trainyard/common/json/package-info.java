@@ -1,2 +1,4 @@
-/** JSON settings shared by every service: one mapper configuration and the RFC 3339 timestamp form. */
+/**
+ * JSON settings shared by every service: one mapper configuration and the RFC 3339 timestamp form.
+ */
 package dev.trainyard.common.json;

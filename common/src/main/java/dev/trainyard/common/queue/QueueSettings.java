@@ -41,9 +41,29 @@ public record QueueSettings(
 
   public static QueueSettings defaults(QueueMode mode, long concurrency) {
     return new QueueSettings(
-        mode, concurrency, 5, 60, 0, false, false, 4, 5, false, true, true, true, true, false,
-        false, null, null, List.of(), DirectMergeMode.OFF, OptimizationMode.OFF,
-        MergeMethod.MERGE_COMMIT, 24);
+        mode,
+        concurrency,
+        5,
+        60,
+        0,
+        false,
+        false,
+        4,
+        5,
+        false,
+        true,
+        true,
+        true,
+        true,
+        false,
+        false,
+        null,
+        null,
+        List.of(),
+        DirectMergeMode.OFF,
+        OptimizationMode.OFF,
+        MergeMethod.MERGE_COMMIT,
+        24);
   }
 
   /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */

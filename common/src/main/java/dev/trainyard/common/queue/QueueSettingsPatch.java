@@ -3,9 +3,10 @@ package dev.trainyard.common.queue;
 import java.util.List;
 
 /**
- * The settings an updateQueue request names; {@code null} means "not given". An explicit JSON
- * null for {@code enqueueingLabel} clears it ({@code clearEnqueueingLabel}), which absence does not. {@code requiredStatuses: []} is a real value ("none required"), reset to null only by
- * {@code deleteRequiredStatuses}.
+ * The settings an updateQueue request names; {@code null} means "not given". An explicit JSON null
+ * for {@code enqueueingLabel} clears it ({@code clearEnqueueingLabel}), which absence does not.
+ * {@code requiredStatuses: []} is a real value ("none required"), reset to null only by {@code
+ * deleteRequiredStatuses}.
  */
 public record QueueSettingsPatch(
     QueueState state,
@@ -37,6 +38,7 @@ public record QueueSettingsPatch(
 
   public static QueueSettingsPatch empty() {
     return new QueueSettingsPatch(
-        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, false, null, false, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, false, null, false, null, null, null, null, null);
   }
 }

@@ -4,8 +4,8 @@ import dev.trainyard.common.queue.PrState;
 import java.time.Instant;
 
 /**
- * One version of one submission in the {@code pull_requests} history collection. A row is valid
- * for queue versions {@code [fromVersion, toVersion)}; {@code toVersion} is null while it is the
+ * One version of one submission in the {@code pull_requests} history collection. A row is valid for
+ * queue versions {@code [fromVersion, toVersion)}; {@code toVersion} is null while it is the
  * current one. Listing at one queue version therefore reads an immutable snapshot, which is what
  * lets a keyset walk see every PR exactly once while PRs keep changing state.
  */

@@ -26,7 +26,18 @@ public record PullRequestView(
   /** The shorter shape of listPullRequests and getQueue's enqueuedPullRequests. */
   public PullRequestListItem listItem() {
     return new PullRequestListItem(
-        id, state, stateChangedAt, priorityValue, priorityName, usedDefaultPriorityName,
-        skipTheLine, noBatch, prNumber, prTitle, prSha, prBaseBranch, prAuthor);
+        id,
+        state,
+        stateChangedAt,
+        priorityValue,
+        priorityName,
+        usedDefaultPriorityName,
+        skipTheLine,
+        noBatch,
+        prNumber,
+        prTitle,
+        prSha,
+        prBaseBranch,
+        prAuthor);
   }
 }

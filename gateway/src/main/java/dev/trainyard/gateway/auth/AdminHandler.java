@@ -2,7 +2,6 @@ package dev.trainyard.gateway.auth;
 
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
-import dev.trainyard.gateway.http.RequestBody;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -36,7 +35,8 @@ public class AdminHandler {
                               ? JsonResponses.ok(Map.of("slug", slug))
                               : Mono.error(
                                   new ApiException(
-                                      HttpStatus.CONFLICT, "organization " + slug + " exists already")));
+                                      HttpStatus.CONFLICT,
+                                      "organization " + slug + " exists already")));
             });
   }
 
@@ -51,8 +51,12 @@ public class AdminHandler {
                   .flatMap(
                       exists ->
                           exists
-                              ? organizations.addToken(org, token).then(JsonResponses.ok(Map.of("token", token)))
-                              : Mono.error(ApiException.notFound("organization " + org + " does not exist")));
+                              ? organizations
+                                  .addToken(org, token)
+                                  .then(JsonResponses.ok(Map.of("token", token)))
+                              : Mono.error(
+                                  ApiException.notFound(
+                                      "organization " + org + " does not exist")));
             });
   }
 

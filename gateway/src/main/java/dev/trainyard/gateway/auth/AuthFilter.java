@@ -13,8 +13,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Resolves {@code x-api-token} to an organization before anything reads the body, then refuses a
- * declared body over the limit before it is received (a chunked body is cut off by the codec
- * limit while it streams in).
+ * declared body over the limit before it is received (a chunked body is cut off by the codec limit
+ * while it streams in).
  */
 @Component
 public class AuthFilter implements WebFilter, Ordered {
@@ -63,7 +63,8 @@ public class AuthFilter implements WebFilter, Ordered {
               return withinLimit(exchange, chain).thenReturn(true);
             })
         .switchIfEmpty(
-            Mono.defer(() -> reject(exchange, "the API token is unknown or revoked").thenReturn(true)))
+            Mono.defer(
+                () -> reject(exchange, "the API token is unknown or revoked").thenReturn(true)))
         .then();
   }
 

@@ -52,7 +52,9 @@ public class Organizations {
   /** Creates the organization; false when it exists already. */
   public Mono<Boolean> create(String slug) {
     return mongo
-        .insert(new Document("_id", slug).append("createdAt", clock.instant().toString()), ORGANIZATIONS)
+        .insert(
+            new Document("_id", slug).append("createdAt", clock.instant().toString()),
+            ORGANIZATIONS)
         .thenReturn(true)
         .onErrorResume(DuplicateKeyException.class, e -> Mono.just(false));
   }

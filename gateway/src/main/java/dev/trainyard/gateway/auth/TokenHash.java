@@ -16,7 +16,8 @@ public final class TokenHash {
   public static String sha256(String token) {
     try {
       return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JVM", e);
     }
@@ -24,7 +25,8 @@ public final class TokenHash {
 
   /** Compares two hashes in time independent of where they differ. */
   public static boolean sameHash(String a, String b) {
-    return MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
+    return MessageDigest.isEqual(
+        a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
   }
 
   /** A new token: {@code ty_} and 32 random bytes, URL-safe. */

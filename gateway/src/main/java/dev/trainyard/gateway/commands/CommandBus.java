@@ -28,7 +28,8 @@ public class CommandBus {
   private final ReplyRouter replies;
   private final GatewayProperties props;
 
-  public CommandBus(KafkaTemplate<String, String> kafka, ReplyRouter replies, GatewayProperties props) {
+  public CommandBus(
+      KafkaTemplate<String, String> kafka, ReplyRouter replies, GatewayProperties props) {
     this.kafka = kafka;
     this.replies = replies;
     this.props = props;
@@ -37,7 +38,8 @@ public class CommandBus {
   public Mono<CommandReply> send(QueueKey key, QueueCommand command) {
     String correlationId = UUID.randomUUID().toString();
     CommandEnvelope envelope =
-        new CommandEnvelope(UUID.randomUUID().toString(), correlationId, key, Instant.now(), command);
+        new CommandEnvelope(
+            UUID.randomUUID().toString(), correlationId, key, Instant.now(), command);
     String json = Json.mapper().writeValueAsString(envelope);
     return Mono.defer(
             () -> {
@@ -58,7 +60,8 @@ public class CommandBus {
 
   /** Sends the command and turns a rejection into the status code of API.md. */
   public Mono<Void> sendExpectingAcceptance(QueueKey key, QueueCommand command) {
-    return send(key, command).flatMap(reply -> reply.isAccepted() ? Mono.empty() : Mono.error(toError(reply)));
+    return send(key, command)
+        .flatMap(reply -> reply.isAccepted() ? Mono.empty() : Mono.error(toError(reply)));
   }
 
   private static ApiException toError(CommandReply reply) {

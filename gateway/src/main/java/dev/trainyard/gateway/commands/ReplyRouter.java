@@ -22,9 +22,9 @@ import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 
 /**
- * Reads every partition of the reply topic, starting at this instance's start time (replies to
- * its commands are never older), and completes the future waiting for each correlation id. Replies
- * for other instances are skipped.
+ * Reads every partition of the reply topic, starting at this instance's start time (replies to its
+ * commands are never older), and completes the future waiting for each correlation id. Replies for
+ * other instances are skipped.
  */
 @Component
 public class ReplyRouter implements SmartLifecycle {
@@ -37,7 +37,8 @@ public class ReplyRouter implements SmartLifecycle {
     TopicPartitionOffset[] partitions = new TopicPartitionOffset[props.replyPartitions()];
     for (int p = 0; p < partitions.length; p++) {
       partitions[p] =
-          new TopicPartitionOffset(Topics.QUEUE_REPLIES, p, start, TopicPartitionOffset.SeekPosition.TIMESTAMP);
+          new TopicPartitionOffset(
+              Topics.QUEUE_REPLIES, p, start, TopicPartitionOffset.SeekPosition.TIMESTAMP);
     }
     ContainerProperties containerProps = new ContainerProperties(partitions);
     containerProps.setGroupId("trainyard-gateway-" + UUID.randomUUID());

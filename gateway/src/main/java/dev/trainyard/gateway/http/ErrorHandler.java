@@ -23,9 +23,9 @@ import org.springframework.web.server.WebExceptionHandler;
 import reactor.core.publisher.Mono;
 
 /**
- * Answers every error as one plain-text sentence (API.md §1). Client mistakes keep their 4xx;
- * Kafka or MongoDB being unreachable is a 503 with {@code Retry-After}; anything else is a bug and
- * the only source of a 500.
+ * Answers every error as one plain-text sentence (API.md §1). Client mistakes keep their 4xx; Kafka
+ * or MongoDB being unreachable is a 503 with {@code Retry-After}; anything else is a bug and the
+ * only source of a 500.
  */
 @Component
 @Order(-2)
@@ -63,7 +63,8 @@ public class ErrorHandler implements WebExceptionHandler {
     return write(response, status, message);
   }
 
-  public static Mono<Void> write(ServerHttpResponse response, HttpStatusCode status, String message) {
+  public static Mono<Void> write(
+      ServerHttpResponse response, HttpStatusCode status, String message) {
     response.setStatusCode(status);
     HttpHeaders headers = response.getHeaders();
     headers.setContentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8));

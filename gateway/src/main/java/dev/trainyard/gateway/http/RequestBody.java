@@ -45,7 +45,8 @@ public final class RequestBody {
     String[] parts = path.split("\\.");
     for (int i = 0; i < parts.length; i++) {
       if (i > 0 && !current.isObject()) {
-        throw ApiException.badRequest(String.join(".", java.util.Arrays.copyOf(parts, i)) + " must be an object");
+        throw ApiException.badRequest(
+            String.join(".", java.util.Arrays.copyOf(parts, i)) + " must be an object");
       }
       current = current.get(parts[i]);
       if (current == null || current.isNull()) {
@@ -70,7 +71,8 @@ public final class RequestBody {
   /** A non-empty string of at most 255 characters without control characters. */
   public String name(String path) {
     return optionalName(path)
-        .orElseThrow(() -> ApiException.badRequest(path + " is required and must be a non-empty string"));
+        .orElseThrow(
+            () -> ApiException.badRequest(path + " is required and must be a non-empty string"));
   }
 
   public Optional<String> optionalName(String path) {
@@ -81,7 +83,8 @@ public final class RequestBody {
                   || value.length() > MAX_NAME_LENGTH
                   || value.chars().anyMatch(Character::isISOControl)) {
                 throw ApiException.badRequest(
-                    path + " must be a non-empty string of at most 255 characters without control characters");
+                    path
+                        + " must be a non-empty string of at most 255 characters without control characters");
               }
               return value;
             });
@@ -104,14 +107,15 @@ public final class RequestBody {
 
   public RepoRef repo() {
     if (node("repo").filter(JsonNode::isObject).isEmpty()) {
-      throw ApiException.badRequest("repo is required and must be an object with host, owner and name");
+      throw ApiException.badRequest(
+          "repo is required and must be an object with host, owner and name");
     }
     return new RepoRef(name("repo.host"), name("repo.owner"), name("repo.name"));
   }
 
   /**
-   * {@code pr.number}: an integer 0..4294967295, also accepted as a string of decimal digits because
-   * real CI actions send it that way (the one documented exception to strict types).
+   * {@code pr.number}: an integer 0..4294967295, also accepted as a string of decimal digits
+   * because real CI actions send it that way (the one documented exception to strict types).
    */
   public long prNumber() {
     String error = "pr.number must be an integer between 0 and 4294967295";

@@ -32,7 +32,10 @@ public class CursorSecret {
                 Document.class,
                 SETTINGS)
             .map(doc -> Base64.getDecoder().decode(doc.getString("value")))
-            .cache(value -> java.time.Duration.ofDays(36500), e -> java.time.Duration.ZERO, () -> java.time.Duration.ZERO);
+            .cache(
+                value -> java.time.Duration.ofDays(36500),
+                e -> java.time.Duration.ZERO,
+                () -> java.time.Duration.ZERO);
   }
 
   public Mono<byte[]> get() {

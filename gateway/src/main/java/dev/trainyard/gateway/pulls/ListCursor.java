@@ -12,8 +12,8 @@ import tools.jackson.core.JacksonException;
 
 /**
  * A position in a listPullRequests walk: the queue version the walk reads (its snapshot) and the
- * last row returned. Tokens are HMAC-signed over the queue and query they belong to, so a
- * tampered, foreign or made-up cursor is a 400 rather than a silently wrong page.
+ * last row returned. Tokens are HMAC-signed over the queue and query they belong to, so a tampered,
+ * foreign or made-up cursor is a 400 rather than a silently wrong page.
  */
 record ListCursor(long snapshot, String stateChangedAt, String prId) {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();

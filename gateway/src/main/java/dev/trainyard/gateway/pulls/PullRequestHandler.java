@@ -134,7 +134,8 @@ public class PullRequestHandler {
                   .then(mongo.findById(runId, Document.class, Collections.TEST_RUNS))
                   .filter(run -> key.id().equals(run.getString("queueKey")))
                   .switchIfEmpty(
-                      Mono.error(() -> ApiException.notFound("test run " + runId + " does not exist")))
+                      Mono.error(
+                          () -> ApiException.notFound("test run " + runId + " does not exist")))
                   .flatMap(run -> JsonResponses.ok(run.get("details")));
             });
   }
@@ -149,7 +150,8 @@ public class PullRequestHandler {
                       body.optionalEnum("state", PrState.class).orElse(null),
                       instant(body, "since"),
                       instant(body, "until"));
-              int take = body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
+              int take =
+                  body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
               String cursorText = body.optionalString("cursor").orElse(null);
               String scope = key.id() + "|" + filter;
               return Mono.zip(queues.require(key), cursorSecret.get())
@@ -157,11 +159,15 @@ public class PullRequestHandler {
                       both -> {
                         byte[] secret = both.getT2();
                         ListCursor after =
-                            cursorText == null ? null : ListCursor.decode(cursorText, secret, scope);
+                            cursorText == null
+                                ? null
+                                : ListCursor.decode(cursorText, secret, scope);
                         long snapshot = after == null ? both.getT1().version() : after.snapshot();
                         return pulls
                             .page(key, snapshot, filter, after, take + 1)
-                            .flatMap(rows -> JsonResponses.ok(page(rows, take, snapshot, secret, scope)));
+                            .flatMap(
+                                rows ->
+                                    JsonResponses.ok(page(rows, take, snapshot, secret, scope)));
                       });
             });
   }
@@ -194,7 +200,9 @@ public class PullRequestHandler {
     JsonNode node =
         body.node("impactedTargets")
             .orElseThrow(
-                () -> ApiException.badRequest("impactedTargets is required: an array of strings or \"ALL\""));
+                () ->
+                    ApiException.badRequest(
+                        "impactedTargets is required: an array of strings or \"ALL\""));
     if (node.isString()) {
       String all = node.asString().toUpperCase(Locale.ROOT);
       if (!all.equals("ALL") && !all.equals("IMPACTS_ALL")) {
@@ -202,8 +210,7 @@ public class PullRequestHandler {
       }
       return Mono.just(ImpactedTargets.everything());
     }
-    List<String> list =
-        body.optionalStringList("impactedTargets", MAX_TARGET_LENGTH).orElseThrow();
+    List<String> list = body.optionalStringList("impactedTargets", MAX_TARGET_LENGTH).orElseThrow();
     return targets.store(list);
   }
 
@@ -211,13 +218,15 @@ public class PullRequestHandler {
     return body.node("priority")
         .map(
             n -> {
-              String error = "priority must be an integer between 0 and 255 or one of urgent|high|medium|low";
+              String error =
+                  "priority must be an integer between 0 and 255 or one of urgent|high|medium|low";
               if (n.isIntegralNumber()) {
                 long value = body.optionalLong("priority", 0, Priority.MAX_VALUE).orElseThrow();
                 return Priority.ofValue((int) value);
               }
               if (n.isString()) {
-                return Priority.named(n.asString()).orElseThrow(() -> ApiException.badRequest(error));
+                return Priority.named(n.asString())
+                    .orElseThrow(() -> ApiException.badRequest(error));
               }
               throw ApiException.badRequest(error);
             })
@@ -229,7 +238,8 @@ public class PullRequestHandler {
         .map(
             text ->
                 Timestamps.tryParseRfc3339(text)
-                    .orElseThrow(() -> ApiException.badRequest(field + " must be an RFC 3339 timestamp")))
+                    .orElseThrow(
+                        () -> ApiException.badRequest(field + " must be an RFC 3339 timestamp")))
         .orElse(null);
   }
 

@@ -57,7 +57,9 @@ public class PullRequestReader {
                         .or(
                             () ->
                                 candidates.stream()
-                                    .max(java.util.Comparator.comparing(PullRequestRow::concludedAt)))));
+                                    .max(
+                                        java.util.Comparator.comparing(
+                                            PullRequestRow::concludedAt)))));
   }
 
   /** One page of the snapshot at {@code snapshot}, after {@code after} (null on page one). */
@@ -68,7 +70,8 @@ public class PullRequestReader {
     all.add(Criteria.where("fromVersion").lte(snapshot));
     all.add(
         new Criteria()
-            .orOperator(Criteria.where("toVersion").is(null), Criteria.where("toVersion").gt(snapshot)));
+            .orOperator(
+                Criteria.where("toVersion").is(null), Criteria.where("toVersion").gt(snapshot)));
     if (filter.state() != null) {
       all.add(Criteria.where("state").is(filter.state().wire()));
     }

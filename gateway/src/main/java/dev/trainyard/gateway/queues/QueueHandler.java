@@ -68,7 +68,8 @@ public class QueueHandler {
         .flatMap(
             body ->
                 commands.sendExpectingAcceptance(
-                    body.queueKey(AuthFilter.org(request.exchange())), new QueueCommand.DeleteQueue()))
+                    body.queueKey(AuthFilter.org(request.exchange())),
+                    new QueueCommand.DeleteQueue()))
         .then(JsonResponses.empty());
   }
 

@@ -16,7 +16,9 @@ import reactor.core.publisher.Mono;
 public class QueueReader {
   private final ReactiveMongoTemplate mongo;
 
-  /** What a reader sees of a queue: its view and the queue version its history rows are complete to. */
+  /**
+   * What a reader sees of a queue: its view and the queue version its history rows are complete to.
+   */
   public record QueueSnapshot(QueueView view, long version) {}
 
   public QueueReader(ReactiveMongoTemplate mongo) {
@@ -34,7 +36,12 @@ public class QueueReader {
 
   public static ApiException notFound(QueueKey key) {
     return ApiException.notFound(
-        "no queue exists for " + key.repo().host() + "/" + key.repo().slug() + " branch " + key.branch());
+        "no queue exists for "
+            + key.repo().host()
+            + "/"
+            + key.repo().slug()
+            + " branch "
+            + key.branch());
   }
 
   private static QueueSnapshot snapshot(Document doc) {

@@ -30,7 +30,8 @@ public class WorkerConfiguration {
 
   @Bean
   NewTopic queueCommandsTopic(WorkerProperties props) {
-    return new NewTopic(Topics.QUEUE_COMMANDS, props.commandPartitions(), props.replicationFactor());
+    return new NewTopic(
+        Topics.QUEUE_COMMANDS, props.commandPartitions(), props.replicationFactor());
   }
 
   @Bean

@@ -9,6 +9,7 @@ import java.util.UUID;
  */
 public record CommandContext(String commandId, Instant now) {
   UUID derivedId(String purpose) {
-    return UUID.nameUUIDFromBytes((commandId + "/" + purpose).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return UUID.nameUUIDFromBytes(
+        (commandId + "/" + purpose).getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 }

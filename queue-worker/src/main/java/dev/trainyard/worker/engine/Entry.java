@@ -43,19 +43,52 @@ public record Entry(
 
   Entry withState(PrState next, Instant at) {
     return new Entry(
-        id, prNumber, sequence, priority, priorityDefaulted, noBatch, next, at, submittedAt, pr,
-        mergeability, impactedTargets, verifiedByTestRun);
+        id,
+        prNumber,
+        sequence,
+        priority,
+        priorityDefaulted,
+        noBatch,
+        next,
+        at,
+        submittedAt,
+        pr,
+        mergeability,
+        impactedTargets,
+        verifiedByTestRun);
   }
 
   Entry withPriority(Priority newPriority, boolean defaulted, boolean newNoBatch) {
     return new Entry(
-        id, prNumber, sequence, newPriority, defaulted, newNoBatch, state, stateChangedAt,
-        submittedAt, pr, mergeability, impactedTargets, verifiedByTestRun);
+        id,
+        prNumber,
+        sequence,
+        newPriority,
+        defaulted,
+        newNoBatch,
+        state,
+        stateChangedAt,
+        submittedAt,
+        pr,
+        mergeability,
+        impactedTargets,
+        verifiedByTestRun);
   }
 
   Entry withImpactedTargets(ImpactedTargets targets) {
     return new Entry(
-        id, prNumber, sequence, priority, priorityDefaulted, noBatch, state, stateChangedAt,
-        submittedAt, pr, mergeability, targets, verifiedByTestRun);
+        id,
+        prNumber,
+        sequence,
+        priority,
+        priorityDefaulted,
+        noBatch,
+        state,
+        stateChangedAt,
+        submittedAt,
+        pr,
+        mergeability,
+        targets,
+        verifiedByTestRun);
   }
 }

@@ -36,7 +36,9 @@ public final class EventApplier {
       return submitted(state, e);
     } else if (event instanceof PullRequestResubmitted e) {
       return mapEntry(
-          state, e.entryId(), x -> x.withPriority(e.priority(), e.priorityDefaulted(), e.noBatch()));
+          state,
+          e.entryId(),
+          x -> x.withPriority(e.priority(), e.priorityDefaulted(), e.noBatch()));
     } else if (event instanceof PullRequestQueued e) {
       return mapEntry(state, e.entryId(), x -> x.withState(PrState.PENDING, e.at()));
     } else if (event instanceof PullRequestNotReady e) {

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The rules evaluated after every accepted command (SCHEDULING.md "Planning rule"): readiness
- * moves PRs between {@code not_ready} and {@code pending}; a PR {@code not_ready} for longer than
- * {@code notReadyTimeoutHours} is cancelled.
+ * The rules evaluated after every accepted command (SCHEDULING.md "Planning rule"): readiness moves
+ * PRs between {@code not_ready} and {@code pending}; a PR {@code not_ready} for longer than {@code
+ * notReadyTimeoutHours} is cancelled.
  */
 final class Planner {
   static final String MERGE_ITEM_NOW_READY = "MERGE_ITEM_NOW_READY";

@@ -65,13 +65,25 @@ public record QueueAggregate(
 
   QueueAggregate with(QueueState newState, QueueSettings newSettings) {
     return new QueueAggregate(
-        key, newState, newSettings, createdAt, nextSequence, entries, targetsBeforeSubmit,
+        key,
+        newState,
+        newSettings,
+        createdAt,
+        nextSequence,
+        entries,
+        targetsBeforeSubmit,
         concluded);
   }
 
   QueueAggregate withEntries(List<Entry> newEntries, long newNextSequence) {
     return new QueueAggregate(
-        key, state, settings, createdAt, newNextSequence, newEntries, targetsBeforeSubmit,
+        key,
+        state,
+        settings,
+        createdAt,
+        newNextSequence,
+        newEntries,
+        targetsBeforeSubmit,
         concluded);
   }
 
@@ -82,7 +94,13 @@ public record QueueAggregate(
 
   QueueAggregate withConcluded(List<Entry> newEntries, List<Entry> newConcluded) {
     return new QueueAggregate(
-        key, state, settings, createdAt, nextSequence, newEntries, targetsBeforeSubmit,
+        key,
+        state,
+        settings,
+        createdAt,
+        nextSequence,
+        newEntries,
+        targetsBeforeSubmit,
         newConcluded);
   }
 }

@@ -31,8 +31,8 @@ import java.util.Optional;
 
 /**
  * Decides what a command does to a queue. {@code decide} reads state and returns events or a
- * rejection; it never mutates. After every accepted command the {@link Planner} adds the events
- * the queue's rules call for (readiness, stale timeouts).
+ * rejection; it never mutates. After every accepted command the {@link Planner} adds the events the
+ * queue's rules call for (readiness, stale timeouts).
  */
 public final class QueueEngine {
   private final Planner planner = new Planner();
@@ -41,7 +41,8 @@ public final class QueueEngine {
    * @param state the queue, or null when it does not exist
    * @param key the queue the command is addressed to
    */
-  public Decision decide(QueueAggregate state, QueueKey key, QueueCommand command, CommandContext ctx) {
+  public Decision decide(
+      QueueAggregate state, QueueKey key, QueueCommand command, CommandContext ctx) {
     Decision primary = decidePrimary(state, key, command, ctx);
     if (!primary.isAccepted()) {
       return primary;
@@ -68,7 +69,9 @@ public final class QueueEngine {
           : Decision.accept(
               List.of(
                   new QueueCreated(
-                      key, QueueSettings.defaults(create.mode(), create.concurrency()), ctx.now())));
+                      key,
+                      QueueSettings.defaults(create.mode(), create.concurrency()),
+                      ctx.now())));
     }
     if (state == null) {
       return command instanceof DeleteQueue || command instanceof Tick
@@ -158,7 +161,8 @@ public final class QueueEngine {
     if (entry.isEmpty()) {
       return Decision.accept(
           List.of(
-              new ImpactedTargetsRecorded(command.prNumber(), null, command.sha(), command.targets())));
+              new ImpactedTargetsRecorded(
+                  command.prNumber(), null, command.sha(), command.targets())));
     }
     String headSha = entry.get().pr().sha();
     if (!headSha.isEmpty() && !headSha.equals(command.sha())) {
@@ -171,7 +175,9 @@ public final class QueueEngine {
   }
 
   private static Decision withActiveEntry(
-      QueueAggregate state, long prNumber, java.util.function.Function<Entry, List<QueueEvent>> action) {
+      QueueAggregate state,
+      long prNumber,
+      java.util.function.Function<Entry, List<QueueEvent>> action) {
     return state
         .activeEntry(prNumber)
         .map(e -> Decision.accept(action.apply(e)))

@@ -20,12 +20,12 @@ public sealed interface QueueEvent {
   record PullRequestSubmitted(Entry entry) implements QueueEvent {}
 
   /** A PR already in the queue was submitted again: its priority and noBatch are refreshed. */
-  record PullRequestResubmitted(String entryId, Priority priority, boolean priorityDefaulted,
-      boolean noBatch) implements QueueEvent {}
+  record PullRequestResubmitted(
+      String entryId, Priority priority, boolean priorityDefaulted, boolean noBatch)
+      implements QueueEvent {}
 
   /** The PR became ready and waits for a test slot ({@code pull_request.queued}). */
-  record PullRequestQueued(String entryId, String queuedReason, Instant at)
-      implements QueueEvent {}
+  record PullRequestQueued(String entryId, String queuedReason, Instant at) implements QueueEvent {}
 
   /** The PR lost readiness before testing and waits for it again. */
   record PullRequestNotReady(String entryId, Instant at) implements QueueEvent {}
@@ -34,8 +34,8 @@ public sealed interface QueueEvent {
       implements QueueEvent {}
 
   /** Targets recorded for a queued PR ({@code entryId}) or for one not submitted yet (null). */
-  record ImpactedTargetsRecorded(long prNumber, String entryId, String sha,
-      ImpactedTargets targets) implements QueueEvent {}
+  record ImpactedTargetsRecorded(long prNumber, String entryId, String sha, ImpactedTargets targets)
+      implements QueueEvent {}
 
   record TestsRestarted(String entryId, Instant at) implements QueueEvent {}
 }

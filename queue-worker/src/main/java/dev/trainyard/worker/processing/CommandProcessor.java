@@ -66,7 +66,8 @@ public class CommandProcessor {
         return;
       }
       CommandContext ctx = new CommandContext(envelope.commandId(), clock.instant());
-      Decision decision = engine.decide(current.aggregate(), envelope.queue(), envelope.command(), ctx);
+      Decision decision =
+          engine.decide(current.aggregate(), envelope.queue(), envelope.command(), ctx);
       if (!decision.isAccepted() || decision.events().isEmpty()) {
         reply(envelope, replyFor(envelope, decision));
         return;
@@ -95,14 +96,18 @@ public class CommandProcessor {
         String eventId = ctx.commandId() + "/" + events.size();
         events.add(
             new OutboxEvent(
-                UUID.nameUUIDFromBytes(eventId.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(),
+                UUID.nameUUIDFromBytes(eventId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    .toString(),
                 body.get().type(),
                 Json.mapper().writeValueAsString(body.get())));
       }
     }
     List<RecentCommand> recent = new ArrayList<>();
     recent.add(new RecentCommand(envelope.commandId()));
-    recent.addAll(current.recent().subList(0, Math.min(current.recent().size(), StoredQueue.RECENT_COMMANDS - 1)));
+    recent.addAll(
+        current
+            .recent()
+            .subList(0, Math.min(current.recent().size(), StoredQueue.RECENT_COMMANDS - 1)));
     return new StoredQueue(
         current.id(),
         current.org(),

@@ -3,8 +3,8 @@ package dev.trainyard.worker.processing;
 import dev.trainyard.common.command.CommandEnvelope;
 
 /**
- * Observes the steps of command processing. Fault-injection tests use it to crash a consumer at
- * the worst moment (after the store write, before the offset commit).
+ * Observes the steps of command processing. Fault-injection tests use it to crash a consumer at the
+ * worst moment (after the store write, before the offset commit).
  */
 public interface ProcessingProbe {
   ProcessingProbe NONE = envelope -> {};

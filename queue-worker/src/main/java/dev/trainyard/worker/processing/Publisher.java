@@ -44,7 +44,8 @@ public class Publisher {
 
   public void reply(CommandReply reply) {
     await(
-        kafka.send(Topics.QUEUE_REPLIES, reply.correlationId(), Json.mapper().writeValueAsString(reply)));
+        kafka.send(
+            Topics.QUEUE_REPLIES, reply.correlationId(), Json.mapper().writeValueAsString(reply)));
   }
 
   private static byte[] bytes(String text) {

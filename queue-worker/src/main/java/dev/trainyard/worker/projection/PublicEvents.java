@@ -16,7 +16,8 @@ public final class PublicEvents {
   private final String publicUrl;
 
   public PublicEvents(String publicUrl) {
-    this.publicUrl = publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
+    this.publicUrl =
+        publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
   }
 
   /**
@@ -24,7 +25,8 @@ public final class PublicEvents {
    */
   public Optional<PullRequestEvent> toPublic(QueueAggregate state, QueueEvent event, Instant now) {
     if (event instanceof PullRequestSubmitted e) {
-      return Optional.of(body(state, e.entry().id(), "submitted", now, "API_REQUESTED", null, null));
+      return Optional.of(
+          body(state, e.entry().id(), "submitted", now, "API_REQUESTED", null, null));
     } else if (event instanceof PullRequestQueued e) {
       return Optional.of(body(state, e.entryId(), "queued", now, null, e.queuedReason(), null));
     } else if (event instanceof PullRequestCancelled e) {
@@ -59,7 +61,16 @@ public final class PublicEvents {
   }
 
   private String detailsUrl(QueueKey key, long prNumber) {
-    return publicUrl + "/" + key.org() + "/merge-queue/" + key.repo().host() + "/"
-        + key.repo().slug() + "/" + key.branch() + "/" + prNumber;
+    return publicUrl
+        + "/"
+        + key.org()
+        + "/merge-queue/"
+        + key.repo().host()
+        + "/"
+        + key.repo().slug()
+        + "/"
+        + key.branch()
+        + "/"
+        + prNumber;
   }
 }

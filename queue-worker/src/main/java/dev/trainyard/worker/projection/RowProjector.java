@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Finds the pull requests whose visible form changed between two states of a queue and writes a
- * new history row for each, valid from the new queue version on.
+ * Finds the pull requests whose visible form changed between two states of a queue and writes a new
+ * history row for each, valid from the new queue version on.
  */
 public final class RowProjector {
   private RowProjector() {}

@@ -32,13 +32,16 @@ public class HistoryStore {
             Indexes.ascending("queueKey"),
             Indexes.ascending("prNumber"),
             Indexes.descending("submittedAt")));
-    rows.createIndex(Indexes.compoundIndex(Indexes.ascending("prId"), Indexes.ascending("toVersion")));
+    rows.createIndex(
+        Indexes.compoundIndex(Indexes.ascending("prId"), Indexes.ascending("toVersion")));
   }
 
   public void write(List<PullRequestRow> changed) {
     for (PullRequestRow row : changed) {
       rows.replaceOne(
-          Filters.eq("_id", row.id()), QueueStore.toDocument(row), new ReplaceOptions().upsert(true));
+          Filters.eq("_id", row.id()),
+          QueueStore.toDocument(row),
+          new ReplaceOptions().upsert(true));
       rows.updateMany(
           Filters.and(
               Filters.eq("prId", row.prId()),

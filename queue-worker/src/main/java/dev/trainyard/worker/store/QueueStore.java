@@ -54,7 +54,8 @@ public class QueueStore {
     }
     return queues
             .replaceOne(
-                Filters.and(Filters.eq("_id", next.id()), Filters.eq("version", expectedVersion)), doc)
+                Filters.and(Filters.eq("_id", next.id()), Filters.eq("version", expectedVersion)),
+                doc)
             .getMatchedCount()
         == 1;
   }

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * The aggregate document of one queue. {@code aggregate} and {@code view} are null while the queue
- * does not exist (never created, or deleted: the document stays as a tombstone so that its
- * version and recent command ids survive). {@code rows} and {@code events} are the outbox.
+ * does not exist (never created, or deleted: the document stays as a tombstone so that its version
+ * and recent command ids survive). {@code rows} and {@code events} are the outbox.
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,

@@ -58,7 +58,10 @@ public class Ticker {
     try {
       for (String id : store.dueBefore(now)) {
         if (owned.contains(partitionOf(id))) {
-          store.load(id).filter(q -> q.aggregate() != null).ifPresent(q -> send(q.aggregate().key(), now));
+          store
+              .load(id)
+              .filter(q -> q.aggregate() != null)
+              .ifPresent(q -> send(q.aggregate().key(), now));
         }
       }
     } catch (RuntimeException e) {
@@ -81,7 +84,8 @@ public class Ticker {
 
   private Set<Integer> ownedPartitions() {
     MessageListenerContainer container = registry.getListenerContainer(CommandListener.ID);
-    Collection<TopicPartition> assigned = container == null ? null : container.getAssignedPartitions();
+    Collection<TopicPartition> assigned =
+        container == null ? null : container.getAssignedPartitions();
     return assigned == null
         ? Set.of()
         : assigned.stream().map(TopicPartition::partition).collect(Collectors.toSet());
@@ -89,6 +93,7 @@ public class Ticker {
 
   /** The partition Kafka's default partitioner picks for a key. */
   int partitionOf(String key) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+    return Utils.toPositive(Utils.murmur2(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        % partitions;
   }
 }

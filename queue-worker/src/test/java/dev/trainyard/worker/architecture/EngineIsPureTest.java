@@ -9,7 +9,9 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /** STYLE.md §1: the engine is a functional core; I/O and frameworks live around it. */
-@AnalyzeClasses(packages = "dev.trainyard.worker", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+    packages = "dev.trainyard.worker",
+    importOptions = ImportOption.DoNotIncludeTests.class)
 class EngineIsPureTest {
 
   @ArchTest
@@ -47,7 +49,9 @@ class EngineIsPureTest {
               com.tngtech.archunit.base.DescribedPredicate.describe(
                   "a state-changing 'with' method of the engine's state",
                   call ->
-                      (call.getTargetOwner().isEquivalentTo(dev.trainyard.worker.engine.QueueAggregate.class)
-                              || call.getTargetOwner().isEquivalentTo(dev.trainyard.worker.engine.Entry.class))
+                      (call.getTargetOwner()
+                                  .isEquivalentTo(dev.trainyard.worker.engine.QueueAggregate.class)
+                              || call.getTargetOwner()
+                                  .isEquivalentTo(dev.trainyard.worker.engine.Entry.class))
                           && call.getName().startsWith("with")));
 }

@@ -56,7 +56,11 @@ class EventApplierTest {
         now = now.plus(Duration.ofMinutes(random.nextInt(240)));
         QueueCommand command = randomCommand(random);
         Decision d =
-            engine.decide(state, QueueFixture.KEY, command, new CommandContext(UUID.randomUUID().toString(), now));
+            engine.decide(
+                state,
+                QueueFixture.KEY,
+                command,
+                new CommandContext(UUID.randomUUID().toString(), now));
         if (d.isAccepted()) {
           state = EventApplier.applyAll(state, d.events());
           log.addAll(d.events());
@@ -85,14 +89,26 @@ class EventApplierTest {
   private static QueueCommand randomCommand(Random random) {
     long pr = random.nextInt(6);
     return switch (random.nextInt(9)) {
-      case 0 -> new QueueCommand.CreateQueue(random.nextBoolean() ? QueueMode.SINGLE : QueueMode.PARALLEL, 1 + random.nextInt(5));
-      case 1 -> new QueueCommand.UpdateQueue(QueueFixture.patch(
-          QueueState.values()[random.nextInt(3)], null, (long) random.nextInt(3)));
+      case 0 ->
+          new QueueCommand.CreateQueue(
+              random.nextBoolean() ? QueueMode.SINGLE : QueueMode.PARALLEL, 1 + random.nextInt(5));
+      case 1 ->
+          new QueueCommand.UpdateQueue(
+              QueueFixture.patch(
+                  QueueState.values()[random.nextInt(3)], null, (long) random.nextInt(3)));
       case 2 -> new QueueCommand.DeleteQueue();
-      case 3, 4 -> new QueueCommand.SubmitPullRequest(pr, random.nextBoolean() ? null : Priority.ofValue(random.nextInt(256)), null);
+      case 3, 4 ->
+          new QueueCommand.SubmitPullRequest(
+              pr, random.nextBoolean() ? null : Priority.ofValue(random.nextInt(256)), null);
       case 5 -> new QueueCommand.CancelPullRequest(pr);
       case 6 -> new QueueCommand.RestartTests(pr);
-      case 7 -> new QueueCommand.SetImpactedTargets(pr, "", random.nextBoolean() ? ImpactedTargets.everything() : new ImpactedTargets(false, 1, "d" + pr));
+      case 7 ->
+          new QueueCommand.SetImpactedTargets(
+              pr,
+              "",
+              random.nextBoolean()
+                  ? ImpactedTargets.everything()
+                  : new ImpactedTargets(false, 1, "d" + pr));
       default -> new QueueCommand.Tick();
     };
   }
@@ -101,17 +117,40 @@ class EventApplierTest {
     QueueAggregate s = fixture.state();
     Entry e = s.activeEntry(12).orElseThrow();
     java.time.Instant t = fixture.now().plusSeconds(60);
-    if (type == QueueEvent.QueueCreated.class) return new QueueEvent.QueueCreated(QueueFixture.KEY, s.settings(), t);
-    if (type == QueueEvent.QueueUpdated.class) return new QueueEvent.QueueUpdated(s.settings(), QueueState.PAUSED);
+    if (type == QueueEvent.QueueCreated.class)
+      return new QueueEvent.QueueCreated(QueueFixture.KEY, s.settings(), t);
+    if (type == QueueEvent.QueueUpdated.class)
+      return new QueueEvent.QueueUpdated(s.settings(), QueueState.PAUSED);
     if (type == QueueEvent.QueueDeleted.class) return new QueueEvent.QueueDeleted();
-    if (type == QueueEvent.PullRequestSubmitted.class) return new QueueEvent.PullRequestSubmitted(
-        new Entry("other", 13, 9, Priority.LOW, false, false, e.state(), t, t, e.pr(), e.mergeability(), null, null));
-    if (type == QueueEvent.PullRequestResubmitted.class) return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true);
-    if (type == QueueEvent.PullRequestQueued.class) return new QueueEvent.PullRequestQueued(e.id(), "MERGE_ITEM_NOW_READY", t);
-    if (type == QueueEvent.PullRequestNotReady.class) return new QueueEvent.PullRequestNotReady(e.id(), t);
-    if (type == QueueEvent.PullRequestCancelled.class) return new QueueEvent.PullRequestCancelled(e.id(), dev.trainyard.common.queue.CancellationReason.USER_REQUESTED, t);
-    if (type == QueueEvent.ImpactedTargetsRecorded.class) return new QueueEvent.ImpactedTargetsRecorded(12, e.id(), "", ImpactedTargets.everything());
+    if (type == QueueEvent.PullRequestSubmitted.class)
+      return new QueueEvent.PullRequestSubmitted(
+          new Entry(
+              "other",
+              13,
+              9,
+              Priority.LOW,
+              false,
+              false,
+              e.state(),
+              t,
+              t,
+              e.pr(),
+              e.mergeability(),
+              null,
+              null));
+    if (type == QueueEvent.PullRequestResubmitted.class)
+      return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true);
+    if (type == QueueEvent.PullRequestQueued.class)
+      return new QueueEvent.PullRequestQueued(e.id(), "MERGE_ITEM_NOW_READY", t);
+    if (type == QueueEvent.PullRequestNotReady.class)
+      return new QueueEvent.PullRequestNotReady(e.id(), t);
+    if (type == QueueEvent.PullRequestCancelled.class)
+      return new QueueEvent.PullRequestCancelled(
+          e.id(), dev.trainyard.common.queue.CancellationReason.USER_REQUESTED, t);
+    if (type == QueueEvent.ImpactedTargetsRecorded.class)
+      return new QueueEvent.ImpactedTargetsRecorded(12, e.id(), "", ImpactedTargets.everything());
     if (type == QueueEvent.TestsRestarted.class) return new QueueEvent.TestsRestarted(e.id(), t);
-    throw new AssertionError("no sample for " + type.getSimpleName() + ": add one with its applier");
+    throw new AssertionError(
+        "no sample for " + type.getSimpleName() + ": add one with its applier");
   }
 }

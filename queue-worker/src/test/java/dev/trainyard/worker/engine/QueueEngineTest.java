@@ -35,7 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class QueueEngineTest {
   private static final String NO_QUEUE = "no queue exists for github.com/acme/rocket branch main";
 
-  /** A rule: given a queue, when a command arrives, then these events (and state) or a rejection. */
+  /**
+   * A rule: given a queue, when a command arrives, then these events (and state) or a rejection.
+   */
   record Row(
       String rule,
       Supplier<QueueFixture> given,
@@ -50,18 +52,31 @@ class QueueEngineTest {
     }
   }
 
-  static Row accepts(String rule, Supplier<QueueFixture> given, QueueCommand when, List<String> events, Consumer<QueueAggregate> then) {
+  static Row accepts(
+      String rule,
+      Supplier<QueueFixture> given,
+      QueueCommand when,
+      List<String> events,
+      Consumer<QueueAggregate> then) {
     return new Row(rule, given, when, events, null, null, then);
   }
 
-  static Row rejects(String rule, Supplier<QueueFixture> given, QueueCommand when, RejectionType type, String message) {
+  static Row rejects(
+      String rule,
+      Supplier<QueueFixture> given,
+      QueueCommand when,
+      RejectionType type,
+      String message) {
     return new Row(rule, given, when, List.of(), type, message, s -> {});
   }
 
   static Stream<Row> rules() {
     return Stream.of(
-        accepts("create: a new queue starts running with the defaults", QueueFixture::absent,
-            new CreateQueue(QueueMode.SINGLE, 5), List.of("QueueCreated"),
+        accepts(
+            "create: a new queue starts running with the defaults",
+            QueueFixture::absent,
+            new CreateQueue(QueueMode.SINGLE, 5),
+            List.of("QueueCreated"),
             s -> {
               assertThat(s.state()).isEqualTo(QueueState.RUNNING);
               assertThat(s.settings().concurrency()).isEqualTo(5);
@@ -69,38 +84,80 @@ class QueueEngineTest {
               assertThat(s.settings().mergeMethod()).isEqualTo(MergeMethod.MERGE_COMMIT);
               assertThat(s.settings().requiredStatuses()).isNull();
             }),
-        accepts("create: mode and concurrency are taken from the request", QueueFixture::absent,
-            new CreateQueue(QueueMode.PARALLEL, 3), List.of("QueueCreated"),
+        accepts(
+            "create: mode and concurrency are taken from the request",
+            QueueFixture::absent,
+            new CreateQueue(QueueMode.PARALLEL, 3),
+            List.of("QueueCreated"),
             s -> assertThat(s.settings().mode()).isEqualTo(QueueMode.PARALLEL)),
-        rejects("create: an existing queue is a conflict", QueueFixture::queue,
-            new CreateQueue(QueueMode.SINGLE, 5), RejectionType.CONFLICT,
+        rejects(
+            "create: an existing queue is a conflict",
+            QueueFixture::queue,
+            new CreateQueue(QueueMode.SINGLE, 5),
+            RejectionType.CONFLICT,
             "a queue for github.com/acme/rocket branch main already exists"),
-        rejects("update: an absent queue is not found", QueueFixture::absent,
-            new UpdateQueue(QueueSettingsPatch.empty()), RejectionType.NOT_FOUND, NO_QUEUE),
-        accepts("update: state paused", QueueFixture::queue,
-            new UpdateQueue(QueueFixture.patch(QueueState.PAUSED, null, null)), List.of("QueueUpdated"),
+        rejects(
+            "update: an absent queue is not found",
+            QueueFixture::absent,
+            new UpdateQueue(QueueSettingsPatch.empty()),
+            RejectionType.NOT_FOUND,
+            NO_QUEUE),
+        accepts(
+            "update: state paused",
+            QueueFixture::queue,
+            new UpdateQueue(QueueFixture.patch(QueueState.PAUSED, null, null)),
+            List.of("QueueUpdated"),
             s -> assertThat(s.state()).isEqualTo(QueueState.PAUSED)),
-        accepts("update: settings not named keep their value", () -> queue().notReadyTimeoutHours(3),
-            new UpdateQueue(QueueFixture.patch(null, QueueMode.PARALLEL, null)), List.of("QueueUpdated"),
+        accepts(
+            "update: settings not named keep their value",
+            () -> queue().notReadyTimeoutHours(3),
+            new UpdateQueue(QueueFixture.patch(null, QueueMode.PARALLEL, null)),
+            List.of("QueueUpdated"),
             s -> {
               assertThat(s.settings().mode()).isEqualTo(QueueMode.PARALLEL);
               assertThat(s.settings().notReadyTimeoutHours()).isEqualTo(3);
             }),
-        accepts("update: draining stays draining until set otherwise", () -> queue().state(QueueState.DRAINING),
-            new Tick(), List.of(), s -> assertThat(s.state()).isEqualTo(QueueState.DRAINING)),
-        accepts("delete: an absent queue is a no-op", QueueFixture::absent, new DeleteQueue(), List.of(),
+        accepts(
+            "update: draining stays draining until set otherwise",
+            () -> queue().state(QueueState.DRAINING),
+            new Tick(),
+            List.of(),
+            s -> assertThat(s.state()).isEqualTo(QueueState.DRAINING)),
+        accepts(
+            "delete: an absent queue is a no-op",
+            QueueFixture::absent,
+            new DeleteQueue(),
+            List.of(),
             s -> assertThat(s).isNull()),
-        accepts("delete: an empty queue is deleted", QueueFixture::queue, new DeleteQueue(),
-            List.of("QueueDeleted"), s -> assertThat(s).isNull()),
-        rejects("delete: a queue holding PRs is refused", () -> queue().submitted(12), new DeleteQueue(),
+        accepts(
+            "delete: an empty queue is deleted",
+            QueueFixture::queue,
+            new DeleteQueue(),
+            List.of("QueueDeleted"),
+            s -> assertThat(s).isNull()),
+        rejects(
+            "delete: a queue holding PRs is refused",
+            () -> queue().submitted(12),
+            new DeleteQueue(),
             RejectionType.INVALID_STATE,
             "the queue still holds 1 pull request(s); cancel or merge them before deleting it"),
-        accepts("delete: concluded PRs do not hold the queue", () -> queue().submitted(12).cancelled(12),
-            new DeleteQueue(), List.of("QueueDeleted"), s -> assertThat(s).isNull()),
-        rejects("submit: to an absent queue is not found", QueueFixture::absent,
-            new SubmitPullRequest(12, null, null), RejectionType.NOT_FOUND, NO_QUEUE),
-        accepts("submit: a new PR waits not_ready with the default priority", QueueFixture::queue,
-            new SubmitPullRequest(12, null, null), List.of("PullRequestSubmitted"),
+        accepts(
+            "delete: concluded PRs do not hold the queue",
+            () -> queue().submitted(12).cancelled(12),
+            new DeleteQueue(),
+            List.of("QueueDeleted"),
+            s -> assertThat(s).isNull()),
+        rejects(
+            "submit: to an absent queue is not found",
+            QueueFixture::absent,
+            new SubmitPullRequest(12, null, null),
+            RejectionType.NOT_FOUND,
+            NO_QUEUE),
+        accepts(
+            "submit: a new PR waits not_ready with the default priority",
+            QueueFixture::queue,
+            new SubmitPullRequest(12, null, null),
+            List.of("PullRequestSubmitted"),
             s -> {
               Entry e = s.activeEntry(12).orElseThrow();
               assertThat(e.state()).isEqualTo(PrState.NOT_READY);
@@ -109,95 +166,181 @@ class QueueEngineTest {
               assertThat(e.pr().baseBranch()).isEqualTo("main");
               assertThat(e.pr().title()).isEmpty();
             }),
-        accepts("submit: urgent skips the line and sorts first", () -> queue().submitted(11),
-            new SubmitPullRequest(12, Priority.URGENT, null), List.of("PullRequestSubmitted"),
+        accepts(
+            "submit: urgent skips the line and sorts first",
+            () -> queue().submitted(11),
+            new SubmitPullRequest(12, Priority.URGENT, null),
+            List.of("PullRequestSubmitted"),
             s -> {
               assertThat(s.activeEntry(12).orElseThrow().skipTheLine()).isTrue();
               assertThat(s.inQueueOrder().get(0).prNumber()).isEqualTo(12);
             }),
-        accepts("submit: a number that is no name keeps its digits as name", QueueFixture::queue,
-            new SubmitPullRequest(12, Priority.ofValue(50), true), List.of("PullRequestSubmitted"),
+        accepts(
+            "submit: a number that is no name keeps its digits as name",
+            QueueFixture::queue,
+            new SubmitPullRequest(12, Priority.ofValue(50), true),
+            List.of("PullRequestSubmitted"),
             s -> {
               Entry e = s.activeEntry(12).orElseThrow();
               assertThat(e.priority().name()).isEqualTo("50");
               assertThat(e.priorityDefaulted()).isFalse();
               assertThat(e.noBatch()).isTrue();
             }),
-        accepts("submit: equal priorities keep submission order", () -> queue().submitted(30).submitted(20),
-            new SubmitPullRequest(10, null, null), List.of("PullRequestSubmitted"),
-            s -> assertThat(s.inQueueOrder()).extracting(Entry::prNumber).containsExactly(30L, 20L, 10L)),
-        rejects("submit: a draining queue takes no new PRs", () -> queue().state(QueueState.DRAINING),
-            new SubmitPullRequest(12, null, null), RejectionType.INVALID_STATE,
+        accepts(
+            "submit: equal priorities keep submission order",
+            () -> queue().submitted(30).submitted(20),
+            new SubmitPullRequest(10, null, null),
+            List.of("PullRequestSubmitted"),
+            s ->
+                assertThat(s.inQueueOrder())
+                    .extracting(Entry::prNumber)
+                    .containsExactly(30L, 20L, 10L)),
+        rejects(
+            "submit: a draining queue takes no new PRs",
+            () -> queue().state(QueueState.DRAINING),
+            new SubmitPullRequest(12, null, null),
+            RejectionType.INVALID_STATE,
             "the queue is draining and takes no new pull requests"),
-        accepts("submit: a paused queue still takes PRs", () -> queue().state(QueueState.PAUSED),
-            new SubmitPullRequest(12, null, null), List.of("PullRequestSubmitted"),
+        accepts(
+            "submit: a paused queue still takes PRs",
+            () -> queue().state(QueueState.PAUSED),
+            new SubmitPullRequest(12, null, null),
+            List.of("PullRequestSubmitted"),
             s -> assertThat(s.entries()).hasSize(1)),
-        accepts("re-submit: without changes is idempotent", () -> queue().submitted(12),
-            new SubmitPullRequest(12, null, null), List.of(), s -> assertThat(s.entries()).hasSize(1)),
-        accepts("re-submit: a new priority is applied to the same entry", () -> queue().submitted(12),
-            new SubmitPullRequest(12, Priority.HIGH, null), List.of("PullRequestResubmitted"),
+        accepts(
+            "re-submit: without changes is idempotent",
+            () -> queue().submitted(12),
+            new SubmitPullRequest(12, null, null),
+            List.of(),
+            s -> assertThat(s.entries()).hasSize(1)),
+        accepts(
+            "re-submit: a new priority is applied to the same entry",
+            () -> queue().submitted(12),
+            new SubmitPullRequest(12, Priority.HIGH, null),
+            List.of("PullRequestResubmitted"),
             s -> {
               assertThat(s.entries()).hasSize(1);
               assertThat(s.activeEntry(12).orElseThrow().priority()).isEqualTo(Priority.HIGH);
               assertThat(s.activeEntry(12).orElseThrow().priorityDefaulted()).isFalse();
             }),
-        accepts("re-submit: after the PR concluded it is a new submission", () -> queue().submitted(12).cancelled(12),
-            new SubmitPullRequest(12, null, null), List.of("PullRequestSubmitted"),
-            s -> assertThat(s.activeEntry(12).orElseThrow().id())
-                .isNotEqualTo(s.concluded().get(0).id())),
-        rejects("cancel: a PR not in the queue is not found", QueueFixture::queue, new CancelPullRequest(12),
-            RejectionType.NOT_FOUND, "pull request 12 is not in the queue"),
-        rejects("cancel: on an absent queue is not found", QueueFixture::absent, new CancelPullRequest(12),
-            RejectionType.NOT_FOUND, NO_QUEUE),
-        accepts("cancel: the PR leaves the queue cancelled by the user", () -> queue().submitted(12),
-            new CancelPullRequest(12), List.of("PullRequestCancelled"),
+        accepts(
+            "re-submit: after the PR concluded it is a new submission",
+            () -> queue().submitted(12).cancelled(12),
+            new SubmitPullRequest(12, null, null),
+            List.of("PullRequestSubmitted"),
+            s ->
+                assertThat(s.activeEntry(12).orElseThrow().id())
+                    .isNotEqualTo(s.concluded().get(0).id())),
+        rejects(
+            "cancel: a PR not in the queue is not found",
+            QueueFixture::queue,
+            new CancelPullRequest(12),
+            RejectionType.NOT_FOUND,
+            "pull request 12 is not in the queue"),
+        rejects(
+            "cancel: on an absent queue is not found",
+            QueueFixture::absent,
+            new CancelPullRequest(12),
+            RejectionType.NOT_FOUND,
+            NO_QUEUE),
+        accepts(
+            "cancel: the PR leaves the queue cancelled by the user",
+            () -> queue().submitted(12),
+            new CancelPullRequest(12),
+            List.of("PullRequestCancelled"),
             s -> {
               assertThat(s.entries()).isEmpty();
               assertThat(s.concluded().get(0).state()).isEqualTo(PrState.CANCELLED);
             }),
-        rejects("restart: a PR not in the queue is not found", QueueFixture::queue, new RestartTests(12),
-            RejectionType.NOT_FOUND, "pull request 12 is not in the queue"),
-        accepts("restart: a not_ready PR is simply re-planned", () -> queue().submitted(12),
-            new RestartTests(12), List.of("TestsRestarted"),
+        rejects(
+            "restart: a PR not in the queue is not found",
+            QueueFixture::queue,
+            new RestartTests(12),
+            RejectionType.NOT_FOUND,
+            "pull request 12 is not in the queue"),
+        accepts(
+            "restart: a not_ready PR is simply re-planned",
+            () -> queue().submitted(12),
+            new RestartTests(12),
+            List.of("TestsRestarted"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
-        rejects("impacted targets: an absent queue is not found", QueueFixture::absent,
-            new SetImpactedTargets(12, "abc", ImpactedTargets.everything()), RejectionType.NOT_FOUND, NO_QUEUE),
-        accepts("impacted targets: stored before submit, applied on submit",
-            () -> queue().apply(new SetImpactedTargets(12, "abc", new ImpactedTargets(false, 2, "d1"))),
-            new SubmitPullRequest(12, null, null), List.of("PullRequestSubmitted"),
+        rejects(
+            "impacted targets: an absent queue is not found",
+            QueueFixture::absent,
+            new SetImpactedTargets(12, "abc", ImpactedTargets.everything()),
+            RejectionType.NOT_FOUND,
+            NO_QUEUE),
+        accepts(
+            "impacted targets: stored before submit, applied on submit",
+            () ->
+                queue()
+                    .apply(new SetImpactedTargets(12, "abc", new ImpactedTargets(false, 2, "d1"))),
+            new SubmitPullRequest(12, null, null),
+            List.of("PullRequestSubmitted"),
             s -> {
-              assertThat(s.activeEntry(12).orElseThrow().impactedTargets().digest()).isEqualTo("d1");
+              assertThat(s.activeEntry(12).orElseThrow().impactedTargets().digest())
+                  .isEqualTo("d1");
               assertThat(s.targetsBeforeSubmit()).isEmpty();
             }),
-        accepts("impacted targets: recorded for a PR in the queue", () -> queue().submitted(12),
-            new SetImpactedTargets(12, "abc", ImpactedTargets.everything()), List.of("ImpactedTargetsRecorded"),
+        accepts(
+            "impacted targets: recorded for a PR in the queue",
+            () -> queue().submitted(12),
+            new SetImpactedTargets(12, "abc", ImpactedTargets.everything()),
+            List.of("ImpactedTargetsRecorded"),
             s -> assertThat(s.activeEntry(12).orElseThrow().impactedTargets().all()).isTrue()),
-        accepts("readiness: a mergeable PR on the target branch is queued", () -> queue().submitted(12).mergeable(12),
-            new Tick(), List.of("PullRequestQueued"),
+        accepts(
+            "readiness: a mergeable PR on the target branch is queued",
+            () -> queue().submitted(12).mergeable(12),
+            new Tick(),
+            List.of("PullRequestQueued"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.PENDING)),
-        accepts("readiness: parallel mode needs impacted targets", () -> parallelQueue().submitted(12).mergeable(12),
-            new Tick(), List.of(), s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
-        accepts("readiness: with impacted targets a parallel PR is queued", () -> parallelQueue().submitted(12).mergeable(12),
+        accepts(
+            "readiness: parallel mode needs impacted targets",
+            () -> parallelQueue().submitted(12).mergeable(12),
+            new Tick(),
+            List.of(),
+            s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
+        accepts(
+            "readiness: with impacted targets a parallel PR is queued",
+            () -> parallelQueue().submitted(12).mergeable(12),
             new SetImpactedTargets(12, "", ImpactedTargets.everything()),
             List.of("ImpactedTargetsRecorded", "PullRequestQueued"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.PENDING)),
-        accepts("readiness: a pending PR that loses readiness goes back to not_ready",
+        accepts(
+            "readiness: a pending PR that loses readiness goes back to not_ready",
             () -> queue().submitted(12).mergeable(12).apply(new Tick()),
             new UpdateQueue(QueueFixture.patch(null, QueueMode.PARALLEL, null)),
             List.of("QueueUpdated", "PullRequestNotReady"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
-        accepts("stale: a PR not_ready for longer than notReadyTimeoutHours is cancelled",
-            () -> queue().submitted(12).after(Duration.ofHours(24)), new Tick(), List.of("PullRequestCancelled"),
+        accepts(
+            "stale: a PR not_ready for longer than notReadyTimeoutHours is cancelled",
+            () -> queue().submitted(12).after(Duration.ofHours(24)),
+            new Tick(),
+            List.of("PullRequestCancelled"),
             s -> assertThat(s.concluded().get(0).state()).isEqualTo(PrState.CANCELLED)),
-        accepts("stale: not before the timeout", () -> queue().submitted(12).after(Duration.ofHours(23)),
-            new Tick(), List.of(), s -> assertThat(s.entries()).hasSize(1)),
-        accepts("stale: notReadyTimeoutHours 0 never cancels",
-            () -> queue().notReadyTimeoutHours(0).submitted(12).after(Duration.ofDays(3650)), new Tick(),
-            List.of(), s -> assertThat(s.entries()).hasSize(1)),
-        accepts("stale: a shorter timeout set later applies to waiting PRs",
-            () -> queue().submitted(12).after(Duration.ofHours(2)), new UpdateQueue(QueueFixture.patch(null, null, 1L)),
-            List.of("QueueUpdated", "PullRequestCancelled"), s -> assertThat(s.entries()).isEmpty()),
-        accepts("tick: on an absent queue does nothing", QueueFixture::absent, new Tick(), List.of(),
+        accepts(
+            "stale: not before the timeout",
+            () -> queue().submitted(12).after(Duration.ofHours(23)),
+            new Tick(),
+            List.of(),
+            s -> assertThat(s.entries()).hasSize(1)),
+        accepts(
+            "stale: notReadyTimeoutHours 0 never cancels",
+            () -> queue().notReadyTimeoutHours(0).submitted(12).after(Duration.ofDays(3650)),
+            new Tick(),
+            List.of(),
+            s -> assertThat(s.entries()).hasSize(1)),
+        accepts(
+            "stale: a shorter timeout set later applies to waiting PRs",
+            () -> queue().submitted(12).after(Duration.ofHours(2)),
+            new UpdateQueue(QueueFixture.patch(null, null, 1L)),
+            List.of("QueueUpdated", "PullRequestCancelled"),
+            s -> assertThat(s.entries()).isEmpty()),
+        accepts(
+            "tick: on an absent queue does nothing",
+            QueueFixture::absent,
+            new Tick(),
+            List.of(),
             s -> assertThat(s).isNull()));
   }
 

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Builds queue states the way they arise: by running commands through the real engine with a
- * test clock. Reads like the scenario: {@code queue().submitted(12).after(hours(2))}.
+ * Builds queue states the way they arise: by running commands through the real engine with a test
+ * clock. Reads like the scenario: {@code queue().submitted(12).after(hours(2))}.
  */
 final class QueueFixture {
   static final QueueKey KEY = QueueKey.of("acme-org", "github.com", "acme", "rocket", "main");
@@ -74,9 +74,19 @@ final class QueueFixture {
     Entry e = state.activeEntry(pr).orElseThrow();
     Entry mergeable =
         new Entry(
-            e.id(), e.prNumber(), e.sequence(), e.priority(), e.priorityDefaulted(), e.noBatch(),
-            e.state(), e.stateChangedAt(), e.submittedAt(), e.pr(), Mergeability.MERGEABLE,
-            e.impactedTargets(), e.verifiedByTestRun());
+            e.id(),
+            e.prNumber(),
+            e.sequence(),
+            e.priority(),
+            e.priorityDefaulted(),
+            e.noBatch(),
+            e.state(),
+            e.stateChangedAt(),
+            e.submittedAt(),
+            e.pr(),
+            Mergeability.MERGEABLE,
+            e.impactedTargets(),
+            e.verifiedByTestRun());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
@@ -94,7 +104,8 @@ final class QueueFixture {
   }
 
   Decision decide(QueueCommand command) {
-    return engine.decide(state, KEY, command, new CommandContext(UUID.randomUUID().toString(), now));
+    return engine.decide(
+        state, KEY, command, new CommandContext(UUID.randomUUID().toString(), now));
   }
 
   QueueAggregate state() {
@@ -108,13 +119,31 @@ final class QueueFixture {
   static QueueSettingsPatch patch(QueueState state, QueueMode mode, Long notReadyTimeoutHours) {
     QueueSettingsPatch e = QueueSettingsPatch.empty();
     return new QueueSettingsPatch(
-        state, mode, e.concurrency(), e.bisectionConcurrency(), e.testingTimeoutMinutes(),
-        e.pendingFailureDepth(), e.canOptimisticallyMerge(), e.batch(), e.batchingMinSize(),
-        e.batchingMaxWaitTimeMinutes(), e.createPrsForTestingBranches(), e.commentsEnabled(),
-        e.commandsEnabled(), e.statusCheckEnabled(), e.extensionEnabled(),
-        e.labelCommandsEnabled(), e.stateLabelsEnabled(), e.enqueueingLabel(),
-        e.clearEnqueueingLabel(), e.requiredStatuses(), e.deleteRequiredStatuses(),
-        e.allowedBotSubmitters(), e.directMergeMode(), e.optimizationMode(), e.mergeMethod(),
+        state,
+        mode,
+        e.concurrency(),
+        e.bisectionConcurrency(),
+        e.testingTimeoutMinutes(),
+        e.pendingFailureDepth(),
+        e.canOptimisticallyMerge(),
+        e.batch(),
+        e.batchingMinSize(),
+        e.batchingMaxWaitTimeMinutes(),
+        e.createPrsForTestingBranches(),
+        e.commentsEnabled(),
+        e.commandsEnabled(),
+        e.statusCheckEnabled(),
+        e.extensionEnabled(),
+        e.labelCommandsEnabled(),
+        e.stateLabelsEnabled(),
+        e.enqueueingLabel(),
+        e.clearEnqueueingLabel(),
+        e.requiredStatuses(),
+        e.deleteRequiredStatuses(),
+        e.allowedBotSubmitters(),
+        e.directMergeMode(),
+        e.optimizationMode(),
+        e.mergeMethod(),
         notReadyTimeoutHours);
   }
 

@@ -29,15 +29,28 @@ class StoredQueueJsonTest {
         List.of(
             new QueueCommand.CreateQueue(QueueMode.PARALLEL, 3),
             new QueueCommand.SubmitPullRequest(12, null, true))) {
-      state = EventApplier.applyAll(state, engine.decide(state, key, c, new CommandContext("c" + c, now)).events());
+      state =
+          EventApplier.applyAll(
+              state, engine.decide(state, key, c, new CommandContext("c" + c, now)).events());
     }
     StoredQueue stored =
-        new StoredQueue(key.id(), "org", 7, state, Views.queue(state), now, List.of(new RecentCommand("x")), List.of(), List.of());
+        new StoredQueue(
+            key.id(),
+            "org",
+            7,
+            state,
+            Views.queue(state),
+            now,
+            List.of(new RecentCommand("x")),
+            List.of(),
+            List.of());
 
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);
 
-    assertThat(doc).containsEntry("_id", key.id()).containsEntry("nextDeadline", "2026-09-17T10:16:02.123Z");
+    assertThat(doc)
+        .containsEntry("_id", key.id())
+        .containsEntry("nextDeadline", "2026-09-17T10:16:02.123Z");
     assertThat(((Map<?, ?>) doc.get("view")).get("state")).isEqualTo("running");
     assertThat(Json.mapper().convertValue(doc, StoredQueue.class)).isEqualTo(stored);
   }

@@ -36,7 +36,10 @@ public final class DocumentStore implements AutoCloseable {
 
   /** A connection string for database {@code db}, failing fast (2 s) when the store is away. */
   public String uri(String db) {
-    return "mongodb://127.0.0.1:" + port + "/" + db
+    return "mongodb://127.0.0.1:"
+        + port
+        + "/"
+        + db
         + "?serverSelectionTimeoutMS=2000&connectTimeoutMS=2000&socketTimeoutMS=10000";
   }
 

@@ -29,17 +29,48 @@ public class ApiContractIT {
       Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
   static final List<String> QUEUE_KEYS =
       List.of(
-          "state", "branch", "mode", "concurrency", "bisectionConcurrency", "testingTimeoutMinutes",
-          "pendingFailureDepth", "canOptimisticallyMerge", "batch", "batchingMinSize",
-          "batchingMaxWaitTimeMinutes", "createPrsForTestingBranches", "commentsEnabled",
-          "commandsEnabled", "statusCheckEnabled", "extensionEnabled", "labelCommandsEnabled",
-          "stateLabelsEnabled", "enqueueingLabel", "requiredStatuses", "allowedBotSubmitters",
-          "batchingRules", "directMergeMode", "optimizationMode", "mergeMethod",
-          "testBranchConstructionMode", "notReadyTimeoutHours");
+          "state",
+          "branch",
+          "mode",
+          "concurrency",
+          "bisectionConcurrency",
+          "testingTimeoutMinutes",
+          "pendingFailureDepth",
+          "canOptimisticallyMerge",
+          "batch",
+          "batchingMinSize",
+          "batchingMaxWaitTimeMinutes",
+          "createPrsForTestingBranches",
+          "commentsEnabled",
+          "commandsEnabled",
+          "statusCheckEnabled",
+          "extensionEnabled",
+          "labelCommandsEnabled",
+          "stateLabelsEnabled",
+          "enqueueingLabel",
+          "requiredStatuses",
+          "allowedBotSubmitters",
+          "batchingRules",
+          "directMergeMode",
+          "optimizationMode",
+          "mergeMethod",
+          "testBranchConstructionMode",
+          "notReadyTimeoutHours");
   static final List<String> LIST_ITEM_KEYS =
       List.of(
-          "id", "state", "stateChangedAt", "priorityValue", "priorityName", "usedDefaultPriorityName",
-          "skipTheLine", "noBatch", "prNumber", "prTitle", "prSha", "prBaseBranch", "prAuthor");
+          "id",
+          "state",
+          "stateChangedAt",
+          "priorityValue",
+          "priorityName",
+          "usedDefaultPriorityName",
+          "skipTheLine",
+          "noBatch",
+          "prNumber",
+          "prTitle",
+          "prSha",
+          "prBaseBranch",
+          "prAuthor");
 
   protected TestStack stack;
   protected Api api;
@@ -49,7 +80,7 @@ public class ApiContractIT {
   }
 
   @BeforeAll
-  void startStack() {
+  protected void startStack() {
     stack = createStack();
     api = stack.api();
   }
@@ -76,7 +107,8 @@ public class ApiContractIT {
   @Test
   void createQueueAnswersEmptyObjectAndConflictsOnce() {
     String repo = Api.uniqueRepo();
-    Response created = api.post("/v1/createQueue", body(repo, "\"mode\":\"PARALLEL\",\"concurrency\":3"));
+    Response created =
+        api.post("/v1/createQueue", body(repo, "\"mode\":\"PARALLEL\",\"concurrency\":3"));
     assertOk(created);
     assertThat(created.body()).isEqualTo("{}");
     assertError(api.post("/v1/createQueue", body(repo, "")), 409, "already exists");
@@ -113,8 +145,14 @@ public class ApiContractIT {
   @Test
   void missingQueueIsNotFound() {
     assertError(api.post("/v1/getQueue", body(Api.uniqueRepo(), "")), 404, "no queue exists");
-    assertError(api.post("/v1/submitPullRequest", body(Api.uniqueRepo(), "\"pr\":{\"number\":1}")), 404, "no queue exists");
-    assertError(api.post("/v1/updateQueue", body(Api.uniqueRepo(), "\"batch\":true")), 404, "no queue exists");
+    assertError(
+        api.post("/v1/submitPullRequest", body(Api.uniqueRepo(), "\"pr\":{\"number\":1}")),
+        404,
+        "no queue exists");
+    assertError(
+        api.post("/v1/updateQueue", body(Api.uniqueRepo(), "\"batch\":true")),
+        404,
+        "no queue exists");
   }
 
   @Test
@@ -137,10 +175,21 @@ public class ApiContractIT {
     assertThat(q.get("mergeMethod").asString()).isEqualTo("squash");
     assertThat(q.get("requiredStatuses").get(0).asString()).isEqualTo("ci/test");
     // read-your-writes: the next read shows it
-    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("mode").asString()).isEqualTo("parallel");
+    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("mode").asString())
+        .isEqualTo("parallel");
     // an explicit null clears the label; absence keeps it
-    assertThat(api.post("/v1/updateQueue", body(repo, "\"batch\":false")).json().get("enqueueingLabel").asString()).isEqualTo("merge");
-    assertThat(api.post("/v1/updateQueue", body(repo, "\"enqueueingLabel\":null")).json().get("enqueueingLabel").isNull()).isTrue();
+    assertThat(
+            api.post("/v1/updateQueue", body(repo, "\"batch\":false"))
+                .json()
+                .get("enqueueingLabel")
+                .asString())
+        .isEqualTo("merge");
+    assertThat(
+            api.post("/v1/updateQueue", body(repo, "\"enqueueingLabel\":null"))
+                .json()
+                .get("enqueueingLabel")
+                .isNull())
+        .isTrue();
   }
 
   @Test
@@ -149,11 +198,15 @@ public class ApiContractIT {
     JsonNode none = api.post("/v1/updateQueue", body(repo, "\"requiredStatuses\":[]")).json();
     assertThat(none.get("requiredStatuses").isArray()).isTrue();
     assertThat(none.get("requiredStatuses").size()).isZero();
-    JsonNode deleted = api.post("/v1/updateQueue", body(repo, "\"deleteRequiredStatuses\":true")).json();
+    JsonNode deleted =
+        api.post("/v1/updateQueue", body(repo, "\"deleteRequiredStatuses\":true")).json();
     assertThat(deleted.get("requiredStatuses").isNull()).isTrue();
     assertError(
-        api.post("/v1/updateQueue", body(repo, "\"deleteRequiredStatuses\":true,\"requiredStatuses\":[\"a\"]")),
-        400, "requiredStatuses and deleteRequiredStatuses");
+        api.post(
+            "/v1/updateQueue",
+            body(repo, "\"deleteRequiredStatuses\":true,\"requiredStatuses\":[\"a\"]")),
+        400,
+        "requiredStatuses and deleteRequiredStatuses");
   }
 
   @ParameterizedTest
@@ -198,7 +251,9 @@ public class ApiContractIT {
             api.request("/v1/submitPullRequest")
                 .header("x-forked-workflow-run-id", "")
                 .header("x-source", "github-action")
-                .POST(HttpRequest.BodyPublishers.ofString(body(repo, "\"pr\":{\"number\":\"2670\"}"))));
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        body(repo, "\"pr\":{\"number\":\"2670\"}"))));
     assertOk(submitted);
     assertThat(submitted.body()).isEqualTo("{}");
 
@@ -208,7 +263,8 @@ public class ApiContractIT {
     for (String key : LIST_ITEM_KEYS) {
       assertThat(pr.has(key)).as("key %s", key).isTrue();
     }
-    for (String key : List.of("readiness", "forceEnqueued", "isCurrentlySubmittedToQueue", "verifiedByTestRun")) {
+    for (String key :
+        List.of("readiness", "forceEnqueued", "isCurrentlySubmittedToQueue", "verifiedByTestRun")) {
       assertThat(pr.has(key)).as("key %s", key).isTrue();
     }
     assertThat(pr.get("state").asString()).isEqualTo("not_ready");
@@ -230,7 +286,8 @@ public class ApiContractIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"-1", "4294967296", "1.5", "\"12a\"", "\"\"", "true", "null", "{}", "\"-3\""})
+  @ValueSource(
+      strings = {"-1", "4294967296", "1.5", "\"12a\"", "\"\"", "true", "null", "{}", "\"-3\""})
   void invalidPrNumbersAreRejected(String number) {
     String repo = newQueue();
     assertError(
@@ -242,55 +299,92 @@ public class ApiContractIT {
   @Test
   void prioritiesByNameAndNumber() {
     String repo = newQueue();
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1},\"priority\":\"URGENT\"")));
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":2},\"priority\":50,\"noBatch\":true")));
-    JsonNode urgent = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1}")).json();
+    assertOk(
+        api.post(
+            "/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1},\"priority\":\"URGENT\"")));
+    assertOk(
+        api.post(
+            "/v1/submitPullRequest",
+            body(repo, "\"pr\":{\"number\":2},\"priority\":50,\"noBatch\":true")));
+    JsonNode urgent =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1}")).json();
     assertThat(urgent.get("priorityValue").asInt()).isZero();
     assertThat(urgent.get("priorityName").asString()).isEqualTo("urgent");
     assertThat(urgent.get("skipTheLine").asBoolean()).isTrue();
     assertThat(urgent.get("usedDefaultPriorityName").isNull()).isTrue();
-    JsonNode fifty = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":2}")).json();
+    JsonNode fifty =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":2}")).json();
     assertThat(fifty.get("priorityName").asString()).isEqualTo("50");
     assertThat(fifty.get("noBatch").asBoolean()).isTrue();
-    assertError(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"priority\":256")), 400, "priority");
-    assertError(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"priority\":\"asap\"")), 400, "priority");
-    assertError(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"noBatch\":\"yes\"")), 400, "noBatch");
+    assertError(
+        api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"priority\":256")),
+        400,
+        "priority");
+    assertError(
+        api.post(
+            "/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"priority\":\"asap\"")),
+        400,
+        "priority");
+    assertError(
+        api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"noBatch\":\"yes\"")),
+        400,
+        "noBatch");
   }
 
   @Test
   void resubmissionIsIdempotentAndUpdatesPriority() {
     String repo = newQueue();
     assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":7}")));
-    String id = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":7}")).json().get("id").asString();
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":7},\"priority\":\"high\"")));
-    JsonNode again = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":7}")).json();
+    String id =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":7}"))
+            .json()
+            .get("id")
+            .asString();
+    assertOk(
+        api.post(
+            "/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":7},\"priority\":\"high\"")));
+    JsonNode again =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":7}")).json();
     assertThat(again.get("id").asString()).isEqualTo(id);
     assertThat(again.get("priorityName").asString()).isEqualTo("high");
-    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size()).isEqualTo(1);
+    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
+        .isEqualTo(1);
   }
 
   @Test
   void drainingQueueRefusesSubmissions() {
     String repo = newQueue();
     assertOk(api.post("/v1/updateQueue", body(repo, "\"state\":\"draining\"")));
-    assertError(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")), 400, "draining");
+    assertError(
+        api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")), 400, "draining");
   }
 
   @Test
   void cancelAndRestart() {
     String repo = newQueue();
-    assertError(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")), 404, "not in the queue");
-    assertError(api.post("/v1/restartTestsOnPullRequest", body(repo, "\"pr\":{\"number\":5}")), 404, "not in the queue");
+    assertError(
+        api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")),
+        404,
+        "not in the queue");
+    assertError(
+        api.post("/v1/restartTestsOnPullRequest", body(repo, "\"pr\":{\"number\":5}")),
+        404,
+        "not in the queue");
     assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":5}")));
     assertOk(api.post("/v1/restartTestsOnPullRequest", body(repo, "\"pr\":{\"number\":5}")));
     assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")));
-    JsonNode pr = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":5}")).json();
+    JsonNode pr =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":5}")).json();
     assertThat(pr.get("state").asString()).isEqualTo("cancelled");
     assertThat(pr.get("isCurrentlySubmittedToQueue").asBoolean()).isFalse();
-    assertError(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")), 404, "not in the queue");
+    assertError(
+        api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")),
+        404,
+        "not in the queue");
     // submitted again later: a new id, and the newest submission is what reads return
     assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":5}")));
-    JsonNode again = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":5}")).json();
+    JsonNode again =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":5}")).json();
     assertThat(again.get("id").asString()).isNotEqualTo(pr.get("id").asString());
     assertThat(again.get("state").asString()).isEqualTo("not_ready");
   }
@@ -298,30 +392,78 @@ public class ApiContractIT {
   @Test
   void getSubmittedPullRequestLookups() {
     String repo = newQueue();
-    assertError(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":99}")), 404, "never submitted");
-    assertError(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"branch\":\"feature/x\"}")), 404, "never submitted");
     assertError(
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1,\"branch\":\"feature/x\"}")),
-        400, "exactly one of pr.number and pr.branch");
-    assertError(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{}")), 400, "exactly one");
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":99}")),
+        404,
+        "never submitted");
+    assertError(
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"branch\":\"feature/x\"}")),
+        404,
+        "never submitted");
+    assertError(
+        api.post(
+            "/v1/getSubmittedPullRequest",
+            body(repo, "\"pr\":{\"number\":1,\"branch\":\"feature/x\"}")),
+        400,
+        "exactly one of pr.number and pr.branch");
+    assertError(
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{}")), 400, "exactly one");
   }
 
   @Test
   void impactedTargetsBeforeAndAfterSubmit() {
     String repo = newQueue();
-    assertOk(api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":8,\"sha\":\"abc\"},\"impactedTargets\":[\"//a:test\",\"//b:test\"]")));
+    assertOk(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(
+                repo,
+                "\"pr\":{\"number\":8,\"sha\":\"abc\"},\"impactedTargets\":[\"//a:test\",\"//b:test\"]")));
     assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":8}")));
-    JsonNode pr = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":8}")).json();
+    JsonNode pr =
+        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":8}")).json();
     assertThat(pr.get("readiness").get("hasImpactedTargets").asBoolean()).isTrue();
     assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":9}")));
-    assertOk(api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":9,\"sha\":\"def\"},\"impactedTargets\":\"IMPACTS_ALL\"")));
-    assertThat(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":9}")).json()
-        .get("readiness").get("hasImpactedTargets").asBoolean()).isTrue();
-    assertOk(api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":10,\"sha\":\"d\"},\"impactedTargets\":[]")));
-    assertError(api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":9,\"sha\":\"d\"},\"impactedTargets\":\"SOME\"")), 400, "impactedTargets");
-    assertError(api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":9,\"sha\":\"d\"},\"impactedTargets\":[1]")), 400, "impactedTargets");
-    assertError(api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":9},\"impactedTargets\":[]")), 400, "pr.sha");
-    assertError(api.post("/v1/setImpactedTargets", body(Api.uniqueRepo(), "\"pr\":{\"number\":9,\"sha\":\"d\"},\"impactedTargets\":[]")), 404, "no queue");
+    assertOk(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(
+                repo,
+                "\"pr\":{\"number\":9,\"sha\":\"def\"},\"impactedTargets\":\"IMPACTS_ALL\"")));
+    assertThat(
+            api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":9}"))
+                .json()
+                .get("readiness")
+                .get("hasImpactedTargets")
+                .asBoolean())
+        .isTrue();
+    assertOk(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":10,\"sha\":\"d\"},\"impactedTargets\":[]")));
+    assertError(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":9,\"sha\":\"d\"},\"impactedTargets\":\"SOME\"")),
+        400,
+        "impactedTargets");
+    assertError(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":9,\"sha\":\"d\"},\"impactedTargets\":[1]")),
+        400,
+        "impactedTargets");
+    assertError(
+        api.post(
+            "/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":9},\"impactedTargets\":[]")),
+        400,
+        "pr.sha");
+    assertError(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(Api.uniqueRepo(), "\"pr\":{\"number\":9,\"sha\":\"d\"},\"impactedTargets\":[]")),
+        404,
+        "no queue");
   }
 
   @Test
@@ -329,10 +471,17 @@ public class ApiContractIT {
     String repo = newQueue();
     StringBuilder targets = new StringBuilder("[");
     for (int i = 0; i < 100_000; i++) {
-      targets.append(i == 0 ? "" : ",").append("\"//services/component-").append(i).append("/module:integration_test_target\"");
+      targets
+          .append(i == 0 ? "" : ",")
+          .append("\"//services/component-")
+          .append(i)
+          .append("/module:integration_test_target\"");
     }
     targets.append(']');
-    Response r = api.post("/v1/setImpactedTargets", body(repo, "\"pr\":{\"number\":1,\"sha\":\"a\"},\"impactedTargets\":" + targets));
+    Response r =
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":1,\"sha\":\"a\"},\"impactedTargets\":" + targets));
     assertOk(r);
   }
 
@@ -340,9 +489,15 @@ public class ApiContractIT {
   void testingDetailsOfUnknownRunsAreNotFound() {
     String repo = newQueue();
     assertError(
-        api.post("/v1/getMergeQueueTestingDetails", body(repo, "\"testRunId\":\"cc58fdda-3258-4f4e-b229-7c5dd9c29324\"")),
-        404, "does not exist");
-    assertError(api.post("/v1/getMergeQueueTestingDetails", body(repo, "\"testRunId\":\"nope\"")), 400, "testRunId");
+        api.post(
+            "/v1/getMergeQueueTestingDetails",
+            body(repo, "\"testRunId\":\"cc58fdda-3258-4f4e-b229-7c5dd9c29324\"")),
+        404,
+        "does not exist");
+    assertError(
+        api.post("/v1/getMergeQueueTestingDetails", body(repo, "\"testRunId\":\"nope\"")),
+        400,
+        "testRunId");
   }
 
   // ---- listing --------------------------------------------------------------------------------
@@ -358,11 +513,15 @@ public class ApiContractIT {
     String cursor = null;
     int pages = 0;
     do {
-      Response r = api.post("/v1/listPullRequests", body(repo, "\"take\":3" + (cursor == null ? "" : ",\"cursor\":\"" + cursor + "\"")));
+      Response r =
+          api.post(
+              "/v1/listPullRequests",
+              body(repo, "\"take\":3" + (cursor == null ? "" : ",\"cursor\":\"" + cursor + "\"")));
       assertOk(r);
       r.json().get("pullRequests").forEach(seen::add);
       cursor = r.json().has("nextCursor") ? r.json().get("nextCursor").asString() : null;
-      assertThat(r.json().has("nextCursor") ? r.json().get("nextCursor").isNull() : false).isFalse();
+      assertThat(r.json().has("nextCursor") ? r.json().get("nextCursor").isNull() : false)
+          .isFalse();
       pages++;
     } while (cursor != null);
     assertThat(pages).isEqualTo(3);
@@ -376,12 +535,16 @@ public class ApiContractIT {
     for (String key : LIST_ITEM_KEYS) {
       assertThat(seen.get(0).has(key)).as("key %s", key).isTrue();
     }
-    JsonNode cancelled = api.post("/v1/listPullRequests", body(repo, "\"state\":\"CANCELLED\"")).json();
+    JsonNode cancelled =
+        api.post("/v1/listPullRequests", body(repo, "\"state\":\"CANCELLED\"")).json();
     assertThat(cancelled.get("pullRequests").size()).isEqualTo(1);
     assertThat(cancelled.has("nextCursor")).isFalse();
-    JsonNode future = api.post("/v1/listPullRequests", body(repo, "\"since\":\"2999-01-01T00:00:00Z\"")).json();
+    JsonNode future =
+        api.post("/v1/listPullRequests", body(repo, "\"since\":\"2999-01-01T00:00:00Z\"")).json();
     assertThat(future.get("pullRequests").size()).isZero();
-    JsonNode concluded = api.post("/v1/listPullRequests", body(repo, "\"since\":\"2000-01-01T00:00:00+02:00\"")).json();
+    JsonNode concluded =
+        api.post("/v1/listPullRequests", body(repo, "\"since\":\"2000-01-01T00:00:00+02:00\""))
+            .json();
     assertThat(concluded.get("pullRequests").size()).isEqualTo(1);
   }
 
@@ -400,7 +563,9 @@ public class ApiContractIT {
     }
     String cursor = first.json().get("nextCursor").asString();
     while (cursor != null) {
-      JsonNode page = api.post("/v1/listPullRequests", body(repo, "\"take\":2,\"cursor\":\"" + cursor + "\"")).json();
+      JsonNode page =
+          api.post("/v1/listPullRequests", body(repo, "\"take\":2,\"cursor\":\"" + cursor + "\""))
+              .json();
       page.get("pullRequests").forEach(pr -> seen.add(pr.get("prNumber").asLong()));
       cursor = page.has("nextCursor") ? page.get("nextCursor").asString() : null;
     }
@@ -414,14 +579,28 @@ public class ApiContractIT {
     for (int n = 1; n <= 3; n++) {
       assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
     }
-    String cursor = api.post("/v1/listPullRequests", body(repo, "\"take\":1")).json().get("nextCursor").asString();
+    String cursor =
+        api.post("/v1/listPullRequests", body(repo, "\"take\":1"))
+            .json()
+            .get("nextCursor")
+            .asString();
     assertError(api.post("/v1/listPullRequests", body(repo, "\"take\":0")), 400, "take");
     assertError(api.post("/v1/listPullRequests", body(repo, "\"take\":101")), 400, "take");
-    assertError(api.post("/v1/listPullRequests", body(repo, "\"cursor\":\"garbage\"")), 400, "cursor");
-    assertError(api.post("/v1/listPullRequests", body(repo, "\"cursor\":\"" + cursor.replace('A', 'B').replace('e', 'f') + "x\"")), 400, "cursor");
-    assertError(api.post("/v1/listPullRequests", body(other, "\"cursor\":\"" + cursor + "\"")), 400, "cursor");
+    assertError(
+        api.post("/v1/listPullRequests", body(repo, "\"cursor\":\"garbage\"")), 400, "cursor");
+    assertError(
+        api.post(
+            "/v1/listPullRequests",
+            body(repo, "\"cursor\":\"" + cursor.replace('A', 'B').replace('e', 'f') + "x\"")),
+        400,
+        "cursor");
+    assertError(
+        api.post("/v1/listPullRequests", body(other, "\"cursor\":\"" + cursor + "\"")),
+        400,
+        "cursor");
     assertError(api.post("/v1/listPullRequests", body(repo, "\"state\":\"gone\"")), 400, "state");
-    assertError(api.post("/v1/listPullRequests", body(repo, "\"since\":\"yesterday\"")), 400, "since");
+    assertError(
+        api.post("/v1/listPullRequests", body(repo, "\"since\":\"yesterday\"")), 400, "since");
     assertError(api.post("/v1/listPullRequests", body(Api.uniqueRepo(), "")), 404, "no queue");
   }
 
@@ -432,7 +611,8 @@ public class ApiContractIT {
     String repo = newQueue();
     assertError(api.withToken(null).post("/v1/getQueue", body(repo, "")), 401, "x-api-token");
     assertError(api.withToken("").post("/v1/getQueue", body(repo, "")), 401, "x-api-token");
-    assertError(api.withToken("wrong").post("/v1/getQueue", body(repo, "")), 401, "unknown or revoked");
+    assertError(
+        api.withToken("wrong").post("/v1/getQueue", body(repo, "")), 401, "unknown or revoked");
     assertError(api.withToken(null).post("/v1/submitPullRequest", "{not json"), 401, "x-api-token");
   }
 
@@ -441,9 +621,16 @@ public class ApiContractIT {
     assertError(api.post("/v1/getQueue", "{not json"), 400, "not valid JSON");
     assertError(api.post("/v1/getQueue", "[]"), 400, "JSON object");
     assertError(api.post("/v1/getQueue", ""), 400, "JSON object");
-    assertError(api.post("/v1/getQueue", "{\"repo\":\"x\",\"targetBranch\":\"main\"}"), 400, "repo");
-    assertError(api.post("/v1/getQueue", body(Api.uniqueRepo(), "").replace("\"main\"", "\"\"")), 400, "targetBranch");
-    assertError(api.post("/v1/getQueue", body(Api.uniqueRepo(), "").replace("\"main\"", "\"ma\\u0000in\"")), 400, "control characters");
+    assertError(
+        api.post("/v1/getQueue", "{\"repo\":\"x\",\"targetBranch\":\"main\"}"), 400, "repo");
+    assertError(
+        api.post("/v1/getQueue", body(Api.uniqueRepo(), "").replace("\"main\"", "\"\"")),
+        400,
+        "targetBranch");
+    assertError(
+        api.post("/v1/getQueue", body(Api.uniqueRepo(), "").replace("\"main\"", "\"ma\\u0000in\"")),
+        400,
+        "control characters");
   }
 
   @Test
@@ -458,7 +645,9 @@ public class ApiContractIT {
     Response chunked =
         api.send(
             api.request("/v1/getQueue")
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big))));
+                .POST(
+                    HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(big))));
     assertThat(chunked.status()).isEqualTo(413);
   }
 
@@ -469,29 +658,53 @@ public class ApiContractIT {
     Api admin = stack.admin();
     String org = "other-" + Api.uniqueRepo();
     assertOk(admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"));
-    String token = admin.post("/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}").json().get("token").asString();
+    String token =
+        admin
+            .post("/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}")
+            .json()
+            .get("token")
+            .asString();
     Api other = api.withToken(token);
     assertError(other.post("/v1/getQueue", body(repo, "")), 404, "no queue exists");
-    assertError(other.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1}")), 404, "no queue exists");
-    assertError(other.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":1}")), 404, "no queue exists");
+    assertError(
+        other.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1}")),
+        404,
+        "no queue exists");
+    assertError(
+        other.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":1}")),
+        404,
+        "no queue exists");
     assertError(other.post("/v1/listPullRequests", body(repo, "")), 404, "no queue exists");
     // the same repository name is free for the other organization
     assertOk(other.post("/v1/createQueue", body(repo, "")));
-    assertThat(other.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size()).isZero();
-    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size()).isEqualTo(1);
+    assertThat(other.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
+        .isZero();
+    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
+        .isEqualTo(1);
   }
 
   @Test
   void adminEndpoints() {
     Api admin = stack.admin();
     String org = "org-" + Api.uniqueRepo();
-    assertError(api.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"), 401, "admin token");
+    assertError(
+        api.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"), 401, "admin token");
     assertOk(admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"));
-    assertError(admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"), 409, "exists");
-    assertError(admin.post("/admin/v1/createApiToken", "{\"org\":\"nobody-" + org + "\"}"), 404, "does not exist");
-    String token = admin.post("/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}").json().get("token").asString();
+    assertError(
+        admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"), 409, "exists");
+    assertError(
+        admin.post("/admin/v1/createApiToken", "{\"org\":\"nobody-" + org + "\"}"),
+        404,
+        "does not exist");
+    String token =
+        admin
+            .post("/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}")
+            .json()
+            .get("token")
+            .asString();
     assertOk(api.withToken(token).post("/v1/createQueue", body("r", "")));
     assertOk(admin.post("/admin/v1/revokeApiToken", "{\"token\":\"" + token + "\"}"));
-    assertError(api.withToken(token).post("/v1/getQueue", body("r", "")), 401, "unknown or revoked");
+    assertError(
+        api.withToken(token).post("/v1/getQueue", body("r", "")), 401, "unknown or revoked");
   }
 }

@@ -23,18 +23,56 @@ class FuzzIT {
   private static final int CASES = 1_200;
   private static final List<String> ENDPOINTS =
       List.of(
-          "submitPullRequest", "cancelPullRequest", "restartTestsOnPullRequest", "getSubmittedPullRequest",
-          "setImpactedTargets", "getMergeQueueTestingDetails", "listPullRequests", "createQueue", "getQueue",
-          "updateQueue", "deleteQueue");
+          "submitPullRequest",
+          "cancelPullRequest",
+          "restartTestsOnPullRequest",
+          "getSubmittedPullRequest",
+          "setImpactedTargets",
+          "getMergeQueueTestingDetails",
+          "listPullRequests",
+          "createQueue",
+          "getQueue",
+          "updateQueue",
+          "deleteQueue");
+
   /** Every field path a request of API.md §2–§3 may carry. */
   private static final List<String> FIELDS =
       List.of(
-          "repo", "repo.host", "repo.owner", "repo.name", "targetBranch", "pr", "pr.number", "pr.branch", "pr.sha",
-          "priority", "noBatch", "impactedTargets", "testRunId", "state", "since", "until", "cursor", "take", "mode",
-          "concurrency", "bisectionConcurrency", "testingTimeoutMinutes", "pendingFailureDepth",
-          "canOptimisticallyMerge", "batch", "batchingMinSize", "batchingMaxWaitTimeMinutes", "enqueueingLabel",
-          "requiredStatuses", "deleteRequiredStatuses", "allowedBotSubmitters", "directMergeMode",
-          "optimizationMode", "mergeMethod", "notReadyTimeoutHours");
+          "repo",
+          "repo.host",
+          "repo.owner",
+          "repo.name",
+          "targetBranch",
+          "pr",
+          "pr.number",
+          "pr.branch",
+          "pr.sha",
+          "priority",
+          "noBatch",
+          "impactedTargets",
+          "testRunId",
+          "state",
+          "since",
+          "until",
+          "cursor",
+          "take",
+          "mode",
+          "concurrency",
+          "bisectionConcurrency",
+          "testingTimeoutMinutes",
+          "pendingFailureDepth",
+          "canOptimisticallyMerge",
+          "batch",
+          "batchingMinSize",
+          "batchingMaxWaitTimeMinutes",
+          "enqueueingLabel",
+          "requiredStatuses",
+          "deleteRequiredStatuses",
+          "allowedBotSubmitters",
+          "directMergeMode",
+          "optimizationMode",
+          "mergeMethod",
+          "notReadyTimeoutHours");
 
   @Test
   void malformedBodiesNeverCauseServerErrorsOrHangs() throws Exception {
@@ -63,12 +101,20 @@ class FuzzIT {
         Api.Response r = answers.get(i).get(30, TimeUnit.SECONDS);
         statuses.merge(r.status(), 1, Integer::sum);
         assertThat(r.status())
-            .as("seed %d case %d %s %s -> %s", seed, i, paths.get(i), preview(bodies.get(i)), r.body())
+            .as(
+                "seed %d case %d %s %s -> %s",
+                seed, i, paths.get(i), preview(bodies.get(i)), r.body())
             .isLessThan(500);
       }
       System.out.println("FuzzIT statuses " + statuses);
-      int clientErrors = statuses.entrySet().stream().filter(e -> e.getKey() >= 400).mapToInt(e -> e.getValue()).sum();
-      assertThat(clientErrors).as("most cases are refused as client errors").isGreaterThan(CASES / 2);
+      int clientErrors =
+          statuses.entrySet().stream()
+              .filter(e -> e.getKey() >= 400)
+              .mapToInt(e -> e.getValue())
+              .sum();
+      assertThat(clientErrors)
+          .as("most cases are refused as client errors")
+          .isGreaterThan(CASES / 2);
     } finally {
       pool.shutdownNow();
     }
@@ -76,14 +122,23 @@ class FuzzIT {
 
   private static byte[] malformed(Random random, String repo) {
     String valid =
-        Api.body(repo, "\"pr\":{\"number\":" + random.nextInt(50) + ",\"sha\":\"abc\"},\"impactedTargets\":[\"//a\"],"
-            + "\"testRunId\":\"cc58fdda-3258-4f4e-b229-7c5dd9c29324\",\"take\":5,\"priority\":\"high\"");
+        Api.body(
+            repo,
+            "\"pr\":{\"number\":"
+                + random.nextInt(50)
+                + ",\"sha\":\"abc\"},\"impactedTargets\":[\"//a\"],"
+                + "\"testRunId\":\"cc58fdda-3258-4f4e-b229-7c5dd9c29324\",\"take\":5,\"priority\":\"high\"");
     return switch (random.nextInt(10)) {
       case 0 -> invalidUtf8(random, valid);
       case 1 -> valid.substring(0, random.nextInt(valid.length())).getBytes(StandardCharsets.UTF_8);
       case 2 -> deepNesting(random);
-      case 3 -> withField(valid, FIELDS.get(random.nextInt(FIELDS.size())), "\"" + "x".repeat(1 + random.nextInt(2_000_000)) + "\"");
-      default -> withField(valid, FIELDS.get(random.nextInt(FIELDS.size())), randomValue(random, 0));
+      case 3 ->
+          withField(
+              valid,
+              FIELDS.get(random.nextInt(FIELDS.size())),
+              "\"" + "x".repeat(1 + random.nextInt(2_000_000)) + "\"");
+      default ->
+          withField(valid, FIELDS.get(random.nextInt(FIELDS.size())), randomValue(random, 0));
     };
   }
 
@@ -101,7 +156,10 @@ class FuzzIT {
     }
     String leaf = parts[parts.length - 1];
     node.put(leaf, "__VALUE__");
-    return mapper.writeValueAsString(root).replace("\"__VALUE__\"", value).getBytes(StandardCharsets.UTF_8);
+    return mapper
+        .writeValueAsString(root)
+        .replace("\"__VALUE__\"", value)
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static String randomValue(Random random, int depth) {
@@ -119,7 +177,12 @@ class FuzzIT {
       case 10 -> "99999999999999999999999999999";
       case 11 -> "\"ALL\"";
       case 12 -> "[" + randomValue(random, depth + 1) + "," + randomValue(random, depth + 1) + "]";
-      case 13 -> "{\"number\":" + randomValue(random, depth + 1) + ",\"x\":" + randomValue(random, depth + 1) + "}";
+      case 13 ->
+          "{\"number\":"
+              + randomValue(random, depth + 1)
+              + ",\"x\":"
+              + randomValue(random, depth + 1)
+              + "}";
       default -> "[]";
     };
   }
@@ -138,7 +201,9 @@ class FuzzIT {
 
   private static byte[] invalidUtf8(Random random, String valid) {
     byte[] bytes = valid.getBytes(StandardCharsets.UTF_8);
-    byte[] bad = {(byte) 0xC3, (byte) 0x28, (byte) 0xFF, (byte) 0xFE, (byte) 0xED, (byte) 0xA0, (byte) 0x80};
+    byte[] bad = {
+      (byte) 0xC3, (byte) 0x28, (byte) 0xFF, (byte) 0xFE, (byte) 0xED, (byte) 0xA0, (byte) 0x80
+    };
     int at = 1 + random.nextInt(bytes.length - 2);
     byte[] out = new byte[bytes.length + 2];
     System.arraycopy(bytes, 0, out, 0, at);
@@ -152,7 +217,8 @@ class FuzzIT {
     int depth = 100 + random.nextInt(200_000);
     String open = random.nextBoolean() ? "[" : "{\"a\":";
     String close = open.equals("[") ? "]" : "}";
-    return ("{\"repo\":" + open.repeat(depth) + "1" + close.repeat(depth) + "}").getBytes(StandardCharsets.UTF_8);
+    return ("{\"repo\":" + open.repeat(depth) + "1" + close.repeat(depth) + "}")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static String preview(byte[] body) {

@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
  * and lose no update; every 200 is visible to the next read.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class GuaranteesIT {
+public class GuaranteesIT {
   private static final String CRASHING_REPO = "crash-" + Api.uniqueRepo();
   private final CrashAfterStore crash =
       new CrashAfterStore(e -> e.queue().repo().name().equals(CRASHING_REPO));
@@ -39,13 +39,19 @@ class GuaranteesIT {
   private Api api;
 
   @BeforeAll
-  void start() {
-    stack = TestStack.start(EmbeddedInfrastructure::new, TestStack.probe(crash));
+  protected void start() {
+    stack = TestStack.start(infrastructure(), TestStack.probe(crash));
     api = stack.api();
   }
 
+  /** Where the stack finds Kafka and MongoDB; the Testcontainers subclass overrides it. */
+  protected java.util.function.Supplier<dev.trainyard.standalone.support.Infrastructure>
+      infrastructure() {
+    return EmbeddedInfrastructure::new;
+  }
+
   @AfterAll
-  void stop() {
+  protected void stop() {
     stack.close();
   }
 
@@ -73,20 +79,25 @@ class GuaranteesIT {
         EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
             .filter(e -> e.body().get("repository").get("name").asString().equals(repo))
             .toList();
-    assertThat(events).extracting(EventLog.Event::type).containsExactly("pull_request.submitted", "pull_request.canceled");
+    assertThat(events)
+        .extracting(EventLog.Event::type)
+        .containsExactly("pull_request.submitted", "pull_request.canceled");
     JsonNode event = events.get(0).body();
     assertThat(event.get("pr_number").asLong()).isEqualTo(777);
     assertThat(event.get("submitted_reason").asString()).isEqualTo("API_REQUESTED");
     assertThat(event.get("status").asString()).isEqualTo("not_ready");
     assertThat(event.get("target_branch").asString()).isEqualTo("main");
-    assertThat(event.get("timestamp").asString()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
-    assertThat(events.get(1).body().get("cancellation_reason").asString()).isEqualTo("USER_REQUESTED");
+    assertThat(event.get("timestamp").asString())
+        .matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
+    assertThat(events.get(1).body().get("cancellation_reason").asString())
+        .isEqualTo("USER_REQUESTED");
   }
 
   @Test
   void twoWorkersSplitThePartitionsAndLoseNoUpdate() throws Exception {
     CrashAfterStore secondCounter = new CrashAfterStore(e -> false);
-    ConfigurableApplicationContext second = TrainyardServices.worker(stack.properties(), TestStack.probe(secondCounter));
+    ConfigurableApplicationContext second =
+        TrainyardServices.worker(stack.properties(), TestStack.probe(secondCounter));
     try {
       awaitBothWorkersOwnPartitions(second);
       int before = crash.stored();
@@ -111,7 +122,8 @@ class GuaranteesIT {
         pool.shutdownNow();
       }
       for (String repo : repos) {
-        assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
+        assertThat(
+                api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
             .as("queue %s", repo)
             .isEqualTo(5);
       }
@@ -123,7 +135,8 @@ class GuaranteesIT {
     // the partitions move back to the remaining worker: commands still flow
     String repo = Api.uniqueRepo();
     assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
-    assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")).status()).isEqualTo(200);
+    assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")).status())
+        .isEqualTo(200);
   }
 
   @Test
@@ -131,32 +144,61 @@ class GuaranteesIT {
     String repo = Api.uniqueRepo();
     assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
     for (int n = 1; n <= 30; n++) {
-      assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).status()).isEqualTo(200);
-      assertThat(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).status()).isEqualTo(200);
-      assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size()).isEqualTo(n);
-      JsonNode newest = api.post("/v1/listPullRequests", body(repo, "\"take\":1")).json().get("pullRequests").get(0);
+      assertThat(
+              api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                  .status())
+          .isEqualTo(200);
+      assertThat(
+              api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                  .status())
+          .isEqualTo(200);
+      assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
+          .isEqualTo(n);
+      JsonNode newest =
+          api.post("/v1/listPullRequests", body(repo, "\"take\":1"))
+              .json()
+              .get("pullRequests")
+              .get(0);
       assertThat(newest.get("prNumber").asLong()).isEqualTo(n);
       if (n % 5 == 0) {
-        assertThat(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).status()).isEqualTo(200);
-        assertThat(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).json()
-            .get("state").asString()).isEqualTo("cancelled");
+        assertThat(
+                api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                    .status())
+            .isEqualTo(200);
+        assertThat(
+                api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                    .json()
+                    .get("state")
+                    .asString())
+            .isEqualTo("cancelled");
         assertOkSubmit(repo, n);
       }
     }
   }
 
   private void assertOkSubmit(String repo, int n) {
-    assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).status()).isEqualTo(200);
-    assertThat(api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).json()
-        .get("state").asString()).isEqualTo("not_ready");
+    assertThat(
+            api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).status())
+        .isEqualTo(200);
+    assertThat(
+            api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                .json()
+                .get("state")
+                .asString())
+        .isEqualTo("not_ready");
   }
 
   private void awaitBothWorkersOwnPartitions(ConfigurableApplicationContext second) {
-    KafkaListenerEndpointRegistry first = stack.services().workerContext().getBean(KafkaListenerEndpointRegistry.class);
+    KafkaListenerEndpointRegistry first =
+        stack.services().workerContext().getBean(KafkaListenerEndpointRegistry.class);
     KafkaListenerEndpointRegistry other = second.getBean(KafkaListenerEndpointRegistry.class);
     Awaitility.await()
         .atMost(Duration.ofSeconds(60))
-        .until(() -> assigned(first) > 0 && assigned(other) > 0 && assigned(first) + assigned(other) == 6);
+        .until(
+            () ->
+                assigned(first) > 0
+                    && assigned(other) > 0
+                    && assigned(first) + assigned(other) == 6);
   }
 
   private static int assigned(KafkaListenerEndpointRegistry registry) {

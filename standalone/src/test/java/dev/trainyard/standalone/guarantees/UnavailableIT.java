@@ -11,18 +11,26 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** Kafka or MongoDB away: 503 with Retry-After within 5 s, never a hang, never a 500 (API.md §1). */
+/**
+ * Kafka or MongoDB away: 503 with Retry-After within 5 s, never a hang, never a 500 (API.md §1).
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class UnavailableIT {
+public class UnavailableIT {
   private TestStack stack;
 
   @BeforeAll
-  void start() {
-    stack = TestStack.start(EmbeddedInfrastructure::new);
+  protected void start() {
+    stack = TestStack.start(infrastructure());
+  }
+
+  /** Where the stack finds Kafka and MongoDB; the Testcontainers subclass overrides it. */
+  protected java.util.function.Supplier<dev.trainyard.standalone.support.Infrastructure>
+      infrastructure() {
+    return EmbeddedInfrastructure::new;
   }
 
   @AfterAll
-  void stop() {
+  protected void stop() {
     stack.close();
   }
 
@@ -53,6 +61,7 @@ class UnavailableIT {
     assertThat(read.headers().firstValue("retry-after")).contains("5");
     assertThat(millis).as("answered within 5 s").isLessThan(5_000);
     // an unknown token cannot be checked either: still 503, not 401 or 500
-    assertThat(api.withToken("never-seen").post("/v1/getQueue", body(repo, "")).status()).isEqualTo(503);
+    assertThat(api.withToken("never-seen").post("/v1/getQueue", body(repo, "")).status())
+        .isEqualTo(503);
   }
 }

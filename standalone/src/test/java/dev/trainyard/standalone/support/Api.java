@@ -15,7 +15,10 @@ import tools.jackson.databind.JsonNode;
 /** A plain HTTP client over a real socket, as CI actions and Terraform call trainyard. */
 public final class Api {
   private static final HttpClient CLIENT =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(5))
+          .version(HttpClient.Version.HTTP_1_1)
+          .build();
   private final String base;
   private final String token;
 
@@ -61,7 +64,8 @@ public final class Api {
 
   public Response send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> r = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      HttpResponse<String> r =
+          CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       return new Response(r.statusCode(), r.headers(), r.body());
     } catch (IOException e) {
       throw new IllegalStateException("request to " + base + " failed", e);
@@ -78,7 +82,11 @@ public final class Api {
 
   /** The common request fields of API.md for {@code repo} and {@code main}, plus {@code extra}. */
   public static String body(String repo, String extra) {
-    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + repo + "\"},"
-        + "\"targetBranch\":\"main\"" + (extra.isEmpty() ? "" : "," + extra) + "}";
+    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
+        + repo
+        + "\"},"
+        + "\"targetBranch\":\"main\""
+        + (extra.isEmpty() ? "" : "," + extra)
+        + "}";
   }
 }

@@ -24,6 +24,16 @@ public final class ContainerInfrastructure implements Infrastructure {
   }
 
   @Override
+  public void stopKafka() {
+    kafka.stop();
+  }
+
+  @Override
+  public void stopMongo() {
+    mongo.stop();
+  }
+
+  @Override
   public void close() {
     kafka.stop();
     mongo.stop();

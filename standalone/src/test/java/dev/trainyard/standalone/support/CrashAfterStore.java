@@ -25,7 +25,8 @@ public final class CrashAfterStore implements ProcessingProbe {
   public void afterStore(CommandEnvelope envelope) {
     stored.incrementAndGet();
     if (matches.test(envelope) && crashed.add(envelope.commandId())) {
-      throw new IllegalStateException("simulated consumer crash between store write and offset commit");
+      throw new IllegalStateException(
+          "simulated consumer crash between store write and offset commit");
     }
   }
 

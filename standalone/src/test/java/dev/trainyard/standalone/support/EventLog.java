@@ -25,11 +25,16 @@ public final class EventLog {
   public static List<Event> readAll(String bootstrap) {
     Map<String, Object> config =
         Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-            ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrap,
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "test-" + UUID.randomUUID(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class);
     List<Event> events = new ArrayList<>();
     try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
       consumer.subscribe(List.of(Topics.EVENTS));
@@ -38,7 +43,11 @@ public final class EventLog {
         var records = consumer.poll(Duration.ofSeconds(1));
         emptyPolls = records.isEmpty() ? emptyPolls + 1 : 0;
         for (ConsumerRecord<String, String> r : records) {
-          events.add(new Event(header(r, EventHeaders.EVENT_ID), header(r, EventHeaders.TYPE), Json.mapper().readTree(r.value())));
+          events.add(
+              new Event(
+                  header(r, EventHeaders.EVENT_ID),
+                  header(r, EventHeaders.TYPE),
+                  Json.mapper().readTree(r.value())));
         }
       }
     }

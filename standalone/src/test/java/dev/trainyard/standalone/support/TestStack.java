@@ -1,11 +1,11 @@
 package dev.trainyard.standalone.support;
 
 import dev.trainyard.standalone.TrainyardServices;
+import dev.trainyard.worker.processing.ProcessingProbe;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
-import dev.trainyard.worker.processing.ProcessingProbe;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -38,7 +38,8 @@ public final class TestStack implements AutoCloseable {
   }
 
   /** Registers {@code probe} as the worker's processing probe (fault injection). */
-  public static ApplicationContextInitializer<ConfigurableApplicationContext> probe(ProcessingProbe probe) {
+  public static ApplicationContextInitializer<ConfigurableApplicationContext> probe(
+      ProcessingProbe probe) {
     return context -> context.getBeanFactory().registerSingleton("processingProbe", probe);
   }
 
@@ -54,7 +55,9 @@ public final class TestStack implements AutoCloseable {
   /** The properties the services of this stack run with (a second worker reuses them). */
   public Map<String, Object> properties() {
     Map<String, Object> props =
-        new HashMap<>(TrainyardServices.connection(infrastructure.kafkaBootstrap(), infrastructure.mongoUri()));
+        new HashMap<>(
+            TrainyardServices.connection(
+                infrastructure.kafkaBootstrap(), infrastructure.mongoUri()));
     props.put("server.port", 0);
     props.put("trainyard.admin-token", adminToken);
     props.put("trainyard.bootstrap.org", ORG);
