@@ -2,10 +2,19 @@ package dev.trainyard.common.view;
 
 /** MongoDB collection names shared by the writer (worker) and the readers (gateway). */
 public final class Collections {
-  /** One aggregate document per queue: state, read-model view, version, recent command ids. */
+  /**
+   * One aggregate document per queue (state, read-model view, version, recent command ids), and the
+   * outboxes of queue versions not yet published ({@code _id} starting {@code outbox:}): while a
+   * queue names one, its newest history rows may be incomplete, so listings read the version
+   * before.
+   */
   public static final String QUEUES = "queues";
 
-  /** Versioned rows of every submission ({@link PullRequestRow}). */
+  /**
+   * Versioned rows of every submission ({@link PullRequestRow}), and the newest row of every
+   * (queue, PR number) under {@link PullRequestRow#headId} (marked {@code head}), which
+   * getSubmittedPullRequest reads by id.
+   */
   public static final String PULL_REQUESTS = "pull_requests";
 
   /** Impacted-target lists, chunked, keyed by content digest; too large for the aggregate. */

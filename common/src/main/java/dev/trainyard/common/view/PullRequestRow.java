@@ -7,7 +7,9 @@ import java.time.Instant;
  * One version of one submission in the {@code pull_requests} history collection. A row is valid for
  * queue versions {@code [fromVersion, toVersion)}; {@code toVersion} is null while it is the
  * current one. Listing at one queue version therefore reads an immutable snapshot, which is what
- * lets a keyset walk see every PR exactly once while PRs keep changing state.
+ * lets a keyset walk see every PR exactly once while PRs keep changing state. {@code supersedes} is
+ * the {@code fromVersion} of the row this one replaces (null for a submission's first row), so the
+ * writer closes it by id rather than by a query.
  */
 public record PullRequestRow(
     String id,
@@ -21,9 +23,15 @@ public record PullRequestRow(
     Instant concludedAt,
     long fromVersion,
     Long toVersion,
+    Long supersedes,
     PullRequestView view) {
 
   public static String rowId(String prId, long version) {
     return prId + "@" + version;
+  }
+
+  /** Id of the newest row of a PR number in a queue, in {@link Collections#PULL_REQUESTS}. */
+  public static String headId(String queueKey, long prNumber) {
+    return queueKey + "#" + prNumber;
   }
 }

@@ -86,7 +86,7 @@ public class PullRequestHandler {
               long number = byNumber ? body.prNumber() : -1;
               String branch = byBranch ? body.name("pr.branch") : null;
               return queues
-                  .require(key)
+                  .requireExists(key)
                   .then(byNumber ? pulls.byNumber(key, number) : pulls.byBranch(key, branch))
                   .switchIfEmpty(
                       Mono.error(
@@ -108,7 +108,7 @@ public class PullRequestHandler {
               String sha = body.name("pr.sha");
               Mono<ImpactedTargets> summary = impactedTargets(body);
               return queues
-                  .require(key)
+                  .requireExists(key)
                   .then(summary)
                   .flatMap(
                       s ->
@@ -130,7 +130,7 @@ public class PullRequestHandler {
                 throw ApiException.badRequest("testRunId must be a UUID");
               }
               return queues
-                  .require(key)
+                  .requireExists(key)
                   .then(mongo.findById(runId, Document.class, Collections.TEST_RUNS))
                   .filter(run -> key.id().equals(run.getString("queueKey")))
                   .switchIfEmpty(
@@ -154,7 +154,7 @@ public class PullRequestHandler {
                   body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
               String cursorText = body.optionalString("cursor").orElse(null);
               String scope = key.id() + "|" + filter;
-              return Mono.zip(queues.require(key), cursorSecret.get())
+              return Mono.zip(queues.listingVersion(key), cursorSecret.get())
                   .flatMap(
                       both -> {
                         byte[] secret = both.getT2();
@@ -162,7 +162,7 @@ public class PullRequestHandler {
                             cursorText == null
                                 ? null
                                 : ListCursor.decode(cursorText, secret, scope);
-                        long snapshot = after == null ? both.getT1().version() : after.snapshot();
+                        long snapshot = after == null ? both.getT1() : after.snapshot();
                         return pulls
                             .page(key, snapshot, filter, after, take + 1)
                             .flatMap(

@@ -33,17 +33,22 @@ public class PullRequestReader {
 
   /** The newest submission of the PR number. */
   Mono<PullRequestRow> byNumber(QueueKey key, long number) {
-    Query query =
-        Query.query(current(key).and("prNumber").is(number))
-            .with(Sort.by(Sort.Order.desc("submittedAt"), Sort.Order.desc("fromVersion")))
-            .limit(1);
-    return rows(query).next();
+    return mongo
+        .findById(
+            PullRequestRow.headId(key.id(), number), Document.class, Collections.PULL_REQUESTS)
+        .map(doc -> Json.mapper().convertValue(doc, PullRequestRow.class));
   }
 
   /** The open submission of the head branch, else the most recently concluded one. */
   Mono<PullRequestRow> byBranch(QueueKey key, String branch) {
     Query query =
-        Query.query(current(key).and("headBranch").is(branch))
+        Query.query(
+                Criteria.where("queueKey")
+                    .is(key.id())
+                    .and("head")
+                    .is(true)
+                    .and("headBranch")
+                    .is(branch))
             .with(Sort.by(Sort.Order.desc("submittedAt")))
             .limit(BRANCH_CANDIDATES);
     return rows(query)
@@ -67,6 +72,7 @@ public class PullRequestReader {
       QueueKey key, long snapshot, ListFilter filter, ListCursor after, int take) {
     List<Criteria> all = new ArrayList<>();
     all.add(Criteria.where("queueKey").is(key.id()));
+    all.add(Criteria.where("head").ne(true));
     all.add(Criteria.where("fromVersion").lte(snapshot));
     all.add(
         new Criteria()
@@ -96,10 +102,6 @@ public class PullRequestReader {
             .with(Sort.by(Sort.Order.desc("stateChangedAt"), Sort.Order.asc("prId")))
             .limit(take);
     return rows(query).collectList();
-  }
-
-  private static Criteria current(QueueKey key) {
-    return Criteria.where("queueKey").is(key.id()).and("toVersion").is(null);
   }
 
   private Flux<PullRequestRow> rows(Query query) {

@@ -46,8 +46,8 @@ public class QueueHandler {
 
   public Mono<ServerResponse> get(ServerRequest request) {
     return JsonResponses.body(request)
-        .flatMap(body -> reader.require(body.queueKey(AuthFilter.org(request.exchange()))))
-        .flatMap(snapshot -> JsonResponses.ok(QueueJson.render(snapshot.view(), true)));
+        .flatMap(body -> reader.view(body.queueKey(AuthFilter.org(request.exchange()))))
+        .flatMap(view -> JsonResponses.ok(QueueJson.render(view, true)));
   }
 
   public Mono<ServerResponse> update(ServerRequest request) {
@@ -58,8 +58,8 @@ public class QueueHandler {
               QueueSettingsPatch patch = patch(body);
               return commands
                   .sendExpectingAcceptance(key, new QueueCommand.UpdateQueue(patch))
-                  .then(reader.require(key))
-                  .flatMap(snapshot -> JsonResponses.ok(QueueJson.render(snapshot.view(), false)));
+                  .then(reader.view(key))
+                  .flatMap(view -> JsonResponses.ok(QueueJson.render(view, false)));
             });
   }
 

@@ -2,33 +2,31 @@ package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
-import dev.trainyard.common.event.PullRequestEvent;
-import dev.trainyard.common.json.Json;
-import dev.trainyard.worker.engine.CommandContext;
-import dev.trainyard.worker.engine.Decision;
-import dev.trainyard.worker.engine.EventApplier;
-import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
-import dev.trainyard.worker.engine.QueueEvent;
 import dev.trainyard.worker.projection.PublicEvents;
-import dev.trainyard.worker.projection.RowProjector;
-import dev.trainyard.worker.projection.Views;
 import dev.trainyard.worker.store.HistoryStore;
-import dev.trainyard.worker.store.OutboxEvent;
+import dev.trainyard.worker.store.Outbox;
+import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
-import dev.trainyard.worker.store.RecentCommand;
 import dev.trainyard.worker.store.StoredQueue;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 /**
- * Handles one command: load, de-duplicate, decide, store (one atomic versioned write holding the
- * new state, its view and its outbox), publish the outbox, reply. A crash anywhere before the
- * offset commit leads to a redelivery that finds the command id recorded and only finishes the
- * publishing and the reply.
+ * Handles the commands of one poll. Per queue: load (or take from the cache), de-duplicate and
+ * decide in order ({@link QueueBatch}). Then, for all changed queues together: write their
+ * outboxes, write the queue documents (one atomic, versioned single-document write each, sent in
+ * one round trip), write the history rows, send events and replies, and delete the outboxes once
+ * the broker has them. A crash anywhere before the offset commit leads to a redelivery that finds
+ * the command ids recorded and only finishes publishing (from the outbox) and replying. The store
+ * round trips per poll are constant, so throughput grows with load.
  */
 public class CommandProcessor {
   private static final int MAX_WRITE_ATTEMPTS = 16;
@@ -40,6 +38,7 @@ public class CommandProcessor {
   private final PublicEvents publicEvents;
   private final InstantSource clock;
   private final ProcessingProbe probe;
+  private final QueueCache cache = new QueueCache(10_000);
 
   public CommandProcessor(
       QueueStore store,
@@ -56,92 +55,74 @@ public class CommandProcessor {
     this.probe = probe;
   }
 
-  public void process(CommandEnvelope envelope) {
-    String id = envelope.queue().id();
-    for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      StoredQueue current = store.load(id).orElse(StoredQueue.absent(id, envelope.queue().org()));
-      publishOutbox(current);
-      if (current.hasApplied(envelope.commandId())) {
-        reply(envelope, CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
-        return;
-      }
-      CommandContext ctx = new CommandContext(envelope.commandId(), clock.instant());
-      Decision decision =
-          engine.decide(current.aggregate(), envelope.queue(), envelope.command(), ctx);
-      if (!decision.isAccepted() || decision.events().isEmpty()) {
-        reply(envelope, replyFor(envelope, decision));
-        return;
-      }
-      StoredQueue next = next(current, envelope, decision, ctx);
-      if (store.save(next, current.version())) {
-        probe.afterStore(envelope);
-        publishOutbox(next);
-        reply(envelope, replyFor(envelope, decision));
-        return;
-      }
+  public void process(List<CommandEnvelope> envelopes) {
+    Map<String, List<CommandEnvelope>> byQueue = new LinkedHashMap<>();
+    for (CommandEnvelope e : envelopes) {
+      byQueue.computeIfAbsent(e.queue().id(), id -> new ArrayList<>()).add(e);
     }
-    throw new IllegalStateException("queue " + id + " kept changing under us; will retry");
-  }
-
-  private StoredQueue next(
-      StoredQueue current, CommandEnvelope envelope, Decision decision, CommandContext ctx) {
-    long version = current.version() + 1;
-    QueueAggregate state = current.aggregate();
-    List<OutboxEvent> events = new ArrayList<>();
-    for (QueueEvent event : decision.events()) {
-      state = EventApplier.apply(state, event);
-      Optional<PullRequestEvent> body =
-          state == null ? Optional.empty() : publicEvents.toPublic(state, event, ctx.now());
-      if (body.isPresent()) {
-        String eventId = ctx.commandId() + "/" + events.size();
-        events.add(
-            new OutboxEvent(
-                UUID.nameUUIDFromBytes(eventId.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                    .toString(),
-                body.get().type(),
-                Json.mapper().writeValueAsString(body.get())));
-      }
+    for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS && !byQueue.isEmpty(); attempt++) {
+      Set<String> conflicted = processOnce(byQueue);
+      byQueue.keySet().retainAll(conflicted);
+      conflicted.forEach(cache::evict); // another writer got there first: read again
     }
-    List<RecentCommand> recent = new ArrayList<>();
-    recent.add(new RecentCommand(envelope.commandId()));
-    recent.addAll(
-        current
-            .recent()
-            .subList(0, Math.min(current.recent().size(), StoredQueue.RECENT_COMMANDS - 1)));
-    return new StoredQueue(
-        current.id(),
-        current.org(),
-        version,
-        state,
-        state == null ? null : Views.queue(state),
-        engine.nextDeadline(state).orElse(null),
-        recent,
-        RowProjector.changedRows(current.aggregate(), state, version),
-        events);
-  }
-
-  private void publishOutbox(StoredQueue queue) {
-    if (!queue.hasOutbox()) {
-      return;
-    }
-    history.write(queue.rows());
-    publisher.events(queue.id(), queue.org(), queue.events());
-    store.outboxPublished(queue.id(), queue.version());
-  }
-
-  private void reply(CommandEnvelope envelope, CommandReply reply) {
-    if (envelope.correlationId() != null) {
-      publisher.reply(reply);
+    if (!byQueue.isEmpty()) {
+      throw new IllegalStateException("queues " + byQueue.keySet() + " kept changing; will retry");
     }
   }
 
-  private static CommandReply replyFor(CommandEnvelope envelope, Decision decision) {
-    return decision.isAccepted()
-        ? CommandReply.accepted(envelope.correlationId(), envelope.commandId())
-        : new CommandReply(
-            envelope.correlationId(),
-            envelope.commandId(),
-            decision.rejection().type(),
-            decision.rejection().message());
+  /**
+   * @return the queues whose write lost a version race and must be decided again
+   */
+  private Set<String> processOnce(Map<String, List<CommandEnvelope>> byQueue) {
+    Instant now = clock.instant();
+    List<QueueBatch> batches = new ArrayList<>();
+    for (Map.Entry<String, List<CommandEnvelope>> queue : byQueue.entrySet()) {
+      StoredQueue current = load(queue.getKey(), queue.getValue().get(0).queue().org());
+      batches.add(QueueBatch.decide(current, queue.getValue(), engine, publicEvents, now));
+    }
+    List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
+    List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine)).toList();
+    Set<String> conflicted =
+        store.saveAll(
+            written.stream().map(QueueBatch.Written::queue).toList(),
+            changed.stream().map(QueueBatch::before).toList(),
+            written.stream().map(QueueBatch.Written::outbox).toList());
+    List<QueueBatch.Written> stored =
+        written.stream().filter(w -> !conflicted.contains(w.queue().id())).toList();
+    List<QueueBatch> kept =
+        batches.stream().filter(b -> !conflicted.contains(b.before().id())).toList();
+    kept.stream().flatMap(b -> b.applied().stream()).forEach(probe::afterStore);
+    publish(
+        stored.stream().map(QueueBatch.Written::outbox).toList(),
+        kept.stream().flatMap(b -> b.replies().stream()).toList());
+    stored.forEach(w -> cache.put(w.queue().published()));
+    return conflicted;
+  }
+
+  private StoredQueue load(String id, String org) {
+    StoredQueue current =
+        cache.get(id).or(() -> store.load(id)).orElse(StoredQueue.absent(id, org));
+    if (current.outboxId() != null) {
+      // a predecessor stored this version but may have crashed before publishing it
+      publish(store.outbox(current.outboxId()).stream().toList(), List.of());
+      current = current.published();
+      cache.put(current);
+    }
+    return current;
+  }
+
+  /**
+   * History rows first (a reply promises read-your-writes), then events and replies travel to the
+   * broker together, and the outboxes are deleted once all is acknowledged.
+   */
+  private void publish(List<Outbox> published, List<CommandReply> replies) {
+    history.write(published.stream().flatMap(o -> o.rows().stream()).toList());
+    CompletableFuture<?>[] sends =
+        Stream.concat(
+                published.stream().map(o -> publisher.events(o.queueId(), o.org(), o.events())),
+                replies.stream().map(publisher::reply))
+            .toArray(CompletableFuture[]::new);
+    Publisher.await(sends);
+    store.outboxesPublished(published);
   }
 }

@@ -26,7 +26,8 @@ public class Publisher {
     this.kafka = kafka;
   }
 
-  public void events(String queueKey, String org, List<OutboxEvent> events) {
+  /** Sends the events; the future completes when the broker has them all. */
+  public CompletableFuture<Void> events(String queueKey, String org, List<OutboxEvent> events) {
     CompletableFuture<?>[] sends =
         events.stream()
             .map(
@@ -39,20 +40,21 @@ public class Publisher {
                   return kafka.send(record);
                 })
             .toArray(CompletableFuture[]::new);
-    await(CompletableFuture.allOf(sends));
+    return CompletableFuture.allOf(sends);
   }
 
-  public void reply(CommandReply reply) {
-    await(
-        kafka.send(
-            Topics.QUEUE_REPLIES, reply.correlationId(), Json.mapper().writeValueAsString(reply)));
+  public CompletableFuture<?> reply(CommandReply reply) {
+    return (kafka.send(
+        Topics.QUEUE_REPLIES, reply.correlationId(), Json.mapper().writeValueAsString(reply)));
   }
 
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void await(CompletableFuture<?> future) {
+  /** Waits for the broker's acknowledgement of every send. */
+  public static void await(CompletableFuture<?>... futures) {
+    CompletableFuture<?> future = CompletableFuture.allOf(futures);
     try {
       future.get(ACK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {

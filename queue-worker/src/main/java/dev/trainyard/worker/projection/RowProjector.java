@@ -17,9 +17,12 @@ import java.util.Optional;
 public final class RowProjector {
   private RowProjector() {}
 
-  /** {@code before} or {@code after} may be null (queue created or deleted). */
+  /**
+   * {@code before} or {@code after} may be null (queue created or deleted); {@code rowVersions}
+   * holds the version of each entry's current row.
+   */
   public static List<PullRequestRow> changedRows(
-      QueueAggregate before, QueueAggregate after, long version) {
+      QueueAggregate before, QueueAggregate after, long version, Map<String, Long> rowVersions) {
     Map<String, PullRequestView> previous = new HashMap<>();
     if (before != null) {
       before.entries().forEach(e -> previous.put(e.id(), Views.pullRequest(before, e)));
@@ -31,18 +34,38 @@ public final class RowProjector {
     for (Entry e : after.entries()) {
       PullRequestView view = Views.pullRequest(after, e);
       if (!view.equals(previous.remove(e.id()))) {
-        rows.add(row(after, e, view, version));
+        rows.add(row(after, e, view, version, rowVersions.get(e.id())));
       }
     }
     for (String concludedId : previous.keySet()) {
       Optional<Entry> concluded = after.concludedEntry(concludedId);
-      concluded.ifPresent(e -> rows.add(row(after, e, Views.pullRequest(after, e), version)));
+      concluded.ifPresent(
+          e ->
+              rows.add(
+                  row(after, e, Views.pullRequest(after, e), version, rowVersions.get(e.id()))));
     }
     return rows;
   }
 
+  /** The row version of every entry still in {@code after}, once {@code rows} are written. */
+  public static Map<String, Long> rowVersions(
+      QueueAggregate after, Map<String, Long> previous, List<PullRequestRow> rows) {
+    Map<String, Long> next = new HashMap<>();
+    if (after != null) {
+      for (Entry e : after.entries()) {
+        next.put(e.id(), previous.get(e.id()));
+      }
+      for (Entry e : after.concluded()) {
+        next.put(e.id(), previous.get(e.id()));
+      }
+    }
+    rows.forEach(r -> next.put(r.prId(), r.fromVersion()));
+    next.values().removeIf(java.util.Objects::isNull);
+    return next;
+  }
+
   private static PullRequestRow row(
-      QueueAggregate queue, Entry e, PullRequestView view, long version) {
+      QueueAggregate queue, Entry e, PullRequestView view, long version, Long supersedes) {
     return new PullRequestRow(
         PullRequestRow.rowId(e.id(), version),
         queue.key().id(),
@@ -55,6 +78,7 @@ public final class RowProjector {
         e.state().isFinal() ? e.stateChangedAt() : null,
         version,
         null,
+        supersedes,
         view);
   }
 }

@@ -3,10 +3,14 @@ package dev.trainyard.worker.store;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
+import com.mongodb.client.model.WriteModel;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
+import java.util.ArrayList;
 import java.util.List;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
@@ -18,6 +22,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class HistoryStore {
+  private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
   private final MongoCollection<Document> rows;
 
   public HistoryStore(MongoTemplate mongo) {
@@ -30,24 +35,39 @@ public class HistoryStore {
     rows.createIndex(
         Indexes.compoundIndex(
             Indexes.ascending("queueKey"),
-            Indexes.ascending("prNumber"),
+            Indexes.ascending("headBranch"),
             Indexes.descending("submittedAt")));
-    rows.createIndex(
-        Indexes.compoundIndex(Indexes.ascending("prId"), Indexes.ascending("toVersion")));
   }
 
+  /**
+   * Writes the new rows, closes the versions they replace and moves each PR number's head, all by
+   * id, in one round trip whatever the size of the history. A head is the newest row of a (queue,
+   * PR number) under a well-known id, in the same collection and marked {@code head}, which
+   * listings exclude.
+   */
   public void write(List<PullRequestRow> changed) {
-    for (PullRequestRow row : changed) {
-      rows.replaceOne(
-          Filters.eq("_id", row.id()),
-          QueueStore.toDocument(row),
-          new ReplaceOptions().upsert(true));
-      rows.updateMany(
-          Filters.and(
-              Filters.eq("prId", row.prId()),
-              Filters.eq("toVersion", null),
-              Filters.lt("fromVersion", row.fromVersion())),
-          Updates.set("toVersion", row.fromVersion()));
+    if (changed.isEmpty()) {
+      return;
     }
+    List<WriteModel<Document>> writes = new ArrayList<>();
+    for (PullRequestRow row : changed) {
+      Document doc = QueueStore.toDocument(row);
+      writes.add(new ReplaceOneModel<>(Filters.eq("_id", row.id()), doc, UPSERT));
+      if (row.supersedes() != null) {
+        writes.add(
+            new UpdateOneModel<>(
+                Filters.eq("_id", PullRequestRow.rowId(row.prId(), row.supersedes())),
+                Updates.set("toVersion", row.fromVersion())));
+      }
+      Document head = head(row);
+      writes.add(new ReplaceOneModel<>(Filters.eq("_id", head.get("_id")), head, UPSERT));
+    }
+    rows.bulkWrite(writes);
+  }
+
+  static Document head(PullRequestRow row) {
+    Document head = QueueStore.toDocument(row);
+    return head.append("_id", PullRequestRow.headId(row.queueKey(), row.prNumber()))
+        .append("head", true);
   }
 }

@@ -1,20 +1,27 @@
 package dev.trainyard.worker.store;
 
 import com.mongodb.ErrorCategory;
-import com.mongodb.MongoWriteException;
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Updates;
+import com.mongodb.client.model.InsertOneModel;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.WriteModel;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.view.Collections;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.stereotype.Component;
@@ -29,42 +36,83 @@ public class QueueStore {
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
   }
 
+  public Optional<Outbox> outbox(String id) {
+    return Optional.ofNullable(queues.find(Filters.eq("_id", id)).first())
+        .map(d -> Json.mapper().convertValue(d, Outbox.class));
+  }
+
+  /** Published outboxes are deleted: an absent outbox is a published one. */
+  public void outboxesPublished(List<Outbox> published) {
+    if (!published.isEmpty()) {
+      queues.bulkWrite(
+          published.stream()
+              .<WriteModel<Document>>map(o -> new DeleteOneModel<>(Filters.eq("_id", o.id())))
+              .toList());
+    }
+  }
+
   public Optional<StoredQueue> load(String id) {
     Document doc = queues.find(Filters.eq("_id", id)).first();
     return Optional.ofNullable(doc).map(d -> Json.mapper().convertValue(d, StoredQueue.class));
   }
 
   /**
-   * Writes {@code next} if the stored version is still {@code expectedVersion} (0 = no document).
+   * Writes the outboxes, then each queue if its stored version is still the one in {@code expected}
+   * (0 = no document yet), in this order and in one round trip; each write is atomic on its own
+   * document. Outboxes live in this collection so that they travel in the same request.
    *
-   * @return false when another writer got there first: re-read and decide again
+   * @return the ids of queues another writer changed first: decide them again
    */
-  public boolean save(StoredQueue next, long expectedVersion) {
-    Document doc = toDocument(next);
-    if (expectedVersion == 0) {
-      try {
-        queues.insertOne(doc);
-        return true;
-      } catch (MongoWriteException e) {
-        if (e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
-          return false;
-        }
+  public Set<String> saveAll(
+      List<StoredQueue> next, List<StoredQueue> expected, List<Outbox> outboxes) {
+    if (next.isEmpty()) {
+      return Set.of();
+    }
+    List<WriteModel<Document>> writes = new ArrayList<>();
+    for (Outbox outbox : outboxes) {
+      writes.add(new InsertOneModel<>(toDocument(outbox)));
+    }
+    for (int i = 0; i < next.size(); i++) {
+      Document doc = toDocument(next.get(i));
+      long version = expected.get(i).version();
+      writes.add(
+          version == 0
+              ? new InsertOneModel<>(doc)
+              : new ReplaceOneModel<>(
+                  Filters.and(Filters.eq("_id", next.get(i).id()), Filters.eq("version", version)),
+                  doc));
+    }
+    try {
+      BulkWriteResult result = queues.bulkWrite(writes, new BulkWriteOptions().ordered(true));
+      if (result.getMatchedCount() + result.getInsertedCount() == writes.size()) {
+        return Set.of();
+      }
+    } catch (MongoBulkWriteException e) {
+      boolean onlyRaces =
+          e.getWriteErrors().stream()
+              .allMatch(
+                  err -> ErrorCategory.fromErrorCode(err.getCode()) == ErrorCategory.DUPLICATE_KEY);
+      if (!onlyRaces) {
         throw e;
       }
     }
-    return queues
-            .replaceOne(
-                Filters.and(Filters.eq("_id", next.id()), Filters.eq("version", expectedVersion)),
-                doc)
-            .getMatchedCount()
-        == 1;
+    return notWritten(next);
   }
 
-  /** Empties the outbox of {@code version} once it is published; a newer version keeps its own. */
-  public void outboxPublished(String id, long version) {
-    queues.updateOne(
-        Filters.and(Filters.eq("_id", id), Filters.eq("version", version)),
-        Updates.combine(Updates.set("rows", List.of()), Updates.set("events", List.of())));
+  /** After a partial bulk write: the queues whose stored document is not the one we wrote. */
+  private Set<String> notWritten(List<StoredQueue> next) {
+    Set<String> lost = new HashSet<>();
+    for (StoredQueue q : next) {
+      Optional<StoredQueue> stored = load(q.id());
+      boolean ours =
+          stored.isPresent()
+              && stored.get().version() == q.version()
+              && stored.get().recent().equals(q.recent());
+      if (!ours) {
+        lost.add(q.id());
+      }
+    }
+    return lost;
   }
 
   /** Queues with a deadline at or before {@code now}, for the ticker. */

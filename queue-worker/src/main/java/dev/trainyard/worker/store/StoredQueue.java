@@ -1,16 +1,18 @@
 package dev.trainyard.worker.store;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.worker.engine.QueueAggregate;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The aggregate document of one queue. {@code aggregate} and {@code view} are null while the queue
  * does not exist (never created, or deleted: the document stays as a tombstone so that its version
- * and recent command ids survive). {@code rows} and {@code events} are the outbox.
+ * and recent command ids survive). {@code outboxId} names the {@link Outbox} written with this
+ * version while it may still be unpublished; {@code rowVersions} maps each entry still in the
+ * aggregate to the version of its current history row.
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,
@@ -20,27 +22,28 @@ public record StoredQueue(
     QueueView view,
     Instant nextDeadline,
     List<RecentCommand> recent,
-    List<PullRequestRow> rows,
-    List<OutboxEvent> events) {
+    String outboxId,
+    Map<String, Long> rowVersions) {
 
   /** How many applied command ids each queue remembers for de-duplication. */
-  public static final int RECENT_COMMANDS = 500;
+  public static final int RECENT_COMMANDS = 128;
 
   public StoredQueue {
     recent = List.copyOf(recent);
-    rows = List.copyOf(rows);
-    events = List.copyOf(events);
+    rowVersions = rowVersions == null ? Map.of() : Map.copyOf(rowVersions);
   }
 
   public static StoredQueue absent(String id, String org) {
-    return new StoredQueue(id, org, 0, null, null, null, List.of(), List.of(), List.of());
+    return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of());
   }
 
   public boolean hasApplied(String commandId) {
     return recent.stream().anyMatch(r -> r.commandId().equals(commandId));
   }
 
-  public boolean hasOutbox() {
-    return !rows.isEmpty() || !events.isEmpty();
+  /** This version with its outbox known to be published. */
+  public StoredQueue published() {
+    return new StoredQueue(
+        id, org, version, aggregate, view, nextDeadline, recent, null, rowVersions);
   }
 }

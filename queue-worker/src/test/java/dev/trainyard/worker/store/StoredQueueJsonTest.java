@@ -42,8 +42,8 @@ class StoredQueueJsonTest {
             Views.queue(state),
             now,
             List.of(new RecentCommand("x")),
-            List.of(),
-            List.of());
+            "outbox-1",
+            Map.of(state.entries().get(0).id(), 2L));
 
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);

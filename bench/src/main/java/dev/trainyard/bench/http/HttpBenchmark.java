@@ -1,0 +1,147 @@
+package dev.trainyard.bench.http;
+
+import dev.trainyard.bench.http.LoadGenerator.Call;
+import dev.trainyard.bench.http.LoadGenerator.Result;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code getSubmittedPullRequest} and {@code submitPullRequest} against a freshly started
+ * standalone, each beside {@code /actuator/health} measured in the same run:
+ *
+ * <ul>
+ *   <li>reads: throughput at saturation (closed loop), as a ratio of health's;
+ *   <li>submits: p50/p99 at a fixed arrival rate (open loop), beside health at the same rate.
+ * </ul>
+ *
+ * Arguments: {@code [jar] [seconds per phase] [submit rate/s] [in-flight for saturation] [queues]};
+ * the PRs submitted are spread over the queues.
+ */
+public final class HttpBenchmark {
+  private static int queues = 50;
+  private static final int PRS_PER_QUEUE = 20;
+  private static final Call HEALTH = new Call("GET", "/actuator/health", null);
+
+  private HttpBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path jar =
+        Path.of(
+            args.length > 0
+                ? args[0]
+                : "standalone/target/trainyard-standalone-0.1.0-SNAPSHOT.jar");
+    Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 20);
+    double rate = args.length > 2 ? Double.parseDouble(args[2]) : 200;
+    int inFlight = args.length > 3 ? Integer.parseInt(args[3]) : 64;
+    queues = args.length > 4 ? Integer.parseInt(args[4]) : 50;
+    try (StandaloneProcess standalone = StandaloneProcess.start(jar)) {
+      LoadGenerator load = new LoadGenerator(standalone.baseUrl(), StandaloneProcess.TOKEN);
+      seed(load);
+      List<Result> results = new ArrayList<>();
+      // warm-up: JIT, connection pools, Kafka producer metadata
+      load.closedLoop("warm-up", inFlight, phase, i -> read(i));
+      load.openLoop("warm-up", rate, phase, i -> submit(1_000_000 + i));
+
+      Result health = load.closedLoop("health (saturation)", inFlight, phase, i -> HEALTH);
+      Result reads =
+          load.closedLoop("getSubmittedPullRequest (saturation)", inFlight, phase, i -> read(i));
+      Result healthAtRate =
+          load.openLoop("health @ " + (int) rate + "/s", rate, phase, i -> HEALTH);
+      Result submits =
+          load.openLoop(
+              "submitPullRequest @ " + (int) rate + "/s", rate, phase, i -> submit(2_000_000 + i));
+      results.add(health);
+      results.add(reads);
+      results.add(healthAtRate);
+      results.add(submits);
+      print(
+          results,
+          reads.throughput() / health.throughput(),
+          submits,
+          healthAtRate,
+          phase,
+          inFlight);
+    }
+  }
+
+  /** Creates the queues and the PRs the reads look up (open loop at a gentle rate). */
+  private static void seed(LoadGenerator load) {
+    Result created =
+        load.openLoop(
+            "seed queues",
+            50,
+            Duration.ofMillis(queues * 20L),
+            i -> new Call("POST", "/v1/createQueue", repo((int) i)));
+    Result submitted =
+        load.openLoop(
+            "seed PRs",
+            200,
+            Duration.ofMillis(queues * PRS_PER_QUEUE * 5L),
+            i -> new Call("POST", "/v1/submitPullRequest", prBody((int) (i % queues), i / queues)));
+    if (created.errors() + submitted.errors() > 0) {
+      throw new IllegalStateException(
+          "seeding failed: " + created.statuses() + " " + submitted.statuses());
+    }
+  }
+
+  private static Call read(long i) {
+    return new Call(
+        "POST",
+        "/v1/getSubmittedPullRequest",
+        prBody((int) (i % queues), (i / queues) % PRS_PER_QUEUE));
+  }
+
+  private static Call submit(long number) {
+    return new Call("POST", "/v1/submitPullRequest", prBody((int) (number % queues), number));
+  }
+
+  private static String repo(int queue) {
+    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"bench\",\"name\":\"repo-"
+        + queue
+        + "\"},\"targetBranch\":\"main\"}";
+  }
+
+  private static String prBody(int queue, long number) {
+    String base = repo(queue);
+    return base.substring(0, base.length() - 1) + ",\"pr\":{\"number\":" + number + "}}";
+  }
+
+  private static void print(
+      List<Result> results,
+      double readRatio,
+      Result submits,
+      Result healthAtRate,
+      Duration phase,
+      int inFlight) {
+    System.out.printf(
+        Locale.ROOT,
+        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms |%n",
+        phase.toSeconds(),
+        inFlight);
+    System.out.println("|---|---:|---:|---:|---:|---:|");
+    for (Result r : results) {
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %d | %d | %.0f | %.2f | %.2f |%n",
+          r.name(),
+          r.requests(),
+          r.errors(),
+          r.throughput(),
+          r.p50Millis(),
+          r.p99Millis());
+      if (r.errors() > 0) {
+        System.out.println("  statuses of " + r.name() + ": " + r.statuses() + " (-1 = no answer)");
+      }
+    }
+    System.out.printf(
+        Locale.ROOT, "%nreads / health throughput: %.2f (target >= 0.40)%n", readRatio);
+    System.out.printf(
+        Locale.ROOT,
+        "submit p99 / health p99 at the same rate: %.1f ms / %.1f ms (target submit p99 <= 100 ms)%n",
+        submits.p99Millis(),
+        healthAtRate.p99Millis());
+  }
+}

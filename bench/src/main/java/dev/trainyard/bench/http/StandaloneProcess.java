@@ -1,0 +1,85 @@
+package dev.trainyard.bench.http;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The standalone distribution started as a child process on a fresh data directory. */
+final class StandaloneProcess implements AutoCloseable {
+  static final String TOKEN = "bench-token";
+  private final Process process;
+  private final int port;
+
+  private StandaloneProcess(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  static StandaloneProcess start(Path jar) throws IOException, InterruptedException {
+    int port = freePort();
+    Path data = Files.createTempDirectory("trainyard-bench-");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx2g",
+                "-jar",
+                jar.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(data.resolve("standalone.log").toFile());
+    builder.environment().put("TRAINYARD_DATA_DIR", data.toString());
+    builder.environment().put("SERVER_PORT", Integer.toString(port));
+    builder.environment().put("TRAINYARD_KAFKA_PORT", "0");
+    builder.environment().put("TRAINYARD_MONGO_PORT", "0");
+    builder.environment().put("TRAINYARD_BOOTSTRAP_TOKEN", TOKEN);
+    StandaloneProcess standalone = new StandaloneProcess(builder.start(), port);
+    standalone.awaitHealthy(Duration.ofSeconds(120), data);
+    return standalone;
+  }
+
+  String baseUrl() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  private void awaitHealthy(Duration timeout, Path data) throws InterruptedException {
+    HttpClient client = HttpClient.newHttpClient();
+    Instant deadline = Instant.now().plus(timeout);
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "the standalone exited; see " + data.resolve("standalone.log"));
+      }
+      try {
+        HttpResponse<Void> r =
+            client.send(
+                HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (r.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException("the standalone did not become healthy in " + timeout);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    process.waitFor();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

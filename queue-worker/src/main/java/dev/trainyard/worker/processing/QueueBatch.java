@@ -1,0 +1,154 @@
+package dev.trainyard.worker.processing;
+
+import dev.trainyard.common.command.CommandEnvelope;
+import dev.trainyard.common.command.CommandReply;
+import dev.trainyard.common.event.PullRequestEvent;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.view.PullRequestRow;
+import dev.trainyard.worker.engine.CommandContext;
+import dev.trainyard.worker.engine.Decision;
+import dev.trainyard.worker.engine.EventApplier;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.QueueEngine;
+import dev.trainyard.worker.engine.QueueEvent;
+import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.projection.RowProjector;
+import dev.trainyard.worker.projection.Views;
+import dev.trainyard.worker.store.Outbox;
+import dev.trainyard.worker.store.OutboxEvent;
+import dev.trainyard.worker.store.RecentCommand;
+import dev.trainyard.worker.store.StoredQueue;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The commands of one queue from one poll, decided in order against the stored queue. The result is
+ * the next queue document (one version step for the whole batch, holding every applied command id,
+ * the read-model view and the outbox) and a reply per command. No I/O.
+ */
+final class QueueBatch {
+  private final StoredQueue before;
+  private final List<CommandReply> replies = new ArrayList<>();
+  private final List<CommandEnvelope> applied = new ArrayList<>();
+  private final List<OutboxEvent> events = new ArrayList<>();
+  private QueueAggregate state;
+
+  private QueueBatch(StoredQueue before) {
+    this.before = before;
+    this.state = before.aggregate();
+  }
+
+  static QueueBatch decide(
+      StoredQueue before,
+      List<CommandEnvelope> envelopes,
+      QueueEngine engine,
+      PublicEvents publicEvents,
+      Instant now) {
+    QueueBatch batch = new QueueBatch(before);
+    Set<String> seen = new HashSet<>();
+    for (CommandEnvelope envelope : envelopes) {
+      if (before.hasApplied(envelope.commandId()) || !seen.add(envelope.commandId())) {
+        batch.reply(envelope, null); // a redelivery: applied before, answered the same way
+        continue;
+      }
+      CommandContext ctx = new CommandContext(envelope.commandId(), now);
+      Decision decision = engine.decide(batch.state, envelope.queue(), envelope.command(), ctx);
+      batch.reply(envelope, decision);
+      if (decision.isAccepted() && !decision.events().isEmpty()) {
+        batch.apply(decision.events(), ctx, publicEvents);
+        batch.applied.add(envelope);
+      }
+    }
+    return batch;
+  }
+
+  /** True when some command changed the queue, so there is a new version to store. */
+  boolean changed() {
+    return !applied.isEmpty();
+  }
+
+  List<CommandEnvelope> applied() {
+    return applied;
+  }
+
+  List<CommandReply> replies() {
+    return replies;
+  }
+
+  StoredQueue before() {
+    return before;
+  }
+
+  /** What a changed batch writes: the next queue document and the outbox it names. */
+  record Written(StoredQueue queue, Outbox outbox) {}
+
+  /** The documents to store: one version after {@code before}. */
+  Written next(QueueEngine engine) {
+    long version = before.version() + 1;
+    List<RecentCommand> recent = new ArrayList<>();
+    for (int i = applied.size() - 1; i >= 0; i--) {
+      recent.add(new RecentCommand(applied.get(i).commandId()));
+    }
+    recent.addAll(before.recent());
+    List<PullRequestRow> rows =
+        RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions());
+    Outbox outbox =
+        new Outbox(
+            Outbox.id(before.id(), version, applied.get(0).commandId()),
+            before.id(),
+            before.org(),
+            version,
+            rows,
+            events);
+    StoredQueue queue =
+        new StoredQueue(
+            before.id(),
+            before.org(),
+            version,
+            state,
+            state == null ? null : Views.queue(state),
+            engine.nextDeadline(state).orElse(null),
+            recent.subList(0, Math.min(recent.size(), StoredQueue.RECENT_COMMANDS)),
+            outbox.id(),
+            RowProjector.rowVersions(state, before.rowVersions(), rows));
+    return new Written(queue, outbox);
+  }
+
+  private void apply(List<QueueEvent> decided, CommandContext ctx, PublicEvents publicEvents) {
+    int index = 0;
+    for (QueueEvent event : decided) {
+      state = EventApplier.apply(state, event);
+      Optional<PullRequestEvent> body =
+          state == null ? Optional.empty() : publicEvents.toPublic(state, event, ctx.now());
+      if (body.isPresent()) {
+        // derived from the command, so a re-decided command publishes under the same id
+        String id = ctx.commandId() + "/" + index++;
+        events.add(
+            new OutboxEvent(
+                UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString(),
+                body.get().type(),
+                Json.mapper().writeValueAsString(body.get())));
+      }
+    }
+  }
+
+  private void reply(CommandEnvelope envelope, Decision decision) {
+    if (envelope.correlationId() == null) {
+      return;
+    }
+    replies.add(
+        decision == null || decision.isAccepted()
+            ? CommandReply.accepted(envelope.correlationId(), envelope.commandId())
+            : new CommandReply(
+                envelope.correlationId(),
+                envelope.commandId(),
+                decision.rejection().type(),
+                decision.rejection().message()));
+  }
+}

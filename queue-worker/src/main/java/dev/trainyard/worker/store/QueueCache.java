@@ -1,0 +1,38 @@
+package dev.trainyard.worker.store;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The queues this worker wrote last, so that the next command of a queue it owns needs no read.
+ * Safe without invalidation: every write is checked against the stored version, so a stale entry
+ * (another worker wrote since) fails its write, is dropped, and the queue is read again.
+ */
+public final class QueueCache {
+  private final Map<String, StoredQueue> entries;
+
+  public QueueCache(int capacity) {
+    this.entries =
+        Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<String, StoredQueue> eldest) {
+                return size() > capacity;
+              }
+            });
+  }
+
+  public Optional<StoredQueue> get(String id) {
+    return Optional.ofNullable(entries.get(id));
+  }
+
+  public void put(StoredQueue queue) {
+    entries.put(queue.id(), queue);
+  }
+
+  public void evict(String id) {
+    entries.remove(id);
+  }
+}
