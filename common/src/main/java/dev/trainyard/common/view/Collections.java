@@ -10,12 +10,17 @@ public final class Collections {
    */
   public static final String QUEUES = "queues";
 
-  /**
-   * Versioned rows of every submission ({@link PullRequestRow}), and the newest row of every
-   * (queue, PR number) under {@link PullRequestRow#headId} (marked {@code head}), which
-   * getSubmittedPullRequest reads by id.
-   */
+  /** Versioned rows of every submission ({@link PullRequestRow}). */
   public static final String PULL_REQUESTS = "pull_requests";
+
+  /** The newest row of every (queue, PR number), by {@link PullRequestRow#headId}. */
+  public static final String PULL_REQUEST_HEADS = "pull_request_heads";
+
+  /**
+   * Rows and events a queue version still has to publish; while the queue names one, its newest
+   * history rows may be incomplete, so listings read the version before.
+   */
+  public static final String OUTBOXES = "outboxes";
 
   /** Impacted-target lists, chunked, keyed by content digest; too large for the aggregate. */
   public static final String IMPACTED_TARGETS = "impacted_targets";

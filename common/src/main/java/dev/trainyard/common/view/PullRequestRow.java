@@ -30,7 +30,7 @@ public record PullRequestRow(
     return prId + "@" + version;
   }
 
-  /** Id of the newest row of a PR number in a queue, in {@link Collections#PULL_REQUESTS}. */
+  /** Id of the newest row of a PR number in a queue, in {@link Collections#PULL_REQUEST_HEADS}. */
   public static String headId(String queueKey, long prNumber) {
     return queueKey + "#" + prNumber;
   }

@@ -35,23 +35,17 @@ public class PullRequestReader {
   Mono<PullRequestRow> byNumber(QueueKey key, long number) {
     return mongo
         .findById(
-            PullRequestRow.headId(key.id(), number), Document.class, Collections.PULL_REQUESTS)
+            PullRequestRow.headId(key.id(), number), Document.class, Collections.PULL_REQUEST_HEADS)
         .map(doc -> Json.mapper().convertValue(doc, PullRequestRow.class));
   }
 
   /** The open submission of the head branch, else the most recently concluded one. */
   Mono<PullRequestRow> byBranch(QueueKey key, String branch) {
     Query query =
-        Query.query(
-                Criteria.where("queueKey")
-                    .is(key.id())
-                    .and("head")
-                    .is(true)
-                    .and("headBranch")
-                    .is(branch))
+        Query.query(Criteria.where("queueKey").is(key.id()).and("headBranch").is(branch))
             .with(Sort.by(Sort.Order.desc("submittedAt")))
             .limit(BRANCH_CANDIDATES);
-    return rows(query)
+    return rows(query, Collections.PULL_REQUEST_HEADS)
         .collectList()
         .flatMap(
             candidates ->
@@ -72,7 +66,6 @@ public class PullRequestReader {
       QueueKey key, long snapshot, ListFilter filter, ListCursor after, int take) {
     List<Criteria> all = new ArrayList<>();
     all.add(Criteria.where("queueKey").is(key.id()));
-    all.add(Criteria.where("head").ne(true));
     all.add(Criteria.where("fromVersion").lte(snapshot));
     all.add(
         new Criteria()
@@ -101,12 +94,12 @@ public class PullRequestReader {
         Query.query(new Criteria().andOperator(all))
             .with(Sort.by(Sort.Order.desc("stateChangedAt"), Sort.Order.asc("prId")))
             .limit(take);
-    return rows(query).collectList();
+    return rows(query, Collections.PULL_REQUESTS).collectList();
   }
 
-  private Flux<PullRequestRow> rows(Query query) {
+  private Flux<PullRequestRow> rows(Query query, String collection) {
     return mongo
-        .find(query, Document.class, Collections.PULL_REQUESTS)
+        .find(query, Document.class, collection)
         .map(doc -> Json.mapper().convertValue(doc, PullRequestRow.class));
   }
 }

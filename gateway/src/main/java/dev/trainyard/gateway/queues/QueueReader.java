@@ -46,7 +46,7 @@ public class QueueReader {
               return outbox == null
                   ? Mono.just(version)
                   : mongo
-                      .exists(Query.query(Criteria.where("_id").is(outbox)), Collections.QUEUES)
+                      .exists(Query.query(Criteria.where("_id").is(outbox)), Collections.OUTBOXES)
                       .map(unpublished -> unpublished ? version - 1 : version);
             });
   }

@@ -6,6 +6,7 @@ import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.store.HistoryStore;
+import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.timers.Ticker;
 import java.time.InstantSource;
@@ -65,6 +66,7 @@ public class WorkerConfiguration {
   @Bean
   CommandProcessor commandProcessor(
       QueueStore store,
+      OutboxStore outboxes,
       HistoryStore history,
       Publisher publisher,
       WorkerProperties props,
@@ -72,6 +74,7 @@ public class WorkerConfiguration {
       ObjectProvider<ProcessingProbe> probe) {
     return new CommandProcessor(
         store,
+        outboxes,
         history,
         publisher,
         new PublicEvents(props.publicUrl()),

@@ -6,6 +6,7 @@ import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.Outbox;
+import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
@@ -33,6 +34,7 @@ public class CommandProcessor {
 
   private final QueueEngine engine = new QueueEngine();
   private final QueueStore store;
+  private final OutboxStore outboxes;
   private final HistoryStore history;
   private final Publisher publisher;
   private final PublicEvents publicEvents;
@@ -42,12 +44,14 @@ public class CommandProcessor {
 
   public CommandProcessor(
       QueueStore store,
+      OutboxStore outboxes,
       HistoryStore history,
       Publisher publisher,
       PublicEvents publicEvents,
       InstantSource clock,
       ProcessingProbe probe) {
     this.store = store;
+    this.outboxes = outboxes;
     this.history = history;
     this.publisher = publisher;
     this.publicEvents = publicEvents;
@@ -82,11 +86,11 @@ public class CommandProcessor {
     }
     List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
     List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine)).toList();
+    outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
     Set<String> conflicted =
         store.saveAll(
             written.stream().map(QueueBatch.Written::queue).toList(),
-            changed.stream().map(QueueBatch::before).toList(),
-            written.stream().map(QueueBatch.Written::outbox).toList());
+            changed.stream().map(QueueBatch::before).toList());
     List<QueueBatch.Written> stored =
         written.stream().filter(w -> !conflicted.contains(w.queue().id())).toList();
     List<QueueBatch> kept =
@@ -104,7 +108,7 @@ public class CommandProcessor {
         cache.get(id).or(() -> store.load(id)).orElse(StoredQueue.absent(id, org));
     if (current.outboxId() != null) {
       // a predecessor stored this version but may have crashed before publishing it
-      publish(store.outbox(current.outboxId()).stream().toList(), List.of());
+      publish(outboxes.find(current.outboxId()).stream().toList(), List.of());
       current = current.published();
       cache.put(current);
     }
@@ -123,6 +127,6 @@ public class CommandProcessor {
                 replies.stream().map(publisher::reply))
             .toArray(CompletableFuture[]::new);
     Publisher.await(sends);
-    store.outboxesPublished(published);
+    outboxes.published(published);
   }
 }

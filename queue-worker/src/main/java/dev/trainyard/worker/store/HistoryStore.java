@@ -24,15 +24,17 @@ import org.springframework.stereotype.Component;
 public class HistoryStore {
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
   private final MongoCollection<Document> rows;
+  private final MongoCollection<Document> heads;
 
   public HistoryStore(MongoTemplate mongo) {
     this.rows = mongo.getCollection(Collections.PULL_REQUESTS);
+    this.heads = mongo.getCollection(Collections.PULL_REQUEST_HEADS);
     rows.createIndex(
         Indexes.compoundIndex(
             Indexes.ascending("queueKey"),
             Indexes.descending("stateChangedAt"),
             Indexes.ascending("prId")));
-    rows.createIndex(
+    heads.createIndex(
         Indexes.compoundIndex(
             Indexes.ascending("queueKey"),
             Indexes.ascending("headBranch"),
@@ -41,15 +43,15 @@ public class HistoryStore {
 
   /**
    * Writes the new rows, closes the versions they replace and moves each PR number's head, all by
-   * id, in one round trip whatever the size of the history. A head is the newest row of a (queue,
-   * PR number) under a well-known id, in the same collection and marked {@code head}, which
-   * listings exclude.
+   * id (two round trips whatever the size of the history). A head is the newest row of a (queue, PR
+   * number) under a well-known id, in a collection of its own.
    */
   public void write(List<PullRequestRow> changed) {
     if (changed.isEmpty()) {
       return;
     }
     List<WriteModel<Document>> writes = new ArrayList<>();
+    List<WriteModel<Document>> heads = new ArrayList<>();
     for (PullRequestRow row : changed) {
       Document doc = QueueStore.toDocument(row);
       writes.add(new ReplaceOneModel<>(Filters.eq("_id", row.id()), doc, UPSERT));
@@ -60,14 +62,14 @@ public class HistoryStore {
                 Updates.set("toVersion", row.fromVersion())));
       }
       Document head = head(row);
-      writes.add(new ReplaceOneModel<>(Filters.eq("_id", head.get("_id")), head, UPSERT));
+      heads.add(new ReplaceOneModel<>(Filters.eq("_id", head.get("_id")), head, UPSERT));
     }
     rows.bulkWrite(writes);
+    this.heads.bulkWrite(heads);
   }
 
   static Document head(PullRequestRow row) {
     Document head = QueueStore.toDocument(row);
-    return head.append("_id", PullRequestRow.headId(row.queueKey(), row.prNumber()))
-        .append("head", true);
+    return head.append("_id", PullRequestRow.headId(row.queueKey(), row.prNumber()));
   }
 }

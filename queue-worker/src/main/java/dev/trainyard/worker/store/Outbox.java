@@ -22,8 +22,7 @@ public record Outbox(
     events = List.copyOf(events);
   }
 
-  /** Outboxes share the queues collection; their ids cannot be queue keys. */
   public static String id(String queueId, long version, String firstCommandId) {
-    return "outbox:" + queueId + "@" + version + "@" + firstCommandId;
+    return queueId + "@" + version + "@" + firstCommandId;
   }
 }

@@ -5,7 +5,6 @@ import com.mongodb.MongoBulkWriteException;
 import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
-import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
@@ -36,42 +35,24 @@ public class QueueStore {
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
   }
 
-  public Optional<Outbox> outbox(String id) {
-    return Optional.ofNullable(queues.find(Filters.eq("_id", id)).first())
-        .map(d -> Json.mapper().convertValue(d, Outbox.class));
-  }
-
-  /** Published outboxes are deleted: an absent outbox is a published one. */
-  public void outboxesPublished(List<Outbox> published) {
-    if (!published.isEmpty()) {
-      queues.bulkWrite(
-          published.stream()
-              .<WriteModel<Document>>map(o -> new DeleteOneModel<>(Filters.eq("_id", o.id())))
-              .toList());
-    }
-  }
-
   public Optional<StoredQueue> load(String id) {
     Document doc = queues.find(Filters.eq("_id", id)).first();
     return Optional.ofNullable(doc).map(d -> Json.mapper().convertValue(d, StoredQueue.class));
   }
 
   /**
-   * Writes the outboxes, then each queue if its stored version is still the one in {@code expected}
-   * (0 = no document yet), in this order and in one round trip; each write is atomic on its own
-   * document. Outboxes live in this collection so that they travel in the same request.
+   * Writes each queue if its stored version is still the one in {@code expected} (0 = no document
+   * yet), all in one round trip; each write is atomic on its own document. A queue counts as
+   * written when the stored document is the one we meant to write (a retried batch decides the same
+   * commands on the same base to the same document).
    *
    * @return the ids of queues another writer changed first: decide them again
    */
-  public Set<String> saveAll(
-      List<StoredQueue> next, List<StoredQueue> expected, List<Outbox> outboxes) {
+  public Set<String> saveAll(List<StoredQueue> next, List<StoredQueue> expected) {
     if (next.isEmpty()) {
       return Set.of();
     }
     List<WriteModel<Document>> writes = new ArrayList<>();
-    for (Outbox outbox : outboxes) {
-      writes.add(new InsertOneModel<>(toDocument(outbox)));
-    }
     for (int i = 0; i < next.size(); i++) {
       Document doc = toDocument(next.get(i));
       long version = expected.get(i).version();
@@ -83,7 +64,7 @@ public class QueueStore {
                   doc));
     }
     try {
-      BulkWriteResult result = queues.bulkWrite(writes, new BulkWriteOptions().ordered(true));
+      BulkWriteResult result = queues.bulkWrite(writes, new BulkWriteOptions().ordered(false));
       if (result.getMatchedCount() + result.getInsertedCount() == writes.size()) {
         return Set.of();
       }

@@ -1,0 +1,58 @@
+package dev.trainyard.worker.store;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.DeleteOneModel;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.WriteModel;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.view.Collections;
+import java.util.List;
+import java.util.Optional;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The {@code outboxes} collection: small documents written just before the queue documents that
+ * name them, deleted once published (an absent outbox is a published one). A collection of its own
+ * keeps these small writes from queueing behind the large queue documents.
+ */
+@Component
+public class OutboxStore {
+  private final MongoCollection<Document> outboxes;
+
+  public OutboxStore(MongoTemplate mongo) {
+    this.outboxes = mongo.getCollection(Collections.OUTBOXES);
+  }
+
+  public void writeAll(List<Outbox> written) {
+    if (!written.isEmpty()) {
+      outboxes.bulkWrite(
+          written.stream()
+              .<WriteModel<Document>>map(
+                  // a retried batch writes the same outbox again: an upsert, never a duplicate
+                  o ->
+                      new ReplaceOneModel<>(
+                          Filters.eq("_id", o.id()),
+                          QueueStore.toDocument(o),
+                          new ReplaceOptions().upsert(true)))
+              .toList());
+    }
+  }
+
+  public Optional<Outbox> find(String id) {
+    return Optional.ofNullable(outboxes.find(Filters.eq("_id", id)).first())
+        .map(d -> Json.mapper().convertValue(d, Outbox.class));
+  }
+
+  public void published(List<Outbox> published) {
+    if (!published.isEmpty()) {
+      outboxes.bulkWrite(
+          published.stream()
+              .<WriteModel<Document>>map(o -> new DeleteOneModel<>(Filters.eq("_id", o.id())))
+              .toList());
+    }
+  }
+}
