@@ -59,6 +59,7 @@ final class LoadGenerator {
                     .pendingAcquireMaxCount(-1)
                     .build())
             .baseUrl(baseUrl)
+            .responseTimeout(Duration.ofSeconds(30))
             .headers(h -> h.add("x-api-token", token).add("content-type", "application/json"));
   }
 

@@ -6,14 +6,26 @@ import dev.trainyard.gateway.queues.QueueHandler;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-/** Every endpoint of API.md §2, §3 and §6 (admin), in one table. */
+/** Every endpoint of API.md §2, §3 and §6 (admin), in one table, and the server's resources. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GatewayProperties.class)
 public class Routes {
+
+  /**
+   * Event loops of this context only: several services share one JVM in the standalone (and tests),
+   * and closing one context must not stop another's server.
+   */
+  @Bean
+  ReactorResourceFactory reactorResourceFactory() {
+    ReactorResourceFactory factory = new ReactorResourceFactory();
+    factory.setUseGlobalResources(false);
+    return factory;
+  }
 
   @Bean
   RouterFunction<ServerResponse> apiRoutes(

@@ -12,6 +12,7 @@ import dev.trainyard.worker.timers.Ticker;
 import java.time.InstantSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -58,7 +59,9 @@ public class WorkerConfiguration {
     return handler;
   }
 
+  /** The system clock, unless a test registered its own. */
   @Bean
+  @ConditionalOnMissingBean
   InstantSource clock() {
     return InstantSource.system();
   }

@@ -140,6 +140,50 @@ public class GuaranteesIT {
   }
 
   @Test
+  void twoGatewaysShareTheWorkAndSeeEachOthersWrites() {
+    ConfigurableApplicationContext second = TrainyardServices.gateway(stack.properties());
+    try {
+      Api other =
+          new Api(
+              "http://127.0.0.1:"
+                  + second.getEnvironment().getRequiredProperty("local.server.port"),
+              api.token());
+      String repo = Api.uniqueRepo();
+      assertThat(other.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
+      for (int n = 1; n <= 10; n++) {
+        Api writer = n % 2 == 0 ? api : other;
+        Api reader = n % 2 == 0 ? other : api;
+        assertThat(
+                writer
+                    .post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                    .status())
+            .isEqualTo(200);
+        assertThat(
+                reader
+                    .post(
+                        "/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                    .status())
+            .isEqualTo(200);
+      }
+      String cursor =
+          api.post("/v1/listPullRequests", body(repo, "\"take\":4"))
+              .json()
+              .get("nextCursor")
+              .asString();
+      assertThat(
+              other
+                  .post(
+                      "/v1/listPullRequests",
+                      body(repo, "\"take\":4,\"cursor\":\"" + cursor + "\""))
+                  .status())
+          .as("a cursor from one gateway works on the other")
+          .isEqualTo(200);
+    } finally {
+      second.close();
+    }
+  }
+
+  @Test
   void everyAcceptedWriteIsVisibleToTheNextRead() {
     String repo = Api.uniqueRepo();
     assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);

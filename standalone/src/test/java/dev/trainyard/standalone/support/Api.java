@@ -35,6 +35,10 @@ public final class Api {
     return base;
   }
 
+  public String token() {
+    return token;
+  }
+
   /** A response: status, headers and the body as text. */
   public record Response(int status, HttpHeaders headers, String body) {
     public JsonNode json() {

@@ -37,6 +37,12 @@ public final class TestStack implements AutoCloseable {
     return new TestStack(infrastructure.get(), workerInitializers);
   }
 
+  /** Gives the worker {@code clock} instead of the system clock. */
+  public static ApplicationContextInitializer<ConfigurableApplicationContext> clock(
+      TestClock clock) {
+    return context -> context.getBeanFactory().registerSingleton("clock", clock);
+  }
+
   /** Registers {@code probe} as the worker's processing probe (fault injection). */
   public static ApplicationContextInitializer<ConfigurableApplicationContext> probe(
       ProcessingProbe probe) {
