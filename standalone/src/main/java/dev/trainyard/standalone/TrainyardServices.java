@@ -49,24 +49,28 @@ public final class TrainyardServices implements AutoCloseable {
   public static ConfigurableApplicationContext worker(
       Map<String, Object> properties,
       ApplicationContextInitializer<ConfigurableApplicationContext>... initializers) {
-    return new SpringApplicationBuilder(WorkerApplication.class)
-        .profiles("worker")
-        .web(WebApplicationType.NONE)
-        .bannerMode(Banner.Mode.OFF)
-        .registerShutdownHook(false)
-        .properties(properties)
+    return service(WorkerApplication.class, "worker", WebApplicationType.NONE, properties)
         .initializers(initializers)
         .run();
   }
 
   public static ConfigurableApplicationContext gateway(Map<String, Object> properties) {
-    return new SpringApplicationBuilder(GatewayApplication.class)
-        .profiles("gateway")
-        .web(WebApplicationType.REACTIVE)
+    return service(GatewayApplication.class, "gateway", WebApplicationType.REACTIVE, properties)
+        .run();
+  }
+
+  /** One service's context: its own profile, no banner, stopped by whoever started it. */
+  private static SpringApplicationBuilder service(
+      Class<?> application,
+      String profile,
+      WebApplicationType web,
+      Map<String, Object> properties) {
+    return new SpringApplicationBuilder(application)
+        .profiles(profile)
+        .web(web)
         .bannerMode(Banner.Mode.OFF)
         .registerShutdownHook(false)
-        .properties(properties)
-        .run();
+        .properties(properties);
   }
 
   public int gatewayPort() {

@@ -106,14 +106,13 @@ public class PullRequestHandler {
               QueueKey key = key(request, body);
               long number = body.prNumber();
               String sha = body.name("pr.sha");
-              Mono<ImpactedTargets> summary = impactedTargets(body);
+              Mono<QueueCommand> command =
+                  impactedTargets(body)
+                      .map(s -> new QueueCommand.SetImpactedTargets(number, sha, s));
               return queues
                   .requireExists(key)
-                  .then(summary)
-                  .flatMap(
-                      s ->
-                          commands.sendExpectingAcceptance(
-                              key, new QueueCommand.SetImpactedTargets(number, sha, s)))
+                  .then(command)
+                  .flatMap(c -> commands.sendExpectingAcceptance(key, c))
                   .then(JsonResponses.empty());
             });
   }

@@ -505,25 +505,11 @@ public class ApiContractIT {
   @Test
   void listPagesVisitEveryPullRequestOnceInOrder() {
     String repo = newQueue();
-    for (int n = 1; n <= 7; n++) {
-      assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
-    }
+    submit(repo, 7);
     assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":3}")));
-    List<JsonNode> seen = new ArrayList<>();
-    String cursor = null;
-    int pages = 0;
-    do {
-      Response r =
-          api.post(
-              "/v1/listPullRequests",
-              body(repo, "\"take\":3" + (cursor == null ? "" : ",\"cursor\":\"" + cursor + "\"")));
-      assertOk(r);
-      r.json().get("pullRequests").forEach(seen::add);
-      cursor = r.json().has("nextCursor") ? r.json().get("nextCursor").asString() : null;
-      assertThat(r.json().has("nextCursor") ? r.json().get("nextCursor").isNull() : false)
-          .isFalse();
-      pages++;
-    } while (cursor != null);
+    Walk walk = walk(repo, 3, null);
+    List<JsonNode> seen = walk.pullRequests();
+    int pages = walk.pages();
     assertThat(pages).isEqualTo(3);
     Set<Long> numbers = new HashSet<>();
     seen.forEach(pr -> assertThat(numbers.add(pr.get("prNumber").asLong())).isTrue());
@@ -551,25 +537,17 @@ public class ApiContractIT {
   @Test
   void listWalkSeesEveryPullRequestOnceWhileTheyChange() {
     String repo = newQueue();
-    for (int n = 1; n <= 6; n++) {
-      assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
-    }
-    Response first = api.post("/v1/listPullRequests", body(repo, "\"take\":2"));
-    List<Long> seen = new ArrayList<>();
-    first.json().get("pullRequests").forEach(pr -> seen.add(pr.get("prNumber").asLong()));
+    submit(repo, 6);
+    JsonNode first = page(repo, 2, null);
+    List<JsonNode> seen = new ArrayList<>();
+    first.get("pullRequests").forEach(seen::add);
     // every PR changes state (and so its sort position) in the middle of the walk
     for (int n = 1; n <= 6; n++) {
       assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
     }
-    String cursor = first.json().get("nextCursor").asString();
-    while (cursor != null) {
-      JsonNode page =
-          api.post("/v1/listPullRequests", body(repo, "\"take\":2,\"cursor\":\"" + cursor + "\""))
-              .json();
-      page.get("pullRequests").forEach(pr -> seen.add(pr.get("prNumber").asLong()));
-      cursor = page.has("nextCursor") ? page.get("nextCursor").asString() : null;
-    }
-    assertThat(seen).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L);
+    seen.addAll(walk(repo, 2, first.get("nextCursor").asString()).pullRequests());
+    assertThat(seen.stream().map(pr -> pr.get("prNumber").asLong()))
+        .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L);
   }
 
   @Test
@@ -602,6 +580,43 @@ public class ApiContractIT {
     assertError(
         api.post("/v1/listPullRequests", body(repo, "\"since\":\"yesterday\"")), 400, "since");
     assertError(api.post("/v1/listPullRequests", body(Api.uniqueRepo(), "")), 404, "no queue");
+  }
+
+  /** The PRs of a listing walk and how many pages it took. */
+  record Walk(List<JsonNode> pullRequests, int pages) {}
+
+  /** Follows {@code nextCursor} from {@code cursor} (null: the first page) to the last page. */
+  Walk walk(String repo, int take, String cursor) {
+    List<JsonNode> seen = new ArrayList<>();
+    int pages = 0;
+    String next = cursor;
+    do {
+      JsonNode page = page(repo, take, next);
+      page.get("pullRequests").forEach(seen::add);
+      assertThat(page.has("nextCursor") && page.get("nextCursor").isNull())
+          .as("never null")
+          .isFalse();
+      next = page.has("nextCursor") ? page.get("nextCursor").asString() : null;
+      pages++;
+    } while (next != null);
+    return new Walk(seen, pages);
+  }
+
+  JsonNode page(String repo, int take, String cursor) {
+    Response r =
+        api.post(
+            "/v1/listPullRequests",
+            body(
+                repo,
+                "\"take\":" + take + (cursor == null ? "" : ",\"cursor\":\"" + cursor + "\"")));
+    assertOk(r);
+    return r.json();
+  }
+
+  void submit(String repo, int count) {
+    for (int n = 1; n <= count; n++) {
+      assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
+    }
   }
 
   // ---- transport rules -----------------------------------------------------------------------

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CrashAfterStore;
-import dev.trainyard.standalone.support.EmbeddedInfrastructure;
 import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.worker.processing.CommandListener;
 import java.time.Duration;
@@ -17,10 +17,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import tools.jackson.databind.JsonNode;
@@ -30,29 +29,20 @@ import tools.jackson.databind.JsonNode;
  * between the store write and the offset commit is applied once; two workers split the partitions
  * and lose no update; every 200 is visible to the next read.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public class GuaranteesIT {
+public class GuaranteesIT extends OwnStack {
   private static final String CRASHING_REPO = "crash-" + Api.uniqueRepo();
   private final CrashAfterStore crash =
       new CrashAfterStore(e -> e.queue().repo().name().equals(CRASHING_REPO));
-  private TestStack stack;
   private Api api;
 
-  @BeforeAll
-  protected void start() {
-    stack = TestStack.start(infrastructure(), TestStack.probe(crash));
+  @Override
+  protected List<ApplicationContextInitializer<ConfigurableApplicationContext>> workerSetup() {
+    return List.of(TestStack.probe(crash));
+  }
+
+  @BeforeEach
+  void client() {
     api = stack.api();
-  }
-
-  /** Where the stack finds Kafka and MongoDB; the Testcontainers subclass overrides it. */
-  protected java.util.function.Supplier<dev.trainyard.standalone.support.Infrastructure>
-      infrastructure() {
-    return EmbeddedInfrastructure::new;
-  }
-
-  @AfterAll
-  protected void stop() {
-    stack.close();
   }
 
   /**

@@ -4,34 +4,27 @@ import static dev.trainyard.standalone.support.Api.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
-import dev.trainyard.standalone.support.EmbeddedInfrastructure;
 import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.TestClock;
 import dev.trainyard.standalone.support.TestStack;
 import java.time.Duration;
+import java.util.List;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Time-driven rules go through the same ordered path as every command: the worker's ticker sends a
  * tick to a queue whose deadline passed, and the engine cancels the stale PR.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TimersIT {
+class TimersIT extends OwnStack {
   private final TestClock clock = new TestClock();
-  private TestStack stack;
 
-  @BeforeAll
-  void start() {
-    stack = TestStack.start(EmbeddedInfrastructure::new, TestStack.clock(clock));
-  }
-
-  @AfterAll
-  void stop() {
-    stack.close();
+  @Override
+  protected List<ApplicationContextInitializer<ConfigurableApplicationContext>> workerSetup() {
+    return List.of(TestStack.clock(clock));
   }
 
   @Test

@@ -4,36 +4,13 @@ import static dev.trainyard.standalone.support.Api.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
-import dev.trainyard.standalone.support.EmbeddedInfrastructure;
-import dev.trainyard.standalone.support.TestStack;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.trainyard.standalone.support.OwnStack;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Kafka or MongoDB away: 503 with Retry-After within 5 s, never a hang, never a 500 (API.md §1).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public class UnavailableIT {
-  private TestStack stack;
-
-  @BeforeAll
-  protected void start() {
-    stack = TestStack.start(infrastructure());
-  }
-
-  /** Where the stack finds Kafka and MongoDB; the Testcontainers subclass overrides it. */
-  protected java.util.function.Supplier<dev.trainyard.standalone.support.Infrastructure>
-      infrastructure() {
-    return EmbeddedInfrastructure::new;
-  }
-
-  @AfterAll
-  protected void stop() {
-    stack.close();
-  }
-
+public class UnavailableIT extends OwnStack {
   @Test
   void brokerThenStoreGoingAwayIsAServiceUnavailable() {
     Api api = stack.api();
