@@ -73,7 +73,13 @@ public final class StandaloneApplication {
         "%n trainyard is running: http://localhost:%d/v1%n"
             + "   organization: %s%n   API token:    %s%n   admin token:  %s%n"
             + "   data:         %s (Kafka on 127.0.0.1:%d, document store on 127.0.0.1:%d)%n%n",
-        services.gatewayPort(), org, apiToken, adminToken, data.resolve(""), kafkaPort, mongoPort);
+        services.gatewayPort(),
+        org,
+        apiToken,
+        adminToken,
+        data.resolve("").toAbsolutePath(),
+        kafkaPort,
+        mongoPort);
     stopped.await();
   }
 
