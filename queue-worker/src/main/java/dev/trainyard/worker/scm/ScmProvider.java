@@ -1,0 +1,62 @@
+package dev.trainyard.worker.scm;
+
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.RepoRef;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One source host. Every call is blocking I/O: callers run it off the Kafka listener threads. Calls
+ * are idempotent: a test branch's name contains its run id, and a merge checks the target's head
+ * before moving it.
+ */
+public interface ScmProvider {
+
+  /** Whether this provider holds {@code repo}. */
+  boolean serves(RepoRef repo);
+
+  /** The pull request, if the host has it; its base defaults to {@code targetBranch}. */
+  Optional<ScmPullRequest> pullRequest(RepoRef repo, long number, String targetBranch);
+
+  /** Whether {@code headSha} merges cleanly into the current head of {@code targetBranch}. */
+  Mergeability mergeability(RepoRef repo, String targetBranch, String headSha);
+
+  /**
+   * Builds {@code trainyard-merge/<targetBranch>/<testRunId>} from {@code baseSha} (the target head
+   * the run is based on) and the PR heads merged in order.
+   */
+  TestBranchResult buildTestBranch(
+      RepoRef repo,
+      String targetBranch,
+      String testRunId,
+      String baseSha,
+      List<PullRequestHead> prs);
+
+  /**
+   * Lands a tested run: moves {@code targetBranch} from {@code baseSha} to a commit whose tree is
+   * the tested one, shaped by {@code method}; refuses (and changes nothing) when the target is no
+   * longer at {@code baseSha}.
+   */
+  MergeResult merge(
+      RepoRef repo,
+      String targetBranch,
+      String baseSha,
+      String testedSha,
+      MergeMethod method,
+      List<PullRequestHead> prs);
+
+  /** Deletes a branch; deleting one that does not exist is not an error. */
+  void deleteBranch(RepoRef repo, String branch);
+
+  /** The current head of {@code branch}, if it exists. */
+  Optional<String> branchHead(RepoRef repo, String branch);
+
+  /** Every branch and PR head ref with its commit, for change detection by polling. */
+  Map<String, String> refs(RepoRef repo);
+
+  static String testBranch(String targetBranch, String testRunId) {
+    return "trainyard-merge/" + targetBranch + "/" + testRunId;
+  }
+}

@@ -1,0 +1,248 @@
+package dev.trainyard.worker.scm.git;
+
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.worker.scm.MergeResult;
+import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.TestBranchResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+
+/**
+ * The {@link ScmProvider} of plain git repositories on disk (the standalone and every e2e test).
+ */
+public final class GitScm implements ScmProvider, AutoCloseable {
+  private static final String PULL_PREFIX = "refs/pull/";
+  private final Path root;
+  private final PersonIdent committer;
+  private final Map<Path, Repository> open = new ConcurrentHashMap<>();
+
+  public GitScm(Path root, PersonIdent committer) {
+    this.root = root;
+    this.committer = committer;
+  }
+
+  @Override
+  public boolean serves(RepoRef repo) {
+    return Files.isDirectory(location(repo));
+  }
+
+  @Override
+  public Optional<ScmPullRequest> pullRequest(RepoRef repo, long number, String targetBranch) {
+    return io(
+        () -> {
+          Repository git = repository(repo);
+          Ref head = git.exactRef(PULL_PREFIX + number + "/head");
+          if (head == null) {
+            return Optional.empty();
+          }
+          try (RevWalk walk = new RevWalk(git)) {
+            RevCommit commit = walk.parseCommit(head.getObjectId());
+            return Optional.of(
+                new ScmPullRequest(
+                    number,
+                    commit.name(),
+                    null,
+                    baseBranch(git, number).orElse(targetBranch),
+                    commit.getShortMessage(),
+                    commit.getAuthorIdent().getName()));
+          }
+        });
+  }
+
+  @Override
+  public Mergeability mergeability(RepoRef repo, String targetBranch, String headSha) {
+    return io(
+        () -> {
+          Repository git = repository(repo);
+          Ref target = git.exactRef(Constants.R_HEADS + targetBranch);
+          if (target == null) {
+            return Mergeability.NOT_MERGEABLE;
+          }
+          return InMemoryMerges.merge(git, target.getObjectId(), ObjectId.fromString(headSha))
+                  .isPresent()
+              ? Mergeability.MERGEABLE
+              : Mergeability.NOT_MERGEABLE;
+        });
+  }
+
+  @Override
+  public TestBranchResult buildTestBranch(
+      RepoRef repo,
+      String targetBranch,
+      String testRunId,
+      String baseSha,
+      List<PullRequestHead> prs) {
+    return io(
+        () -> {
+          Repository git = repository(repo);
+          ObjectId current = ObjectId.fromString(baseSha);
+          for (PullRequestHead pr : prs) {
+            Optional<ObjectId> merged =
+                InMemoryMerges.mergeCommit(
+                    git,
+                    current,
+                    ObjectId.fromString(pr.sha()),
+                    "Merge pull request #" + pr.number() + ": " + pr.title(),
+                    committer);
+            if (merged.isEmpty()) {
+              return new TestBranchResult.Conflict(pr.number());
+            }
+            current = merged.get();
+          }
+          String branch = ScmProvider.testBranch(targetBranch, testRunId);
+          RefUpdate update = git.updateRef(Constants.R_HEADS + branch);
+          update.setNewObjectId(current);
+          update.setForceUpdate(true);
+          check(update.update(), update);
+          return new TestBranchResult.Built(branch, current.name());
+        });
+  }
+
+  @Override
+  public MergeResult merge(
+      RepoRef repo,
+      String targetBranch,
+      String baseSha,
+      String testedSha,
+      MergeMethod method,
+      List<PullRequestHead> prs) {
+    return io(
+        () -> {
+          Repository git = repository(repo);
+          Optional<String> head = branchHead(repo, targetBranch);
+          if (head.isEmpty() || !head.get().equals(baseSha)) {
+            return new MergeResult.TargetMoved(head.orElse(null));
+          }
+          ObjectId base = ObjectId.fromString(baseSha);
+          ObjectId tested = ObjectId.fromString(testedSha);
+          Optional<ObjectId> landed =
+              switch (method) {
+                case MERGE_COMMIT -> Optional.of(tested);
+                case SQUASH ->
+                    Optional.of(InMemoryMerges.squash(git, base, tested, prs, committer));
+                case REBASE -> InMemoryMerges.rebase(git, base, prs, committer);
+              };
+          if (landed.isEmpty()) {
+            return new MergeResult.Conflict(prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number());
+          }
+          RefUpdate update = git.updateRef(Constants.R_HEADS + targetBranch);
+          update.setExpectedOldObjectId(base);
+          update.setNewObjectId(landed.get());
+          update.setForceUpdate(false);
+          RefUpdate.Result result = update.update();
+          if (result == RefUpdate.Result.LOCK_FAILURE || result == RefUpdate.Result.REJECTED) {
+            return new MergeResult.TargetMoved(branchHead(repo, targetBranch).orElse(null));
+          }
+          check(result, update);
+          return new MergeResult.Merged(landed.get().name());
+        });
+  }
+
+  @Override
+  public void deleteBranch(RepoRef repo, String branch) {
+    io(
+        () -> {
+          RefUpdate update = repository(repo).updateRef(Constants.R_HEADS + branch);
+          update.setForceUpdate(true);
+          update.delete();
+          return null;
+        });
+  }
+
+  @Override
+  public Optional<String> branchHead(RepoRef repo, String branch) {
+    return io(
+        () ->
+            Optional.ofNullable(repository(repo).exactRef(Constants.R_HEADS + branch))
+                .map(ref -> ref.getObjectId().name()));
+  }
+
+  @Override
+  public Map<String, String> refs(RepoRef repo) {
+    return io(
+        () -> {
+          Map<String, String> refs = new TreeMap<>();
+          var database = repository(repo).getRefDatabase();
+          for (Ref ref : database.getRefsByPrefix(Constants.R_HEADS)) {
+            refs.put(ref.getName(), ref.getObjectId().name());
+          }
+          for (Ref ref : database.getRefsByPrefix(PULL_PREFIX)) {
+            if (ref.getName().endsWith("/head") && ref.getObjectId() != null) {
+              refs.put(ref.getName(), ref.getObjectId().name());
+            }
+          }
+          return refs;
+        });
+  }
+
+  @Override
+  public void close() {
+    open.values().forEach(Repository::close);
+    open.clear();
+  }
+
+  /** A PR's base is the queue's branch unless {@code refs/pull/<n>/base} points elsewhere. */
+  private static Optional<String> baseBranch(Repository git, long number) throws IOException {
+    Ref base = git.exactRef(PULL_PREFIX + number + "/base");
+    if (base == null || !base.isSymbolic()) {
+      return Optional.empty();
+    }
+    return Optional.of(Repository.shortenRefName(base.getTarget().getName()));
+  }
+
+  private Path location(RepoRef repo) {
+    return root.resolve(repo.host()).resolve(repo.owner()).resolve(repo.name() + ".git");
+  }
+
+  private Repository repository(RepoRef repo) {
+    return open.computeIfAbsent(
+        location(repo),
+        dir -> {
+          try {
+            return new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
+          } catch (IOException e) {
+            throw new UncheckedIOException("no repository at " + dir, e);
+          }
+        });
+  }
+
+  private static void check(RefUpdate.Result result, RefUpdate update) throws IOException {
+    switch (result) {
+      case NEW, FORCED, FAST_FORWARD, NO_CHANGE -> {}
+      default -> throw new IOException("could not update " + update.getName() + ": " + result);
+    }
+  }
+
+  /** A git operation that may fail with an I/O error. */
+  private interface GitIo<T> {
+    T run() throws IOException;
+  }
+
+  private static <T> T io(GitIo<T> operation) {
+    try {
+      return operation.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

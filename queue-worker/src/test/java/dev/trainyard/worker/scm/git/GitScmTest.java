@@ -1,0 +1,243 @@
+package dev.trainyard.worker.scm.git;
+
+import static dev.trainyard.worker.scm.git.BareRepo.files;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.worker.scm.MergeResult;
+import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.TestBranchResult;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The git adapter against real bare repositories, with PRs pushed as {@code refs/pull/<n>/head}.
+ */
+class GitScmTest {
+  private static final RepoRef REPO = new RepoRef("git.local", "acme", "rocket");
+  @TempDir Path root;
+  private BareRepo repo;
+  private GitScm scm;
+  private ObjectId main;
+
+  @BeforeEach
+  void repository() throws Exception {
+    repo = new BareRepo(root.resolve("git.local/acme/rocket.git"));
+    scm = new GitScm(root, new PersonIdent("trainyard", "trainyard@localhost"));
+    main = repo.commit(null, files("README", "hello\n", "app.txt", "v1\n"), "initial", "carol");
+    repo.setRef("refs/heads/main", main);
+  }
+
+  @AfterEach
+  void close() {
+    scm.close();
+    repo.close();
+  }
+
+  /** A PR adding {@code file}, pushed as refs/pull/{number}/head. */
+  private ObjectId pr(long number, String file, String content, String title) throws Exception {
+    Map<String, String> tree = repo.tree(main);
+    tree.put(file, content);
+    ObjectId head = repo.commit(main, tree, title, "alice");
+    repo.setRef("refs/pull/" + number + "/head", head);
+    return head;
+  }
+
+  @Test
+  void servesOnlyRepositoriesUnderItsRoot() {
+    assertThat(scm.serves(REPO)).isTrue();
+    assertThat(scm.serves(new RepoRef("git.local", "acme", "other"))).isFalse();
+  }
+
+  @Test
+  void readsAPullRequestFromItsRef() throws Exception {
+    ObjectId head = pr(7, "b.txt", "b\n", "Add b");
+
+    ScmPullRequest read = scm.pullRequest(REPO, 7, "main").orElseThrow();
+
+    assertThat(read).isEqualTo(new ScmPullRequest(7, head.name(), null, "main", "Add b", "alice"));
+    assertThat(scm.pullRequest(REPO, 8, "main")).isEmpty();
+  }
+
+  @Test
+  void aSymbolicBaseRefNamesAnotherBaseBranch() throws Exception {
+    pr(7, "b.txt", "b\n", "Add b");
+    repo.setRef("refs/heads/release", main);
+    repo.setSymbolicRef("refs/pull/7/base", "refs/heads/release");
+
+    assertThat(scm.pullRequest(REPO, 7, "main").orElseThrow().baseBranch()).isEqualTo("release");
+  }
+
+  @Test
+  void mergeabilityIsARealMerge() throws Exception {
+    ObjectId clean = pr(1, "b.txt", "b\n", "Add b");
+    Map<String, String> conflicting = repo.tree(main);
+    conflicting.put("app.txt", "v2 from the PR\n");
+    ObjectId conflict = repo.commit(main, conflicting, "Change app", "bob");
+    Map<String, String> moved = repo.tree(main);
+    moved.put("app.txt", "v2 on main\n");
+    repo.setRef("refs/heads/main", repo.commit(main, moved, "Main moves", "carol"));
+
+    assertThat(scm.mergeability(REPO, "main", clean.name())).isEqualTo(Mergeability.MERGEABLE);
+    assertThat(scm.mergeability(REPO, "main", conflict.name()))
+        .isEqualTo(Mergeability.NOT_MERGEABLE);
+  }
+
+  @Test
+  void aTestBranchMergesThePullRequestsInOrderOnTheBase() throws Exception {
+    ObjectId one = pr(1, "b.txt", "b\n", "Add b");
+    ObjectId two = pr(2, "c.txt", "c\n", "Add c");
+
+    TestBranchResult result =
+        scm.buildTestBranch(
+            REPO,
+            "main",
+            "run-1",
+            main.name(),
+            List.of(
+                new PullRequestHead(1, one.name(), "Add b"),
+                new PullRequestHead(2, two.name(), "Add c")));
+
+    assertThat(result).isInstanceOf(TestBranchResult.Built.class);
+    TestBranchResult.Built built = (TestBranchResult.Built) result;
+    assertThat(built.branch()).isEqualTo("trainyard-merge/main/run-1");
+    assertThat(repo.head("trainyard-merge/main/run-1").name()).isEqualTo(built.sha());
+    assertThat(repo.tree(ObjectId.fromString(built.sha())))
+        .containsEntry("b.txt", "b\n")
+        .containsEntry("c.txt", "c\n")
+        .containsEntry("app.txt", "v1\n");
+    assertThat(repo.history(ObjectId.fromString(built.sha()), main)).hasSize(2);
+    assertThat(repo.head("main")).isEqualTo(main);
+  }
+
+  @Test
+  void aConflictNamesThePullRequestThatDoesNotMerge() throws Exception {
+    ObjectId one = pr(1, "b.txt", "b\n", "Add b");
+    ObjectId two = pr(2, "b.txt", "another b\n", "Also add b");
+
+    TestBranchResult result =
+        scm.buildTestBranch(
+            REPO,
+            "main",
+            "run-2",
+            main.name(),
+            List.of(
+                new PullRequestHead(1, one.name(), "Add b"),
+                new PullRequestHead(2, two.name(), "Also add b")));
+
+    assertThat(result).isEqualTo(new TestBranchResult.Conflict(2));
+    assertThat(repo.head("trainyard-merge/main/run-2")).isNull();
+  }
+
+  @Test
+  void mergeCommitFastForwardsTheTargetToTheTestedCommit() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+    String tested = built(prs, "run-3");
+
+    MergeResult result =
+        scm.merge(REPO, "main", main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+
+    assertThat(result).isEqualTo(new MergeResult.Merged(tested));
+    assertThat(repo.head("main").name()).isEqualTo(tested);
+  }
+
+  @Test
+  void aTargetThatMovedIsNotOverwritten() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+    String tested = built(prs, "run-4");
+    ObjectId moved =
+        repo.commit(
+            main, files("README", "hello\n", "app.txt", "v1\n", "x", "y"), "hotfix", "dave");
+    repo.setRef("refs/heads/main", moved);
+
+    MergeResult result =
+        scm.merge(REPO, "main", main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+
+    assertThat(result).isEqualTo(new MergeResult.TargetMoved(moved.name()));
+    assertThat(repo.head("main")).isEqualTo(moved);
+  }
+
+  @Test
+  void squashLandsOneCommitPerPullRequestWithTheTestedTree() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(
+            new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"),
+            new PullRequestHead(2, pr(2, "c.txt", "c\n", "Add c").name(), "Add c"));
+    String tested = built(prs, "run-5");
+
+    MergeResult result = scm.merge(REPO, "main", main.name(), tested, MergeMethod.SQUASH, prs);
+
+    ObjectId landed = repo.head("main");
+    assertThat(result).isEqualTo(new MergeResult.Merged(landed.name()));
+    assertThat(repo.tree(landed)).isEqualTo(repo.tree(ObjectId.fromString(tested)));
+    var history = repo.history(landed, main);
+    assertThat(history)
+        .extracting(c -> c.getShortMessage())
+        .containsExactly("Add c (#2)", "Add b (#1)");
+    assertThat(history).allSatisfy(c -> assertThat(c.getParentCount()).isEqualTo(1));
+    assertThat(history.get(0).getAuthorIdent().getName()).isEqualTo("alice");
+  }
+
+  @Test
+  void rebaseReplaysEachPullRequestsCommits() throws Exception {
+    ObjectId first =
+        repo.commit(
+            main,
+            files("README", "hello\n", "app.txt", "v1\n", "b.txt", "b1\n"),
+            "Start b",
+            "erin");
+    ObjectId second =
+        repo.commit(
+            first,
+            files("README", "hello\n", "app.txt", "v1\n", "b.txt", "b2\n"),
+            "Finish b",
+            "erin");
+    repo.setRef("refs/pull/1/head", second);
+    List<PullRequestHead> prs = List.of(new PullRequestHead(1, second.name(), "Add b"));
+    String tested = built(prs, "run-6");
+
+    MergeResult result = scm.merge(REPO, "main", main.name(), tested, MergeMethod.REBASE, prs);
+
+    ObjectId landed = repo.head("main");
+    assertThat(result).isEqualTo(new MergeResult.Merged(landed.name()));
+    assertThat(repo.tree(landed)).isEqualTo(repo.tree(ObjectId.fromString(tested)));
+    assertThat(repo.history(landed, main))
+        .extracting(c -> c.getShortMessage())
+        .containsExactly("Finish b", "Start b");
+    assertThat(repo.parse(landed).getAuthorIdent().getName()).isEqualTo("erin");
+  }
+
+  @Test
+  void deletingABranchIsIdempotent() throws Exception {
+    String tested =
+        built(
+            List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b")),
+            "run-7");
+    assertThat(scm.refs(REPO))
+        .containsEntry("refs/heads/trainyard-merge/main/run-7", tested)
+        .containsKey("refs/pull/1/head")
+        .containsEntry("refs/heads/main", main.name());
+
+    scm.deleteBranch(REPO, "trainyard-merge/main/run-7");
+    scm.deleteBranch(REPO, "trainyard-merge/main/run-7");
+
+    assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-7")).isEmpty();
+  }
+
+  private String built(List<PullRequestHead> prs, String runId) {
+    return ((TestBranchResult.Built) scm.buildTestBranch(REPO, "main", runId, main.name(), prs))
+        .sha();
+  }
+}
