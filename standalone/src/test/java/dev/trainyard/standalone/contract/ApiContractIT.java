@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.contract;
 
 import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
@@ -233,9 +234,9 @@ public class ApiContractIT {
   @Test
   void deleteQueueRules() {
     String repo = newQueue();
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")));
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 1)));
     assertError(api.post("/v1/deleteQueue", body(repo, "")), 400, "still holds 1 pull request");
-    assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":1}")));
+    assertOk(api.post("/v1/cancelPullRequest", prBody(repo, 1)));
     assertOk(api.post("/v1/deleteQueue", body(repo, "")));
     assertError(api.post("/v1/getQueue", body(repo, "")), 404, "no queue exists");
     assertOk(api.post("/v1/deleteQueue", body(Api.uniqueRepo(), "")));
@@ -257,7 +258,7 @@ public class ApiContractIT {
     assertOk(submitted);
     assertThat(submitted.body()).isEqualTo("{}");
 
-    Response r = api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":2670}"));
+    Response r = api.post("/v1/getSubmittedPullRequest", prBody(repo, 2670));
     assertOk(r);
     JsonNode pr = r.json();
     for (String key : LIST_ITEM_KEYS) {
@@ -306,14 +307,12 @@ public class ApiContractIT {
         api.post(
             "/v1/submitPullRequest",
             body(repo, "\"pr\":{\"number\":2},\"priority\":50,\"noBatch\":true")));
-    JsonNode urgent =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1}")).json();
+    JsonNode urgent = api.post("/v1/getSubmittedPullRequest", prBody(repo, 1)).json();
     assertThat(urgent.get("priorityValue").asInt()).isZero();
     assertThat(urgent.get("priorityName").asString()).isEqualTo("urgent");
     assertThat(urgent.get("skipTheLine").asBoolean()).isTrue();
     assertThat(urgent.get("usedDefaultPriorityName").isNull()).isTrue();
-    JsonNode fifty =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":2}")).json();
+    JsonNode fifty = api.post("/v1/getSubmittedPullRequest", prBody(repo, 2)).json();
     assertThat(fifty.get("priorityName").asString()).isEqualTo("50");
     assertThat(fifty.get("noBatch").asBoolean()).isTrue();
     assertError(
@@ -334,17 +333,13 @@ public class ApiContractIT {
   @Test
   void resubmissionIsIdempotentAndUpdatesPriority() {
     String repo = newQueue();
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":7}")));
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 7)));
     String id =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":7}"))
-            .json()
-            .get("id")
-            .asString();
+        api.post("/v1/getSubmittedPullRequest", prBody(repo, 7)).json().get("id").asString();
     assertOk(
         api.post(
             "/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":7},\"priority\":\"high\"")));
-    JsonNode again =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":7}")).json();
+    JsonNode again = api.post("/v1/getSubmittedPullRequest", prBody(repo, 7)).json();
     assertThat(again.get("id").asString()).isEqualTo(id);
     assertThat(again.get("priorityName").asString()).isEqualTo("high");
     assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
@@ -355,36 +350,25 @@ public class ApiContractIT {
   void drainingQueueRefusesSubmissions() {
     String repo = newQueue();
     assertOk(api.post("/v1/updateQueue", body(repo, "\"state\":\"draining\"")));
-    assertError(
-        api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")), 400, "draining");
+    assertError(api.post("/v1/submitPullRequest", prBody(repo, 1)), 400, "draining");
   }
 
   @Test
   void cancelAndRestart() {
     String repo = newQueue();
+    assertError(api.post("/v1/cancelPullRequest", prBody(repo, 5)), 404, "not in the queue");
     assertError(
-        api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")),
-        404,
-        "not in the queue");
-    assertError(
-        api.post("/v1/restartTestsOnPullRequest", body(repo, "\"pr\":{\"number\":5}")),
-        404,
-        "not in the queue");
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":5}")));
-    assertOk(api.post("/v1/restartTestsOnPullRequest", body(repo, "\"pr\":{\"number\":5}")));
-    assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")));
-    JsonNode pr =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":5}")).json();
+        api.post("/v1/restartTestsOnPullRequest", prBody(repo, 5)), 404, "not in the queue");
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 5)));
+    assertOk(api.post("/v1/restartTestsOnPullRequest", prBody(repo, 5)));
+    assertOk(api.post("/v1/cancelPullRequest", prBody(repo, 5)));
+    JsonNode pr = api.post("/v1/getSubmittedPullRequest", prBody(repo, 5)).json();
     assertThat(pr.get("state").asString()).isEqualTo("cancelled");
     assertThat(pr.get("isCurrentlySubmittedToQueue").asBoolean()).isFalse();
-    assertError(
-        api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":5}")),
-        404,
-        "not in the queue");
+    assertError(api.post("/v1/cancelPullRequest", prBody(repo, 5)), 404, "not in the queue");
     // submitted again later: a new id, and the newest submission is what reads return
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":5}")));
-    JsonNode again =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":5}")).json();
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 5)));
+    JsonNode again = api.post("/v1/getSubmittedPullRequest", prBody(repo, 5)).json();
     assertThat(again.get("id").asString()).isNotEqualTo(pr.get("id").asString());
     assertThat(again.get("state").asString()).isEqualTo("not_ready");
   }
@@ -392,10 +376,7 @@ public class ApiContractIT {
   @Test
   void getSubmittedPullRequestLookups() {
     String repo = newQueue();
-    assertError(
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":99}")),
-        404,
-        "never submitted");
+    assertError(api.post("/v1/getSubmittedPullRequest", prBody(repo, 99)), 404, "never submitted");
     assertError(
         api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"branch\":\"feature/x\"}")),
         404,
@@ -419,11 +400,10 @@ public class ApiContractIT {
             body(
                 repo,
                 "\"pr\":{\"number\":8,\"sha\":\"abc\"},\"impactedTargets\":[\"//a:test\",\"//b:test\"]")));
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":8}")));
-    JsonNode pr =
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":8}")).json();
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 8)));
+    JsonNode pr = api.post("/v1/getSubmittedPullRequest", prBody(repo, 8)).json();
     assertThat(pr.get("readiness").get("hasImpactedTargets").asBoolean()).isTrue();
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":9}")));
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 9)));
     assertOk(
         api.post(
             "/v1/setImpactedTargets",
@@ -431,7 +411,7 @@ public class ApiContractIT {
                 repo,
                 "\"pr\":{\"number\":9,\"sha\":\"def\"},\"impactedTargets\":\"IMPACTS_ALL\"")));
     assertThat(
-            api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":9}"))
+            api.post("/v1/getSubmittedPullRequest", prBody(repo, 9))
                 .json()
                 .get("readiness")
                 .get("hasImpactedTargets")
@@ -506,7 +486,7 @@ public class ApiContractIT {
   void listPagesVisitEveryPullRequestOnceInOrder() {
     String repo = newQueue();
     submit(repo, 7);
-    assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":3}")));
+    assertOk(api.post("/v1/cancelPullRequest", prBody(repo, 3)));
     Walk walk = walk(repo, 3, null);
     List<JsonNode> seen = walk.pullRequests();
     int pages = walk.pages();
@@ -543,7 +523,7 @@ public class ApiContractIT {
     first.get("pullRequests").forEach(seen::add);
     // every PR changes state (and so its sort position) in the middle of the walk
     for (int n = 1; n <= 6; n++) {
-      assertOk(api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
+      assertOk(api.post("/v1/cancelPullRequest", prBody(repo, n)));
     }
     seen.addAll(walk(repo, 2, first.get("nextCursor").asString()).pullRequests());
     assertThat(seen.stream().map(pr -> pr.get("prNumber").asLong()))
@@ -555,7 +535,7 @@ public class ApiContractIT {
     String repo = newQueue();
     String other = newQueue();
     for (int n = 1; n <= 3; n++) {
-      assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
+      assertOk(api.post("/v1/submitPullRequest", prBody(repo, n)));
     }
     String cursor =
         api.post("/v1/listPullRequests", body(repo, "\"take\":1"))
@@ -615,7 +595,7 @@ public class ApiContractIT {
 
   void submit(String repo, int count) {
     for (int n = 1; n <= count; n++) {
-      assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")));
+      assertOk(api.post("/v1/submitPullRequest", prBody(repo, n)));
     }
   }
 
@@ -669,7 +649,7 @@ public class ApiContractIT {
   @Test
   void tenantsCannotSeeEachOther() {
     String repo = newQueue();
-    assertOk(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")));
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 1)));
     Api admin = stack.admin();
     String org = "other-" + Api.uniqueRepo();
     assertOk(admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"));
@@ -681,14 +661,8 @@ public class ApiContractIT {
             .asString();
     Api other = api.withToken(token);
     assertError(other.post("/v1/getQueue", body(repo, "")), 404, "no queue exists");
-    assertError(
-        other.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":1}")),
-        404,
-        "no queue exists");
-    assertError(
-        other.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":1}")),
-        404,
-        "no queue exists");
+    assertError(other.post("/v1/getSubmittedPullRequest", prBody(repo, 1)), 404, "no queue exists");
+    assertError(other.post("/v1/cancelPullRequest", prBody(repo, 1)), 404, "no queue exists");
     assertError(other.post("/v1/listPullRequests", body(repo, "")), 404, "no queue exists");
     // the same repository name is free for the other organization
     assertOk(other.post("/v1/createQueue", body(repo, "")));

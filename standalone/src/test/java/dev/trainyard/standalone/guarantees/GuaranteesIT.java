@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.guarantees;
 
 import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.TrainyardServices;
@@ -101,7 +102,7 @@ public class GuaranteesIT extends OwnStack {
         List<Future<Api.Response>> answers = new ArrayList<>();
         for (String repo : repos) {
           for (int n = 1; n <= 5; n++) {
-            String request = body(repo, "\"pr\":{\"number\":" + n + "}");
+            String request = prBody(repo, n);
             answers.add(pool.submit(() -> api.post("/v1/submitPullRequest", request)));
           }
         }
@@ -125,8 +126,7 @@ public class GuaranteesIT extends OwnStack {
     // the partitions move back to the remaining worker: commands still flow
     String repo = Api.uniqueRepo();
     assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
-    assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")).status())
-        .isEqualTo(200);
+    assertThat(api.post("/v1/submitPullRequest", prBody(repo, 1)).status()).isEqualTo(200);
   }
 
   @Test
@@ -143,16 +143,8 @@ public class GuaranteesIT extends OwnStack {
       for (int n = 1; n <= 10; n++) {
         Api writer = n % 2 == 0 ? api : other;
         Api reader = n % 2 == 0 ? other : api;
-        assertThat(
-                writer
-                    .post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
-                    .status())
-            .isEqualTo(200);
-        assertThat(
-                reader
-                    .post(
-                        "/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
-                    .status())
+        assertThat(writer.post("/v1/submitPullRequest", prBody(repo, n)).status()).isEqualTo(200);
+        assertThat(reader.post("/v1/getSubmittedPullRequest", prBody(repo, n)).status())
             .isEqualTo(200);
       }
       String cursor =
@@ -178,14 +170,8 @@ public class GuaranteesIT extends OwnStack {
     String repo = Api.uniqueRepo();
     assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
     for (int n = 1; n <= 30; n++) {
-      assertThat(
-              api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
-                  .status())
-          .isEqualTo(200);
-      assertThat(
-              api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
-                  .status())
-          .isEqualTo(200);
+      assertThat(api.post("/v1/submitPullRequest", prBody(repo, n)).status()).isEqualTo(200);
+      assertThat(api.post("/v1/getSubmittedPullRequest", prBody(repo, n)).status()).isEqualTo(200);
       assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
           .isEqualTo(n);
       JsonNode newest =
@@ -195,12 +181,9 @@ public class GuaranteesIT extends OwnStack {
               .get(0);
       assertThat(newest.get("prNumber").asLong()).isEqualTo(n);
       if (n % 5 == 0) {
+        assertThat(api.post("/v1/cancelPullRequest", prBody(repo, n)).status()).isEqualTo(200);
         assertThat(
-                api.post("/v1/cancelPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
-                    .status())
-            .isEqualTo(200);
-        assertThat(
-                api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
+                api.post("/v1/getSubmittedPullRequest", prBody(repo, n))
                     .json()
                     .get("state")
                     .asString())
@@ -211,14 +194,9 @@ public class GuaranteesIT extends OwnStack {
   }
 
   private void assertOkSubmit(String repo, int n) {
+    assertThat(api.post("/v1/submitPullRequest", prBody(repo, n)).status()).isEqualTo(200);
     assertThat(
-            api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}")).status())
-        .isEqualTo(200);
-    assertThat(
-            api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":" + n + "}"))
-                .json()
-                .get("state")
-                .asString())
+            api.post("/v1/getSubmittedPullRequest", prBody(repo, n)).json().get("state").asString())
         .isEqualTo("not_ready");
   }
 

@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.guarantees;
 
 import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
@@ -35,8 +36,7 @@ class StandaloneProcessIT {
       token = awaitToken(first);
       Api api = new Api("http://127.0.0.1:" + port, token);
       assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
-      assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":42}")).status())
-          .isEqualTo(200);
+      assertThat(api.post("/v1/submitPullRequest", prBody(repo, 42)).status()).isEqualTo(200);
       assertThat(api.post("/v1/updateQueue", body(repo, "\"state\":\"paused\"")).status())
           .isEqualTo(200);
     } finally {
@@ -50,14 +50,13 @@ class StandaloneProcessIT {
       assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("state").asString())
           .isEqualTo("paused");
       assertThat(
-              api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":42}"))
+              api.post("/v1/getSubmittedPullRequest", prBody(repo, 42))
                   .json()
                   .get("state")
                   .asString())
           .isEqualTo("not_ready");
       // and the restarted broker takes new commands
-      assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":43}")).status())
-          .isEqualTo(200);
+      assertThat(api.post("/v1/submitPullRequest", prBody(repo, 43)).status()).isEqualTo(200);
     } finally {
       stop(second);
     }

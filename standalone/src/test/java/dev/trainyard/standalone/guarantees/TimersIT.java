@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.guarantees;
 
 import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
@@ -34,9 +35,8 @@ class TimersIT extends OwnStack {
     assertThat(api.post("/v1/createQueue", body(repo, "")).status()).isEqualTo(200);
     assertThat(api.post("/v1/updateQueue", body(repo, "\"notReadyTimeoutHours\":2")).status())
         .isEqualTo(200);
-    assertThat(api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}")).status())
-        .isEqualTo(200);
-    String pr = body(repo, "\"pr\":{\"number\":1}");
+    assertThat(api.post("/v1/submitPullRequest", prBody(repo, 1)).status()).isEqualTo(200);
+    String pr = prBody(repo, 1);
 
     clock.advance(Duration.ofMinutes(119));
     assertThat(api.post("/v1/getSubmittedPullRequest", pr).json().get("state").asString())

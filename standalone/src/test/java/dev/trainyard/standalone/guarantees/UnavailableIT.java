@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.guarantees;
 
 import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
@@ -20,7 +21,7 @@ public class UnavailableIT extends OwnStack {
     stack.infrastructure().stopKafka();
 
     long start = System.nanoTime();
-    Api.Response submit = api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":1}"));
+    Api.Response submit = api.post("/v1/submitPullRequest", prBody(repo, 1));
     long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(submit.status()).as(submit.body()).isEqualTo(503);
     assertThat(submit.headers().firstValue("retry-after")).contains("5");

@@ -84,6 +84,11 @@ public final class Api {
     return "repo-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
+  /** The common request fields plus {@code pr.number}. */
+  public static String prBody(String repo, long number) {
+    return body(repo, "\"pr\":{\"number\":" + number + "}");
+  }
+
   /** The common request fields of API.md for {@code repo} and {@code main}, plus {@code extra}. */
   public static String body(String repo, String extra) {
     return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
