@@ -11,7 +11,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code java -jar trainyard-standalone.jar}: the whole of trainyard on one machine. Configured by
  * the environment of API.md §6 (TRAINYARD_DATA_DIR, SERVER_PORT, TRAINYARD_KAFKA_PORT,
- * TRAINYARD_MONGO_PORT, TRAINYARD_ADMIN_TOKEN, TRAINYARD_BOOTSTRAP_ORG, TRAINYARD_BOOTSTRAP_TOKEN).
+ * TRAINYARD_MONGO_PORT, TRAINYARD_ADMIN_TOKEN, TRAINYARD_BOOTSTRAP_ORG, TRAINYARD_BOOTSTRAP_TOKEN,
+ * TRAINYARD_GIT_ROOT).
  */
 public final class StandaloneApplication {
   private StandaloneApplication() {}
@@ -48,6 +49,11 @@ public final class StandaloneApplication {
     props.put("trainyard.bootstrap.org", org);
     props.put("trainyard.bootstrap.token", apiToken);
     props.put("trainyard.worker.public-url", "http://localhost:" + serverPort);
+    Path gitRoot =
+        Path.of(env.getOrDefault("TRAINYARD_GIT_ROOT", data.resolve("git").toString()))
+            .toAbsolutePath();
+    java.nio.file.Files.createDirectories(gitRoot);
+    props.put("trainyard.git.root", gitRoot.toString());
     TrainyardServices services;
     try {
       services = TrainyardServices.start(props);
@@ -72,7 +78,8 @@ public final class StandaloneApplication {
     System.out.printf(
         "%n trainyard is running: http://localhost:%d/v1%n"
             + "   organization: %s%n   API token:    %s%n   admin token:  %s%n"
-            + "   data:         %s (Kafka on 127.0.0.1:%d, document store on 127.0.0.1:%d)%n%n",
+            + "   data:         %s (Kafka on 127.0.0.1:%d, document store on 127.0.0.1:%d)%n"
+            + "   git root:     %s (bare repositories at <host>/<owner>/<name>.git)%n%n",
         services.gatewayPort(),
         org,
         apiToken,

@@ -2,6 +2,7 @@ package dev.trainyard.common.command;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
@@ -18,7 +19,8 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
   @JsonSubTypes.Type(QueueCommand.CancelPullRequest.class),
   @JsonSubTypes.Type(QueueCommand.RestartTests.class),
   @JsonSubTypes.Type(QueueCommand.SetImpactedTargets.class),
-  @JsonSubTypes.Type(QueueCommand.Tick.class)
+  @JsonSubTypes.Type(QueueCommand.Tick.class),
+  @JsonSubTypes.Type(QueueCommand.RecordPullRequestState.class)
 })
 public sealed interface QueueCommand {
 
@@ -43,6 +45,25 @@ public sealed interface QueueCommand {
   /** Records which targets a PR head impacts; the list itself is stored under {@code digest}. */
   record SetImpactedTargets(long prNumber, String sha, ImpactedTargets targets)
       implements QueueCommand {}
+
+  /**
+   * What the source host shows of a pull request now: its head, title, author, base and
+   * mergeability, or {@code open = false} once it was closed (its ref deleted).
+   */
+  record RecordPullRequestState(
+      long prNumber,
+      boolean open,
+      String sha,
+      String title,
+      String author,
+      String baseBranch,
+      String headBranch,
+      Mergeability mergeability)
+      implements QueueCommand {
+    public static RecordPullRequestState closed(long prNumber) {
+      return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null);
+    }
+  }
 
   /** Time passed: lets the engine act on deadlines (stale PRs, test timeouts, batch waits). */
   record Tick(boolean unused) implements QueueCommand {

@@ -5,14 +5,22 @@ import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.scm.git.GitScm;
+import dev.trainyard.worker.signals.OwnedQueues;
+import dev.trainyard.worker.signals.ScmPoller;
+import dev.trainyard.worker.signals.Signals;
+import dev.trainyard.worker.signals.Ticker;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
-import dev.trainyard.worker.timers.Ticker;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -86,12 +94,30 @@ public class WorkerConfiguration {
   }
 
   @Bean
-  Ticker ticker(
-      QueueStore store,
-      KafkaTemplate<String, String> kafka,
-      KafkaListenerEndpointRegistry registry,
-      InstantSource clock,
-      WorkerProperties props) {
-    return new Ticker(store, kafka, registry, clock, props.commandPartitions());
+  OwnedQueues ownedQueues(KafkaListenerEndpointRegistry registry, WorkerProperties props) {
+    return new OwnedQueues(registry, props.commandPartitions());
+  }
+
+  @Bean
+  Signals signals(KafkaTemplate<String, String> kafka, InstantSource clock) {
+    return new Signals(kafka, clock);
+  }
+
+  @Bean
+  Ticker ticker(QueueStore store, OwnedQueues owned, Signals signals, InstantSource clock) {
+    return new Ticker(store, owned, signals, clock);
+  }
+
+  /** The git adapter, when a git root is configured ({@code TRAINYARD_GIT_ROOT}). */
+  @Bean
+  @ConditionalOnProperty("trainyard.git.root")
+  GitScm gitScm(@Value("${trainyard.git.root}") Path root) {
+    return new GitScm(root, new PersonIdent("trainyard", "trainyard@localhost"));
+  }
+
+  @Bean
+  @ConditionalOnProperty("trainyard.git.root")
+  ScmPoller scmPoller(QueueStore store, OwnedQueues owned, Signals signals, GitScm scm) {
+    return new ScmPoller(store, owned, signals, scm);
   }
 }

@@ -75,6 +75,23 @@ public record Entry(
         verifiedByTestRun);
   }
 
+  Entry withObservation(PullRequestInfo observed, Mergeability observedMergeability) {
+    return new Entry(
+        id,
+        prNumber,
+        sequence,
+        priority,
+        priorityDefaulted,
+        noBatch,
+        state,
+        stateChangedAt,
+        submittedAt,
+        observed,
+        observedMergeability,
+        impactedTargets,
+        verifiedByTestRun);
+  }
+
   Entry withImpactedTargets(ImpactedTargets targets) {
     return new Entry(
         id,

@@ -4,6 +4,7 @@ import dev.trainyard.common.queue.PrState;
 import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestNotReady;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestObserved;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestQueued;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestResubmitted;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
@@ -49,6 +50,8 @@ public final class EventApplier {
       return targetsRecorded(state, e);
     } else if (event instanceof TestsRestarted) {
       return state;
+    } else if (event instanceof PullRequestObserved e) {
+      return mapEntry(state, e.entryId(), x -> x.withObservation(e.pr(), e.mergeability()));
     }
     throw new IllegalArgumentException("no applier for " + event.getClass().getSimpleName());
   }

@@ -4,6 +4,7 @@ import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
 import dev.trainyard.common.command.QueueCommand.CreateQueue;
 import dev.trainyard.common.command.QueueCommand.DeleteQueue;
+import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
 import dev.trainyard.common.command.QueueCommand.RestartTests;
 import dev.trainyard.common.command.QueueCommand.SetImpactedTargets;
 import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
@@ -18,6 +19,7 @@ import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
+import dev.trainyard.worker.engine.QueueEvent.PullRequestObserved;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestResubmitted;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
 import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
@@ -98,6 +100,8 @@ public final class QueueEngine {
       return impactedTargets(state, c);
     } else if (command instanceof Tick) {
       return Decision.accept(List.of());
+    } else if (command instanceof RecordPullRequestState c) {
+      return observed(state, c, ctx);
     }
     throw new IllegalArgumentException("no rule for " + command.getClass().getSimpleName());
   }
@@ -154,6 +158,44 @@ public final class QueueEngine {
             state.targetsBeforeSubmit(command.prNumber()).map(PendingTargets::targets).orElse(null),
             null);
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
+  }
+
+  /**
+   * The source host's view of a PR: closed → cancelled; pushed to, or re-targeted, while its tests
+   * run → cancelled (its run no longer tests what would merge); otherwise its facts are recorded
+   * and the planner re-evaluates readiness.
+   */
+  private Decision observed(QueueAggregate state, RecordPullRequestState c, CommandContext ctx) {
+    Optional<Entry> found = state.activeEntry(c.prNumber());
+    if (found.isEmpty()) {
+      return Decision.accept(List.of());
+    }
+    Entry entry = found.get();
+    if (!c.open()) {
+      return Decision.accept(
+          List.of(new PullRequestCancelled(entry.id(), CancellationReason.PR_CLOSED, ctx.now())));
+    }
+    boolean inTest =
+        entry.state() == PrState.TESTING
+            || entry.state() == PrState.TESTS_PASSED
+            || entry.state() == PrState.PENDING_FAILURE;
+    if (inTest && !entry.pr().sha().isEmpty() && !entry.pr().sha().equals(c.sha())) {
+      return Decision.accept(
+          List.of(
+              new PullRequestCancelled(entry.id(), CancellationReason.PR_PUSHED_TO, ctx.now())));
+    }
+    if (inTest && !entry.pr().baseBranch().equals(c.baseBranch())) {
+      return Decision.accept(
+          List.of(
+              new PullRequestCancelled(
+                  entry.id(), CancellationReason.PR_BASE_BRANCH_CHANGED, ctx.now())));
+    }
+    PullRequestInfo info =
+        new PullRequestInfo(c.title(), c.sha(), c.baseBranch(), c.author(), c.headBranch());
+    if (info.equals(entry.pr()) && c.mergeability() == entry.mergeability()) {
+      return Decision.accept(List.of());
+    }
+    return Decision.accept(List.of(new PullRequestObserved(entry.id(), info, c.mergeability())));
   }
 
   private Decision impactedTargets(QueueAggregate state, SetImpactedTargets command) {

@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.queue.CancellationReason;
+import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueSettings;
@@ -38,4 +39,8 @@ public sealed interface QueueEvent {
       implements QueueEvent {}
 
   record TestsRestarted(String entryId, Instant at) implements QueueEvent {}
+
+  /** The source host showed new facts about a queued PR. */
+  record PullRequestObserved(String entryId, PullRequestInfo pr, Mergeability mergeability)
+      implements QueueEvent {}
 }

@@ -116,7 +116,8 @@ final class QueueBatch {
             engine.nextDeadline(state).orElse(null),
             recent.subList(0, Math.min(recent.size(), StoredQueue.RECENT_COMMANDS)),
             outbox.id(),
-            RowProjector.rowVersions(state, before.rowVersions(), rows));
+            RowProjector.rowVersions(state, before.rowVersions(), rows),
+            state == null ? 0 : state.entries().size());
     return new Written(queue, outbox);
   }
 

@@ -96,6 +96,15 @@ public class QueueStore {
     return lost;
   }
 
+  /** Queues that hold pull requests, for the source-host poller. */
+  public List<StoredQueue> activeQueues() {
+    List<StoredQueue> active = new ArrayList<>();
+    queues
+        .find(Filters.gt("activeEntries", 0))
+        .forEach(d -> active.add(Json.mapper().convertValue(d, StoredQueue.class)));
+    return active;
+  }
+
   /** Queues with a deadline at or before {@code now}, for the ticker. */
   public List<String> dueBefore(Instant now) {
     List<String> ids = new ArrayList<>();

@@ -12,7 +12,8 @@ import java.util.Map;
  * does not exist (never created, or deleted: the document stays as a tombstone so that its version
  * and recent command ids survive). {@code outboxId} names the {@link Outbox} written with this
  * version while it may still be unpublished; {@code rowVersions} maps each entry still in the
- * aggregate to the version of its current history row.
+ * aggregate to the version of its current history row; {@code activeEntries} lets pollers find the
+ * queues that hold pull requests.
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,
@@ -23,7 +24,8 @@ public record StoredQueue(
     Instant nextDeadline,
     List<RecentCommand> recent,
     String outboxId,
-    Map<String, Long> rowVersions) {
+    Map<String, Long> rowVersions,
+    int activeEntries) {
 
   /** How many applied command ids each queue remembers for de-duplication. */
   public static final int RECENT_COMMANDS = 128;
@@ -34,7 +36,7 @@ public record StoredQueue(
   }
 
   public static StoredQueue absent(String id, String org) {
-    return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of());
+    return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of(), 0);
   }
 
   public boolean hasApplied(String commandId) {
@@ -44,6 +46,6 @@ public record StoredQueue(
   /** This version with its outbox known to be published. */
   public StoredQueue published() {
     return new StoredQueue(
-        id, org, version, aggregate, view, nextDeadline, recent, null, rowVersions);
+        id, org, version, aggregate, view, nextDeadline, recent, null, rowVersions, activeEntries);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
@@ -31,7 +32,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(10);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(11);
   }
 
   @Test
@@ -88,7 +89,7 @@ class EventApplierTest {
 
   private static QueueCommand randomCommand(Random random) {
     long pr = random.nextInt(6);
-    return switch (random.nextInt(9)) {
+    return switch (random.nextInt(10)) {
       case 0 ->
           new QueueCommand.CreateQueue(
               random.nextBoolean() ? QueueMode.SINGLE : QueueMode.PARALLEL, 1 + random.nextInt(5));
@@ -109,6 +110,18 @@ class EventApplierTest {
               random.nextBoolean()
                   ? ImpactedTargets.everything()
                   : new ImpactedTargets(false, 1, "d" + pr));
+      case 8 ->
+          random.nextInt(4) == 0
+              ? QueueCommand.RecordPullRequestState.closed(pr)
+              : new QueueCommand.RecordPullRequestState(
+                  pr,
+                  true,
+                  "sha" + random.nextInt(3),
+                  "t",
+                  "a",
+                  random.nextInt(4) == 0 ? "release" : "main",
+                  null,
+                  Mergeability.values()[random.nextInt(Mergeability.values().length)]);
       default -> new QueueCommand.Tick();
     };
   }
@@ -150,6 +163,12 @@ class EventApplierTest {
     if (type == QueueEvent.ImpactedTargetsRecorded.class)
       return new QueueEvent.ImpactedTargetsRecorded(12, e.id(), "", ImpactedTargets.everything());
     if (type == QueueEvent.TestsRestarted.class) return new QueueEvent.TestsRestarted(e.id(), t);
+    if (type == QueueEvent.PullRequestObserved.class) {
+      return new QueueEvent.PullRequestObserved(
+          e.id(),
+          new PullRequestInfo("Add b", "abc", "main", "alice", null),
+          Mergeability.MERGEABLE);
+    }
     throw new AssertionError(
         "no sample for " + type.getSimpleName() + ": add one with its applier");
   }

@@ -18,6 +18,7 @@ import dev.trainyard.common.command.QueueCommand.UpdateQueue;
 import dev.trainyard.common.command.RejectionType;
 import dev.trainyard.common.queue.CancellationReason;
 import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
@@ -337,11 +338,66 @@ class QueueEngineTest {
             List.of("QueueUpdated", "PullRequestCancelled"),
             s -> assertThat(s.entries()).isEmpty()),
         accepts(
+            "observed: a mergeable PR on the target branch is recorded and queued",
+            () -> queue().submitted(12),
+            observed(12, "abc", "main", Mergeability.MERGEABLE),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            s -> {
+              Entry e = s.activeEntry(12).orElseThrow();
+              assertThat(e.state()).isEqualTo(PrState.PENDING);
+              assertThat(e.pr())
+                  .isEqualTo(new PullRequestInfo("Add b", "abc", "main", "alice", null));
+            }),
+        accepts(
+            "observed: a PR that does not merge stays not_ready with its facts",
+            () -> queue().submitted(12),
+            observed(12, "abc", "main", Mergeability.NOT_MERGEABLE),
+            List.of("PullRequestObserved"),
+            s -> assertThat(s.activeEntry(12).orElseThrow().pr().sha()).isEqualTo("abc")),
+        accepts(
+            "observed: a PR based on another branch is not ready",
+            () -> queue().submitted(12),
+            observed(12, "abc", "release", Mergeability.MERGEABLE),
+            List.of("PullRequestObserved"),
+            s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
+        accepts(
+            "observed: a pending PR that stops merging goes back to not_ready",
+            () -> queue().submitted(12).apply(observed(12, "abc", "main", Mergeability.MERGEABLE)),
+            observed(12, "abd", "main", Mergeability.NOT_MERGEABLE),
+            List.of("PullRequestObserved", "PullRequestNotReady"),
+            s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
+        accepts(
+            "observed: the same facts again change nothing",
+            () ->
+                queue()
+                    .submitted(12)
+                    .apply(observed(12, "abc", "main", Mergeability.NOT_MERGEABLE)),
+            observed(12, "abc", "main", Mergeability.NOT_MERGEABLE),
+            List.of(),
+            s -> {}),
+        accepts(
+            "observed: a closed PR is cancelled",
+            () -> queue().submitted(12),
+            QueueCommand.RecordPullRequestState.closed(12),
+            List.of("PullRequestCancelled"),
+            s -> assertThat(s.concluded().get(0).state()).isEqualTo(PrState.CANCELLED)),
+        accepts(
+            "observed: a PR not in the queue is ignored",
+            QueueFixture::queue,
+            observed(12, "abc", "main", Mergeability.MERGEABLE),
+            List.of(),
+            s -> assertThat(s.entries()).isEmpty()),
+        accepts(
             "tick: on an absent queue does nothing",
             QueueFixture::absent,
             new Tick(),
             List.of(),
             s -> assertThat(s).isNull()));
+  }
+
+  static QueueCommand observed(long pr, String sha, String base, Mergeability mergeability) {
+    return new QueueCommand.RecordPullRequestState(
+        pr, true, sha, "Add b", "alice", base, null, mergeability);
   }
 
   @ParameterizedTest(name = "{0}")

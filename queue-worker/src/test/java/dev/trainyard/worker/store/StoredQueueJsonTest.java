@@ -43,7 +43,8 @@ class StoredQueueJsonTest {
             now,
             List.of(new RecentCommand("x")),
             "outbox-1",
-            Map.of(state.entries().get(0).id(), 2L));
+            Map.of(state.entries().get(0).id(), 2L),
+            1);
 
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);

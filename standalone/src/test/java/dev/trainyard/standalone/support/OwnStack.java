@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.support;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,12 +26,19 @@ public abstract class OwnStack {
     return List.of();
   }
 
+  /** Service properties on top of the test defaults. */
+  protected Map<String, Object> properties() {
+    return Map.of();
+  }
+
   @BeforeAll
   @SuppressWarnings("unchecked")
   protected void startStack() {
     stack =
         TestStack.start(
-            infrastructure(), workerSetup().toArray(ApplicationContextInitializer[]::new));
+            infrastructure(),
+            properties(),
+            workerSetup().toArray(ApplicationContextInitializer[]::new));
   }
 
   @AfterAll

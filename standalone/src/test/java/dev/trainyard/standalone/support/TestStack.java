@@ -22,11 +22,15 @@ public final class TestStack implements AutoCloseable {
   private final String adminToken = "admin-" + UUID.randomUUID();
   private final String token = "token-" + UUID.randomUUID();
 
+  private final Map<String, Object> overrides;
+
   @SafeVarargs
   private TestStack(
       Infrastructure infrastructure,
+      Map<String, Object> overrides,
       ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
     this.infrastructure = infrastructure;
+    this.overrides = Map.copyOf(overrides);
     this.services = TrainyardServices.start(properties(), workerInitializers);
   }
 
@@ -34,7 +38,16 @@ public final class TestStack implements AutoCloseable {
   public static TestStack start(
       Supplier<Infrastructure> infrastructure,
       ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
-    return new TestStack(infrastructure.get(), workerInitializers);
+    return start(infrastructure, Map.of(), workerInitializers);
+  }
+
+  /** A stack whose services run with {@code overrides} on top of the test defaults. */
+  @SafeVarargs
+  public static TestStack start(
+      Supplier<Infrastructure> infrastructure,
+      Map<String, Object> overrides,
+      ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
+    return new TestStack(infrastructure.get(), overrides, workerInitializers);
   }
 
   /** Gives the worker {@code clock} instead of the system clock. */
@@ -70,6 +83,8 @@ public final class TestStack implements AutoCloseable {
     props.put("trainyard.bootstrap.token", token);
     props.put("trainyard.worker.tick-interval", "200ms");
     props.put("trainyard.worker.command-partitions", 6);
+    props.put("trainyard.scm.poll-interval", "200ms");
+    props.putAll(overrides);
     return props;
   }
 

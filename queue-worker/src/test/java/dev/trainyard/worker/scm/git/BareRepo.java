@@ -24,15 +24,15 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * A real bare repository on disk, as a git server holds it, with helpers that write commits and
  * refs the way pushes would: {@code repo.commit(main, files("a", "1"), "add a", "alice")}.
  */
-final class BareRepo implements AutoCloseable {
+public final class BareRepo implements AutoCloseable {
   final Repository git;
 
-  BareRepo(Path dir) throws IOException {
+  public BareRepo(Path dir) throws IOException {
     git = FileRepositoryBuilder.create(dir.toFile());
     git.create(true);
   }
 
-  static Map<String, String> files(String... nameThenContent) {
+  public static Map<String, String> files(String... nameThenContent) {
     Map<String, String> files = new TreeMap<>();
     for (int i = 0; i < nameThenContent.length; i += 2) {
       files.put(nameThenContent[i], nameThenContent[i + 1]);
@@ -41,7 +41,7 @@ final class BareRepo implements AutoCloseable {
   }
 
   /** A commit whose tree holds exactly {@code files} (flat names). */
-  ObjectId commit(ObjectId parent, Map<String, String> files, String message, String author)
+  public ObjectId commit(ObjectId parent, Map<String, String> files, String message, String author)
       throws IOException {
     try (ObjectInserter inserter = git.newObjectInserter()) {
       TreeFormatter tree = new TreeFormatter();
@@ -65,24 +65,30 @@ final class BareRepo implements AutoCloseable {
     }
   }
 
-  void setRef(String name, ObjectId id) throws IOException {
+  public void setRef(String name, ObjectId id) throws IOException {
     RefUpdate update = git.updateRef(name);
     update.setNewObjectId(id);
     update.setForceUpdate(true);
     update.update();
   }
 
-  void setSymbolicRef(String name, String target) throws IOException {
+  public void deleteRef(String name) throws IOException {
+    RefUpdate update = git.updateRef(name);
+    update.setForceUpdate(true);
+    update.delete();
+  }
+
+  public void setSymbolicRef(String name, String target) throws IOException {
     git.updateRef(name).link(target);
   }
 
-  ObjectId head(String branch) throws IOException {
+  public ObjectId head(String branch) throws IOException {
     var ref = git.exactRef(Constants.R_HEADS + branch);
     return ref == null ? null : ref.getObjectId();
   }
 
   /** The files of a commit's tree, name to content. */
-  Map<String, String> tree(ObjectId commitId) throws IOException {
+  public Map<String, String> tree(ObjectId commitId) throws IOException {
     Map<String, String> files = new TreeMap<>();
     try (RevWalk walk = new RevWalk(git);
         TreeWalk tree = new TreeWalk(git)) {
@@ -97,14 +103,14 @@ final class BareRepo implements AutoCloseable {
     return files;
   }
 
-  RevCommit parse(ObjectId id) throws IOException {
+  public RevCommit parse(ObjectId id) throws IOException {
     try (RevWalk walk = new RevWalk(git)) {
       return walk.parseCommit(id);
     }
   }
 
   /** First-parent history from {@code tip} back to (excluding) {@code base}, newest first. */
-  List<RevCommit> history(ObjectId tip, ObjectId base) throws IOException {
+  public List<RevCommit> history(ObjectId tip, ObjectId base) throws IOException {
     List<RevCommit> out = new java.util.ArrayList<>();
     RevCommit current = parse(tip);
     while (!current.equals(base)) {

@@ -1,0 +1,111 @@
+package dev.trainyard.worker.signals;
+
+import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.worker.engine.Entry;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.StoredQueue;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+
+/**
+ * Every interval, reads the queued PRs of this instance's queues from the source host and reports
+ * each one whose head, title, author, base or mergeability differs from what the queue recorded (or
+ * that disappeared after it had been seen: closed). Runs on the scheduler thread, never on a
+ * listener thread; mergeability is computed once per (target head, PR head).
+ */
+public class ScmPoller {
+  private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
+  private static final int REMEMBERED_MERGES = 10_000;
+  private final QueueStore store;
+  private final OwnedQueues owned;
+  private final Signals signals;
+  private final ScmProvider scm;
+  private final Map<String, Mergeability> merges =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Mergeability> eldest) {
+              return size() > REMEMBERED_MERGES;
+            }
+          });
+
+  public ScmPoller(QueueStore store, OwnedQueues owned, Signals signals, ScmProvider scm) {
+    this.store = store;
+    this.owned = owned;
+    this.signals = signals;
+    this.scm = scm;
+  }
+
+  @Scheduled(fixedDelayString = "${trainyard.scm.poll-interval:5s}")
+  public void poll() {
+    Predicate<String> mine = owned.now();
+    try {
+      for (StoredQueue queue : store.activeQueues()) {
+        if (mine.test(queue.id())
+            && queue.aggregate() != null
+            && scm.serves(queue.aggregate().key().repo())) {
+          observe(queue.aggregate());
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("could not poll the source host; the next round retries: {}", e.toString());
+    }
+  }
+
+  private void observe(QueueAggregate queue) {
+    QueueKey key = queue.key();
+    RepoRef repo = key.repo();
+    Optional<String> target = scm.branchHead(repo, key.branch());
+    for (Entry entry : queue.entries()) {
+      Optional<ScmPullRequest> pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
+      if (pr.isEmpty()) {
+        if (!entry.pr().sha().isEmpty()) {
+          signals.send(key, RecordPullRequestState.closed(entry.prNumber()));
+        }
+        continue;
+      }
+      ScmPullRequest seen = pr.get();
+      Mergeability mergeability =
+          target
+              .map(
+                  t ->
+                      merges.computeIfAbsent(
+                          t + ".." + seen.headSha(),
+                          k -> scm.mergeability(repo, key.branch(), seen.headSha())))
+              .orElse(Mergeability.NOT_MERGEABLE);
+      RecordPullRequestState observed =
+          new RecordPullRequestState(
+              entry.prNumber(),
+              true,
+              seen.headSha(),
+              seen.title(),
+              seen.author(),
+              seen.baseBranch(),
+              seen.headBranch(),
+              mergeability);
+      if (differs(entry, observed)) {
+        signals.send(key, observed);
+      }
+    }
+  }
+
+  private static boolean differs(Entry entry, RecordPullRequestState observed) {
+    return !observed.sha().equals(entry.pr().sha())
+        || !observed.title().equals(entry.pr().title())
+        || !observed.author().equals(entry.pr().author())
+        || !observed.baseBranch().equals(entry.pr().baseBranch())
+        || observed.mergeability() != entry.mergeability();
+  }
+}

@@ -1,0 +1,40 @@
+package dev.trainyard.worker.signals;
+
+import dev.trainyard.common.command.CommandEnvelope;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.topic.Topics;
+import java.time.InstantSource;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * Sends a command nobody waits for (no correlation id) onto the queue's key. A lost one is sent
+ * again by the next round of whoever sent it.
+ */
+public class Signals {
+  private static final Logger log = LoggerFactory.getLogger(Signals.class);
+  private final KafkaTemplate<String, String> kafka;
+  private final InstantSource clock;
+
+  public Signals(KafkaTemplate<String, String> kafka, InstantSource clock) {
+    this.kafka = kafka;
+    this.clock = clock;
+  }
+
+  public void send(QueueKey key, QueueCommand command) {
+    CommandEnvelope envelope =
+        new CommandEnvelope(UUID.randomUUID().toString(), null, key, clock.instant(), command);
+    kafka
+        .send(Topics.QUEUE_COMMANDS, key.id(), Json.mapper().writeValueAsString(envelope))
+        .whenComplete(
+            (result, error) -> {
+              if (error != null) {
+                log.warn("could not signal {}; the next round retries: {}", key, error.toString());
+              }
+            });
+  }
+}

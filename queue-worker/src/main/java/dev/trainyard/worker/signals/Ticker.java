@@ -1,0 +1,45 @@
+package dev.trainyard.worker.signals;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.worker.store.QueueStore;
+import java.time.InstantSource;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+
+/**
+ * Every interval, sends a {@code Tick} to each due queue this instance owns. A tick that arrives
+ * twice is harmless: deciding it again finds nothing due.
+ */
+public class Ticker {
+  private static final Logger log = LoggerFactory.getLogger(Ticker.class);
+  private final QueueStore store;
+  private final OwnedQueues owned;
+  private final Signals signals;
+  private final InstantSource clock;
+
+  public Ticker(QueueStore store, OwnedQueues owned, Signals signals, InstantSource clock) {
+    this.store = store;
+    this.owned = owned;
+    this.signals = signals;
+    this.clock = clock;
+  }
+
+  @Scheduled(fixedDelayString = "${trainyard.worker.tick-interval:5s}")
+  public void tick() {
+    Predicate<String> mine = owned.now();
+    try {
+      for (String id : store.dueBefore(clock.instant())) {
+        if (mine.test(id)) {
+          store
+              .load(id)
+              .filter(q -> q.aggregate() != null)
+              .ifPresent(q -> signals.send(q.aggregate().key(), new QueueCommand.Tick()));
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("could not look for due queues; the next round retries: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.trainyard.standalone.scm;
+
+import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
+import static dev.trainyard.worker.scm.git.BareRepo.files;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.worker.scm.git.BareRepo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.eclipse.jgit.lib.ObjectId;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A queue on a plain git repository (a bare repository under the git root, PRs as
+ * refs/pull/n/head): the worker reads each submitted PR, computes its mergeability with a real
+ * merge, and queues the ready ones; a push updates the PR, a deleted ref closes it.
+ */
+class GitRepositoriesIT extends OwnStack {
+  private final Path gitRoot = temporaryDirectory();
+
+  @Override
+  protected Map<String, Object> properties() {
+    return Map.of("trainyard.git.root", gitRoot.toString());
+  }
+
+  @Test
+  void submittedPullRequestsAreReadFromTheRepository() throws Exception {
+    Api api = stack.api();
+    String name = Api.uniqueRepo();
+    try (BareRepo repo = new BareRepo(gitRoot.resolve("github.com/acme/" + name + ".git"))) {
+      ObjectId main = repo.commit(null, files("README", "hi\n"), "initial", "carol");
+      repo.setRef("refs/heads/main", main);
+      ObjectId good = repo.commit(main, files("README", "hi\n", "b.txt", "b\n"), "Add b", "alice");
+      repo.setRef("refs/pull/1/head", good);
+      ObjectId clash = repo.commit(main, files("README", "theirs\n"), "Reword readme", "bob");
+      repo.setRef("refs/pull/2/head", clash);
+      repo.setRef(
+          "refs/heads/main", repo.commit(main, files("README", "ours\n"), "Main moves", "carol"));
+
+      assertThat(api.post("/v1/createQueue", body(name, "")).status()).isEqualTo(200);
+      assertThat(api.post("/v1/submitPullRequest", prBody(name, 1)).status()).isEqualTo(200);
+      assertThat(api.post("/v1/submitPullRequest", prBody(name, 2)).status()).isEqualTo(200);
+
+      JsonNode one = awaitPr(api, name, 1, pr -> pr.get("state").asString().equals("pending"));
+      assertThat(one.get("prTitle").asString()).isEqualTo("Add b");
+      assertThat(one.get("prSha").asString()).isEqualTo(good.name());
+      assertThat(one.get("prAuthor").asString()).isEqualTo("alice");
+      assertThat(one.get("readiness").get("gitHubMergeability").asString()).isEqualTo("mergeable");
+      JsonNode two =
+          awaitPr(
+              api,
+              name,
+              2,
+              pr ->
+                  pr.get("readiness").get("gitHubMergeability").asString().equals("not_mergeable"));
+      assertThat(two.get("state").asString()).isEqualTo("not_ready");
+      assertThat(two.get("prTitle").asString()).isEqualTo("Reword readme");
+
+      // a push to PR 1 is seen; deleting PR 2's ref closes it
+      ObjectId pushed =
+          repo.commit(good, files("README", "hi\n", "b.txt", "b2\n"), "Fix b", "alice");
+      repo.setRef("refs/pull/1/head", pushed);
+      repo.deleteRef("refs/pull/2/head");
+
+      awaitPr(api, name, 1, pr -> pr.get("prSha").asString().equals(pushed.name()));
+      awaitPr(api, name, 2, pr -> pr.get("state").asString().equals("cancelled"));
+      assertThat(
+              EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
+                  .filter(e -> e.body().get("repository").get("name").asString().equals(name))
+                  .map(e -> e.type() + " " + e.body().get("pr_number").asLong()))
+          .contains("pull_request.queued 1", "pull_request.canceled 2");
+    }
+  }
+
+  private static JsonNode awaitPr(
+      Api api, String repo, long number, Predicate<JsonNode> condition) {
+    return Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> api.post("/v1/getSubmittedPullRequest", prBody(repo, number)).json(),
+            condition::test);
+  }
+
+  private static Path temporaryDirectory() {
+    try {
+      return Files.createTempDirectory("trainyard-git-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
