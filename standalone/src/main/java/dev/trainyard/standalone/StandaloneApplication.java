@@ -86,7 +86,8 @@ public final class StandaloneApplication {
         adminToken,
         data.resolve("").toAbsolutePath(),
         kafkaPort,
-        mongoPort);
+        mongoPort,
+        gitRoot);
     stopped.await();
   }
 

@@ -2,19 +2,26 @@ package dev.trainyard.standalone;
 
 import dev.trainyard.gateway.GatewayApplication;
 import dev.trainyard.worker.WorkerApplication;
+import dev.trainyard.worker.processing.CommandListener;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Starts the trainyard services as separate Spring contexts in this JVM, the way they run as
  * separate processes in a cluster: the worker first (it creates the topics), then the gateway.
  */
 public final class TrainyardServices implements AutoCloseable {
+  private static final Duration PARTITION_WAIT = Duration.ofSeconds(30);
   private final ConfigurableApplicationContext worker;
   private final ConfigurableApplicationContext gateway;
 
@@ -49,9 +56,31 @@ public final class TrainyardServices implements AutoCloseable {
   public static ConfigurableApplicationContext worker(
       Map<String, Object> properties,
       ApplicationContextInitializer<ConfigurableApplicationContext>... initializers) {
-    return service(WorkerApplication.class, "worker", WebApplicationType.NONE, properties)
-        .initializers(initializers)
-        .run();
+    ConfigurableApplicationContext worker =
+        service(WorkerApplication.class, "worker", WebApplicationType.NONE, properties)
+            .initializers(initializers)
+            .run();
+    awaitPartitions(worker);
+    return worker;
+  }
+
+  /**
+   * Waits (bounded) until the worker's consumers hold partitions, so that the first command after
+   * start is not answered 503 while the consumer group is still forming.
+   */
+  private static void awaitPartitions(ConfigurableApplicationContext worker) {
+    MessageListenerContainer container =
+        worker
+            .getBean(KafkaListenerEndpointRegistry.class)
+            .getListenerContainer(CommandListener.ID);
+    long deadline = System.nanoTime() + PARTITION_WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      Collection<?> assigned = container == null ? null : container.getAssignedPartitions();
+      if (assigned != null && !assigned.isEmpty()) {
+        return;
+      }
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+    }
   }
 
   public static ConfigurableApplicationContext gateway(Map<String, Object> properties) {

@@ -52,11 +52,9 @@ public class ScmPoller {
   public void poll() {
     Predicate<String> mine = owned.now();
     try {
-      for (StoredQueue queue : store.activeQueues()) {
-        if (mine.test(queue.id())
-            && queue.aggregate() != null
-            && scm.serves(queue.aggregate().key().repo())) {
-          observe(queue.aggregate());
+      for (QueueKey key : store.activeQueues()) {
+        if (mine.test(key.id()) && scm.serves(key.repo())) {
+          store.load(key.id()).map(StoredQueue::aggregate).ifPresent(this::observe);
         }
       }
     } catch (RuntimeException e) {

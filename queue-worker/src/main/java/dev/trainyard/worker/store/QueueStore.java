@@ -13,6 +13,7 @@ import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.WriteModel;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,12 +97,18 @@ public class QueueStore {
     return lost;
   }
 
-  /** Queues that hold pull requests, for the source-host poller. */
-  public List<StoredQueue> activeQueues() {
-    List<StoredQueue> active = new ArrayList<>();
+  /** The keys of the queues that hold pull requests, for the source-host poller. */
+  public List<QueueKey> activeQueues() {
+    List<QueueKey> active = new ArrayList<>();
     queues
         .find(Filters.gt("activeEntries", 0))
-        .forEach(d -> active.add(Json.mapper().convertValue(d, StoredQueue.class)));
+        .projection(new Document("aggregate.key", 1))
+        .forEach(
+            d ->
+                active.add(
+                    Json.mapper()
+                        .convertValue(
+                            d.get("aggregate", Document.class).get("key"), QueueKey.class)));
     return active;
   }
 
