@@ -20,7 +20,8 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
   @JsonSubTypes.Type(QueueCommand.RestartTests.class),
   @JsonSubTypes.Type(QueueCommand.SetImpactedTargets.class),
   @JsonSubTypes.Type(QueueCommand.Tick.class),
-  @JsonSubTypes.Type(QueueCommand.RecordPullRequestState.class)
+  @JsonSubTypes.Type(QueueCommand.RecordPullRequestState.class),
+  @JsonSubTypes.Type(QueueCommand.RefreshFromScm.class)
 })
 public sealed interface QueueCommand {
 
@@ -62,6 +63,17 @@ public sealed interface QueueCommand {
       implements QueueCommand {
     public static RecordPullRequestState closed(long prNumber) {
       return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null);
+    }
+  }
+
+  /**
+   * The source host says refs changed (a post-receive hook): re-read the queue's PRs now. Handled
+   * by the worker's shell, which answers once the resulting {@link RecordPullRequestState} commands
+   * are on the queue's log; it changes no state by itself.
+   */
+  record RefreshFromScm(boolean unused) implements QueueCommand {
+    public RefreshFromScm() {
+      this(false);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.trainyard.gateway.config;
 import dev.trainyard.gateway.auth.AdminHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
+import dev.trainyard.gateway.scm.ScmHandler;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,7 +30,7 @@ public class Routes {
 
   @Bean
   RouterFunction<ServerResponse> apiRoutes(
-      PullRequestHandler pulls, QueueHandler queues, AdminHandler admin) {
+      PullRequestHandler pulls, QueueHandler queues, ScmHandler scm, AdminHandler admin) {
     return RouterFunctions.route()
         .POST("/v1/submitPullRequest", pulls::submit)
         .POST("/v1/cancelPullRequest", pulls::cancel)
@@ -42,6 +43,7 @@ public class Routes {
         .POST("/v1/getQueue", queues::get)
         .POST("/v1/updateQueue", queues::update)
         .POST("/v1/deleteQueue", queues::delete)
+        .POST("/v1/scm/git/notify", scm::gitNotify)
         .POST("/admin/v1/createOrganization", admin::createOrganization)
         .POST("/admin/v1/createApiToken", admin::createApiToken)
         .POST("/admin/v1/revokeApiToken", admin::revokeApiToken)

@@ -8,6 +8,7 @@ import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.scm.git.GitScm;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
+import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.signals.Signals;
 import dev.trainyard.worker.signals.Ticker;
 import dev.trainyard.worker.store.HistoryStore;
@@ -82,7 +83,8 @@ public class WorkerConfiguration {
       Publisher publisher,
       WorkerProperties props,
       InstantSource clock,
-      ObjectProvider<ProcessingProbe> probe) {
+      ObjectProvider<ProcessingProbe> probe,
+      ObjectProvider<ScmRefresher> refresher) {
     return new CommandProcessor(
         store,
         outboxes,
@@ -90,7 +92,8 @@ public class WorkerConfiguration {
         publisher,
         new PublicEvents(props.publicUrl()),
         clock,
-        probe.getIfAvailable(() -> ProcessingProbe.NONE));
+        probe.getIfAvailable(() -> ProcessingProbe.NONE),
+        refresher.getIfAvailable(() -> ScmRefresher.NONE));
   }
 
   @Bean

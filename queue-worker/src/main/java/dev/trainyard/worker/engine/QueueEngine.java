@@ -102,6 +102,8 @@ public final class QueueEngine {
       return Decision.accept(List.of());
     } else if (command instanceof RecordPullRequestState c) {
       return observed(state, c, ctx);
+    } else if (command instanceof QueueCommand.RefreshFromScm) {
+      return Decision.accept(List.of()); // reading the source host is the shell's work
     }
     throw new IllegalArgumentException("no rule for " + command.getClass().getSimpleName());
   }

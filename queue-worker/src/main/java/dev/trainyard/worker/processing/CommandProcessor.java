@@ -2,8 +2,10 @@ package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
+import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxStore;
@@ -40,6 +42,7 @@ public class CommandProcessor {
   private final PublicEvents publicEvents;
   private final InstantSource clock;
   private final ProcessingProbe probe;
+  private final ScmRefresher refresher;
   private final QueueCache cache = new QueueCache(10_000);
 
   public CommandProcessor(
@@ -49,7 +52,8 @@ public class CommandProcessor {
       Publisher publisher,
       PublicEvents publicEvents,
       InstantSource clock,
-      ProcessingProbe probe) {
+      ProcessingProbe probe,
+      ScmRefresher refresher) {
     this.store = store;
     this.outboxes = outboxes;
     this.history = history;
@@ -57,12 +61,17 @@ public class CommandProcessor {
     this.publicEvents = publicEvents;
     this.clock = clock;
     this.probe = probe;
+    this.refresher = refresher;
   }
 
   public void process(List<CommandEnvelope> envelopes) {
     Map<String, List<CommandEnvelope>> byQueue = new LinkedHashMap<>();
     for (CommandEnvelope e : envelopes) {
-      byQueue.computeIfAbsent(e.queue().id(), id -> new ArrayList<>()).add(e);
+      if (e.command() instanceof QueueCommand.RefreshFromScm) {
+        refresh(e);
+      } else {
+        byQueue.computeIfAbsent(e.queue().id(), id -> new ArrayList<>()).add(e);
+      }
     }
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS && !byQueue.isEmpty(); attempt++) {
       Set<String> conflicted = processOnce(byQueue);
@@ -101,6 +110,22 @@ public class CommandProcessor {
         kept.stream().flatMap(b -> b.replies().stream()).toList());
     stored.forEach(w -> cache.put(w.queue().published()));
     return conflicted;
+  }
+
+  /**
+   * Source-host reads are blocking I/O: they run off this listener thread, and the reply goes out
+   * when their commands are on the log. A refresh lost in a crash is repeated by the next poll.
+   */
+  private void refresh(CommandEnvelope envelope) {
+    refresher
+        .refresh(envelope.queue())
+        .whenComplete(
+            (done, error) -> {
+              if (envelope.correlationId() != null && error == null) {
+                publisher.reply(
+                    CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
+              }
+            });
   }
 
   private StoredQueue load(String id, String org) {

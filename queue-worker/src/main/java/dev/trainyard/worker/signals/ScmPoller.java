@@ -10,10 +10,15 @@ import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +30,14 @@ import org.springframework.scheduling.annotation.Scheduled;
  * that disappeared after it had been seen: closed). Runs on the scheduler thread, never on a
  * listener thread; mergeability is computed once per (target head, PR head).
  */
-public class ScmPoller {
+public class ScmPoller implements ScmRefresher {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
   private static final int REMEMBERED_MERGES = 10_000;
   private final QueueStore store;
   private final OwnedQueues owned;
   private final Signals signals;
   private final ScmProvider scm;
+  private final ExecutorService refreshes = Executors.newFixedThreadPool(2);
   private final Map<String, Mergeability> merges =
       Collections.synchronizedMap(
           new LinkedHashMap<>(16, 0.75f, true) {
@@ -62,7 +68,26 @@ public class ScmPoller {
     }
   }
 
-  private void observe(QueueAggregate queue) {
+  /**
+   * Re-reads one queue's PRs now (a notify from the git server), off the caller's thread; the
+   * future completes once every resulting command is on the queue's log.
+   */
+  @Override
+  public CompletableFuture<Void> refresh(QueueKey key) {
+    return CompletableFuture.supplyAsync(
+            () ->
+                store
+                    .load(key.id())
+                    .map(StoredQueue::aggregate)
+                    .filter(q -> scm.serves(key.repo()))
+                    .map(this::observe)
+                    .orElse(List.of()),
+            refreshes)
+        .thenCompose(sends -> CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)));
+  }
+
+  private List<CompletableFuture<?>> observe(QueueAggregate queue) {
+    List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
     RepoRef repo = key.repo();
     Optional<String> target = scm.branchHead(repo, key.branch());
@@ -70,7 +95,7 @@ public class ScmPoller {
       Optional<ScmPullRequest> pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
       if (pr.isEmpty()) {
         if (!entry.pr().sha().isEmpty()) {
-          signals.send(key, RecordPullRequestState.closed(entry.prNumber()));
+          sends.add(signals.send(key, RecordPullRequestState.closed(entry.prNumber())));
         }
         continue;
       }
@@ -94,9 +119,10 @@ public class ScmPoller {
               seen.headBranch(),
               mergeability);
       if (differs(entry, observed)) {
-        signals.send(key, observed);
+        sends.add(signals.send(key, observed));
       }
     }
+    return sends;
   }
 
   private static boolean differs(Entry entry, RecordPullRequestState observed) {

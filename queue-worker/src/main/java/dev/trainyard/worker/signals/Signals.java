@@ -7,6 +7,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.topic.Topics;
 import java.time.InstantSource;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -25,10 +26,11 @@ public class Signals {
     this.clock = clock;
   }
 
-  public void send(QueueKey key, QueueCommand command) {
+  /** Sends the command; the future completes when the broker has it. */
+  public CompletableFuture<?> send(QueueKey key, QueueCommand command) {
     CommandEnvelope envelope =
         new CommandEnvelope(UUID.randomUUID().toString(), null, key, clock.instant(), command);
-    kafka
+    return kafka
         .send(Topics.QUEUE_COMMANDS, key.id(), Json.mapper().writeValueAsString(envelope))
         .whenComplete(
             (result, error) -> {

@@ -388,6 +388,12 @@ class QueueEngineTest {
             List.of(),
             s -> assertThat(s.entries()).isEmpty()),
         accepts(
+            "refresh: reading the source host is the shell's work, not a state change",
+            () -> queue().submitted(12),
+            new QueueCommand.RefreshFromScm(),
+            List.of(),
+            s -> assertThat(s.entries()).hasSize(1)),
+        accepts(
             "tick: on an absent queue does nothing",
             QueueFixture::absent,
             new Tick(),
