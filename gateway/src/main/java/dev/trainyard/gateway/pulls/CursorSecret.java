@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.pulls;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.FindAndModifyOptions;
@@ -18,6 +19,7 @@ import reactor.core.publisher.Mono;
 @Component
 public class CursorSecret {
   private static final String SETTINGS = "gateway_settings";
+  private static final Duration FOREVER = Duration.ofDays(365L * 1000);
   private final Mono<byte[]> secret;
 
   public CursorSecret(ReactiveMongoTemplate mongo) {
@@ -32,10 +34,8 @@ public class CursorSecret {
                 Document.class,
                 SETTINGS)
             .map(doc -> Base64.getDecoder().decode(doc.getString("value")))
-            .cache(
-                value -> java.time.Duration.ofDays(36500),
-                e -> java.time.Duration.ZERO,
-                () -> java.time.Duration.ZERO);
+            // kept once read; a failed read (store away) is not cached, the next request retries
+            .cache(value -> FOREVER, error -> Duration.ZERO, () -> Duration.ZERO);
   }
 
   public Mono<byte[]> get() {
