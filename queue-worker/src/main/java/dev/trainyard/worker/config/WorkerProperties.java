@@ -1,6 +1,5 @@
 package dev.trainyard.worker.config;
 
-import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -10,7 +9,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param eventPartitions partitions of {@code trainyard.events}
  * @param replyPartitions partitions of {@code trainyard.queue-replies}
  * @param replicationFactor replication of the topics the worker creates
- * @param tickInterval how often due queues are ticked
  * @param publicUrl the base URL of the gateway, for links in events
  */
 @ConfigurationProperties("trainyard.worker")
@@ -19,7 +17,6 @@ public record WorkerProperties(
     Integer eventPartitions,
     Integer replyPartitions,
     Short replicationFactor,
-    Duration tickInterval,
     String publicUrl) {
 
   public WorkerProperties {
@@ -27,7 +24,6 @@ public record WorkerProperties(
     eventPartitions = eventPartitions == null ? 12 : eventPartitions;
     replyPartitions = replyPartitions == null ? 4 : replyPartitions;
     replicationFactor = replicationFactor == null ? 1 : replicationFactor;
-    tickInterval = tickInterval == null ? Duration.ofSeconds(5) : tickInterval;
     publicUrl = publicUrl == null ? "http://localhost:8080" : publicUrl;
   }
 }

@@ -30,7 +30,7 @@ import org.springframework.scheduling.annotation.Scheduled;
  * that disappeared after it had been seen: closed). Runs on the scheduler thread, never on a
  * listener thread; mergeability is computed once per (target head, PR head).
  */
-public class ScmPoller implements ScmRefresher {
+public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
   private static final int REMEMBERED_MERGES = 10_000;
   private final QueueStore store;
@@ -84,6 +84,12 @@ public class ScmPoller implements ScmRefresher {
                     .orElse(List.of()),
             refreshes)
         .thenCompose(sends -> CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)));
+  }
+
+  /** Called by Spring when the worker stops: no refresh threads outlive their context. */
+  @Override
+  public void close() {
+    refreshes.shutdownNow();
   }
 
   private List<CompletableFuture<?>> observe(QueueAggregate queue) {
