@@ -21,7 +21,13 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
   @JsonSubTypes.Type(QueueCommand.SetImpactedTargets.class),
   @JsonSubTypes.Type(QueueCommand.Tick.class),
   @JsonSubTypes.Type(QueueCommand.RecordPullRequestState.class),
-  @JsonSubTypes.Type(QueueCommand.RefreshFromScm.class)
+  @JsonSubTypes.Type(QueueCommand.RefreshFromScm.class),
+  @JsonSubTypes.Type(QueueCommand.ReportStatus.class),
+  @JsonSubTypes.Type(QueueCommand.RecordTestBranch.class),
+  @JsonSubTypes.Type(QueueCommand.RecordTestBranchConflict.class),
+  @JsonSubTypes.Type(QueueCommand.RecordMerge.class),
+  @JsonSubTypes.Type(QueueCommand.RecordMergeRefused.class),
+  @JsonSubTypes.Type(QueueCommand.RecordBranchDeleted.class)
 })
 public sealed interface QueueCommand {
 
@@ -83,4 +89,31 @@ public sealed interface QueueCommand {
       this(false);
     }
   }
+
+  /**
+   * A CI status for a commit of the queue's repository ({@code /v1/ci/reportStatus}); applied to
+   * the test run whose branch head it is, or kept until such a run appears.
+   */
+  record ReportStatus(String sha, String context, CommitState state, String url, String description)
+      implements QueueCommand {}
+
+  /** Effect result: the test branch of {@code testRunId} was built on {@code baseSha}. */
+  record RecordTestBranch(String testRunId, String baseSha, String headSha)
+      implements QueueCommand {}
+
+  /** Effect result: {@code prNumber} did not merge cleanly while building the run's branch. */
+  record RecordTestBranchConflict(String testRunId, long prNumber) implements QueueCommand {}
+
+  /** Effect result: the run landed; the target branch now points at {@code targetSha}. */
+  record RecordMerge(String testRunId, String targetSha) implements QueueCommand {}
+
+  /**
+   * Effect result: the run could not land and nothing changed. Either the target moved ({@code
+   * targetSha} = where it is now) or the merge method could not replay {@code conflictPrNumber}.
+   */
+  record RecordMergeRefused(String testRunId, String targetSha, Long conflictPrNumber)
+      implements QueueCommand {}
+
+  /** Effect result: the run's test branch no longer exists. */
+  record RecordBranchDeleted(String testRunId) implements QueueCommand {}
 }

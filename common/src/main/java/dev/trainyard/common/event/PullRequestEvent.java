@@ -7,7 +7,8 @@ import java.time.Instant;
 
 /**
  * A {@code pull_request.*} webhook body (API.md §7). The reason fields and the test-branch fields
- * only appear on the event types that carry them.
+ * only appear on the event types that carry them ({@code test_pr_number} is the tested PR itself:
+ * plain git has no separate testing PR).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PullRequestEvent(
@@ -20,6 +21,13 @@ public record PullRequestEvent(
     RepoRef repository,
     @JsonProperty("target_branch") String targetBranch,
     Instant timestamp,
+    @JsonProperty("test_branch") String testBranch,
+    @JsonProperty("test_branch_sha") String testBranchSha,
+    @JsonProperty("test_pr_number") Long testPrNumber,
+    Boolean batched,
+    @JsonProperty("is_bisection") Boolean isBisection,
     @JsonProperty("submitted_reason") String submittedReason,
     @JsonProperty("queued_reason") String queuedReason,
-    @JsonProperty("cancellation_reason") String cancellationReason) {}
+    @JsonProperty("failure_reason") String failureReason,
+    @JsonProperty("cancellation_reason") String cancellationReason,
+    @JsonProperty("merged_reason") String mergedReason) {}

@@ -71,6 +71,10 @@ public record QueueSettings(
     return mode == QueueMode.PARALLEL;
   }
 
+  public QueueSettings withMode(QueueMode newMode) {
+    return apply(QueueSettingsPatch.mode(newMode));
+  }
+
   public QueueSettings apply(QueueSettingsPatch p) {
     return new QueueSettings(
         or(p.mode(), mode),

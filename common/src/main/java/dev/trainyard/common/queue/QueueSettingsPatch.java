@@ -41,4 +41,42 @@ public record QueueSettingsPatch(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
         null, null, null, false, null, false, null, null, null, null, null);
   }
+
+  /** A patch that changes only the mode. */
+  public static QueueSettingsPatch mode(QueueMode mode) {
+    return new QueueSettingsPatch(
+        null, mode, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, false, null, false, null, null, null, null, null);
+  }
+
+  /** The same patch without its mode (kept back while a mode switch waits for runs). */
+  public QueueSettingsPatch withoutMode() {
+    return new QueueSettingsPatch(
+        state,
+        null,
+        concurrency,
+        bisectionConcurrency,
+        testingTimeoutMinutes,
+        pendingFailureDepth,
+        canOptimisticallyMerge,
+        batch,
+        batchingMinSize,
+        batchingMaxWaitTimeMinutes,
+        createPrsForTestingBranches,
+        commentsEnabled,
+        commandsEnabled,
+        statusCheckEnabled,
+        extensionEnabled,
+        labelCommandsEnabled,
+        stateLabelsEnabled,
+        enqueueingLabel,
+        clearEnqueueingLabel,
+        requiredStatuses,
+        deleteRequiredStatuses,
+        allowedBotSubmitters,
+        directMergeMode,
+        optimizationMode,
+        mergeMethod,
+        notReadyTimeoutHours);
+  }
 }

@@ -25,7 +25,7 @@ public final class Collections {
   /** Impacted-target lists, chunked, keyed by content digest; too large for the aggregate. */
   public static final String IMPACTED_TARGETS = "impacted_targets";
 
-  /** Test runs with their statuses (filled once runs exist). */
+  /** Test runs with their statuses ({@link TestRunDocument}). */
   public static final String TEST_RUNS = "test_runs";
 
   private Collections() {}

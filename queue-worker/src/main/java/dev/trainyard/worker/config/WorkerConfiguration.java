@@ -1,6 +1,7 @@
 package dev.trainyard.worker.config;
 
 import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.effects.EffectRunner;
 import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
@@ -15,6 +16,7 @@ import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.jgit.lib.PersonIdent;
@@ -84,7 +86,8 @@ public class WorkerConfiguration {
       WorkerProperties props,
       InstantSource clock,
       ObjectProvider<ProcessingProbe> probe,
-      ObjectProvider<ScmRefresher> refresher) {
+      ObjectProvider<ScmRefresher> refresher,
+      ObjectProvider<EffectRunner> effects) {
     return new CommandProcessor(
         store,
         outboxes,
@@ -93,7 +96,8 @@ public class WorkerConfiguration {
         new PublicEvents(props.publicUrl()),
         clock,
         probe.getIfAvailable(() -> ProcessingProbe.NONE),
-        refresher.getIfAvailable(() -> ScmRefresher.NONE));
+        refresher.getIfAvailable(() -> ScmRefresher.NONE),
+        state -> effects.ifAvailable(runner -> runner.reconcile(state)));
   }
 
   @Bean
@@ -122,5 +126,18 @@ public class WorkerConfiguration {
   @ConditionalOnProperty("trainyard.git.root")
   ScmPoller scmPoller(QueueStore store, OwnedQueues owned, Signals signals, GitScm scm) {
     return new ScmPoller(store, owned, signals, scm);
+  }
+
+  /** Carries out builds, merges and branch deletions for the queues of the git adapter. */
+  @Bean
+  @ConditionalOnProperty("trainyard.git.root")
+  EffectRunner effectRunner(
+      GitScm scm,
+      Signals signals,
+      QueueStore store,
+      OwnedQueues owned,
+      InstantSource clock,
+      @Value("${trainyard.worker.effect-patience:30s}") Duration patience) {
+    return new EffectRunner(scm, signals::send, store, owned, clock, patience, 2);
   }
 }

@@ -9,7 +9,8 @@ import java.time.Instant;
 /**
  * One submission of a pull request to a queue. {@code priorityDefaulted} records that the submit
  * named no priority ({@code usedDefaultPriorityName}); {@code sequence} orders equal priorities by
- * submission.
+ * submission; {@code testRunId} names the run that includes it (null while it waits for one);
+ * {@code verifiedByTestRun} the run whose success merged, or will merge, it.
  */
 public record Entry(
     String id,
@@ -24,7 +25,8 @@ public record Entry(
     PullRequestInfo pr,
     Mergeability mergeability,
     ImpactedTargets impactedTargets,
-    String verifiedByTestRun) {
+    String verifiedByTestRun,
+    String testRunId) {
 
   public boolean skipTheLine() {
     return priority.skipsTheLine();
@@ -55,7 +57,8 @@ public record Entry(
         pr,
         mergeability,
         impactedTargets,
-        verifiedByTestRun);
+        verifiedByTestRun,
+        testRunId);
   }
 
   Entry withPriority(Priority newPriority, boolean defaulted, boolean newNoBatch) {
@@ -72,7 +75,8 @@ public record Entry(
         pr,
         mergeability,
         impactedTargets,
-        verifiedByTestRun);
+        verifiedByTestRun,
+        testRunId);
   }
 
   Entry withObservation(PullRequestInfo observed, Mergeability observedMergeability) {
@@ -89,7 +93,8 @@ public record Entry(
         observed,
         observedMergeability,
         impactedTargets,
-        verifiedByTestRun);
+        verifiedByTestRun,
+        testRunId);
   }
 
   Entry withImpactedTargets(ImpactedTargets targets) {
@@ -106,6 +111,44 @@ public record Entry(
         pr,
         mergeability,
         targets,
-        verifiedByTestRun);
+        verifiedByTestRun,
+        testRunId);
+  }
+
+  /** The entry in {@code runId} (or, with null, waiting for a run again), in {@code next} state. */
+  Entry inRun(String runId, PrState next, Instant at) {
+    return new Entry(
+        id,
+        prNumber,
+        sequence,
+        priority,
+        priorityDefaulted,
+        noBatch,
+        next,
+        next == state ? stateChangedAt : at,
+        submittedAt,
+        pr,
+        mergeability,
+        impactedTargets,
+        verifiedByTestRun,
+        runId);
+  }
+
+  Entry verifiedBy(String runId, Instant at) {
+    return new Entry(
+        id,
+        prNumber,
+        sequence,
+        priority,
+        priorityDefaulted,
+        noBatch,
+        PrState.TESTS_PASSED,
+        at,
+        submittedAt,
+        pr,
+        mergeability,
+        impactedTargets,
+        runId,
+        testRunId);
   }
 }

@@ -1,7 +1,10 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
+import dev.trainyard.worker.engine.QueueEvent.ModeSwitchRequested;
+import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestNotReady;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestObserved;
@@ -11,6 +14,16 @@ import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
 import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
 import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
 import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
+import dev.trainyard.worker.engine.QueueEvent.StatusReported;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
+import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
+import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
+import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
+import dev.trainyard.worker.engine.QueueEvent.TestRunPassed;
+import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
+import dev.trainyard.worker.engine.QueueEvent.TestRunWentRed;
 import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,6 +66,38 @@ public final class EventApplier {
     } else if (event instanceof PullRequestObserved e) {
       return mapEntry(state, e.entryId(), x -> x.withObservation(e.pr(), e.mergeability()));
     }
+    return applyRunEvent(state, event);
+  }
+
+  private static QueueAggregate applyRunEvent(QueueAggregate state, QueueEvent event) {
+    if (event instanceof ModeSwitchRequested e) {
+      return state.withSwitchingTo(e.mode());
+    } else if (event instanceof ModeSwitched e) {
+      QueueState next =
+          state.state() == QueueState.SWITCHING_MODES ? QueueState.RUNNING : state.state();
+      return state.with(next, state.settings().withMode(e.mode())).withSwitchingTo(null);
+    } else if (event instanceof TestRunStarted e) {
+      return RunApplier.started(state, e);
+    } else if (event instanceof TestBranchBuilt e) {
+      return RunApplier.built(state, e);
+    } else if (event instanceof TestBranchConflicted e) {
+      return RunApplier.conflicted(state, e.runId());
+    } else if (event instanceof StatusReported e) {
+      return RunApplier.statusReported(state, e);
+    } else if (event instanceof TestRunPassed e) {
+      return RunApplier.passed(state, e.runId(), e.at());
+    } else if (event instanceof TestRunWentRed e) {
+      return RunApplier.wentRed(state, e.runId(), e.reason(), e.at());
+    } else if (event instanceof TestRunFailed e) {
+      return RunApplier.concluded(
+          state, e.runId(), RunState.FAILED, e.reason(), PrState.FAILED, e.at());
+    } else if (event instanceof TestRunMerged e) {
+      return RunApplier.landed(state, e.runId(), e.targetSha(), e.at());
+    } else if (event instanceof TestRunCancelled e) {
+      return RunApplier.cancelled(state, e.runId(), e.at());
+    } else if (event instanceof TestBranchDeleted e) {
+      return RunApplier.branchDeleted(state, e.runId());
+    }
     throw new IllegalArgumentException("no applier for " + event.getClass().getSimpleName());
   }
 
@@ -90,7 +135,7 @@ public final class EventApplier {
     return state.withTargetsBeforeSubmit(pending.subList(Math.max(0, overflow), pending.size()));
   }
 
-  private static QueueAggregate conclude(
+  static QueueAggregate conclude(
       QueueAggregate state, String entryId, PrState finalState, Instant at) {
     Entry entry = state.entry(entryId).orElseThrow().withState(finalState, at);
     List<Entry> entries = state.entries().stream().filter(x -> !x.id().equals(entryId)).toList();

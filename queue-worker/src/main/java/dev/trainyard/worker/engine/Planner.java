@@ -10,23 +10,23 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The rules evaluated after every accepted command (SCHEDULING.md "Planning rule"): readiness moves
- * PRs between {@code not_ready} and {@code pending}; a PR {@code not_ready} for longer than {@code
- * notReadyTimeoutHours} is cancelled.
+ * The readiness rules evaluated after every accepted command (SCHEDULING.md "Planning rule"):
+ * readiness moves PRs that wait for a run between {@code not_ready} and {@code pending}; a PR
+ * {@code not_ready} for longer than {@code notReadyTimeoutHours} is cancelled. Runs are {@link
+ * RunPlanner}'s.
  */
 final class Planner {
-  static final String MERGE_ITEM_NOW_READY = "MERGE_ITEM_NOW_READY";
-
   List<QueueEvent> plan(QueueAggregate state, Instant now) {
     List<QueueEvent> events = new ArrayList<>();
     boolean requiresTargets = state.settings().requiresImpactedTargets();
     for (Entry e : state.inQueueOrder()) {
       boolean ready = e.isReady(state.key().branch(), requiresTargets);
       if (e.state() == PrState.NOT_READY && ready) {
-        events.add(new PullRequestQueued(e.id(), MERGE_ITEM_NOW_READY, now));
-      } else if (e.state() == PrState.PENDING && !ready) {
+        events.add(new PullRequestQueued(e.id(), Reasons.MERGE_ITEM_NOW_READY, now));
+      } else if (e.state() == PrState.PENDING && e.testRunId() == null && !ready) {
         events.add(new PullRequestNotReady(e.id(), now));
       } else if (e.state() == PrState.NOT_READY
           && staleDeadline(state, e).filter(deadline -> !deadline.isAfter(now)).isPresent()) {
@@ -36,10 +36,14 @@ final class Planner {
     return events;
   }
 
+  /** The earliest stale timeout of a not-ready PR or testing timeout of a live run. */
   Optional<Instant> nextDeadline(QueueAggregate state) {
-    return state.entries().stream()
-        .filter(e -> e.state() == PrState.NOT_READY)
-        .map(e -> staleDeadline(state, e))
+    long timeout = state.settings().testingTimeoutMinutes();
+    return Stream.concat(
+            state.entries().stream()
+                .filter(e -> e.state() == PrState.NOT_READY)
+                .map(e -> staleDeadline(state, e)),
+            state.runs().live().stream().map(r -> Verdict.deadline(r, timeout)))
         .flatMap(Optional::stream)
         .min(Instant::compareTo);
   }

@@ -1,6 +1,7 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import java.time.Instant;
@@ -10,8 +11,9 @@ import java.util.Optional;
 
 /**
  * The state of one queue: settings, state, the entries in it (in no particular order; {@link
- * #inQueueOrder()} sorts them), targets uploaded before submission, and the entries that concluded
- * most recently (so their final form can still be projected and read).
+ * #inQueueOrder()} sorts them), targets uploaded before submission, the entries that concluded most
+ * recently (so their final form can still be projected and read), its test runs, and the mode it
+ * switches to once its runs are done ({@code switchingTo}, null unless switching).
  */
 public record QueueAggregate(
     QueueKey key,
@@ -21,7 +23,9 @@ public record QueueAggregate(
     long nextSequence,
     List<Entry> entries,
     List<PendingTargets> targetsBeforeSubmit,
-    List<Entry> concluded) {
+    List<Entry> concluded,
+    RunBook runs,
+    QueueMode switchingTo) {
 
   /** How many target uploads for not-yet-submitted PRs are remembered; the oldest go first. */
   public static final int MAX_TARGETS_BEFORE_SUBMIT = 1000;
@@ -36,11 +40,21 @@ public record QueueAggregate(
     entries = List.copyOf(entries);
     targetsBeforeSubmit = List.copyOf(targetsBeforeSubmit);
     concluded = List.copyOf(concluded);
+    runs = runs == null ? RunBook.EMPTY : runs;
   }
 
   public static QueueAggregate created(QueueKey key, QueueSettings settings, Instant at) {
     return new QueueAggregate(
-        key, QueueState.RUNNING, settings, at, 1, List.of(), List.of(), List.of());
+        key,
+        QueueState.RUNNING,
+        settings,
+        at,
+        1,
+        List.of(),
+        List.of(),
+        List.of(),
+        RunBook.EMPTY,
+        null);
   }
 
   public Optional<Entry> activeEntry(long prNumber) {
@@ -59,6 +73,11 @@ public record QueueAggregate(
     return targetsBeforeSubmit.stream().filter(t -> t.prNumber() == prNumber).findFirst();
   }
 
+  /** The entry with this id, whether still queued or recently concluded. */
+  public Optional<Entry> anyEntry(String id) {
+    return entry(id).or(() -> concludedEntry(id));
+  }
+
   public List<Entry> inQueueOrder() {
     return entries.stream().sorted(QUEUE_ORDER).toList();
   }
@@ -72,7 +91,9 @@ public record QueueAggregate(
         nextSequence,
         entries,
         targetsBeforeSubmit,
-        concluded);
+        concluded,
+        runs,
+        switchingTo);
   }
 
   QueueAggregate withEntries(List<Entry> newEntries, long newNextSequence) {
@@ -84,12 +105,23 @@ public record QueueAggregate(
         newNextSequence,
         newEntries,
         targetsBeforeSubmit,
-        concluded);
+        concluded,
+        runs,
+        switchingTo);
   }
 
   QueueAggregate withTargetsBeforeSubmit(List<PendingTargets> pending) {
     return new QueueAggregate(
-        key, state, settings, createdAt, nextSequence, entries, pending, concluded);
+        key,
+        state,
+        settings,
+        createdAt,
+        nextSequence,
+        entries,
+        pending,
+        concluded,
+        runs,
+        switchingTo);
   }
 
   QueueAggregate withConcluded(List<Entry> newEntries, List<Entry> newConcluded) {
@@ -101,6 +133,36 @@ public record QueueAggregate(
         nextSequence,
         newEntries,
         targetsBeforeSubmit,
-        newConcluded);
+        newConcluded,
+        runs,
+        switchingTo);
+  }
+
+  QueueAggregate withRuns(RunBook newRuns) {
+    return new QueueAggregate(
+        key,
+        state,
+        settings,
+        createdAt,
+        nextSequence,
+        entries,
+        targetsBeforeSubmit,
+        concluded,
+        newRuns,
+        switchingTo);
+  }
+
+  QueueAggregate withSwitchingTo(QueueMode mode) {
+    return new QueueAggregate(
+        key,
+        state,
+        settings,
+        createdAt,
+        nextSequence,
+        entries,
+        targetsBeforeSubmit,
+        concluded,
+        runs,
+        mode);
   }
 }

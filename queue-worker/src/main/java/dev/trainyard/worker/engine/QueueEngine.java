@@ -15,9 +15,13 @@ import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.queue.QueueSettingsPatch;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
+import dev.trainyard.worker.engine.QueueEvent.ModeSwitchRequested;
+import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestObserved;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestResubmitted;
@@ -25,6 +29,7 @@ import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
 import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
 import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
 import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
+import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
 import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +42,11 @@ import java.util.Optional;
  * queue's rules call for (readiness, stale timeouts).
  */
 public final class QueueEngine {
+  /** Each step changes the state towards a fixed point; this bound only catches a broken rule. */
+  private static final int MAX_PLANNING_STEPS = 10_000;
+
   private final Planner planner = new Planner();
+  private final RunPlanner runs = new RunPlanner();
 
   /**
    * @param state the queue, or null when it does not exist
@@ -54,8 +63,24 @@ public final class QueueEngine {
       return primary;
     }
     List<QueueEvent> events = new ArrayList<>(primary.events());
-    events.addAll(planner.plan(after, ctx.now()));
-    return Decision.accept(events);
+    QueueAggregate current = after;
+    for (int step = 0; step < MAX_PLANNING_STEPS; step++) {
+      List<QueueEvent> planned = planner.plan(current, ctx.now());
+      if (planned.isEmpty()) {
+        planned = runs.step(current, ctx);
+      }
+      if (planned.isEmpty()) {
+        return Decision.accept(events);
+      }
+      events.addAll(planned);
+      current = EventApplier.applyAll(current, planned);
+    }
+    throw new IllegalStateException("planning did not settle for " + describe(key));
+  }
+
+  /** The source-host work the queue's state asks for now (see {@link Effects}). */
+  public List<Effect> effects(QueueAggregate state) {
+    return Effects.of(state);
   }
 
   /** The next time the queue needs a {@link Tick}, if any. */
@@ -94,8 +119,7 @@ public final class QueueEngine {
               List.of(
                   new PullRequestCancelled(e.id(), CancellationReason.USER_REQUESTED, ctx.now())));
     } else if (command instanceof RestartTests c) {
-      return withActiveEntry(
-          state, c.prNumber(), e -> List.of(new TestsRestarted(e.id(), ctx.now())));
+      return withActiveEntry(state, c.prNumber(), e -> restart(state, e, ctx));
     } else if (command instanceof SetImpactedTargets c) {
       return impactedTargets(state, c);
     } else if (command instanceof Tick) {
@@ -105,13 +129,45 @@ public final class QueueEngine {
     } else if (command instanceof QueueCommand.RefreshFromScm) {
       return Decision.accept(List.of()); // reading the source host is the shell's work
     }
-    throw new IllegalArgumentException("no rule for " + command.getClass().getSimpleName());
+    return Decision.accept(RunResults.decide(state, command, ctx));
   }
 
+  /** A PR in a run gets a new one (the runs behind are rebuilt); one waiting is re-planned. */
+  private static List<QueueEvent> restart(QueueAggregate state, Entry e, CommandContext ctx) {
+    return state
+        .runs()
+        .liveContaining(e.id())
+        .<List<QueueEvent>>map(
+            run ->
+                List.of(
+                    new TestRunCancelled(
+                        run.id(), Reasons.TESTS_RESTARTED_BY_API_REQUEST, ctx.now())))
+        .orElseGet(() -> List.of(new TestsRestarted(e.id(), ctx.now())));
+  }
+
+  /**
+   * A mode change while runs are in flight waits for them in {@code switching_modes}; every other
+   * setting applies at once.
+   */
   private Decision update(QueueAggregate state, UpdateQueue command) {
-    QueueSettings settings = state.settings().apply(command.patch());
-    QueueState next = command.patch().state() != null ? command.patch().state() : state.state();
-    return Decision.accept(List.of(new QueueUpdated(settings, next)));
+    QueueSettingsPatch patch = command.patch();
+    QueueState next = patch.state() != null ? patch.state() : state.state();
+    QueueMode mode = patch.mode();
+    boolean switching = mode != null && mode != state.settings().mode();
+    if (!switching || state.runs().live().isEmpty()) {
+      List<QueueEvent> events = new ArrayList<>();
+      events.add(new QueueUpdated(state.settings().apply(patch), next));
+      if (state.switchingTo() != null) {
+        events.add(new ModeSwitched(mode != null ? mode : state.settings().mode()));
+      }
+      return Decision.accept(events);
+    }
+    QueueSettings settings = state.settings().apply(patch.withoutMode());
+    return Decision.accept(
+        List.of(
+            new QueueUpdated(
+                settings, patch.state() != null ? patch.state() : QueueState.SWITCHING_MODES),
+            new ModeSwitchRequested(mode)));
   }
 
   private Decision delete(QueueAggregate state) {
@@ -158,6 +214,7 @@ public final class QueueEngine {
             PullRequestInfo.unknown(state.key().branch()),
             Mergeability.UNSPECIFIED,
             state.targetsBeforeSubmit(command.prNumber()).map(PendingTargets::targets).orElse(null),
+            null,
             null);
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }
@@ -177,10 +234,7 @@ public final class QueueEngine {
       return Decision.accept(
           List.of(new PullRequestCancelled(entry.id(), CancellationReason.PR_CLOSED, ctx.now())));
     }
-    boolean inTest =
-        entry.state() == PrState.TESTING
-            || entry.state() == PrState.TESTS_PASSED
-            || entry.state() == PrState.PENDING_FAILURE;
+    boolean inTest = entry.testRunId() != null;
     if (inTest && !entry.pr().sha().isEmpty() && !entry.pr().sha().equals(c.sha())) {
       return Decision.accept(
           List.of(

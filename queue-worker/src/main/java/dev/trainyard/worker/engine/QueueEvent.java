@@ -5,6 +5,7 @@ import dev.trainyard.common.queue.CancellationReason;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import java.time.Instant;
@@ -43,4 +44,41 @@ public sealed interface QueueEvent {
   /** The source host showed new facts about a queued PR. */
   record PullRequestObserved(String entryId, PullRequestInfo pr, Mergeability mergeability)
       implements QueueEvent {}
+
+  /** An update changed the mode while runs are in flight: it applies once they are done. */
+  record ModeSwitchRequested(QueueMode mode) implements QueueEvent {}
+
+  /** The runs in flight are done: the requested mode applies and the queue runs again. */
+  record ModeSwitched(QueueMode mode) implements QueueEvent {}
+
+  /** A run joined the end of the chain; its branch is to be built. */
+  record TestRunStarted(TestRun run) implements QueueEvent {}
+
+  /** The run's branch exists; its PRs are {@code testing}. */
+  record TestBranchBuilt(String runId, String baseSha, String headSha, Instant at)
+      implements QueueEvent {}
+
+  /** A PR of the run did not merge onto the base and the PRs before it. */
+  record TestBranchConflicted(String runId, long prNumber) implements QueueEvent {}
+
+  /** CI reported on a commit: a run's head, or one no run has claimed yet. */
+  record StatusReported(String sha, RunStatus status) implements QueueEvent {}
+
+  /** Every required status is green: the run's PRs are {@code tests_passed}. */
+  record TestRunPassed(String runId, Instant at) implements QueueEvent {}
+
+  /** Red while runs ahead are undecided: its PRs are {@code pending_failure}. */
+  record TestRunWentRed(String runId, String reason, Instant at) implements QueueEvent {}
+
+  /** Red with nothing ahead to explain it: its PRs are {@code failed}. */
+  record TestRunFailed(String runId, String reason, Instant at) implements QueueEvent {}
+
+  /** The run landed: the target is at {@code targetSha}; its PRs are {@code merged}. */
+  record TestRunMerged(String runId, String targetSha, Instant at) implements QueueEvent {}
+
+  /** The run stopped; its PRs still queued wait for a new run ({@code queuedReason}). */
+  record TestRunCancelled(String runId, String queuedReason, Instant at) implements QueueEvent {}
+
+  /** A concluded run's branch is gone. */
+  record TestBranchDeleted(String runId) implements QueueEvent {}
 }

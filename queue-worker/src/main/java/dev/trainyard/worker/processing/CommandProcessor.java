@@ -3,8 +3,10 @@ package dev.trainyard.worker.processing;
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.projection.RunViews;
 import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.Outbox;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -28,8 +31,9 @@ import java.util.stream.Stream;
  * outboxes, write the queue documents (one atomic, versioned single-document write each, sent in
  * one round trip), write the history rows, send events and replies, and delete the outboxes once
  * the broker has them. A crash anywhere before the offset commit leads to a redelivery that finds
- * the command ids recorded and only finishes publishing (from the outbox) and replying. The store
- * round trips per poll are constant, so throughput grows with load.
+ * the command ids recorded and only finishes publishing (from the outbox) and replying. Each
+ * queue's resulting state then goes to {@code afterwards} (the effect runner). The store round
+ * trips per poll are constant, so throughput grows with load.
  */
 public class CommandProcessor {
   private static final int MAX_WRITE_ATTEMPTS = 16;
@@ -43,6 +47,8 @@ public class CommandProcessor {
   private final InstantSource clock;
   private final ProcessingProbe probe;
   private final ScmRefresher refresher;
+  private final Consumer<QueueAggregate> afterwards;
+  private final RunViews runViews;
   private final QueueCache cache = new QueueCache(10_000);
 
   public CommandProcessor(
@@ -53,15 +59,18 @@ public class CommandProcessor {
       PublicEvents publicEvents,
       InstantSource clock,
       ProcessingProbe probe,
-      ScmRefresher refresher) {
+      ScmRefresher refresher,
+      Consumer<QueueAggregate> afterwards) {
     this.store = store;
     this.outboxes = outboxes;
     this.history = history;
     this.publisher = publisher;
     this.publicEvents = publicEvents;
+    this.runViews = new RunViews(publicEvents);
     this.clock = clock;
     this.probe = probe;
     this.refresher = refresher;
+    this.afterwards = afterwards;
   }
 
   public void process(List<CommandEnvelope> envelopes) {
@@ -94,7 +103,7 @@ public class CommandProcessor {
       batches.add(QueueBatch.decide(current, queue.getValue(), engine, publicEvents, now));
     }
     List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
-    List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine)).toList();
+    List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine, runViews)).toList();
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
     Set<String> conflicted =
         store.saveAll(
@@ -109,6 +118,7 @@ public class CommandProcessor {
         stored.stream().map(QueueBatch.Written::outbox).toList(),
         kept.stream().flatMap(b -> b.replies().stream()).toList());
     stored.forEach(w -> cache.put(w.queue().published()));
+    kept.forEach(b -> afterwards.accept(b.state()));
     return conflicted;
   }
 
@@ -146,6 +156,7 @@ public class CommandProcessor {
    */
   private void publish(List<Outbox> published, List<CommandReply> replies) {
     history.write(published.stream().flatMap(o -> o.rows().stream()).toList());
+    history.writeRuns(published.stream().flatMap(o -> o.runs().stream()).toList());
     CompletableFuture<?>[] sends =
         Stream.concat(
                 published.stream().map(o -> publisher.events(o.queueId(), o.org(), o.events())),

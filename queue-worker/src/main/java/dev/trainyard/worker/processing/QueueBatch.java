@@ -13,6 +13,7 @@ import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.engine.QueueEvent;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.projection.RowProjector;
+import dev.trainyard.worker.projection.RunViews;
 import dev.trainyard.worker.projection.Views;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxEvent;
@@ -23,7 +24,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -85,11 +85,16 @@ final class QueueBatch {
     return before;
   }
 
+  /** The queue after the batch (null when it does not exist). */
+  QueueAggregate state() {
+    return state;
+  }
+
   /** What a changed batch writes: the next queue document and the outbox it names. */
   record Written(StoredQueue queue, Outbox outbox) {}
 
   /** The documents to store: one version after {@code before}. */
-  Written next(QueueEngine engine) {
+  Written next(QueueEngine engine, RunViews runViews) {
     long version = before.version() + 1;
     List<RecentCommand> recent = new ArrayList<>();
     for (int i = applied.size() - 1; i >= 0; i--) {
@@ -105,6 +110,7 @@ final class QueueBatch {
             before.org(),
             version,
             rows,
+            runViews.changed(before.aggregate(), state),
             events);
     StoredQueue queue =
         new StoredQueue(
@@ -117,7 +123,8 @@ final class QueueBatch {
             recent.subList(0, Math.min(recent.size(), StoredQueue.RECENT_COMMANDS)),
             outbox.id(),
             RowProjector.rowVersions(state, before.rowVersions(), rows),
-            state == null ? 0 : state.entries().size());
+            state == null ? 0 : state.entries().size(),
+            !engine.effects(state).isEmpty());
     return new Written(queue, outbox);
   }
 
@@ -125,16 +132,16 @@ final class QueueBatch {
     int index = 0;
     for (QueueEvent event : decided) {
       state = EventApplier.apply(state, event);
-      Optional<PullRequestEvent> body =
-          state == null ? Optional.empty() : publicEvents.toPublic(state, event, ctx.now());
-      if (body.isPresent()) {
+      List<PullRequestEvent> bodies =
+          state == null ? List.of() : publicEvents.toPublic(state, event, ctx.now());
+      for (PullRequestEvent body : bodies) {
         // derived from the command, so a re-decided command publishes under the same id
         String id = ctx.commandId() + "/" + index++;
         events.add(
             new OutboxEvent(
                 UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString(),
-                body.get().type(),
-                Json.mapper().writeValueAsString(body.get())));
+                body.type(),
+                Json.mapper().writeValueAsString(body)));
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.trainyard.worker.scm;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.RepoRef;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,25 +25,29 @@ public interface ScmProvider {
   Mergeability mergeability(RepoRef repo, String targetBranch, String headSha);
 
   /**
-   * Builds {@code trainyard-merge/<targetBranch>/<testRunId>} from {@code baseSha} (the target head
-   * the run is based on) and the PR heads merged in order.
+   * Builds {@code trainyard-merge/<targetBranch>/<testRunId>} from {@code baseSha} (null: the
+   * target's current head) and the PR heads merged in order. Its commits are dated {@code at}, so
+   * building the same run again gives the same commits.
    */
   TestBranchResult buildTestBranch(
       RepoRef repo,
       String targetBranch,
       String testRunId,
       String baseSha,
-      List<PullRequestHead> prs);
+      List<PullRequestHead> prs,
+      Instant at);
 
   /**
-   * Lands a tested run: moves {@code targetBranch} from {@code baseSha} to a commit whose tree is
-   * the tested one, shaped by {@code method}; refuses (and changes nothing) when the target is no
-   * longer at {@code baseSha}.
+   * Lands a tested run: moves {@code targetBranch} from {@code expectedTargetSha} to a commit whose
+   * tree is the tested one, shaped by {@code method} ({@code builtOnSha} is what the run's branch
+   * was built on); refuses, changing nothing, when the target is elsewhere. When the target already
+   * holds exactly this landing (a repeated call), answers {@code Merged} with it.
    */
   MergeResult merge(
       RepoRef repo,
       String targetBranch,
-      String baseSha,
+      String expectedTargetSha,
+      String builtOnSha,
       String testedSha,
       MergeMethod method,
       List<PullRequestHead> prs);

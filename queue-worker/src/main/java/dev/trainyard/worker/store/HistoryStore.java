@@ -10,6 +10,7 @@ import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
+import dev.trainyard.common.view.TestRunDocument;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.Document;
@@ -17,18 +18,20 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Writes the versioned pull-request rows. Both steps are idempotent, so a redelivered command that
- * writes them again changes nothing.
+ * Writes the versioned pull-request rows and the test-run documents. Both steps are idempotent, so
+ * a redelivered command that writes them again changes nothing.
  */
 @Component
 public class HistoryStore {
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
   private final MongoCollection<Document> rows;
   private final MongoCollection<Document> heads;
+  private final MongoCollection<Document> runs;
 
   public HistoryStore(MongoTemplate mongo) {
     this.rows = mongo.getCollection(Collections.PULL_REQUESTS);
     this.heads = mongo.getCollection(Collections.PULL_REQUEST_HEADS);
+    this.runs = mongo.getCollection(Collections.TEST_RUNS);
     rows.createIndex(
         Indexes.compoundIndex(
             Indexes.ascending("queueKey"),
@@ -66,6 +69,19 @@ public class HistoryStore {
     }
     rows.bulkWrite(writes);
     this.heads.bulkWrite(heads);
+  }
+
+  /** Replaces the documents of the given test runs (one round trip). */
+  public void writeRuns(List<TestRunDocument> changed) {
+    if (changed.isEmpty()) {
+      return;
+    }
+    List<WriteModel<Document>> writes = new ArrayList<>();
+    for (TestRunDocument run : changed) {
+      writes.add(
+          new ReplaceOneModel<>(Filters.eq("_id", run.id()), QueueStore.toDocument(run), UPSERT));
+    }
+    runs.bulkWrite(writes);
   }
 
   static Document head(PullRequestRow row) {

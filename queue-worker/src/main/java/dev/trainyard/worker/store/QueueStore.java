@@ -112,6 +112,16 @@ public class QueueStore {
     return active;
   }
 
+  /** Queues whose state asks for source-host work, for the effect sweep. */
+  public List<String> withEffects() {
+    List<String> ids = new ArrayList<>();
+    queues
+        .find(Filters.eq("effectsPending", true))
+        .projection(new Document("_id", 1))
+        .forEach(d -> ids.add(d.getString("_id")));
+    return ids;
+  }
+
   /** Queues with a deadline at or before {@code now}, for the ticker. */
   public List<String> dueBefore(Instant now) {
     List<String> ids = new ArrayList<>();

@@ -13,7 +13,7 @@ import java.util.Map;
  * and recent command ids survive). {@code outboxId} names the {@link Outbox} written with this
  * version while it may still be unpublished; {@code rowVersions} maps each entry still in the
  * aggregate to the version of its current history row; {@code activeEntries} lets pollers find the
- * queues that hold pull requests.
+ * queues that hold pull requests, {@code effectsPending} the queues whose state asks for effects.
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,
@@ -25,7 +25,8 @@ public record StoredQueue(
     List<RecentCommand> recent,
     String outboxId,
     Map<String, Long> rowVersions,
-    int activeEntries) {
+    int activeEntries,
+    boolean effectsPending) {
 
   /** How many applied command ids each queue remembers for de-duplication. */
   public static final int RECENT_COMMANDS = 128;
@@ -36,7 +37,7 @@ public record StoredQueue(
   }
 
   public static StoredQueue absent(String id, String org) {
-    return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of(), 0);
+    return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false);
   }
 
   public boolean hasApplied(String commandId) {
@@ -46,6 +47,16 @@ public record StoredQueue(
   /** This version with its outbox known to be published. */
   public StoredQueue published() {
     return new StoredQueue(
-        id, org, version, aggregate, view, nextDeadline, recent, null, rowVersions, activeEntries);
+        id,
+        org,
+        version,
+        aggregate,
+        view,
+        nextDeadline,
+        recent,
+        null,
+        rowVersions,
+        activeEntries,
+        effectsPending);
   }
 }

@@ -41,6 +41,10 @@ class EngineIsPureTest {
           .and()
           .doNotHaveSimpleName("EventApplier")
           .and()
+          .doNotHaveSimpleName("RunApplier")
+          .and()
+          .doNotHaveSimpleName("TestRun")
+          .and()
           .doNotHaveSimpleName("QueueAggregate")
           .and()
           .doNotHaveSimpleName("Entry")
@@ -52,6 +56,12 @@ class EngineIsPureTest {
                       (call.getTargetOwner()
                                   .isEquivalentTo(dev.trainyard.worker.engine.QueueAggregate.class)
                               || call.getTargetOwner()
-                                  .isEquivalentTo(dev.trainyard.worker.engine.Entry.class))
-                          && call.getName().startsWith("with")));
+                                  .isEquivalentTo(dev.trainyard.worker.engine.Entry.class)
+                              || call.getTargetOwner()
+                                  .isEquivalentTo(dev.trainyard.worker.engine.TestRun.class))
+                          && (call.getName().startsWith("with")
+                              || call.getName().equals("inRun")
+                              || call.getName().equals("verifiedBy")
+                              || call.getName().equals("built")
+                              || call.getName().equals("conflicted"))));
 }

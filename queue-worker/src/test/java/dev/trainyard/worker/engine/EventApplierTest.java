@@ -22,16 +22,22 @@ class EventApplierTest {
   /** Java 17 has no exhaustive pattern switch, so this stands in for the compiler's check. */
   @Test
   void everyEventTypeHasAnApplier() {
-    QueueFixture fixture = QueueFixture.queue().submitted(12);
+    QueueFixture fixture = QueueFixture.queue().queued(12).submitted(13);
     for (Class<?> type : QueueEvent.class.getPermittedSubclasses()) {
       QueueEvent event = sample(type, fixture);
       QueueAggregate before = type == QueueEvent.QueueCreated.class ? null : fixture.state();
+      if (type == QueueEvent.TestBranchDeleted.class) {
+        before =
+            EventApplier.apply(
+                before,
+                new QueueEvent.TestRunCancelled(fixture.runOf(12).id(), "X", fixture.now()));
+      }
       QueueAggregate after = EventApplier.apply(before, event);
       if (type != QueueEvent.QueueDeleted.class && type != QueueEvent.TestsRestarted.class) {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(11);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(23);
   }
 
   /**
@@ -144,6 +150,7 @@ class EventApplierTest {
               e.pr(),
               e.mergeability(),
               null,
+              null,
               null));
     if (type == QueueEvent.PullRequestResubmitted.class)
       return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true);
@@ -163,6 +170,36 @@ class EventApplierTest {
           new PullRequestInfo("Add b", "abc", "main", "alice", null),
           Mergeability.MERGEABLE);
     }
+    return runSample(type, fixture, t);
+  }
+
+  private static QueueEvent runSample(Class<?> type, QueueFixture fixture, java.time.Instant t) {
+    String run = fixture.runOf(12).id();
+    if (type == QueueEvent.ModeSwitchRequested.class)
+      return new QueueEvent.ModeSwitchRequested(QueueMode.PARALLEL);
+    if (type == QueueEvent.ModeSwitched.class)
+      return new QueueEvent.ModeSwitched(QueueMode.PARALLEL);
+    if (type == QueueEvent.TestRunStarted.class) {
+      Entry other = fixture.state().activeEntry(13).orElseThrow();
+      return new QueueEvent.TestRunStarted(
+          TestRun.started(
+              "run-13", List.of(new TestedPr(other.id(), 13, "s", "t")), List.of(12L), run, t));
+    }
+    if (type == QueueEvent.TestBranchBuilt.class)
+      return new QueueEvent.TestBranchBuilt(run, "base", "head", t);
+    if (type == QueueEvent.TestBranchConflicted.class)
+      return new QueueEvent.TestBranchConflicted(run, 12);
+    if (type == QueueEvent.StatusReported.class)
+      return new QueueEvent.StatusReported(
+          "abc",
+          new RunStatus("ci", dev.trainyard.common.command.CommitState.SUCCESS, null, null, t));
+    if (type == QueueEvent.TestRunPassed.class) return new QueueEvent.TestRunPassed(run, t);
+    if (type == QueueEvent.TestRunWentRed.class) return new QueueEvent.TestRunWentRed(run, "X", t);
+    if (type == QueueEvent.TestRunFailed.class) return new QueueEvent.TestRunFailed(run, "X", t);
+    if (type == QueueEvent.TestRunMerged.class) return new QueueEvent.TestRunMerged(run, "sha", t);
+    if (type == QueueEvent.TestRunCancelled.class)
+      return new QueueEvent.TestRunCancelled(run, "X", t);
+    if (type == QueueEvent.TestBranchDeleted.class) return new QueueEvent.TestBranchDeleted(run);
     throw new AssertionError(
         "no sample for " + type.getSimpleName() + ": add one with its applier");
   }

@@ -293,7 +293,7 @@ class QueueEngineTest {
             "readiness: a mergeable PR on the target branch is queued",
             () -> queue().submitted(12).mergeable(12),
             new Tick(),
-            List.of("PullRequestQueued"),
+            List.of("PullRequestQueued", "TestRunStarted"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.PENDING)),
         accepts(
             "readiness: parallel mode needs impacted targets",
@@ -305,11 +305,11 @@ class QueueEngineTest {
             "readiness: with impacted targets a parallel PR is queued",
             () -> parallelQueue().submitted(12).mergeable(12),
             new SetImpactedTargets(12, "", ImpactedTargets.everything()),
-            List.of("ImpactedTargetsRecorded", "PullRequestQueued"),
+            List.of("ImpactedTargetsRecorded", "PullRequestQueued", "TestRunStarted"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.PENDING)),
         accepts(
             "readiness: a pending PR that loses readiness goes back to not_ready",
-            () -> queue().submitted(12).mergeable(12).apply(new Tick()),
+            () -> queue().state(QueueState.PAUSED).submitted(12).mergeable(12).apply(new Tick()),
             new UpdateQueue(QueueFixture.patch(null, QueueMode.PARALLEL, null)),
             List.of("QueueUpdated", "PullRequestNotReady"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
@@ -341,7 +341,7 @@ class QueueEngineTest {
             "observed: a mergeable PR on the target branch is recorded and queued",
             () -> queue().submitted(12),
             observed(12, "abc", "main", Mergeability.MERGEABLE),
-            List.of("PullRequestObserved", "PullRequestQueued"),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
             s -> {
               Entry e = s.activeEntry(12).orElseThrow();
               assertThat(e.state()).isEqualTo(PrState.PENDING);
@@ -362,7 +362,11 @@ class QueueEngineTest {
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
         accepts(
             "observed: a pending PR that stops merging goes back to not_ready",
-            () -> queue().submitted(12).apply(observed(12, "abc", "main", Mergeability.MERGEABLE)),
+            () ->
+                queue()
+                    .state(QueueState.PAUSED)
+                    .submitted(12)
+                    .apply(observed(12, "abc", "main", Mergeability.MERGEABLE)),
             observed(12, "abd", "main", Mergeability.NOT_MERGEABLE),
             List.of("PullRequestObserved", "PullRequestNotReady"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),

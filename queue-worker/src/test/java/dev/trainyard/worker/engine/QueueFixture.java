@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
@@ -86,12 +87,98 @@ final class QueueFixture {
             e.pr(),
             Mergeability.MERGEABLE,
             e.impactedTargets(),
-            e.verifiedByTestRun());
+            e.verifiedByTestRun(),
+            e.testRunId());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
             state.nextSequence());
     return this;
+  }
+
+  /** The source host reports the PR open, mergeable, at head {@code sha-<pr>}: it gets planned. */
+  QueueFixture ready(long pr) {
+    return apply(
+        new QueueCommand.RecordPullRequestState(
+            pr,
+            true,
+            "sha-" + pr,
+            "Change " + pr,
+            "dev" + pr,
+            "main",
+            null,
+            Mergeability.MERGEABLE));
+  }
+
+  /** Submitted and ready, in that order. */
+  QueueFixture queued(long... prs) {
+    for (long pr : prs) {
+      submitted(pr).ready(pr);
+    }
+    return this;
+  }
+
+  /** The run of {@code pr}, live or concluded. */
+  TestRun runOf(long pr) {
+    Entry e =
+        state
+            .activeEntry(pr)
+            .or(() -> state.concluded().stream().filter(c -> c.prNumber() == pr).findFirst())
+            .orElseThrow();
+    return state
+        .runs()
+        .any(e.testRunId())
+        .orElseThrow(() -> new AssertionError("no run for " + pr));
+  }
+
+  /** The shell built the branch of {@code pr}'s run; its head is {@code head-<run id>}. */
+  QueueFixture built(long pr) {
+    TestRun run = runOf(pr);
+    String base = run.predecessorId() == null ? "target" : "head-" + run.predecessorId();
+    return apply(new QueueCommand.RecordTestBranch(run.id(), base, "head-" + run.id()));
+  }
+
+  QueueFixture builtAll() {
+    for (TestRun run : state.runs().live()) {
+      if (run.state() == RunState.BUILDING) {
+        built(run.prs().get(0).number());
+      }
+    }
+    return this;
+  }
+
+  /** CI reports {@code context} on the head of {@code pr}'s run. */
+  QueueFixture status(long pr, String context, dev.trainyard.common.command.CommitState ciState) {
+    return apply(new QueueCommand.ReportStatus(runOf(pr).headSha(), context, ciState, null, null));
+  }
+
+  QueueFixture green(long pr) {
+    return status(pr, "ci/test", dev.trainyard.common.command.CommitState.SUCCESS);
+  }
+
+  QueueFixture red(long pr) {
+    return status(pr, "ci/test", dev.trainyard.common.command.CommitState.FAILURE);
+  }
+
+  /** The shell landed {@code pr}'s run. */
+  QueueFixture landed(long pr) {
+    return apply(new QueueCommand.RecordMerge(runOf(pr).id(), "landed-" + pr));
+  }
+
+  QueueFixture concurrency(long n) {
+    QueueSettingsPatch e = QueueSettingsPatch.empty();
+    return updated(
+        new QueueSettingsPatch(
+            null, null, n, null, null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null, false, null, false, null, null, null, null, null));
+  }
+
+  PrState stateOf(long pr) {
+    return state
+        .activeEntry(pr)
+        .or(() -> state.concluded().stream().filter(c -> c.prNumber() == pr).findFirst())
+        .orElseThrow()
+        .state();
   }
 
   QueueFixture apply(QueueCommand command) {

@@ -44,7 +44,8 @@ class StoredQueueJsonTest {
             List.of(new RecentCommand("x")),
             "outbox-1",
             Map.of(state.entries().get(0).id(), 2L),
-            1);
+            1,
+            false);
 
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);

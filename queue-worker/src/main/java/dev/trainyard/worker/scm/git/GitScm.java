@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,11 +93,18 @@ public final class GitScm implements ScmProvider, AutoCloseable {
       String targetBranch,
       String testRunId,
       String baseSha,
-      List<PullRequestHead> prs) {
+      List<PullRequestHead> prs,
+      Instant at) {
     return io(
         () -> {
           Repository git = repository(repo);
-          ObjectId current = ObjectId.fromString(baseSha);
+          Optional<String> base =
+              baseSha != null ? Optional.of(baseSha) : branchHead(repo, targetBranch);
+          if (base.isEmpty()) {
+            return new TestBranchResult.NoBase("branch " + targetBranch + " does not exist");
+          }
+          PersonIdent dated = new PersonIdent(committer, Date.from(at));
+          ObjectId current = ObjectId.fromString(base.get());
           for (PullRequestHead pr : prs) {
             Optional<ObjectId> merged =
                 InMemoryMerges.mergeCommit(
@@ -103,7 +112,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                     current,
                     ObjectId.fromString(pr.sha()),
                     "Merge pull request #" + pr.number() + ": " + pr.title(),
-                    committer);
+                    dated);
             if (merged.isEmpty()) {
               return new TestBranchResult.Conflict(pr.number());
             }
@@ -114,7 +123,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           update.setNewObjectId(current);
           update.setForceUpdate(true);
           check(update.update(), update);
-          return new TestBranchResult.Built(branch, current.name());
+          return new TestBranchResult.Built(branch, base.get(), current.name());
         });
   }
 
@@ -122,31 +131,46 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   public MergeResult merge(
       RepoRef repo,
       String targetBranch,
-      String baseSha,
+      String expectedTargetSha,
+      String builtOnSha,
       String testedSha,
       MergeMethod method,
       List<PullRequestHead> prs) {
     return io(
         () -> {
           Repository git = repository(repo);
-          Optional<String> head = branchHead(repo, targetBranch);
-          if (head.isEmpty() || !head.get().equals(baseSha)) {
-            return new MergeResult.TargetMoved(head.orElse(null));
-          }
-          ObjectId base = ObjectId.fromString(baseSha);
+          ObjectId expected = ObjectId.fromString(expectedTargetSha);
           ObjectId tested = ObjectId.fromString(testedSha);
+          Optional<String> head = branchHead(repo, targetBranch);
+          if (head.isPresent() && !head.get().equals(expectedTargetSha)) {
+            ObjectId at = ObjectId.fromString(head.get());
+            return InMemoryMerges.landedOn(git, at, tested, expected)
+                ? new MergeResult.Merged(head.get())
+                : new MergeResult.TargetMoved(head.get());
+          }
+          if (head.isEmpty()) {
+            return new MergeResult.TargetMoved(null);
+          }
+          PersonIdent now = new PersonIdent(committer, new Date());
+          ObjectId builtOn = ObjectId.fromString(builtOnSha);
           Optional<ObjectId> landed =
               switch (method) {
-                case MERGE_COMMIT -> Optional.of(tested);
+                case MERGE_COMMIT ->
+                    Optional.of(
+                        expected.equals(builtOn)
+                            ? tested
+                            : InMemoryMerges.replay(
+                                git, builtOn, tested, expected, prs, false, now));
                 case SQUASH ->
-                    Optional.of(InMemoryMerges.squash(git, base, tested, prs, committer));
-                case REBASE -> InMemoryMerges.rebase(git, base, prs, committer);
+                    Optional.of(
+                        InMemoryMerges.replay(git, builtOn, tested, expected, prs, true, now));
+                case REBASE -> InMemoryMerges.rebase(git, expected, prs, now);
               };
           if (landed.isEmpty()) {
             return new MergeResult.Conflict(prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number());
           }
           RefUpdate update = git.updateRef(Constants.R_HEADS + targetBranch);
-          update.setExpectedOldObjectId(base);
+          update.setExpectedOldObjectId(expected);
           update.setNewObjectId(landed.get());
           update.setForceUpdate(false);
           RefUpdate.Result result = update.update();

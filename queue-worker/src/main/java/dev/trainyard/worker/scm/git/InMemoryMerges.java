@@ -40,30 +40,54 @@ final class InMemoryMerges {
         commit(git, tree.get(), List.of(ours, theirs), committer, committer, message));
   }
 
+  /** Whether {@code tip} has {@code tree}'s tree and descends from {@code ancestor}. */
+  static boolean landedOn(Repository git, ObjectId tip, ObjectId tested, ObjectId ancestor)
+      throws IOException {
+    try (RevWalk walk = new RevWalk(git)) {
+      RevCommit head = walk.parseCommit(tip);
+      RevCommit testedCommit = walk.parseCommit(tested);
+      return head.getTree().equals(testedCommit.getTree())
+          && walk.isMergedInto(walk.parseCommit(ancestor), head);
+    }
+  }
+
   /**
-   * One commit per PR on top of {@code base}, each with the tree the tested branch had after that
-   * PR's merge: the tested content lands unchanged, as a linear history.
+   * The run's own commits (from {@code builtOn} to {@code tested} along first parents: one merge
+   * per PR) replayed on top of {@code onto} with the trees the tested branch had after each PR: the
+   * tested content lands unchanged. As squashes, one plain commit per PR; otherwise merge commits
+   * that keep each PR head as second parent.
    */
-  static ObjectId squash(
+  static ObjectId replay(
       Repository git,
-      ObjectId base,
+      ObjectId builtOn,
       ObjectId tested,
+      ObjectId onto,
       List<PullRequestHead> prs,
+      boolean squash,
       PersonIdent committer)
       throws IOException {
-    List<RevCommit> merges = firstParentChain(git, base, tested);
-    ObjectId current = base;
+    List<RevCommit> merges = firstParentChain(git, builtOn, tested);
+    ObjectId current = onto;
     for (int i = 0; i < merges.size(); i++) {
       PullRequestHead pr = prs.get(Math.min(i, prs.size() - 1));
+      RevCommit original = merges.get(i);
       RevCommit head = parse(git, ObjectId.fromString(pr.sha()));
       current =
-          commit(
-              git,
-              merges.get(i).getTree(),
-              List.of(current),
-              head.getAuthorIdent(),
-              committer,
-              pr.title() + " (#" + pr.number() + ")");
+          squash
+              ? commit(
+                  git,
+                  original.getTree(),
+                  List.of(current),
+                  head.getAuthorIdent(),
+                  committer,
+                  pr.title() + " (#" + pr.number() + ")")
+              : commit(
+                  git,
+                  original.getTree(),
+                  List.of(current, head),
+                  original.getAuthorIdent(),
+                  committer,
+                  original.getFullMessage());
     }
     return current;
   }
@@ -146,7 +170,7 @@ final class InMemoryMerges {
     commit.setTreeId(tree);
     commit.setParentIds(parents);
     commit.setAuthor(author);
-    commit.setCommitter(new PersonIdent(committer, new java.util.Date()));
+    commit.setCommitter(committer);
     commit.setMessage(message);
     try (ObjectInserter inserter = git.newObjectInserter()) {
       ObjectId id = inserter.insert(commit);

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The git adapter against real bare repositories, with PRs pushed as {@code refs/pull/<n>/head}.
  */
 class GitScmTest {
+  private static final java.time.Instant AT = java.time.Instant.parse("2026-09-17T10:00:00Z");
   private static final RepoRef REPO = new RepoRef("git.local", "acme", "rocket");
   @TempDir Path root;
   private BareRepo repo;
@@ -106,7 +107,8 @@ class GitScmTest {
             main.name(),
             List.of(
                 new PullRequestHead(1, one.name(), "Add b"),
-                new PullRequestHead(2, two.name(), "Add c")));
+                new PullRequestHead(2, two.name(), "Add c")),
+            AT);
 
     assertThat(result).isInstanceOf(TestBranchResult.Built.class);
     TestBranchResult.Built built = (TestBranchResult.Built) result;
@@ -133,7 +135,8 @@ class GitScmTest {
             main.name(),
             List.of(
                 new PullRequestHead(1, one.name(), "Add b"),
-                new PullRequestHead(2, two.name(), "Also add b")));
+                new PullRequestHead(2, two.name(), "Also add b")),
+            AT);
 
     assertThat(result).isEqualTo(new TestBranchResult.Conflict(2));
     assertThat(repo.head("trainyard-merge/main/run-2")).isNull();
@@ -146,7 +149,7 @@ class GitScmTest {
     String tested = built(prs, "run-3");
 
     MergeResult result =
-        scm.merge(REPO, "main", main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
 
     assertThat(result).isEqualTo(new MergeResult.Merged(tested));
     assertThat(repo.head("main").name()).isEqualTo(tested);
@@ -163,7 +166,7 @@ class GitScmTest {
     repo.setRef("refs/heads/main", moved);
 
     MergeResult result =
-        scm.merge(REPO, "main", main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
 
     assertThat(result).isEqualTo(new MergeResult.TargetMoved(moved.name()));
     assertThat(repo.head("main")).isEqualTo(moved);
@@ -177,7 +180,8 @@ class GitScmTest {
             new PullRequestHead(2, pr(2, "c.txt", "c\n", "Add c").name(), "Add c"));
     String tested = built(prs, "run-5");
 
-    MergeResult result = scm.merge(REPO, "main", main.name(), tested, MergeMethod.SQUASH, prs);
+    MergeResult result =
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.SQUASH, prs);
 
     ObjectId landed = repo.head("main");
     assertThat(result).isEqualTo(new MergeResult.Merged(landed.name()));
@@ -208,7 +212,8 @@ class GitScmTest {
     List<PullRequestHead> prs = List.of(new PullRequestHead(1, second.name(), "Add b"));
     String tested = built(prs, "run-6");
 
-    MergeResult result = scm.merge(REPO, "main", main.name(), tested, MergeMethod.REBASE, prs);
+    MergeResult result =
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.REBASE, prs);
 
     ObjectId landed = repo.head("main");
     assertThat(result).isEqualTo(new MergeResult.Merged(landed.name()));
@@ -236,8 +241,73 @@ class GitScmTest {
     assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-7")).isEmpty();
   }
 
+  @Test
+  void buildingTheSameRunAgainGivesTheSameCommit() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+
+    String first = built(prs, "run-8");
+    String again = built(prs, "run-8");
+
+    assertThat(again).isEqualTo(first);
+    assertThat(repo.head("trainyard-merge/main/run-8").name()).isEqualTo(first);
+  }
+
+  @Test
+  void aRepeatedMergeFindsItsOwnLandingInsteadOfAMovedTarget() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+    String tested = built(prs, "run-9");
+    MergeResult first =
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.SQUASH, prs);
+
+    MergeResult again =
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.SQUASH, prs);
+
+    assertThat(again).isEqualTo(first);
+    assertThat(repo.history(repo.head("main"), main)).hasSize(1);
+  }
+
+  @Test
+  void aRunBuiltOnTheRunAheadLandsOnTopOfWhereThatRunLanded() throws Exception {
+    PullRequestHead one = new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b");
+    PullRequestHead two = new PullRequestHead(2, pr(2, "c.txt", "c\n", "Add c").name(), "Add c");
+    String firstHead = built(List.of(one), "run-10");
+    String secondHead =
+        ((TestBranchResult.Built)
+                scm.buildTestBranch(REPO, "main", "run-11", firstHead, List.of(two), AT))
+            .sha();
+    MergeResult.Merged firstLanded =
+        (MergeResult.Merged)
+            scm.merge(
+                REPO,
+                "main",
+                main.name(),
+                main.name(),
+                firstHead,
+                MergeMethod.SQUASH,
+                List.of(one));
+
+    MergeResult second =
+        scm.merge(
+            REPO,
+            "main",
+            firstLanded.sha(),
+            firstHead,
+            secondHead,
+            MergeMethod.SQUASH,
+            List.of(two));
+
+    ObjectId landed = repo.head("main");
+    assertThat(second).isEqualTo(new MergeResult.Merged(landed.name()));
+    assertThat(repo.tree(landed)).isEqualTo(repo.tree(ObjectId.fromString(secondHead)));
+    assertThat(repo.history(landed, main))
+        .extracting(c -> c.getShortMessage())
+        .containsExactly("Add c (#2)", "Add b (#1)");
+  }
+
   private String built(List<PullRequestHead> prs, String runId) {
-    return ((TestBranchResult.Built) scm.buildTestBranch(REPO, "main", runId, main.name(), prs))
+    return ((TestBranchResult.Built) scm.buildTestBranch(REPO, "main", runId, main.name(), prs, AT))
         .sha();
   }
 }

@@ -1,0 +1,155 @@
+package dev.trainyard.worker.effects;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.command.QueueCommand.RecordBranchDeleted;
+import dev.trainyard.common.command.QueueCommand.RecordMerge;
+import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
+import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
+import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.worker.engine.Effect;
+import dev.trainyard.worker.engine.Effects;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.TestedPr;
+import dev.trainyard.worker.scm.MergeResult;
+import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.TestBranchResult;
+import dev.trainyard.worker.signals.OwnedQueues;
+import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.StoredQueue;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+
+/**
+ * Runs the effects a queue's state asks for on a small pool of its own and sends each result as a
+ * command. Called after every processed poll with the queue states it produced, and every sweep
+ * interval for the owned queues that still ask for effects (a worker that restarts or takes over a
+ * partition finishes what its predecessor left).
+ */
+public class EffectRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EffectRunner.class);
+  private final ScmProvider scm;
+  private final Results results;
+  private final QueueStore store;
+  private final OwnedQueues owned;
+  private final InstantSource clock;
+  private final InFlight inFlight;
+  private final ExecutorService pool;
+
+  /** Where effect results go: the queue's command log. */
+  public interface Results {
+    void send(QueueKey key, QueueCommand result);
+  }
+
+  public EffectRunner(
+      ScmProvider scm,
+      Results results,
+      QueueStore store,
+      OwnedQueues owned,
+      InstantSource clock,
+      Duration patience,
+      int threads) {
+    this.scm = scm;
+    this.results = results;
+    this.store = store;
+    this.owned = owned;
+    this.clock = clock;
+    this.inFlight = new InFlight(patience);
+    this.pool = Executors.newFixedThreadPool(threads);
+  }
+
+  /** Starts what {@code state} asks for and this instance is not already doing. */
+  public void reconcile(QueueAggregate state) {
+    if (state == null || !scm.serves(state.key().repo())) {
+      return;
+    }
+    String prefix = state.key().id() + "#";
+    Set<String> wanted = new HashSet<>();
+    for (Effect effect : Effects.of(state)) {
+      String runKey = prefix + effect.runId();
+      wanted.add(runKey);
+      String name = effect.getClass().getSimpleName();
+      if (inFlight.claim(runKey, name, clock.instant())) {
+        pool.execute(() -> run(state.key(), runKey, effect));
+      }
+    }
+    inFlight.forgetFinished(prefix, wanted);
+  }
+
+  /** Picks up the effects of owned queues (after a restart, a rebalance, or a lost result). */
+  @Scheduled(fixedDelayString = "${trainyard.worker.effect-sweep-interval:10s}")
+  public void sweep() {
+    Predicate<String> mine = owned.now();
+    try {
+      for (String id : store.withEffects()) {
+        if (mine.test(id)) {
+          store.load(id).map(StoredQueue::aggregate).ifPresent(this::reconcile);
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("could not look for pending effects; the next sweep retries: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+
+  private void run(QueueKey key, String runKey, Effect effect) {
+    try {
+      results.send(key, execute(key, effect));
+    } catch (RuntimeException e) {
+      log.warn("{} for {} failed; it is retried: {}", effect, key.id(), e.toString());
+    } finally {
+      inFlight.finished(runKey);
+    }
+  }
+
+  private QueueCommand execute(QueueKey key, Effect effect) {
+    if (effect instanceof Effect.BuildTestBranch b) {
+      TestBranchResult built =
+          scm.buildTestBranch(
+              key.repo(), key.branch(), b.runId(), b.baseSha(), heads(b.prs()), b.at());
+      if (built instanceof TestBranchResult.Built ok) {
+        return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha());
+      } else if (built instanceof TestBranchResult.Conflict c) {
+        return new RecordTestBranchConflict(b.runId(), c.prNumber());
+      }
+      throw new IllegalStateException(((TestBranchResult.NoBase) built).reason());
+    } else if (effect instanceof Effect.LandRun l) {
+      MergeResult merged =
+          scm.merge(
+              key.repo(),
+              key.branch(),
+              l.expectedTargetSha(),
+              l.builtOnSha(),
+              l.testedSha(),
+              l.method(),
+              heads(l.prs()));
+      if (merged instanceof MergeResult.Merged m) {
+        return new RecordMerge(l.runId(), m.sha());
+      } else if (merged instanceof MergeResult.TargetMoved moved) {
+        return new RecordMergeRefused(l.runId(), moved.targetSha(), null);
+      }
+      return new RecordMergeRefused(l.runId(), null, ((MergeResult.Conflict) merged).prNumber());
+    }
+    Effect.DeleteTestBranch d = (Effect.DeleteTestBranch) effect;
+    scm.deleteBranch(key.repo(), d.branch());
+    return new RecordBranchDeleted(d.runId());
+  }
+
+  private static List<PullRequestHead> heads(List<TestedPr> prs) {
+    return prs.stream().map(p -> new PullRequestHead(p.number(), p.sha(), p.title())).toList();
+  }
+}

@@ -1,0 +1,38 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.queue.MergeMethod;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Source-host work a queue's state asks for. Effects are not events: {@link Effects#of} derives
+ * them from the state, so a crashed or lost effect is simply asked for again; each reports back as
+ * a command on the queue's key, and each is safe to repeat.
+ */
+public sealed interface Effect {
+  String runId();
+
+  /**
+   * Build the run's branch from {@code baseSha} (null: the target's current head) and the PRs in
+   * order; {@code at} dates its merge commits, so a rebuild gives the same commits.
+   */
+  record BuildTestBranch(
+      String runId, String branch, String baseSha, List<TestedPr> prs, Instant at)
+      implements Effect {}
+
+  /**
+   * Move the target from {@code expectedTargetSha} to the tested tree, shaped by {@code method};
+   * {@code builtOnSha} is what the run's branch was built on.
+   */
+  record LandRun(
+      String runId,
+      String expectedTargetSha,
+      String builtOnSha,
+      String testedSha,
+      MergeMethod method,
+      List<TestedPr> prs)
+      implements Effect {}
+
+  /** Delete a concluded run's branch. */
+  record DeleteTestBranch(String runId, String branch) implements Effect {}
+}

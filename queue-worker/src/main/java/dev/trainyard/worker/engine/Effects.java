@@ -1,0 +1,83 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.queue.QueueState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The effects a queue's state asks for now: build the branch of every run whose base is known; land
+ * the run at the head of the chain once it passed (not while paused); delete the branches of
+ * concluded runs.
+ */
+public final class Effects {
+  private Effects() {}
+
+  public static List<Effect> of(QueueAggregate state) {
+    List<Effect> effects = new ArrayList<>();
+    if (state == null) {
+      return effects;
+    }
+    String target = state.key().branch();
+    List<TestRun> live = state.runs().live();
+    for (TestRun run : live) {
+      if (run.state() == RunState.BUILDING && run.failureReason() == null) {
+        base(state, run)
+            .ifPresent(
+                base ->
+                    effects.add(
+                        new Effect.BuildTestBranch(
+                            run.id(),
+                            run.branch(target),
+                            base.orElse(null),
+                            run.prs(),
+                            run.createdAt())));
+      }
+    }
+    if (!live.isEmpty() && live.get(0).state() == RunState.PASSED) {
+      TestRun head = live.get(0);
+      if (state.state() != QueueState.PAUSED) {
+        effects.add(
+            new Effect.LandRun(
+                head.id(),
+                expectedTarget(state, head),
+                head.baseSha(),
+                head.headSha(),
+                state.settings().mergeMethod(),
+                head.prs()));
+      }
+    }
+    for (TestRun run : state.runs().finished()) {
+      effects.add(new Effect.DeleteTestBranch(run.id(), run.branch(target)));
+    }
+    return effects;
+  }
+
+  /**
+   * What a run is built on: the target's head (an empty inner optional), the branch head of the run
+   * before it, or where that run landed; empty while the run before it has no branch yet.
+   */
+  private static Optional<Optional<String>> base(QueueAggregate state, TestRun run) {
+    if (run.predecessorId() == null) {
+      return Optional.of(Optional.empty());
+    }
+    Landed landed = state.runs().landed();
+    if (landed != null && landed.runId().equals(run.predecessorId())) {
+      return Optional.of(Optional.of(landed.targetSha()));
+    }
+    return state.runs().live(run.predecessorId()).map(TestRun::headSha).map(Optional::of);
+  }
+
+  /**
+   * The head run lands on where the run before it landed, or on the target head it was built on.
+   */
+  private static String expectedTarget(QueueAggregate state, TestRun head) {
+    Landed landed = state.runs().landed();
+    if (head.predecessorId() != null
+        && landed != null
+        && landed.runId().equals(head.predecessorId())) {
+      return landed.targetSha();
+    }
+    return head.baseSha();
+  }
+}

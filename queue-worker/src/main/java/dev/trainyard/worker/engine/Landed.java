@@ -1,0 +1,7 @@
+package dev.trainyard.worker.engine;
+
+/**
+ * The run that landed last and where it left the target branch: the run behind it merges on top of
+ * exactly this commit.
+ */
+public record Landed(String runId, String targetSha) {}

@@ -1,0 +1,27 @@
+package dev.trainyard.worker.engine;
+
+/** The upper-case reason codes of API.md §7 that the engine gives its transitions. */
+public final class Reasons {
+  public static final String MERGE_ITEM_NOW_READY = "MERGE_ITEM_NOW_READY";
+  public static final String PREREQUISITE_MERGE_ITEM_FAILED = "PREREQUISITE_MERGE_ITEM_FAILED";
+
+  /** A run ahead was cancelled or restarted, so the runs behind it are rebuilt without it. */
+  public static final String PREREQUISITE_MERGE_ITEM_CHANGED = "PREREQUISITE_MERGE_ITEM_CHANGED";
+
+  public static final String TESTS_RESTARTED_BY_API_REQUEST = "TESTS_RESTARTED_BY_API_REQUEST";
+  public static final String SKIP_THE_LINE_INTERRUPTED = "SKIP_THE_LINE_INTERRUPTED";
+
+  /** Someone else moved the target branch: every run is rebuilt on its new head. */
+  public static final String TARGET_BRANCH_MOVED = "TARGET_BRANCH_MOVED";
+
+  public static final String TEST_RUN_REQUIRED_STATUS_FAILED = "TEST_RUN_REQUIRED_STATUS_FAILED";
+  public static final String TEST_RUN_TIMEOUT = "TEST_RUN_TIMEOUT";
+  public static final String START_TEST_RUN_MERGE_CONFLICT = "START_TEST_RUN_MERGE_CONFLICT";
+
+  /** The merge method (rebase) could not replay a tested PR onto the target. */
+  public static final String MERGE_CONFLICT = "MERGE_CONFLICT";
+
+  public static final String MERGE_GRAPH_MERGE = "MERGE_GRAPH_MERGE";
+
+  private Reasons() {}
+}

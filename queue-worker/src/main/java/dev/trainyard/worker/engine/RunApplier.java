@@ -1,0 +1,166 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.worker.engine.QueueEvent.StatusReported;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
+import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** The appliers of test-run events; see {@link EventApplier}. */
+final class RunApplier {
+  private RunApplier() {}
+
+  static QueueAggregate started(QueueAggregate state, TestRunStarted e) {
+    TestRun run = e.run();
+    List<TestRun> live = new ArrayList<>(state.runs().live());
+    live.add(run);
+    QueueAggregate next = withBook(state, live, null, null, null);
+    next = next.withEntries(next.entries(), next.nextSequence() + 1); // run ids derive from it
+    return mapEntries(next, run, x -> x.inRun(run.id(), x.state(), run.createdAt()));
+  }
+
+  static QueueAggregate built(QueueAggregate state, TestBranchBuilt e) {
+    List<UnclaimedStatus> unclaimed = new ArrayList<>();
+    List<RunStatus> claimed = new ArrayList<>();
+    for (UnclaimedStatus u : state.runs().unclaimed()) {
+      if (u.sha().equals(e.headSha())) {
+        claimed.add(u.status());
+      } else {
+        unclaimed.add(u);
+      }
+    }
+    QueueAggregate next =
+        mapRun(
+            state,
+            e.runId(),
+            r -> {
+              TestRun built = r.built(e.baseSha(), e.headSha(), e.at());
+              for (RunStatus s : claimed) {
+                built = built.withStatus(s);
+              }
+              return built;
+            });
+    next = withBook(next, null, null, unclaimed, null);
+    TestRun run = next.runs().live(e.runId()).orElseThrow();
+    return mapEntries(next, run, x -> x.inRun(run.id(), PrState.TESTING, e.at()));
+  }
+
+  static QueueAggregate conflicted(QueueAggregate state, String runId) {
+    return mapRun(state, runId, TestRun::conflicted);
+  }
+
+  static QueueAggregate statusReported(QueueAggregate state, StatusReported e) {
+    for (TestRun run : state.runs().live()) {
+      if (e.sha().equals(run.headSha())) {
+        return mapRun(state, run.id(), r -> r.withStatus(e.status()));
+      }
+    }
+    List<UnclaimedStatus> unclaimed = new ArrayList<>();
+    for (UnclaimedStatus u : state.runs().unclaimed()) {
+      boolean replaced =
+          u.sha().equals(e.sha()) && u.status().context().equals(e.status().context());
+      if (!replaced) {
+        unclaimed.add(u);
+      }
+    }
+    unclaimed.add(new UnclaimedStatus(e.sha(), e.status()));
+    int overflow = unclaimed.size() - RunBook.MAX_UNCLAIMED;
+    return withBook(
+        state, null, null, unclaimed.subList(Math.max(0, overflow), unclaimed.size()), null);
+  }
+
+  static QueueAggregate passed(QueueAggregate state, String runId, Instant at) {
+    QueueAggregate next = mapRun(state, runId, r -> r.withState(RunState.PASSED, null, at));
+    TestRun run = next.runs().live(runId).orElseThrow();
+    return mapEntries(next, run, x -> x.verifiedBy(runId, at));
+  }
+
+  static QueueAggregate wentRed(QueueAggregate state, String runId, String reason, Instant at) {
+    QueueAggregate next = mapRun(state, runId, r -> r.withState(RunState.RED, reason, at));
+    TestRun run = next.runs().live(runId).orElseThrow();
+    return mapEntries(next, run, x -> x.inRun(runId, PrState.PENDING_FAILURE, at));
+  }
+
+  /** The run leaves the chain in {@code finalState}; its PRs conclude as {@code prState}. */
+  static QueueAggregate concluded(
+      QueueAggregate state,
+      String runId,
+      RunState finalState,
+      String reason,
+      PrState prState,
+      Instant at) {
+    TestRun run = state.runs().live(runId).orElseThrow().withState(finalState, reason, at);
+    QueueAggregate next = finish(state, run);
+    for (String entryId : run.entryIds()) {
+      if (next.entry(entryId).isPresent()) {
+        next = EventApplier.conclude(next, entryId, prState, at);
+      }
+    }
+    return next;
+  }
+
+  static QueueAggregate landed(QueueAggregate state, String runId, String targetSha, Instant at) {
+    QueueAggregate next = concluded(state, runId, RunState.SUCCEEDED, null, PrState.MERGED, at);
+    return withBook(next, null, null, null, new Landed(runId, targetSha));
+  }
+
+  static QueueAggregate cancelled(QueueAggregate state, String runId, Instant at) {
+    TestRun run = state.runs().live(runId).orElseThrow().withState(RunState.CANCELLED, null, at);
+    QueueAggregate next = finish(state, run);
+    return mapEntries(next, run, x -> x.inRun(null, PrState.PENDING, at));
+  }
+
+  static QueueAggregate branchDeleted(QueueAggregate state, String runId) {
+    List<TestRun> finished =
+        state.runs().finished().stream().filter(r -> !r.id().equals(runId)).toList();
+    return withBook(state, null, finished, null, null);
+  }
+
+  private static QueueAggregate finish(QueueAggregate state, TestRun run) {
+    List<TestRun> live =
+        state.runs().live().stream().filter(r -> !r.id().equals(run.id())).toList();
+    List<TestRun> finished = new ArrayList<>();
+    finished.add(run);
+    finished.addAll(state.runs().finished());
+    return withBook(
+        state,
+        live,
+        finished.subList(0, Math.min(finished.size(), RunBook.MAX_FINISHED)),
+        null,
+        null);
+  }
+
+  private static QueueAggregate mapRun(
+      QueueAggregate state, String runId, UnaryOperator<TestRun> change) {
+    List<TestRun> live =
+        state.runs().live().stream().map(r -> r.id().equals(runId) ? change.apply(r) : r).toList();
+    return withBook(state, live, null, null, null);
+  }
+
+  /** Changes the entries of {@code run} that are still queued. */
+  private static QueueAggregate mapEntries(
+      QueueAggregate state, TestRun run, UnaryOperator<Entry> change) {
+    List<Entry> entries =
+        state.entries().stream().map(x -> run.contains(x.id()) ? change.apply(x) : x).toList();
+    return state.withEntries(entries, state.nextSequence());
+  }
+
+  /** The run book with the given parts replaced (null keeps a part). */
+  private static QueueAggregate withBook(
+      QueueAggregate state,
+      List<TestRun> live,
+      List<TestRun> finished,
+      List<UnclaimedStatus> unclaimed,
+      Landed landed) {
+    RunBook book = state.runs();
+    return state.withRuns(
+        new RunBook(
+            live != null ? live : book.live(),
+            finished != null ? finished : book.finished(),
+            unclaimed != null ? unclaimed : book.unclaimed(),
+            landed != null ? landed : book.landed()));
+  }
+}

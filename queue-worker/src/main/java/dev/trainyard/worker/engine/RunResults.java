@@ -1,0 +1,109 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.command.QueueCommand.RecordBranchDeleted;
+import dev.trainyard.common.command.QueueCommand.RecordMerge;
+import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
+import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
+import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
+import dev.trainyard.common.command.QueueCommand.ReportStatus;
+import dev.trainyard.worker.engine.QueueEvent.StatusReported;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
+import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
+import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
+import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What CI statuses and effect results do. A result that no longer matches the run (it was
+ * cancelled, or the result arrives twice) changes nothing: effects repeat, results must not.
+ */
+final class RunResults {
+  private RunResults() {}
+
+  static List<QueueEvent> decide(QueueAggregate state, QueueCommand command, CommandContext ctx) {
+    if (command instanceof ReportStatus c) {
+      return status(state, c, ctx);
+    } else if (command instanceof RecordTestBranch c) {
+      return building(state, c.testRunId())
+          .<List<QueueEvent>>map(
+              r -> List.of(new TestBranchBuilt(r.id(), c.baseSha(), c.headSha(), ctx.now())))
+          .orElse(List.of());
+    } else if (command instanceof RecordTestBranchConflict c) {
+      return building(state, c.testRunId())
+          .<List<QueueEvent>>map(r -> List.of(new TestBranchConflicted(r.id(), c.prNumber())))
+          .orElse(List.of());
+    } else if (command instanceof RecordMerge c) {
+      return landing(state, c.testRunId())
+          .<List<QueueEvent>>map(r -> List.of(new TestRunMerged(r.id(), c.targetSha(), ctx.now())))
+          .orElse(List.of());
+    } else if (command instanceof RecordMergeRefused c) {
+      return landing(state, c.testRunId()).map(r -> refused(state, c, ctx)).orElse(List.of());
+    } else if (command instanceof RecordBranchDeleted c) {
+      boolean finished =
+          state.runs().finished().stream().anyMatch(r -> r.id().equals(c.testRunId()));
+      return finished ? List.of(new TestBranchDeleted(c.testRunId())) : List.of();
+    }
+    throw new IllegalArgumentException("no rule for " + command.getClass().getSimpleName());
+  }
+
+  /** A status of a concluded run's head is late and ignored; a repeated report changes nothing. */
+  private static List<QueueEvent> status(QueueAggregate state, ReportStatus c, CommandContext ctx) {
+    boolean concluded = state.runs().finished().stream().anyMatch(r -> c.sha().equals(r.headSha()));
+    Optional<RunStatus> known =
+        state.runs().live().stream()
+            .filter(r -> c.sha().equals(r.headSha()))
+            .flatMap(r -> r.statuses().stream())
+            .filter(s -> s.context().equals(c.context()))
+            .findFirst();
+    boolean same =
+        known.isPresent()
+            && known.get().state() == c.state()
+            && java.util.Objects.equals(known.get().url(), c.url())
+            && java.util.Objects.equals(known.get().description(), c.description());
+    if (concluded || same) {
+      return List.of();
+    }
+    return List.of(
+        new StatusReported(
+            c.sha(), new RunStatus(c.context(), c.state(), c.url(), c.description(), ctx.now())));
+  }
+
+  /**
+   * The target moved under the run (someone pushed to it): every run is rebuilt on its new head.
+   * The merge method could not replay a PR: the run fails and the runs behind are re-planned.
+   */
+  private static List<QueueEvent> refused(
+      QueueAggregate state, RecordMergeRefused c, CommandContext ctx) {
+    List<TestRun> live = state.runs().live();
+    if (c.conflictPrNumber() == null) {
+      String reason = Reasons.TARGET_BRANCH_MOVED;
+      return RunPlanner.cancelFrom(live, 0, reason, reason, ctx.now());
+    }
+    List<QueueEvent> events = new ArrayList<>();
+    events.add(new TestRunFailed(c.testRunId(), Reasons.MERGE_CONFLICT, ctx.now()));
+    String behind = Reasons.PREREQUISITE_MERGE_ITEM_FAILED;
+    events.addAll(RunPlanner.cancelFrom(live, 1, behind, behind, ctx.now()));
+    return events;
+  }
+
+  private static Optional<TestRun> building(QueueAggregate state, String runId) {
+    return state
+        .runs()
+        .live(runId)
+        .filter(r -> r.state() == RunState.BUILDING && r.failureReason() == null);
+  }
+
+  /** The run, if it is the passed head of the chain (the only one that may land). */
+  private static Optional<TestRun> landing(QueueAggregate state, String runId) {
+    List<TestRun> live = state.runs().live();
+    return live.isEmpty()
+            || !live.get(0).id().equals(runId)
+            || live.get(0).state() != RunState.PASSED
+        ? Optional.empty()
+        : Optional.of(live.get(0));
+  }
+}

@@ -1,0 +1,128 @@
+package dev.trainyard.worker.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One speculative build: the target head, the runs ahead of it in the chain ({@code predecessorId},
+ * null when built on the target itself; their PRs are {@code dependentPrs}) and its own PRs. {@code
+ * baseSha} and {@code headSha} are known once its branch is built.
+ */
+public record TestRun(
+    String id,
+    List<TestedPr> prs,
+    List<Long> dependentPrs,
+    String predecessorId,
+    RunState state,
+    Instant createdAt,
+    Instant stateChangedAt,
+    String baseSha,
+    String headSha,
+    List<RunStatus> statuses,
+    String failureReason) {
+
+  public TestRun {
+    prs = List.copyOf(prs);
+    dependentPrs = List.copyOf(dependentPrs);
+    statuses = List.copyOf(statuses);
+  }
+
+  static TestRun started(
+      String id, List<TestedPr> prs, List<Long> dependentPrs, String predecessorId, Instant at) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        RunState.BUILDING,
+        at,
+        at,
+        null,
+        null,
+        List.of(),
+        null);
+  }
+
+  /** {@code trainyard-merge/<targetBranch>/<id>}, without {@code refs/heads/}. */
+  public String branch(String targetBranch) {
+    return "trainyard-merge/" + targetBranch + "/" + id;
+  }
+
+  public boolean contains(String entryId) {
+    return prs.stream().anyMatch(p -> p.entryId().equals(entryId));
+  }
+
+  public List<String> entryIds() {
+    return prs.stream().map(TestedPr::entryId).toList();
+  }
+
+  TestRun built(String base, String head, Instant at) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        RunState.TESTING,
+        createdAt,
+        at,
+        base,
+        head,
+        statuses,
+        failureReason);
+  }
+
+  TestRun withState(RunState next, String reason, Instant at) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        next,
+        createdAt,
+        at,
+        baseSha,
+        headSha,
+        statuses,
+        reason != null ? reason : failureReason);
+  }
+
+  /** The same run with {@code status} replacing any earlier report of its context. */
+  TestRun withStatus(RunStatus status) {
+    List<RunStatus> next = new ArrayList<>();
+    for (RunStatus s : statuses) {
+      if (!s.context().equals(status.context())) {
+        next.add(s);
+      }
+    }
+    next.add(status);
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        state,
+        createdAt,
+        stateChangedAt,
+        baseSha,
+        headSha,
+        next,
+        failureReason);
+  }
+
+  /** A build that hit a conflict: red with that reason, without a branch. */
+  TestRun conflicted() {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        state,
+        createdAt,
+        stateChangedAt,
+        baseSha,
+        headSha,
+        statuses,
+        Reasons.START_TEST_RUN_MERGE_CONFLICT);
+  }
+}

@@ -1,0 +1,112 @@
+package dev.trainyard.worker.projection;
+
+import dev.trainyard.common.view.TestRunDocument;
+import dev.trainyard.common.view.TestingDetails;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.RunState;
+import dev.trainyard.worker.engine.RunStatus;
+import dev.trainyard.worker.engine.TestRun;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The {@code test_runs} documents (getMergeQueueTestingDetails) of a queue's runs, and which of
+ * them changed between two states.
+ */
+public final class RunViews {
+  private final PublicEvents urls;
+
+  public RunViews(PublicEvents urls) {
+    this.urls = urls;
+  }
+
+  /** The documents of runs whose details differ from {@code before} (or are new). */
+  public List<TestRunDocument> changed(QueueAggregate before, QueueAggregate after) {
+    if (after == null) {
+      return List.of();
+    }
+    Map<String, TestingDetails> previous = new HashMap<>();
+    if (before != null) {
+      runs(before).forEach(r -> previous.put(r.id(), details(before, r)));
+    }
+    List<TestRunDocument> changed = new ArrayList<>();
+    runs(after)
+        .forEach(
+            r -> {
+              TestingDetails now = details(after, r);
+              if (!now.equals(previous.get(r.id()))) {
+                changed.add(new TestRunDocument(r.id(), after.key().id(), now));
+              }
+            });
+    return changed;
+  }
+
+  public TestingDetails details(QueueAggregate queue, TestRun run) {
+    List<String> required = queue.settings().requiredStatuses();
+    if (required == null) {
+      required = run.statuses().stream().map(RunStatus::context).toList();
+    }
+    return new TestingDetails(
+        required,
+        "merge_instance",
+        run.branch(queue.key().branch()),
+        run.headSha(),
+        run.createdAt(),
+        status(run.state()),
+        List.of(),
+        run.statuses().stream()
+            .map(
+                s ->
+                    new TestingDetails.StatusCheck(
+                        s.context(), s.url(), s.state().name().toUpperCase(Locale.ROOT)))
+            .toList(),
+        run.prs().stream()
+            .map(
+                p ->
+                    new TestingDetails.TestedPullRequest(
+                        p.number(), urls.detailsUrl(queue.key(), p.number()), p.title()))
+            .toList(),
+        List.of(),
+        List.of(),
+        run.dependentPrs(),
+        waitingOn(queue, run),
+        run.state() == RunState.FAILED || run.state() == RunState.RED ? run.failureReason() : null);
+  }
+
+  private static Stream<TestRun> runs(QueueAggregate queue) {
+    return Stream.concat(queue.runs().live().stream(), queue.runs().finished().stream());
+  }
+
+  /** The undecided runs ahead of a live run: it lands only after them. */
+  private static List<String> waitingOn(QueueAggregate queue, TestRun run) {
+    List<String> ahead = new ArrayList<>();
+    for (TestRun r : queue.runs().live()) {
+      if (r.id().equals(run.id())) {
+        return ahead;
+      }
+      if (r.state() != RunState.PASSED) {
+        ahead.add(r.id());
+      }
+    }
+    return List.of();
+  }
+
+  private static String status(RunState state) {
+    switch (state) {
+      case PASSED:
+      case SUCCEEDED:
+        return "succeeded";
+      case RED:
+      case FAILED:
+        return "failed";
+      case CANCELLED:
+        return "cancelled";
+      default:
+        return "in_progress";
+    }
+  }
+}
