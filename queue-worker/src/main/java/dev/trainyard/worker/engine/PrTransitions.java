@@ -31,7 +31,8 @@ public final class PrTransitions {
         PrState.FAILED,
         PrState.PENDING,
         PrState.CANCELLED);
-    allow(PrState.TESTS_PASSED, PrState.MERGED, PrState.PENDING, PrState.CANCELLED);
+    // tests_passed → failed: the merge method could not replay it onto the target (a rebase)
+    allow(PrState.TESTS_PASSED, PrState.MERGED, PrState.PENDING, PrState.CANCELLED, PrState.FAILED);
     allow(PrState.PENDING_FAILURE, PrState.FAILED, PrState.PENDING, PrState.CANCELLED);
   }
 

@@ -424,7 +424,7 @@ class QueueEngineTest {
     }
     assertThat(decision.rejection()).as("rejection").isNull();
     assertThat(QueueFixture.eventNames(decision)).isEqualTo(row.events());
-    row.then().accept(EventApplier.applyAll(given.state(), decision.events()));
+    row.then().accept(given.applyDecision(decision).state());
   }
 
   @org.junit.jupiter.api.Test

@@ -23,6 +23,7 @@ final class QueueFixture {
 
   private final QueueEngine engine = new QueueEngine();
   private QueueAggregate state;
+  private final List<QueueEvent> log = new java.util.ArrayList<>();
   private Instant now = T0;
 
   static QueueFixture absent() {
@@ -133,9 +134,7 @@ final class QueueFixture {
 
   /** The shell built the branch of {@code pr}'s run; its head is {@code head-<run id>}. */
   QueueFixture built(long pr) {
-    TestRun run = runOf(pr);
-    String base = run.predecessorId() == null ? "target" : "head-" + run.predecessorId();
-    return apply(new QueueCommand.RecordTestBranch(run.id(), base, "head-" + run.id()));
+    return apply(builtCommand(this, pr));
   }
 
   QueueFixture builtAll() {
@@ -162,7 +161,7 @@ final class QueueFixture {
 
   /** The shell landed {@code pr}'s run. */
   QueueFixture landed(long pr) {
-    return apply(new QueueCommand.RecordMerge(runOf(pr).id(), "landed-" + pr));
+    return apply(landedCommand(this, pr));
   }
 
   QueueFixture concurrency(long n) {
@@ -181,18 +180,77 @@ final class QueueFixture {
         .state();
   }
 
+  static QueueCommand observedCommand(long pr) {
+    return new QueueCommand.RecordPullRequestState(
+        pr, true, "sha-" + pr, "Change " + pr, "dev" + pr, "main", null, Mergeability.MERGEABLE);
+  }
+
+  static QueueCommand builtCommand(QueueFixture q, long pr) {
+    TestRun run = q.runOf(pr);
+    String base = run.predecessorId() == null ? "target" : "head-" + run.predecessorId();
+    return new QueueCommand.RecordTestBranch(run.id(), base, "head-" + run.id());
+  }
+
+  static QueueCommand landedCommand(QueueFixture q, long pr) {
+    return new QueueCommand.RecordMerge(q.runOf(pr).id(), "landed-" + pr);
+  }
+
+  QueueFixture required(String... contexts) {
+    QueueSettingsPatch e = QueueSettingsPatch.empty();
+    return updated(
+        new QueueSettingsPatch(
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            false,
+            List.of(contexts),
+            false,
+            null,
+            null,
+            null,
+            null,
+            null));
+  }
+
+  /** Applies a decision the test made with {@link #decide}, recording its PR transitions. */
+  QueueFixture applyDecision(Decision decision) {
+    TransitionLog.record(state, decision.events());
+    log.addAll(decision.events());
+    state = EventApplier.applyAll(state, decision.events());
+    return this;
+  }
+
   QueueFixture apply(QueueCommand command) {
     Decision decision = decide(command);
     if (!decision.isAccepted()) {
       throw new AssertionError("fixture command rejected: " + decision.rejection());
     }
-    state = EventApplier.applyAll(state, decision.events());
-    return this;
+    return applyDecision(decision);
   }
 
   Decision decide(QueueCommand command) {
     return engine.decide(
         state, KEY, command, new CommandContext(UUID.randomUUID().toString(), now));
+  }
+
+  /** Every event applied so far, from the first command on. */
+  List<QueueEvent> log() {
+    return List.copyOf(log);
   }
 
   QueueAggregate state() {

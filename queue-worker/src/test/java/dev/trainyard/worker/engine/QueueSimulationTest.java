@@ -1,0 +1,200 @@
+package dev.trainyard.worker.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Seeded property tests: the real engine against a simulated source host and CI. A broken PR (one
+ * that makes CI red) never lands, no PR lands twice or is lost by a later landing, never more than
+ * {@code concurrency} runs are live, every PR concludes once CI answers, and replaying the events
+ * rebuilds the state. A failing seed reruns with {@code -Dtrainyard.seed=N}.
+ */
+class QueueSimulationTest {
+
+  @Test
+  void theQueueKeepsItsPromisesUnderRandomTraffic() {
+    long first = Long.getLong("trainyard.seed", System.nanoTime());
+    for (long seed = first; seed < first + 60; seed++) {
+      new World(seed).run();
+    }
+  }
+
+  /** A simulated repository: commits are the ordered PR numbers they contain. */
+  static final class World {
+    private final long seed;
+    private final Random random;
+    private final QueueFixture queue;
+    private final long concurrency;
+    private final Set<Long> broken = new HashSet<>();
+    private final Set<Set<Long>> conflicting = new HashSet<>();
+    private final Map<String, List<Long>> commits = new HashMap<>();
+    private final Set<Long> submitted = new HashSet<>();
+    private final Set<String> reported = new HashSet<>();
+    private String target = "t0";
+    private int shas;
+
+    World(long seed) {
+      this.seed = seed;
+      this.random = new Random(seed);
+      this.concurrency = 1 + random.nextInt(5);
+      this.queue = QueueFixture.queue().concurrency(concurrency);
+      commits.put(target, List.of());
+    }
+
+    void run() {
+      int prs = 4 + random.nextInt(14);
+      for (long pr = 1; pr <= prs; pr++) {
+        if (random.nextInt(5) == 0) {
+          broken.add(pr);
+        }
+        if (pr > 1 && random.nextInt(8) == 0) {
+          conflicting.add(Set.of(pr - 1, pr));
+        }
+      }
+      long next = 1;
+      for (int step = 0; step < 3000; step++) {
+        if (next <= prs && random.nextInt(3) == 0) {
+          queue.submitted(next);
+          submitted.add(next);
+          observe(next++);
+        }
+        disturb();
+        effects();
+        ci();
+        queue.after(Duration.ofMinutes(1)).apply(new QueueCommand.Tick());
+        invariants();
+        if (next > prs && queue.state().entries().isEmpty()) {
+          break;
+        }
+      }
+      assertThat(queue.state().entries()).as("every PR concludes, seed %d", seed).isEmpty();
+      assertThat(EventApplier.applyAll(null, queue.log()))
+          .as("replay, seed %d", seed)
+          .isEqualTo(queue.state());
+      for (long pr : submitted) {
+        if (broken.contains(pr)) {
+          assertThat(queue.stateOf(pr))
+              .as("broken %d, seed %d", pr, seed)
+              .isNotEqualTo(PrState.MERGED);
+        }
+      }
+    }
+
+    /** The source host's view of a PR: it conflicts with the target once its rival landed. */
+    private void observe(long pr) {
+      boolean clean =
+          commits.get(target).stream()
+              .noneMatch(landed -> conflicting.contains(Set.of(landed, pr)));
+      queue.apply(
+          new QueueCommand.RecordPullRequestState(
+              pr,
+              true,
+              "sha-" + pr,
+              "Change " + pr,
+              "dev",
+              "main",
+              null,
+              clean ? Mergeability.MERGEABLE : Mergeability.NOT_MERGEABLE));
+    }
+
+    /** Now and then a person cancels, restarts, or pushes to the target by hand. */
+    private void disturb() {
+      List<Entry> active = queue.state().entries();
+      if (active.isEmpty() || random.nextInt(40) != 0) {
+        return;
+      }
+      Entry e = active.get(random.nextInt(active.size()));
+      switch (random.nextInt(3)) {
+        case 0 -> queue.apply(new QueueCommand.CancelPullRequest(e.prNumber()));
+        case 1 -> queue.apply(new QueueCommand.RestartTests(e.prNumber()));
+        default -> {
+          String moved = "t" + ++shas;
+          commits.put(moved, commits.get(target));
+          target = moved;
+        }
+      }
+    }
+
+    private void effects() {
+      for (Effect effect : Effects.of(queue.state())) {
+        if (random.nextInt(3) == 0) {
+          continue; // not yet: effects take their time
+        }
+        if (effect instanceof Effect.BuildTestBranch b) {
+          build(b);
+        } else if (effect instanceof Effect.LandRun l) {
+          land(l);
+        } else {
+          queue.apply(new QueueCommand.RecordBranchDeleted(effect.runId()));
+        }
+      }
+    }
+
+    private void build(Effect.BuildTestBranch b) {
+      String base = b.baseSha() != null ? b.baseSha() : target;
+      List<Long> content = new ArrayList<>(commits.get(base));
+      for (TestedPr pr : b.prs()) {
+        if (content.stream().anyMatch(c -> conflicting.contains(Set.of(c, pr.number())))) {
+          queue.apply(new QueueCommand.RecordTestBranchConflict(b.runId(), pr.number()));
+          return;
+        }
+        content.add(pr.number());
+      }
+      String head = "s" + ++shas;
+      commits.put(head, content);
+      queue.apply(new QueueCommand.RecordTestBranch(b.runId(), base, head));
+    }
+
+    private void land(Effect.LandRun l) {
+      if (!target.equals(l.expectedTargetSha())) {
+        queue.apply(new QueueCommand.RecordMergeRefused(l.runId(), target, null));
+        return;
+      }
+      List<Long> before = commits.get(target);
+      List<Long> after = commits.get(l.testedSha());
+      assertThat(after.subList(0, Math.min(before.size(), after.size())))
+          .as("a landing keeps what landed before, seed %d", seed)
+          .isEqualTo(before);
+      target = l.testedSha();
+      queue.apply(new QueueCommand.RecordMerge(l.runId(), target));
+      queue.state().entries().forEach(e -> observe(e.prNumber()));
+    }
+
+    /** CI answers some runs each minute: red when the tested commit holds a broken PR. */
+    private void ci() {
+      for (TestRun run : queue.state().runs().live()) {
+        String head = run.headSha();
+        if (head == null || reported.contains(head) || random.nextInt(4) != 0) {
+          continue;
+        }
+        reported.add(head);
+        boolean red = commits.get(head).stream().anyMatch(broken::contains);
+        queue.apply(
+            new QueueCommand.ReportStatus(
+                head, "ci/test", red ? CommitState.FAILURE : CommitState.SUCCESS, null, null));
+      }
+    }
+
+    private void invariants() {
+      assertThat(queue.state().runs().live().size())
+          .as("live runs ≤ concurrency, seed %d", seed)
+          .isLessThanOrEqualTo((int) concurrency);
+      List<Long> landed = commits.get(target);
+      assertThat(landed).as("nothing lands twice, seed %d", seed).doesNotHaveDuplicates();
+      assertThat(landed).as("no broken PR lands, seed %d", seed).noneMatch(broken::contains);
+    }
+  }
+}

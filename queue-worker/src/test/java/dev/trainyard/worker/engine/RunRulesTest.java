@@ -1,0 +1,383 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.QueueFixture.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
+import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
+import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
+import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
+import dev.trainyard.common.command.QueueCommand.RestartTests;
+import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
+import dev.trainyard.common.command.QueueCommand.Tick;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.queue.QueueState;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** One row per test-run rule of SCHEDULING.md (single mode): given a queue, when, then. */
+class RunRulesTest {
+
+  record Row(
+      String rule,
+      Supplier<QueueFixture> given,
+      Function when,
+      List<String> events,
+      Consumer<QueueFixture> then) {
+    @Override
+    public String toString() {
+      return rule;
+    }
+  }
+
+  /** The command of a row, which may need the given queue (a run id, a head sha). */
+  interface Function {
+    QueueCommand of(QueueFixture given);
+  }
+
+  static Row row(
+      String rule,
+      Supplier<QueueFixture> given,
+      Function when,
+      List<String> events,
+      Consumer<QueueFixture> then) {
+    return new Row(rule, given, when, events, then);
+  }
+
+  static QueueCommand.ReportStatus status(QueueFixture q, long pr, CommitState state) {
+    return new QueueCommand.ReportStatus(q.runOf(pr).headSha(), "ci/test", state, null, null);
+  }
+
+  static Stream<Row> rules() {
+    return Stream.of(
+        row(
+            "start: a ready PR gets a run on the target while a slot is free",
+            () -> queue().submitted(1),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).predecessorId()).isNull();
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+            }),
+        row(
+            "start: the next PR is built on the run ahead (speculation)",
+            () -> queue().queued(1).submitted(2),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(1).id());
+              assertThat(q.runOf(2).dependentPrs()).containsExactly(1L);
+            }),
+        row(
+            "start: never more than concurrency runs",
+            () -> queue().concurrency(2).queued(1, 2).submitted(3),
+            q -> QueueFixture.observedCommand(3),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            q -> assertThat(q.state().runs().live()).hasSize(2)),
+        row(
+            "start: a paused queue starts nothing",
+            () -> queue().state(QueueState.PAUSED).submitted(1),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            q -> assertThat(q.state().runs().live()).isEmpty()),
+        row(
+            "start: resuming a paused queue starts its runs",
+            () -> queue().state(QueueState.PAUSED).queued(1),
+            q -> new QueueCommand.UpdateQueue(QueueFixture.patch(QueueState.RUNNING, null, null)),
+            List.of("QueueUpdated", "TestRunStarted"),
+            q -> assertThat(q.state().runs().live()).hasSize(1)),
+        row(
+            "start: a draining queue keeps testing what it holds",
+            () -> queue().submitted(1).state(QueueState.DRAINING),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.state().runs().live()).hasSize(1)),
+        row(
+            "build: the branch exists, the PR is testing",
+            () -> queue().queued(1),
+            q -> QueueFixture.builtCommand(q, 1),
+            List.of("TestBranchBuilt"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTING)),
+        row(
+            "build: a status reported before the branch was recorded is claimed by it",
+            () -> {
+              QueueFixture q = queue().queued(1);
+              String head = "head-" + q.runOf(1).id();
+              return q.apply(
+                  new QueueCommand.ReportStatus(head, "ci/test", CommitState.SUCCESS, null, null));
+            },
+            q -> QueueFixture.builtCommand(q, 1),
+            List.of("TestBranchBuilt", "TestRunPassed"),
+            q -> assertThat(q.state().runs().unclaimed()).isEmpty()),
+        row(
+            "build: a conflict at the head of the chain fails the PR",
+            () -> queue().queued(1),
+            q -> new RecordTestBranchConflict(q.runOf(1).id(), 1),
+            List.of("TestBranchConflicted", "TestRunFailed"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED);
+              assertThat(q.runOf(1).failureReason())
+                  .isEqualTo(Reasons.START_TEST_RUN_MERGE_CONFLICT);
+            }),
+        row(
+            "build: a conflict behind a run still testing is a pending failure",
+            () -> queue().queued(1, 2).built(1),
+            q -> new RecordTestBranchConflict(q.runOf(2).id(), 2),
+            List.of("TestBranchConflicted", "TestRunWentRed"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING_FAILURE)),
+        row(
+            "build: a result for a run that is gone changes nothing",
+            () -> queue().queued(1).cancelled(1),
+            q -> new QueueCommand.RecordTestBranch(q.runOf(1).id(), "b", "h"),
+            List.of(),
+            q -> {}),
+        row(
+            "verdict: all statuses green → tests_passed, verified by the run",
+            () -> queue().queued(1).built(1),
+            q -> status(q, 1, CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
+              assertThat(q.state().activeEntry(1).orElseThrow().verifiedByTestRun())
+                  .isEqualTo(q.runOf(1).id());
+            }),
+        row(
+            "verdict: a pending status is not green",
+            () -> queue().queued(1).built(1),
+            q -> status(q, 1, CommitState.PENDING),
+            List.of("StatusReported"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTING)),
+        row(
+            "verdict: the same report twice changes nothing",
+            () -> queue().queued(1).built(1).status(1, "ci/test", CommitState.PENDING),
+            q -> status(q, 1, CommitState.PENDING),
+            List.of(),
+            q -> {}),
+        row(
+            "verdict: required statuses wait for every required context",
+            () -> queue().required("ci/build", "ci/test").queued(1).built(1),
+            q -> status(q, 1, CommitState.SUCCESS),
+            List.of("StatusReported"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTING)),
+        row(
+            "verdict: a failing context that is not required does not fail the run",
+            () ->
+                queue()
+                    .required("ci/test")
+                    .queued(1)
+                    .built(1)
+                    .status(1, "lint", CommitState.FAILURE),
+            q -> status(q, 1, CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED)),
+        row(
+            "verdict: red at the head of the chain → failed, the PRs behind re-planned",
+            () -> queue().queued(1, 2).builtAll(),
+            q -> status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED);
+              assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING);
+              assertThat(q.runOf(2).predecessorId()).isNull();
+            }),
+        row(
+            "verdict: red behind a run still testing → pending_failure",
+            () -> queue().queued(1, 2).builtAll(),
+            q -> status(q, 2, CommitState.ERROR),
+            List.of("StatusReported", "TestRunWentRed"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING_FAILURE)),
+        row(
+            "verdict: a pending failure whose runs ahead all landed fails",
+            () -> queue().queued(1, 2).builtAll().red(2).green(1),
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of("TestRunMerged", "TestRunFailed"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.FAILED)),
+        row(
+            "verdict: a pending failure whose run ahead failed is re-planned without it",
+            () -> queue().queued(1, 2).builtAll().red(2),
+            q -> status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)),
+        row(
+            "verdict: no conclusion within testingTimeoutMinutes → TEST_RUN_TIMEOUT",
+            () -> queue().queued(1).built(1).after(Duration.ofMinutes(61)),
+            q -> new Tick(),
+            List.of("TestRunFailed"),
+            q -> assertThat(q.runOf(1).failureReason()).isEqualTo(Reasons.TEST_RUN_TIMEOUT)),
+        row(
+            "verdict: a PR of a run that stops merging cleanly fails the run",
+            () -> queue().queued(1).built(1),
+            q ->
+                new RecordPullRequestState(
+                    1, true, "sha-1", "Change 1", "dev1", "main", null, Mergeability.NOT_MERGEABLE),
+            List.of("PullRequestObserved", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "merge: a passed run waits for the runs ahead",
+            () -> queue().queued(1, 2).builtAll(),
+            q -> status(q, 2, CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q -> assertThat(Effects.of(q.state())).noneMatch(e -> e instanceof Effect.LandRun)),
+        row(
+            "merge: the passed head lands, then the run behind lands on where it landed",
+            () -> queue().queued(1, 2).builtAll().green(2).green(1),
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of("TestRunMerged"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.MERGED);
+              Effect.LandRun land =
+                  (Effect.LandRun)
+                      Effects.of(q.state()).stream()
+                          .filter(e -> e instanceof Effect.LandRun)
+                          .findFirst()
+                          .orElseThrow();
+              assertThat(land.expectedTargetSha()).isEqualTo("landed-1");
+              assertThat(land.runId()).isEqualTo(q.runOf(2).id());
+            }),
+        row(
+            "merge: nothing lands while the queue is paused",
+            () -> queue().queued(1).built(1).green(1),
+            q -> new QueueCommand.UpdateQueue(QueueFixture.patch(QueueState.PAUSED, null, null)),
+            List.of("QueueUpdated"),
+            q -> assertThat(Effects.of(q.state())).isEmpty()),
+        row(
+            "merge: the target moved under the chain → every run is rebuilt",
+            () -> queue().queued(1, 2).builtAll().green(1),
+            q -> new RecordMergeRefused(q.runOf(1).id(), "elsewhere", null),
+            List.of("TestRunCancelled", "TestRunCancelled", "TestRunStarted", "TestRunStarted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING)),
+        row(
+            "merge: the merge method could not replay the PR → failed",
+            () -> queue().queued(1).built(1).green(1),
+            q -> new RecordMergeRefused(q.runOf(1).id(), null, 1L),
+            List.of("TestRunFailed"),
+            q -> assertThat(q.runOf(1).failureReason()).isEqualTo(Reasons.MERGE_CONFLICT)),
+        row(
+            "merge: a second result for a landed run changes nothing",
+            () -> queue().queued(1).built(1).green(1).landed(1),
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of(),
+            q -> {}),
+        row(
+            "cancel: a PR under test leaves; its run stops and the runs behind are rebuilt",
+            () -> queue().queued(1, 2).builtAll(),
+            q -> new CancelPullRequest(1),
+            List.of(
+                "PullRequestCancelled", "TestRunCancelled", "TestRunCancelled", "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.CANCELLED);
+              assertThat(q.runOf(2).predecessorId()).isNull();
+            }),
+        row(
+            "restart: a PR under test gets a new run id",
+            () -> queue().queued(1).built(1),
+            q -> new RestartTests(1),
+            List.of("TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.state().runs().finished()).hasSize(1)),
+        row(
+            "restart: the runs behind a restarted run are rebuilt after it",
+            () -> queue().queued(1, 2).builtAll(),
+            q -> new RestartTests(1),
+            List.of("TestRunCancelled", "TestRunCancelled", "TestRunStarted", "TestRunStarted"),
+            q -> assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(1).id())),
+        row(
+            "pushed: a PR pushed to while testing is cancelled (PR_PUSHED_TO)",
+            () -> queue().queued(1).built(1),
+            q ->
+                new RecordPullRequestState(
+                    1, true, "sha-new", "Change 1", "dev1", "main", null, Mergeability.MERGEABLE),
+            List.of("PullRequestCancelled", "TestRunCancelled"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.CANCELLED)),
+        row(
+            "urgent: skips the line, interrupting the runs that have not passed",
+            () -> queue().queued(1, 2).builtAll().green(1).submitted(3, Priority.URGENT),
+            q -> QueueFixture.observedCommand(3),
+            List.of(
+                "PullRequestObserved",
+                "PullRequestQueued",
+                "TestRunCancelled",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(1).id());
+              assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(3).id());
+            }),
+        row(
+            "priority: a high PR does not interrupt runs, it only goes first among the waiting",
+            () -> queue().concurrency(1).queued(1, 2).submitted(3, Priority.HIGH),
+            q -> QueueFixture.observedCommand(3),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            q -> assertThat(q.state().runs().live()).hasSize(1)),
+        row(
+            "mode: a mode change with runs in flight waits in switching_modes",
+            () -> queue().queued(1),
+            q -> new QueueCommand.UpdateQueue(QueueFixture.patch(null, QueueMode.PARALLEL, null)),
+            List.of("QueueUpdated", "ModeSwitchRequested"),
+            q -> {
+              assertThat(q.state().state()).isEqualTo(QueueState.SWITCHING_MODES);
+              assertThat(q.state().settings().mode()).isEqualTo(QueueMode.SINGLE);
+            }),
+        row(
+            "mode: once the runs are done the new mode applies and the queue runs",
+            () ->
+                queue()
+                    .queued(1)
+                    .apply(
+                        new QueueCommand.UpdateQueue(
+                            QueueFixture.patch(null, QueueMode.PARALLEL, null))),
+            q -> new CancelPullRequest(1),
+            List.of("PullRequestCancelled", "TestRunCancelled", "ModeSwitched"),
+            q -> {
+              assertThat(q.state().state()).isEqualTo(QueueState.RUNNING);
+              assertThat(q.state().settings().mode()).isEqualTo(QueueMode.PARALLEL);
+            }),
+        row(
+            "mode: while switching nothing new starts",
+            () ->
+                queue()
+                    .queued(1)
+                    .apply(
+                        new QueueCommand.UpdateQueue(
+                            QueueFixture.patch(null, QueueMode.PARALLEL, null)))
+                    .submitted(2),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            q -> assertThat(q.state().runs().live()).hasSize(1)),
+        row(
+            "delete: a concluded run's branch is deleted, then forgotten",
+            () -> queue().queued(1).cancelled(1),
+            q -> new QueueCommand.RecordBranchDeleted(q.runOf(1).id()),
+            List.of("TestBranchDeleted"),
+            q -> assertThat(q.state().runs().finished()).isEmpty()),
+        row(
+            "submit: a new submission of a PR already testing keeps its run",
+            () -> queue().queued(1).built(1),
+            q -> new SubmitPullRequest(1, Priority.HIGH, null),
+            List.of("PullRequestResubmitted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTING)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void rule(Row row) {
+    QueueFixture given = row.given().get();
+    QueueCommand command = row.when().of(given);
+
+    Decision decision = given.decide(command);
+
+    assertThat(decision.rejection()).isNull();
+    assertThat(QueueFixture.eventNames(decision)).isEqualTo(row.events());
+    given.applyDecision(decision);
+    row.then().accept(given);
+  }
+}
