@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.config;
 
 import dev.trainyard.gateway.auth.AdminHandler;
+import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
@@ -30,7 +31,11 @@ public class Routes {
 
   @Bean
   RouterFunction<ServerResponse> apiRoutes(
-      PullRequestHandler pulls, QueueHandler queues, ScmHandler scm, AdminHandler admin) {
+      PullRequestHandler pulls,
+      QueueHandler queues,
+      ScmHandler scm,
+      CiHandler ci,
+      AdminHandler admin) {
     return RouterFunctions.route()
         .POST("/v1/submitPullRequest", pulls::submit)
         .POST("/v1/cancelPullRequest", pulls::cancel)
@@ -44,6 +49,7 @@ public class Routes {
         .POST("/v1/updateQueue", queues::update)
         .POST("/v1/deleteQueue", queues::delete)
         .POST("/v1/scm/git/notify", scm::gitNotify)
+        .POST("/v1/ci/reportStatus", ci::reportStatus)
         .POST("/admin/v1/createOrganization", admin::createOrganization)
         .POST("/admin/v1/createApiToken", admin::createApiToken)
         .POST("/admin/v1/revokeApiToken", admin::revokeApiToken)

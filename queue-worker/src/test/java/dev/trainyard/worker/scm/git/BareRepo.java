@@ -109,13 +109,38 @@ public final class BareRepo implements AutoCloseable {
     }
   }
 
-  /** First-parent history from {@code tip} back to (excluding) {@code base}, newest first. */
+  /**
+   * First-parent history from {@code tip} back to (excluding) {@code base}, or to the root when
+   * {@code base} is null; newest first.
+   */
   public List<RevCommit> history(ObjectId tip, ObjectId base) throws IOException {
     List<RevCommit> out = new java.util.ArrayList<>();
     RevCommit current = parse(tip);
     while (!current.equals(base)) {
       out.add(current);
+      if (current.getParentCount() == 0) {
+        break; // base null: the whole first-parent history
+      }
       current = parse(current.getParent(0));
+    }
+    return out;
+  }
+
+  /** The refs whose names start with {@code prefix}, name to commit. */
+  public Map<String, ObjectId> refs(String prefix) throws IOException {
+    Map<String, ObjectId> refs = new TreeMap<>();
+    for (var ref : git.getRefDatabase().getRefsByPrefix(prefix)) {
+      refs.put(ref.getName(), ref.getObjectId());
+    }
+    return refs;
+  }
+
+  /** Every commit reachable from {@code tip}. */
+  public List<RevCommit> allCommits(ObjectId tip) throws IOException {
+    List<RevCommit> out = new java.util.ArrayList<>();
+    try (RevWalk walk = new RevWalk(git)) {
+      walk.markStart(walk.parseCommit(tip));
+      walk.forEach(out::add);
     }
     return out;
   }

@@ -1,0 +1,47 @@
+package dev.trainyard.gateway.queues;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.gateway.http.ApiException;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/** The queues an organization has on one repository (one per target branch). */
+@Component
+public class RepositoryQueues {
+  private final ReactiveMongoTemplate mongo;
+
+  public RepositoryQueues(ReactiveMongoTemplate mongo) {
+    this.mongo = mongo;
+  }
+
+  /** The queues, or a 404 when the organization has none on {@code repo}. */
+  public Mono<List<QueueKey>> require(String org, RepoRef repo) {
+    // queue ids are org/host/owner/name:branch, so the repository's queues share a prefix
+    String prefix = QueueKey.of(org, repo.host(), repo.owner(), repo.name(), "").id();
+    Query query =
+        Query.query(Criteria.where("_id").regex("^" + Pattern.quote(prefix)).and("view").ne(null));
+    query.fields().include("aggregate.key");
+    return mongo
+        .find(query, Document.class, Collections.QUEUES)
+        .map(
+            doc ->
+                Json.mapper()
+                    .convertValue(doc.get("aggregate", Document.class).get("key"), QueueKey.class))
+        .collectList()
+        .filter(keys -> !keys.isEmpty())
+        .switchIfEmpty(
+            Mono.error(
+                () ->
+                    ApiException.notFound(
+                        "no queue of this organization uses " + repo.host() + "/" + repo.slug())));
+  }
+}

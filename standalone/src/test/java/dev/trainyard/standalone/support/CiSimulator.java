@@ -1,0 +1,99 @@
+package dev.trainyard.standalone.support;
+
+import dev.trainyard.worker.scm.git.BareRepo;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * A CI system for the tests: watches the test branches of a bare repository and reports {@code
+ * ci/test} through {@code /v1/ci/reportStatus} for each new head, red when the tested tree holds a
+ * file named {@code BROKEN}. It remembers the most test branches it saw at once, can be held (it
+ * reports nothing), and keeps retrying a report the service did not take.
+ */
+public final class CiSimulator implements AutoCloseable {
+  public static final String BROKEN = "BROKEN";
+  private static final String PREFIX = "refs/heads/trainyard-merge/";
+  private final BareRepo repo;
+  private final Api api;
+  private final String repoJson;
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger maxLive = new AtomicInteger();
+  private final AtomicBoolean held = new AtomicBoolean();
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final Thread thread;
+
+  public CiSimulator(BareRepo repo, Api api, String repoName) {
+    this.repo = repo;
+    this.api = api;
+    this.repoJson = "{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + repoName + "\"}";
+    this.thread = new Thread(this::loop, "ci-simulator");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  public void hold(boolean hold) {
+    held.set(hold);
+  }
+
+  public int maxLiveTestBranches() {
+    return maxLive.get();
+  }
+
+  /** The test branches that exist now, name (without refs/heads/) to head. */
+  public Map<String, ObjectId> testBranches() {
+    try {
+      Map<String, ObjectId> refs = repo.refs(PREFIX);
+      Map<String, ObjectId> out = new java.util.TreeMap<>();
+      refs.forEach((name, id) -> out.put(name.substring("refs/heads/".length()), id));
+      return out;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private void loop() {
+    while (running.get()) {
+      try {
+        Map<String, ObjectId> branches = testBranches();
+        maxLive.accumulateAndGet(branches.size(), Math::max);
+        if (!held.get()) {
+          for (ObjectId head : branches.values()) {
+            if (!reported.contains(head.name()) && report(head)) {
+              reported.add(head.name());
+            }
+          }
+        }
+        Thread.sleep(50); // a poll interval of this fake CI, not a wait for the system under test
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException | java.io.IOException e) {
+        // the service may be restarting: the next round retries
+      }
+    }
+  }
+
+  private boolean report(ObjectId head) throws java.io.IOException {
+    boolean red = repo.tree(head).containsKey(BROKEN);
+    String body =
+        "{\"repo\":"
+            + repoJson
+            + ",\"sha\":\""
+            + head.name()
+            + "\",\"context\":\"ci/test\",\"state\":\""
+            + (red ? "failure" : "success")
+            + "\",\"url\":\"https://ci.example/"
+            + head.name()
+            + "\"}";
+    return api.post("/v1/ci/reportStatus", body).status() == 200;
+  }
+
+  @Override
+  public void close() {
+    running.set(false);
+    thread.interrupt();
+  }
+}

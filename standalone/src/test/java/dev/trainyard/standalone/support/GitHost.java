@@ -1,0 +1,78 @@
+package dev.trainyard.standalone.support;
+
+import static dev.trainyard.worker.scm.git.BareRepo.files;
+
+import dev.trainyard.worker.scm.git.BareRepo;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.revwalk.RevCommit;
+
+/**
+ * A plain git server for the tests: one bare repository under the git root with {@code main} and
+ * pull requests as {@code refs/pull/<n>/head}, each a commit on the main of its creation; a push
+ * calls {@code /v1/scm/git/notify} as a post-receive hook would.
+ */
+public final class GitHost implements AutoCloseable {
+  private final BareRepo repo;
+  private final Api api;
+  private final String name;
+
+  public GitHost(Path gitRoot, Api api, String name) throws IOException {
+    this.repo = new BareRepo(gitRoot.resolve("github.com/acme/" + name + ".git"));
+    this.api = api;
+    this.name = name;
+    repo.setRef(
+        "refs/heads/main",
+        repo.commit(null, files("README", "hello\n"), "Initial commit", "carol"));
+  }
+
+  public BareRepo repo() {
+    return repo;
+  }
+
+  public ObjectId main() throws IOException {
+    return repo.head("main");
+  }
+
+  /** Opens PR {@code number}: main's files plus {@code changes}, by {@code author}. */
+  public ObjectId openPr(long number, String title, String author, String... changes)
+      throws IOException {
+    Map<String, String> tree = new TreeMap<>(repo.tree(main()));
+    tree.putAll(files(changes));
+    ObjectId head = repo.commit(main(), tree, title, author);
+    repo.setRef("refs/pull/" + number + "/head", head);
+    notifyPush();
+    return head;
+  }
+
+  /** Pushes a new commit onto PR {@code number}. */
+  public ObjectId pushTo(long number, String title, String... changes) throws IOException {
+    ObjectId old = repo.refs("refs/pull/" + number + "/head").values().iterator().next();
+    Map<String, String> tree = new TreeMap<>(repo.tree(old));
+    tree.putAll(files(changes));
+    ObjectId head = repo.commit(old, tree, title, "alice");
+    repo.setRef("refs/pull/" + number + "/head", head);
+    notifyPush();
+    return head;
+  }
+
+  public void notifyPush() {
+    String body =
+        "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + name + "\"}}";
+    api.post("/v1/scm/git/notify", body); // a hook is best effort; polling covers a miss
+  }
+
+  /** The first-parent subjects of main, newest first, down to the initial commit. */
+  public List<String> mainSubjects() throws IOException {
+    return repo.history(main(), null).stream().map(RevCommit::getShortMessage).toList();
+  }
+
+  @Override
+  public void close() {
+    repo.close();
+  }
+}
