@@ -2,7 +2,6 @@ package dev.trainyard.standalone.infra;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +26,7 @@ public final class DocumentStore implements AutoCloseable {
   /** A store whose data lives in {@code dir} and survives restarts. */
   public static DocumentStore onDisk(Path dir, int port) throws IOException {
     Files.createDirectories(dir);
-    return new DocumentStore(new H2Backend(dir.resolve("trainyard.mv").toString()), port);
+    return new DocumentStore(new DurableH2Backend(dir.resolve("trainyard.mv").toString()), port);
   }
 
   public static DocumentStore inMemory() {

@@ -2,6 +2,11 @@ package dev.trainyard.standalone.queue;
 
 import static dev.trainyard.standalone.support.Api.body;
 import static dev.trainyard.standalone.support.Api.prBody;
+import static dev.trainyard.standalone.support.QueueSteps.awaitPr;
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.pr;
+import static dev.trainyard.standalone.support.QueueSteps.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
@@ -9,6 +14,7 @@ import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.QueueSteps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
@@ -28,7 +33,6 @@ import tools.jackson.databind.JsonNode;
  * and landing the pull requests.
  */
 class MergeQueueIT extends OwnStack {
-  private static final Duration PATIENCE = Duration.ofSeconds(60);
   private final Path gitRoot = temporaryDirectory();
 
   @Override
@@ -62,7 +66,7 @@ class MergeQueueIT extends OwnStack {
               "Merge pull request #1: Add file 1");
       assertThat(git.repo().tree(git.main())).containsKeys("f1.txt", "f6.txt");
       assertThat(ci.maxLiveTestBranches()).isBetween(1, 3);
-      Awaitility.await().atMost(PATIENCE).until(() -> ci.testBranches().isEmpty());
+      Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> ci.testBranches().isEmpty());
 
       JsonNode merged = pr(api, name, 6);
       String runId = merged.get("verifiedByTestRun").asString();
@@ -156,7 +160,7 @@ class MergeQueueIT extends OwnStack {
       assertThat(api.post("/v1/cancelPullRequest", prBody(name, 1)).status()).isEqualTo(200);
 
       assertThat(pr(api, name, 1).get("state").asString()).isEqualTo("cancelled");
-      Awaitility.await().atMost(PATIENCE).until(() -> ci.testBranches().isEmpty());
+      Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> ci.testBranches().isEmpty());
       ci.hold(false);
       assertThat(git.mainSubjects()).containsExactly("Initial commit");
     }
@@ -179,7 +183,7 @@ class MergeQueueIT extends OwnStack {
           .isEqualTo(200);
 
       Awaitility.await()
-          .atMost(PATIENCE)
+          .atMost(QueueSteps.PATIENCE)
           .until(() -> ci.testBranches().keySet(), b -> b.size() == 1 && !b.contains(before));
       String after = ci.testBranches().keySet().iterator().next();
       ci.hold(false);
@@ -242,30 +246,6 @@ class MergeQueueIT extends OwnStack {
           .isEqualTo(200);
       awaitState(api, name, 1, "merged");
     }
-  }
-
-  static void create(Api api, String name, int concurrency) {
-    assertThat(api.post("/v1/createQueue", body(name, "\"concurrency\":" + concurrency)).status())
-        .isEqualTo(200);
-  }
-
-  static void submit(Api api, String name, long pr) {
-    assertThat(api.post("/v1/submitPullRequest", prBody(name, pr)).status()).isEqualTo(200);
-  }
-
-  static JsonNode pr(Api api, String name, long number) {
-    return api.post("/v1/getSubmittedPullRequest", prBody(name, number)).json();
-  }
-
-  static JsonNode awaitState(Api api, String name, long number, String state) {
-    return awaitPr(api, name, number, pr -> pr.get("state").asString().equals(state));
-  }
-
-  static JsonNode awaitPr(Api api, String name, long number, Predicate<JsonNode> condition) {
-    return Awaitility.await()
-        .atMost(PATIENCE)
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> pr(api, name, number), condition::test);
   }
 
   private List<JsonNode> events(String name) {

@@ -1,0 +1,62 @@
+package dev.trainyard.standalone.guarantees;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.CiSimulator;
+import dev.trainyard.standalone.support.GitHost;
+import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.StandaloneProcess;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole standalone process is killed (SIGKILL) while PRs are being tested and landed, then
+ * started again on the same data: every PR still lands, exactly once.
+ */
+class CrashRecoveryIT {
+  @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
+  Path data;
+
+  @Test
+  void everyPullRequestLandsExactlyOnceAcrossAKill() throws Exception {
+    int port = StandaloneProcess.freePort();
+    String name = Api.uniqueRepo();
+    StandaloneProcess first = StandaloneProcess.start(data, port);
+    Api api = new Api("http://127.0.0.1:" + port, first.awaitToken());
+    try (GitHost git = new GitHost(data.resolve("git"), api, name);
+        CiSimulator ci = new CiSimulator(git.repo(), api, name)) {
+      QueueSteps.create(api, name, 3);
+      for (long pr = 1; pr <= 6; pr++) {
+        git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
+        QueueSteps.submit(api, name, pr);
+      }
+      QueueSteps.awaitState(api, name, 1, "merged");
+      first.kill(); // mid-flow: the other runs are being built, tested or landed
+
+      StandaloneProcess second = StandaloneProcess.start(data, port);
+      try {
+        second.awaitToken();
+        for (long pr = 1; pr <= 6; pr++) {
+          QueueSteps.awaitState(api, name, pr, "merged");
+        }
+        List<String> subjects = git.mainSubjects();
+        assertThat(subjects)
+            .containsExactly(
+                "Merge pull request #6: Add file 6",
+                "Merge pull request #5: Add file 5",
+                "Merge pull request #4: Add file 4",
+                "Merge pull request #3: Add file 3",
+                "Merge pull request #2: Add file 2",
+                "Merge pull request #1: Add file 1",
+                "Initial commit");
+      } finally {
+        assertThat(second.stop()).isTrue();
+      }
+    } finally {
+      first.kill();
+    }
+  }
+}

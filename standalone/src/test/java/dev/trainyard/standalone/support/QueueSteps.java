@@ -1,0 +1,43 @@
+package dev.trainyard.standalone.support;
+
+import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import tools.jackson.databind.JsonNode;
+
+/** The client steps of the merge-queue scenarios, over HTTP. */
+public final class QueueSteps {
+  public static final Duration PATIENCE = Duration.ofSeconds(90);
+
+  private QueueSteps() {}
+
+  public static void create(Api api, String name, int concurrency) {
+    assertThat(api.post("/v1/createQueue", body(name, "\"concurrency\":" + concurrency)).status())
+        .isEqualTo(200);
+  }
+
+  public static void submit(Api api, String name, long pr) {
+    assertThat(api.post("/v1/submitPullRequest", prBody(name, pr)).status()).isEqualTo(200);
+  }
+
+  public static JsonNode pr(Api api, String name, long number) {
+    return api.post("/v1/getSubmittedPullRequest", prBody(name, number)).json();
+  }
+
+  public static JsonNode awaitState(Api api, String name, long number, String state) {
+    return awaitPr(api, name, number, pr -> pr.get("state").asString().equals(state));
+  }
+
+  /** Polls the PR until {@code condition} holds (a failed request counts as not yet). */
+  public static JsonNode awaitPr(Api api, String name, long number, Predicate<JsonNode> condition) {
+    return Awaitility.await()
+        .atMost(PATIENCE)
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions()
+        .until(() -> pr(api, name, number), condition::test);
+  }
+}

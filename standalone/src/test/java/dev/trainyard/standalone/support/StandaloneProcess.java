@@ -1,0 +1,106 @@
+package dev.trainyard.standalone.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** The packaged standalone jar run as its own process, the way a user runs it. */
+public final class StandaloneProcess {
+  private final Process process;
+  private final CompletableFuture<String> token = new CompletableFuture<>();
+
+  private final Path log;
+
+  private StandaloneProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+    Thread reader = new Thread(this::readOutput, "standalone-output");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Starts {@code java -jar} on {@code data} with the gateway on {@code port}. */
+  public static StandaloneProcess start(Path data, int port) throws IOException {
+    Path jar;
+    try (Stream<Path> files = Files.list(Path.of("target"))) {
+      jar =
+          files
+              .filter(p -> p.getFileName().toString().matches("trainyard-standalone-.*\\.jar"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("package the standalone jar first"));
+    }
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx768m",
+                "-jar",
+                jar.toString())
+            .redirectErrorStream(true);
+    builder.environment().put("TRAINYARD_DATA_DIR", data.toString());
+    builder.environment().put("SERVER_PORT", Integer.toString(port));
+    builder.environment().put("TRAINYARD_KAFKA_PORT", "0");
+    builder.environment().put("TRAINYARD_MONGO_PORT", "0");
+    builder.environment().remove("TRAINYARD_BOOTSTRAP_TOKEN");
+    builder.environment().remove("TRAINYARD_ADMIN_TOKEN");
+    builder.environment().remove("TRAINYARD_GIT_ROOT");
+    return new StandaloneProcess(builder.start(), data.resolve("standalone-" + port + ".log"));
+  }
+
+  /** The API token from the start banner, once the services are up. */
+  public String awaitToken() throws Exception {
+    return token.get(Duration.ofSeconds(120).toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM, as Ctrl-C or Kubernetes would; returns whether it stopped within a minute. */
+  public boolean stop() throws InterruptedException {
+    process.destroy();
+    return process.waitFor(60, TimeUnit.SECONDS);
+  }
+
+  /** SIGKILL: no shutdown hook, no flush, no offset commit. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(60, TimeUnit.SECONDS);
+  }
+
+  public static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /**
+   * Reads the output (it must be drained) into a log file beside the data, and picks the token out
+   * of the banner.
+   */
+  private void readOutput() {
+    try (BufferedReader out =
+            new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        var file =
+            Files.newBufferedWriter(
+                log,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND)) {
+      for (String line = out.readLine(); line != null; line = out.readLine()) {
+        file.write(line);
+        file.newLine();
+        file.flush();
+        if (line.trim().startsWith("API token:")) {
+          token.complete(line.trim().substring("API token:".length()).trim());
+        }
+      }
+      token.completeExceptionally(new IllegalStateException("the standalone exited"));
+    } catch (IOException e) {
+      token.completeExceptionally(e);
+    }
+  }
+}
