@@ -2,6 +2,7 @@ package dev.trainyard.bench.http;
 
 import dev.trainyard.bench.http.LoadGenerator.Call;
 import dev.trainyard.bench.http.LoadGenerator.Result;
+import dev.trainyard.bench.stack.StandaloneProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

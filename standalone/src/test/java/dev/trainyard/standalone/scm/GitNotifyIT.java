@@ -41,6 +41,9 @@ class GitNotifyIT extends OwnStack {
       ObjectId main = repo.commit(null, files("README", "hi\n"), "initial", "carol");
       repo.setRef("refs/heads/main", main);
       assertThat(api.post("/v1/createQueue", body(name, "")).status()).isEqualTo(200);
+      // paused, so the ready PR stays pending instead of moving on to a test run
+      assertThat(api.post("/v1/updateQueue", body(name, "\"state\":\"paused\"")).status())
+          .isEqualTo(200);
       assertThat(api.post("/v1/submitPullRequest", prBody(name, 1)).status()).isEqualTo(200);
       ObjectId head = repo.commit(main, files("README", "hi\n", "b.txt", "b\n"), "Add b", "alice");
       repo.setRef("refs/pull/1/head", head);

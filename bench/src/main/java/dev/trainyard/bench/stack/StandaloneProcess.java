@@ -1,4 +1,4 @@
-package dev.trainyard.bench.http;
+package dev.trainyard.bench.stack;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -12,17 +12,19 @@ import java.time.Duration;
 import java.time.Instant;
 
 /** The standalone distribution started as a child process on a fresh data directory. */
-final class StandaloneProcess implements AutoCloseable {
-  static final String TOKEN = "bench-token";
+public final class StandaloneProcess implements AutoCloseable {
+  public static final String TOKEN = "bench-token";
   private final Process process;
   private final int port;
+  private final Path data;
 
-  private StandaloneProcess(Process process, int port) {
+  private StandaloneProcess(Process process, int port, Path data) {
     this.process = process;
     this.port = port;
+    this.data = data;
   }
 
-  static StandaloneProcess start(Path jar) throws IOException, InterruptedException {
+  public static StandaloneProcess start(Path jar) throws IOException, InterruptedException {
     int port = freePort();
     Path data = Files.createTempDirectory("trainyard-bench-");
     ProcessBuilder builder =
@@ -38,12 +40,17 @@ final class StandaloneProcess implements AutoCloseable {
     builder.environment().put("TRAINYARD_KAFKA_PORT", "0");
     builder.environment().put("TRAINYARD_MONGO_PORT", "0");
     builder.environment().put("TRAINYARD_BOOTSTRAP_TOKEN", TOKEN);
-    StandaloneProcess standalone = new StandaloneProcess(builder.start(), port);
+    StandaloneProcess standalone = new StandaloneProcess(builder.start(), port, data);
     standalone.awaitHealthy(Duration.ofSeconds(120), data);
     return standalone;
   }
 
-  String baseUrl() {
+  /** The data directory (its {@code git} folder is the git root). */
+  public Path data() {
+    return data;
+  }
+
+  public String baseUrl() {
     return "http://127.0.0.1:" + port;
   }
 

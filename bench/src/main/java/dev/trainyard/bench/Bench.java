@@ -1,0 +1,21 @@
+package dev.trainyard.bench;
+
+import dev.trainyard.bench.http.HttpBenchmark;
+import dev.trainyard.bench.merge.MergeLatencyBenchmark;
+import java.util.Arrays;
+
+/**
+ * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}; anything
+ * else runs {@link HttpBenchmark} with the arguments as given.
+ */
+public final class Bench {
+  private Bench() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("merge")) {
+      MergeLatencyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else {
+      HttpBenchmark.main(args);
+    }
+  }
+}
