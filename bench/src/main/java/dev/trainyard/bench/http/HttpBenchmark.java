@@ -29,11 +29,7 @@ public final class HttpBenchmark {
   private HttpBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar =
-        Path.of(
-            args.length > 0
-                ? args[0]
-                : "standalone/target/trainyard-standalone-0.1.0-SNAPSHOT.jar");
+    Path jar = StandaloneProcess.jar(args);
     Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 20);
     double rate = args.length > 2 ? Double.parseDouble(args[2]) : 200;
     int inFlight = args.length > 3 ? Integer.parseInt(args[3]) : 64;

@@ -33,11 +33,7 @@ public final class MergeLatencyBenchmark {
   private MergeLatencyBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar =
-        Path.of(
-            args.length > 0
-                ? args[0]
-                : "standalone/target/trainyard-standalone-0.1.0-SNAPSHOT.jar");
+    Path jar = StandaloneProcess.jar(args);
     int prs = args.length > 1 ? Integer.parseInt(args[1]) : 100;
     int warmUp = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     try (StandaloneProcess standalone = StandaloneProcess.start(jar);

@@ -24,6 +24,12 @@ public final class StandaloneProcess implements AutoCloseable {
     this.data = data;
   }
 
+  /** The standalone jar named by the first argument, or the one the build just packaged. */
+  public static Path jar(String[] args) {
+    return Path.of(
+        args.length > 0 ? args[0] : "standalone/target/trainyard-standalone-0.1.0-SNAPSHOT.jar");
+  }
+
   public static StandaloneProcess start(Path jar) throws IOException, InterruptedException {
     int port = freePort();
     Path data = Files.createTempDirectory("trainyard-bench-");

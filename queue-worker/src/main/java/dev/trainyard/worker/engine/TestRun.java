@@ -58,33 +58,11 @@ public record TestRun(
   }
 
   TestRun built(String base, String head, Instant at) {
-    return new TestRun(
-        id,
-        prs,
-        dependentPrs,
-        predecessorId,
-        RunState.TESTING,
-        createdAt,
-        at,
-        base,
-        head,
-        statuses,
-        failureReason);
+    return copy(RunState.TESTING, at, base, head, statuses, failureReason);
   }
 
   TestRun withState(RunState next, String reason, Instant at) {
-    return new TestRun(
-        id,
-        prs,
-        dependentPrs,
-        predecessorId,
-        next,
-        createdAt,
-        at,
-        baseSha,
-        headSha,
-        statuses,
-        reason != null ? reason : failureReason);
+    return copy(next, at, baseSha, headSha, statuses, reason != null ? reason : failureReason);
   }
 
   /** The same run with {@code status} replacing any earlier report of its context. */
@@ -96,33 +74,34 @@ public record TestRun(
       }
     }
     next.add(status);
-    return new TestRun(
-        id,
-        prs,
-        dependentPrs,
-        predecessorId,
-        state,
-        createdAt,
-        stateChangedAt,
-        baseSha,
-        headSha,
-        next,
-        failureReason);
+    return copy(state, stateChangedAt, baseSha, headSha, next, failureReason);
   }
 
   /** A build that hit a conflict: red with that reason, without a branch. */
   TestRun conflicted() {
+    return copy(
+        state, stateChangedAt, baseSha, headSha, statuses, Reasons.START_TEST_RUN_MERGE_CONFLICT);
+  }
+
+  /** This run with what may change replaced; what it tests never does. */
+  private TestRun copy(
+      RunState newState,
+      Instant changedAt,
+      String base,
+      String head,
+      List<RunStatus> newStatuses,
+      String reason) {
     return new TestRun(
         id,
         prs,
         dependentPrs,
         predecessorId,
-        state,
+        newState,
         createdAt,
-        stateChangedAt,
-        baseSha,
-        headSha,
-        statuses,
-        Reasons.START_TEST_RUN_MERGE_CONFLICT);
+        changedAt,
+        base,
+        head,
+        newStatuses,
+        reason);
   }
 }

@@ -165,11 +165,12 @@ final class QueueFixture {
   }
 
   QueueFixture concurrency(long n) {
-    QueueSettingsPatch e = QueueSettingsPatch.empty();
-    return updated(
-        new QueueSettingsPatch(
-            null, null, n, null, null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null, false, null, false, null, null, null, null, null));
+    return updated(settingsPatch(n, null));
+  }
+
+  /** A patch of the run settings the rules read: concurrency and required statuses. */
+  private static QueueSettingsPatch settingsPatch(Long concurrency, List<String> required) {
+    return patch(null, null, concurrency, required, null);
   }
 
   PrState stateOf(long pr) {
@@ -196,35 +197,7 @@ final class QueueFixture {
   }
 
   QueueFixture required(String... contexts) {
-    QueueSettingsPatch e = QueueSettingsPatch.empty();
-    return updated(
-        new QueueSettingsPatch(
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            false,
-            List.of(contexts),
-            false,
-            null,
-            null,
-            null,
-            null,
-            null));
+    return updated(settingsPatch(null, List.of(contexts)));
   }
 
   /** Applies a decision the test made with {@link #decide}, recording its PR transitions. */
@@ -262,33 +235,41 @@ final class QueueFixture {
   }
 
   static QueueSettingsPatch patch(QueueState state, QueueMode mode, Long notReadyTimeoutHours) {
-    QueueSettingsPatch e = QueueSettingsPatch.empty();
+    return patch(state, mode, null, null, notReadyTimeoutHours);
+  }
+
+  private static QueueSettingsPatch patch(
+      QueueState state,
+      QueueMode mode,
+      Long concurrency,
+      List<String> required,
+      Long notReadyTimeoutHours) {
     return new QueueSettingsPatch(
         state,
         mode,
-        e.concurrency(),
-        e.bisectionConcurrency(),
-        e.testingTimeoutMinutes(),
-        e.pendingFailureDepth(),
-        e.canOptimisticallyMerge(),
-        e.batch(),
-        e.batchingMinSize(),
-        e.batchingMaxWaitTimeMinutes(),
-        e.createPrsForTestingBranches(),
-        e.commentsEnabled(),
-        e.commandsEnabled(),
-        e.statusCheckEnabled(),
-        e.extensionEnabled(),
-        e.labelCommandsEnabled(),
-        e.stateLabelsEnabled(),
-        e.enqueueingLabel(),
-        e.clearEnqueueingLabel(),
-        e.requiredStatuses(),
-        e.deleteRequiredStatuses(),
-        e.allowedBotSubmitters(),
-        e.directMergeMode(),
-        e.optimizationMode(),
-        e.mergeMethod(),
+        concurrency,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        required,
+        false,
+        null,
+        null,
+        null,
+        null,
         notReadyTimeoutHours);
   }
 

@@ -71,6 +71,19 @@ public final class GitHost implements AutoCloseable {
     return repo.history(main(), null).stream().map(RevCommit::getShortMessage).toList();
   }
 
+  /**
+   * The first-parent subjects of main after PRs 1..n, opened as "Add file <n>", landed in order as
+   * merge commits: newest first, down to the initial commit.
+   */
+  public static List<String> landedInOrder(int n) {
+    List<String> subjects = new java.util.ArrayList<>();
+    for (int pr = n; pr >= 1; pr--) {
+      subjects.add("Merge pull request #" + pr + ": Add file " + pr);
+    }
+    subjects.add("Initial commit");
+    return subjects;
+  }
+
   @Override
   public void close() {
     repo.close();
