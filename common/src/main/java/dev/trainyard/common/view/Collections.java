@@ -28,5 +28,11 @@ public final class Collections {
   /** Test runs with their statuses ({@link TestRunDocument}). */
   public static final String TEST_RUNS = "test_runs";
 
+  /** Webhook subscriptions ({@code WebhookEndpoint}): written by the gateway. */
+  public static final String WEBHOOK_ENDPOINTS = "webhook_endpoints";
+
+  /** The delivery log ({@code WebhookDelivery}): written by the webhook dispatcher. */
+  public static final String WEBHOOK_DELIVERIES = "webhook_deliveries";
+
   private Collections() {}
 }

@@ -1,0 +1,75 @@
+package dev.trainyard.webhooks.config;
+
+import dev.trainyard.common.webhook.SecretBox;
+import dev.trainyard.common.webhook.UrlGuard;
+import dev.trainyard.webhooks.delivery.DeliveryStore;
+import dev.trainyard.webhooks.delivery.Dispatcher;
+import dev.trainyard.webhooks.delivery.RetrySchedule;
+import dev.trainyard.webhooks.endpoints.EndpointStore;
+import dev.trainyard.webhooks.intake.EventIntake;
+import java.time.InstantSource;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+/** The dispatcher's beans: stores, the dispatcher and the event intake. */
+@Configuration(proxyBeanMethods = false)
+@EnableScheduling
+@EnableConfigurationProperties(DispatcherProperties.class)
+public class DispatcherConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  InstantSource clock() {
+    return InstantSource.system();
+  }
+
+  @Bean
+  EndpointStore endpointStore(MongoTemplate mongo) {
+    return new EndpointStore(mongo);
+  }
+
+  @Bean
+  DeliveryStore deliveryStore(MongoTemplate mongo) {
+    return new DeliveryStore(mongo);
+  }
+
+  @Bean
+  Dispatcher dispatcher(
+      DeliveryStore deliveries,
+      EndpointStore endpoints,
+      DispatcherProperties props,
+      InstantSource clock) {
+    if (props.key() == null) {
+      throw new IllegalStateException(
+          "trainyard.webhook.key (TRAINYARD_WEBHOOK_KEY) must hold the 32-byte base64 key that"
+              + " encrypts endpoint secrets; the gateway needs the same one");
+    }
+    return new Dispatcher(
+        deliveries,
+        endpoints,
+        new SecretBox(props.key()),
+        new UrlGuard(
+            new UrlGuard.Policy(props.allowHttp(), props.allowLoopback()), UrlGuard.Resolver.DNS),
+        clock,
+        new Dispatcher.Settings(
+            RetrySchedule.parse(props.retrySchedule()),
+            props.timeout(),
+            props.maxInFlightPerEndpoint(),
+            props.disableAfter(),
+            props.lease()));
+  }
+
+  @Bean
+  EventIntake eventIntake(
+      EndpointStore endpoints,
+      DeliveryStore deliveries,
+      Dispatcher dispatcher,
+      InstantSource clock,
+      DispatcherProperties props) {
+    return new EventIntake(endpoints, deliveries, dispatcher, clock, props.publicUrl());
+  }
+}

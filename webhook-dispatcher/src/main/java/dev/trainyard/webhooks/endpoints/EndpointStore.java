@@ -1,0 +1,60 @@
+package dev.trainyard.webhooks.endpoints;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.WebhookEndpoint;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+/** The endpoints the gateway wrote, read by organization or id; their health is written here. */
+public class EndpointStore {
+  private final MongoCollection<Document> endpoints;
+
+  public EndpointStore(MongoTemplate mongo) {
+    this.endpoints = mongo.getCollection(Collections.WEBHOOK_ENDPOINTS);
+  }
+
+  /** The enabled endpoints of {@code org}. */
+  public List<WebhookEndpoint> enabled(String org) {
+    List<WebhookEndpoint> found = new ArrayList<>();
+    endpoints
+        .find(Filters.and(Filters.eq("org", org), Filters.eq("disabled", false)))
+        .forEach(d -> found.add(read(d)));
+    return found;
+  }
+
+  public Optional<WebhookEndpoint> find(String id) {
+    return Optional.ofNullable(endpoints.find(Filters.eq("_id", id)).first()).map(this::read);
+  }
+
+  /** Remembers when the current run of failures began (the first failure after a success). */
+  public void failed(String id, Instant at) {
+    endpoints.updateOne(
+        Filters.and(Filters.eq("_id", id), Filters.eq("failingSince", null)),
+        Updates.set("failingSince", Timestamps.format(at)));
+  }
+
+  public void succeeded(String id) {
+    endpoints.updateOne(
+        Filters.and(Filters.eq("_id", id), Filters.ne("failingSince", null)),
+        Updates.set("failingSince", null));
+  }
+
+  public void disable(String id, String reason) {
+    endpoints.updateOne(
+        Filters.eq("_id", id),
+        Updates.combine(Updates.set("disabled", true), Updates.set("disabledReason", reason)));
+  }
+
+  private WebhookEndpoint read(Document doc) {
+    return Json.mapper().convertValue(doc, WebhookEndpoint.class);
+  }
+}
