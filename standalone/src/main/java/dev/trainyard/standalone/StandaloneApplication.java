@@ -1,5 +1,6 @@
 package dev.trainyard.standalone;
 
+import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import java.nio.file.Path;
@@ -54,6 +55,16 @@ public final class StandaloneApplication {
             .toAbsolutePath();
     java.nio.file.Files.createDirectories(gitRoot);
     props.put("trainyard.git.root", gitRoot.toString());
+    props.put(
+        "trainyard.webhook.key",
+        data.secret("webhook.key", env.get("TRAINYARD_WEBHOOK_KEY"), SecretBox::newKey));
+    // one machine, trying it out: webhooks may go to local receivers (API.md §6)
+    props.put(
+        "trainyard.webhook.allow-loopback",
+        env.getOrDefault("TRAINYARD_WEBHOOK_ALLOW_LOOPBACK", "true"));
+    props.put(
+        "trainyard.webhook.allow-http", env.getOrDefault("TRAINYARD_WEBHOOK_ALLOW_HTTP", "true"));
+    props.put("trainyard.webhook.public-url", "http://localhost:" + serverPort);
     TrainyardServices services;
     try {
       services = TrainyardServices.start(props);

@@ -1,6 +1,7 @@
 package dev.trainyard.standalone;
 
 import dev.trainyard.gateway.GatewayApplication;
+import dev.trainyard.webhooks.WebhookDispatcherApplication;
 import dev.trainyard.worker.WorkerApplication;
 import dev.trainyard.worker.processing.CommandListener;
 import java.time.Duration;
@@ -18,17 +19,22 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Starts the trainyard services as separate Spring contexts in this JVM, the way they run as
- * separate processes in a cluster: the worker first (it creates the topics), then the gateway.
+ * separate processes in a cluster: the worker first (it creates the topics), then the webhook
+ * dispatcher and the gateway.
  */
 public final class TrainyardServices implements AutoCloseable {
   private static final Duration PARTITION_WAIT = Duration.ofSeconds(30);
   private final ConfigurableApplicationContext worker;
   private final ConfigurableApplicationContext gateway;
+  private ConfigurableApplicationContext dispatcher;
 
   private TrainyardServices(
-      ConfigurableApplicationContext worker, ConfigurableApplicationContext gateway) {
+      ConfigurableApplicationContext worker,
+      ConfigurableApplicationContext gateway,
+      ConfigurableApplicationContext dispatcher) {
     this.worker = worker;
     this.gateway = gateway;
+    this.dispatcher = dispatcher;
   }
 
   /** Properties every service needs to reach Kafka and the document store. */
@@ -44,12 +50,34 @@ public final class TrainyardServices implements AutoCloseable {
       Map<String, Object> properties,
       ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
     ConfigurableApplicationContext worker = worker(properties, workerInitializers);
+    ConfigurableApplicationContext dispatcher = null;
     try {
-      return new TrainyardServices(worker, gateway(properties));
+      dispatcher = dispatcher(properties);
+      return new TrainyardServices(worker, gateway(properties), dispatcher);
     } catch (RuntimeException e) {
+      if (dispatcher != null) {
+        dispatcher.close();
+      }
       worker.close();
       throw e;
     }
+  }
+
+  /** The webhook dispatcher (after the worker, which creates the events topic). */
+  public static ConfigurableApplicationContext dispatcher(Map<String, Object> properties) {
+    return service(
+            WebhookDispatcherApplication.class, "dispatcher", WebApplicationType.NONE, properties)
+        .run();
+  }
+
+  /** Stops the dispatcher as a crash would take it away, and starts a fresh one (tests). */
+  public void restartDispatcher(Map<String, Object> properties) {
+    dispatcher.close();
+    dispatcher = dispatcher(properties);
+  }
+
+  public ConfigurableApplicationContext dispatcherContext() {
+    return dispatcher;
   }
 
   @SafeVarargs
@@ -113,6 +141,7 @@ public final class TrainyardServices implements AutoCloseable {
   @Override
   public void close() {
     gateway.close();
+    dispatcher.close();
     worker.close();
   }
 }

@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param replyTimeout how long a mutation waits for the worker before answering 503
  * @param replyPartitions partitions of the reply topic (every gateway reads all of them)
  * @param maxBodyBytes the request body limit (413 beyond it)
+ * @param webhook the key that encrypts webhook secrets and what endpoint URLs may target
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -19,7 +20,8 @@ public record GatewayProperties(
     Bootstrap bootstrap,
     Duration replyTimeout,
     Integer replyPartitions,
-    Long maxBodyBytes) {
+    Long maxBodyBytes,
+    Webhook webhook) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
 
@@ -28,6 +30,18 @@ public record GatewayProperties(
     replyTimeout = replyTimeout == null ? Duration.ofMillis(4500) : replyTimeout;
     replyPartitions = replyPartitions == null ? 4 : replyPartitions;
     maxBodyBytes = maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes;
+    webhook = webhook == null ? new Webhook(null, null, null) : webhook;
+  }
+
+  /**
+   * {@code TRAINYARD_WEBHOOK_KEY} (32 bytes, base64; shared with the dispatcher), {@code
+   * TRAINYARD_WEBHOOK_ALLOW_LOOPBACK}, {@code TRAINYARD_WEBHOOK_ALLOW_HTTP}.
+   */
+  public record Webhook(String key, Boolean allowLoopback, Boolean allowHttp) {
+    public Webhook {
+      allowLoopback = allowLoopback != null && allowLoopback;
+      allowHttp = allowHttp != null && allowHttp;
+    }
   }
 
   /** {@code org} defaults to {@code default}. */

@@ -5,6 +5,7 @@ import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
+import dev.trainyard.gateway.webhooks.WebhookHandler;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,6 +36,7 @@ public class Routes {
       QueueHandler queues,
       ScmHandler scm,
       CiHandler ci,
+      WebhookHandler webhooks,
       AdminHandler admin) {
     return RouterFunctions.route()
         .POST("/v1/submitPullRequest", pulls::submit)
@@ -50,6 +52,12 @@ public class Routes {
         .POST("/v1/deleteQueue", queues::delete)
         .POST("/v1/scm/git/notify", scm::gitNotify)
         .POST("/v1/ci/reportStatus", ci::reportStatus)
+        .POST("/v1/webhooks/createEndpoint", webhooks::createEndpoint)
+        .POST("/v1/webhooks/listEndpoints", webhooks::listEndpoints)
+        .POST("/v1/webhooks/deleteEndpoint", webhooks::deleteEndpoint)
+        .POST("/v1/webhooks/rotateSecret", webhooks::rotateSecret)
+        .POST("/v1/webhooks/listDeliveries", webhooks::listDeliveries)
+        .POST("/v1/webhooks/redeliver", webhooks::redeliver)
         .POST("/admin/v1/createOrganization", admin::createOrganization)
         .POST("/admin/v1/createApiToken", admin::createApiToken)
         .POST("/admin/v1/revokeApiToken", admin::revokeApiToken)

@@ -71,6 +71,8 @@ public final class TestStack implements AutoCloseable {
     return shared;
   }
 
+  private static final String WEBHOOK_KEY = dev.trainyard.common.webhook.SecretBox.newKey();
+
   /** The properties the services of this stack run with (a second worker reuses them). */
   public Map<String, Object> properties() {
     Map<String, Object> props =
@@ -84,6 +86,11 @@ public final class TestStack implements AutoCloseable {
     props.put("trainyard.worker.tick-interval", "200ms");
     props.put("trainyard.worker.command-partitions", 6);
     props.put("trainyard.scm.poll-interval", "200ms");
+    props.put("trainyard.webhook.key", WEBHOOK_KEY);
+    props.put("trainyard.webhook.allow-loopback", true);
+    props.put("trainyard.webhook.allow-http", true);
+    props.put("trainyard.webhook.retry-schedule", "300ms,300ms,300ms,300ms,300ms,300ms,300ms");
+    props.put("trainyard.webhook.poll-interval", "100ms");
     props.putAll(overrides);
     return props;
   }

@@ -1,0 +1,340 @@
+package dev.trainyard.gateway.webhooks;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.EndpointSecret;
+import dev.trainyard.common.webhook.EventTypeFilter;
+import dev.trainyard.common.webhook.SecretBox;
+import dev.trainyard.common.webhook.UrlGuard;
+import dev.trainyard.common.webhook.WebhookDelivery;
+import dev.trainyard.common.webhook.WebhookEndpoint;
+import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.JsonResponses;
+import dev.trainyard.gateway.http.RequestBody;
+import dev.trainyard.gateway.http.SignedToken;
+import dev.trainyard.gateway.pulls.CursorSecret;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.bson.Document;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * {@code /v1/webhooks/*}: create, list and delete endpoints, rotate a secret (the old one keeps
+ * signing for {@value #GRACE_HOURS} hours, so receivers can switch without losing a delivery), page
+ * through the delivery log and redeliver. Everything is scoped to the caller's organization;
+ * another organization's endpoint or delivery is a 404.
+ */
+@Component
+public class WebhookHandler {
+  static final int GRACE_HOURS = 24;
+  private static final int MAX_URL = 2048;
+  private static final int MAX_TYPES = 100;
+  private static final int MAX_TAKE = 100;
+  private static final int DEFAULT_TAKE = 50;
+  private final ReactiveMongoTemplate mongo;
+  private final CursorSecret cursorSecret;
+  private final SecretBox secrets;
+  private final UrlGuard guard;
+  private final InstantSource clock = InstantSource.system();
+
+  public WebhookHandler(
+      ReactiveMongoTemplate mongo, CursorSecret cursorSecret, GatewayProperties props) {
+    this.mongo = mongo;
+    this.cursorSecret = cursorSecret;
+    GatewayProperties.Webhook webhook = props.webhook();
+    this.secrets = webhook.key() == null ? null : new SecretBox(webhook.key());
+    this.guard =
+        new UrlGuard(
+            new UrlGuard.Policy(webhook.allowHttp(), webhook.allowLoopback()),
+            UrlGuard.Resolver.DNS);
+  }
+
+  public Mono<ServerResponse> createEndpoint(ServerRequest request) {
+    String org = AuthFilter.org(request.exchange());
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              String url =
+                  body.optionalString("url")
+                      .filter(u -> !u.isEmpty() && u.length() <= MAX_URL)
+                      .orElseThrow(
+                          () ->
+                              ApiException.badRequest(
+                                  "url is required: an absolute URL of at most "
+                                      + MAX_URL
+                                      + " characters"));
+              List<String> types = eventTypes(body);
+              String description = body.optionalString("description").orElse(null);
+              return checked(url)
+                  .then(
+                      Mono.defer(
+                          () -> {
+                            String secret = SecretBox.newSecret();
+                            Instant now = clock.instant();
+                            WebhookEndpoint endpoint =
+                                new WebhookEndpoint(
+                                    "ep_" + UUID.randomUUID().toString().replace("-", ""),
+                                    org,
+                                    url,
+                                    types,
+                                    description,
+                                    List.of(new EndpointSecret(box().seal(secret), now, null)),
+                                    now,
+                                    false,
+                                    null,
+                                    null);
+                            Map<String, Object> shown = view(endpoint);
+                            shown.put("secret", secret);
+                            return mongo
+                                .insert(document(endpoint), Collections.WEBHOOK_ENDPOINTS)
+                                .then(JsonResponses.ok(shown));
+                          }));
+            });
+  }
+
+  public Mono<ServerResponse> listEndpoints(ServerRequest request) {
+    String org = AuthFilter.org(request.exchange());
+    return JsonResponses.body(request)
+        .thenMany(
+            mongo.find(
+                Query.query(Criteria.where("org").is(org)).with(Sort.by("createdAt", "_id")),
+                Document.class,
+                Collections.WEBHOOK_ENDPOINTS))
+        .map(d -> view(read(d, WebhookEndpoint.class)))
+        .collectList()
+        .flatMap(list -> JsonResponses.ok(Map.of("endpoints", list)));
+  }
+
+  public Mono<ServerResponse> deleteEndpoint(ServerRequest request) {
+    String org = AuthFilter.org(request.exchange());
+    return JsonResponses.body(request)
+        .flatMap(body -> endpoint(org, body.name("id")))
+        .flatMap(e -> mongo.remove(byId(e.id()), Collections.WEBHOOK_ENDPOINTS))
+        .then(JsonResponses.empty());
+  }
+
+  public Mono<ServerResponse> rotateSecret(ServerRequest request) {
+    String org = AuthFilter.org(request.exchange());
+    return JsonResponses.body(request)
+        .flatMap(body -> endpoint(org, body.name("id")))
+        .flatMap(
+            e -> {
+              Instant now = clock.instant();
+              String secret = SecretBox.newSecret();
+              List<EndpointSecret> kept = new ArrayList<>();
+              kept.add(new EndpointSecret(box().seal(secret), now, null));
+              for (EndpointSecret old : e.secrets()) {
+                if (old.signsAt(now)) {
+                  Instant retires = now.plus(Duration.ofHours(GRACE_HOURS));
+                  kept.add(
+                      new EndpointSecret(
+                          old.encrypted(),
+                          old.createdAt(),
+                          old.retiresAt() == null ? retires : old.retiresAt()));
+                }
+              }
+              return mongo
+                  .updateFirst(
+                      byId(e.id()),
+                      Update.update(
+                          "secrets", kept.stream().map(WebhookHandler::document).toList()),
+                      Collections.WEBHOOK_ENDPOINTS)
+                  .then(JsonResponses.ok(Map.of("secret", secret)));
+            });
+  }
+
+  public Mono<ServerResponse> listDeliveries(ServerRequest request) {
+    String org = AuthFilter.org(request.exchange());
+    return JsonResponses.body(request)
+        .zipWith(cursorSecret.get())
+        .flatMap(
+            both -> {
+              RequestBody body = both.getT1();
+              String endpointId = body.optionalName("endpointId").orElse(null);
+              int take =
+                  body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
+              String scope = org + "|" + endpointId;
+              Criteria where = Criteria.where("org").is(org);
+              if (endpointId != null) {
+                where = where.and("endpointId").is(endpointId);
+              }
+              DeliveryCursor after =
+                  body.optionalString("cursor")
+                      .map(
+                          c ->
+                              SignedToken.decode(
+                                  c, DeliveryCursor.class, both.getT2(), scope, "cursor"))
+                      .orElse(null);
+              if (after != null) {
+                where =
+                    new Criteria()
+                        .andOperator(
+                            where,
+                            new Criteria()
+                                .orOperator(
+                                    Criteria.where("createdAt").lt(after.createdAt()),
+                                    Criteria.where("createdAt")
+                                        .is(after.createdAt())
+                                        .and("_id")
+                                        .gt(after.id())));
+              }
+              Query query =
+                  Query.query(where)
+                      .with(Sort.by(Sort.Order.desc("createdAt"), Sort.Order.asc("_id")))
+                      .limit(take + 1);
+              return mongo
+                  .find(query, Document.class, Collections.WEBHOOK_DELIVERIES)
+                  .map(d -> read(d, WebhookDelivery.class))
+                  .collectList()
+                  .flatMap(found -> page(found, take, both.getT2(), scope));
+            });
+  }
+
+  public Mono<ServerResponse> redeliver(ServerRequest request) {
+    String org = AuthFilter.org(request.exchange());
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              String id = body.name("deliveryId");
+              Update again =
+                  Update.update("status", WebhookDelivery.PENDING)
+                      .set("nextAttemptAt", Timestamps.format(clock.instant()))
+                      .set("leaseUntil", null);
+              return mongo
+                  .updateFirst(
+                      Query.query(Criteria.where("_id").is(id).and("org").is(org)),
+                      again,
+                      Collections.WEBHOOK_DELIVERIES)
+                  .filter(r -> r.getMatchedCount() == 1)
+                  .switchIfEmpty(
+                      Mono.error(
+                          () -> ApiException.notFound("delivery " + id + " does not exist")));
+            })
+        .then(JsonResponses.empty());
+  }
+
+  /** A position in the delivery log: the last delivery of the page returned. */
+  record DeliveryCursor(String createdAt, String id) {}
+
+  private Mono<ServerResponse> page(
+      List<WebhookDelivery> found, int take, byte[] secret, String scope) {
+    List<Map<String, Object>> items = new ArrayList<>();
+    for (WebhookDelivery d : found.subList(0, Math.min(take, found.size()))) {
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("id", d.id());
+      item.put("endpointId", d.endpointId());
+      item.put("eventId", d.eventId());
+      item.put("eventType", d.eventType());
+      item.put("status", d.status());
+      item.put("createdAt", d.createdAt());
+      item.put("nextAttemptAt", d.nextAttemptAt());
+      item.put("attempts", d.attempts());
+      items.add(item);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("deliveries", items);
+    if (found.size() > take) {
+      WebhookDelivery last = found.get(take - 1);
+      out.put(
+          "nextCursor",
+          SignedToken.encode(
+              new DeliveryCursor(Timestamps.format(last.createdAt()), last.id()), secret, scope));
+    }
+    return JsonResponses.ok(out);
+  }
+
+  private Mono<WebhookEndpoint> endpoint(String org, String id) {
+    return mongo
+        .findOne(
+            Query.query(Criteria.where("_id").is(id).and("org").is(org)),
+            Document.class,
+            Collections.WEBHOOK_ENDPOINTS)
+        .map(d -> read(d, WebhookEndpoint.class))
+        .switchIfEmpty(
+            Mono.error(() -> ApiException.notFound("endpoint " + id + " does not exist")));
+  }
+
+  /** The URL guard resolves names: off the event loop. */
+  private Mono<Void> checked(String url) {
+    return Mono.fromCallable(() -> guard.problem(url))
+        .subscribeOn(Schedulers.boundedElastic())
+        .flatMap(
+            problem ->
+                problem.isPresent()
+                    ? Mono.error(ApiException.badRequest(problem.get()))
+                    : Mono.empty());
+  }
+
+  private SecretBox box() {
+    if (secrets == null) {
+      throw ApiException.unavailable(
+          "webhooks are not configured here: set TRAINYARD_WEBHOOK_KEY on the gateway and the"
+              + " dispatcher");
+    }
+    return secrets;
+  }
+
+  private static List<String> eventTypes(RequestBody body) {
+    List<String> types = body.optionalStringList("eventTypes", 200).orElse(null);
+    if (types == null) {
+      return null;
+    }
+    if (types.size() > MAX_TYPES) {
+      throw ApiException.badRequest("eventTypes may name at most " + MAX_TYPES + " types");
+    }
+    for (String type : types) {
+      if (!EventTypeFilter.isValid(type)) {
+        throw ApiException.badRequest(
+            "eventTypes entries are event types (pull_request.merged), prefixes"
+                + " (pull_request.*) or *; got '"
+                + type
+                + "'");
+      }
+    }
+    return types;
+  }
+
+  private static Map<String, Object> view(WebhookEndpoint e) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", e.id());
+    out.put("url", e.url());
+    out.put("eventTypes", e.eventTypes());
+    out.put("description", e.description());
+    out.put("createdAt", e.createdAt());
+    out.put("disabled", e.disabled());
+    out.put("disabledReason", e.disabledReason());
+    return out;
+  }
+
+  /** Documents are written and read with the one JSON configuration (RFC 3339 timestamps). */
+  @SuppressWarnings("unchecked")
+  private static Document document(Object value) {
+    return new Document(Json.mapper().convertValue(value, Map.class));
+  }
+
+  private static <T> T read(Document doc, Class<T> type) {
+    return Json.mapper().convertValue(doc, type);
+  }
+
+  private static Query byId(String id) {
+    return Query.query(Criteria.where("_id").is(id));
+  }
+}

@@ -1,0 +1,90 @@
+package dev.trainyard.standalone.support;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * A real HTTP server that receives webhooks on loopback and records every request. {@code answer}
+ * maps the n-th request (from 1) to the status it gets; {@code delayMillis} makes it slow.
+ */
+public final class WebhookReceiver implements AutoCloseable {
+  /** One request as it arrived, with the status it was answered with. */
+  public record Received(Instant at, Map<String, String> headers, String body, int answeredWith) {
+    public String header(String name) {
+      return headers.get(name.toLowerCase(java.util.Locale.ROOT));
+    }
+  }
+
+  private final HttpServer server;
+  private final List<Received> received = new CopyOnWriteArrayList<>();
+  private volatile IntUnaryOperator answer = n -> 200;
+  private volatile long delayMillis;
+
+  public WebhookReceiver() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext(
+        "/hook",
+        exchange -> {
+          try (InputStream in = exchange.getRequestBody()) {
+            String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            if (delayMillis > 0) {
+              Thread.sleep(delayMillis); // the slow endpoint under test, not a wait in the test
+            }
+            int status;
+            synchronized (this) {
+              status = answer.applyAsInt(received.size() + 1);
+              Map<String, String> headers = new java.util.TreeMap<>();
+              exchange
+                  .getRequestHeaders()
+                  .forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v.get(0)));
+              received.add(new Received(Instant.now(), headers, body, status));
+            }
+            if (status == 503 || status == 429) {
+              exchange.getResponseHeaders().add("Retry-After", "0");
+            }
+            exchange.sendResponseHeaders(status, -1);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            exchange.close();
+          }
+        });
+    server.start();
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+  }
+
+  public void answer(IntUnaryOperator statusOfNthRequest) {
+    this.answer = statusOfNthRequest;
+  }
+
+  public void delay(long millis) {
+    this.delayMillis = millis;
+  }
+
+  public List<Received> received() {
+    return List.copyOf(received);
+  }
+
+  /** The requests answered 2xx: the deliveries that arrived. */
+  public List<Received> delivered() {
+    return received.stream().filter(r -> r.answeredWith() / 100 == 2).toList();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

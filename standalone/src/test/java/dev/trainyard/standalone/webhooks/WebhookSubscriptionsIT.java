@@ -1,0 +1,104 @@
+package dev.trainyard.standalone.webhooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.OwnStack;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The subscription API over HTTP on a stack that allows plain http but not loopback (as a cluster
+ * would): the URL guard, validation, organization scoping, rotation and the delivery-log cursor.
+ */
+class WebhookSubscriptionsIT extends OwnStack {
+
+  @Override
+  protected Map<String, Object> properties() {
+    return Map.of("trainyard.webhook.allow-loopback", false);
+  }
+
+  @ParameterizedTest(name = "{0} is refused")
+  @CsvSource({
+    "http://127.0.0.1:8080/hook, loopback",
+    "http://169.254.169.254/latest/meta-data, link-local or metadata",
+    "http://10.0.0.1/hook, private",
+    "http://localhost:9000/hook, loopback",
+    "'http://[::1]:9000/hook', loopback",
+    "ftp://93.184.216.34/hook, url must use http or https",
+    "'', url is required"
+  })
+  void targetsInsideTheNetworkAreRefused(String url, String message) {
+    Api.Response r = stack.api().post("/v1/webhooks/createEndpoint", "{\"url\":\"" + url + "\"}");
+
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body()).contains(message);
+  }
+
+  @Test
+  void endpointsBelongToTheirOrganizationAndRotateWithAGracePeriod() {
+    Api api = stack.api();
+    Api.Response created =
+        api.post(
+            "/v1/webhooks/createEndpoint",
+            "{\"url\":\"http://93.184.216.34/hook\",\"eventTypes\":[\"pull_request.*\"],"
+                + "\"description\":\"ci\"}");
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    String id = created.json().get("id").asString();
+    assertThat(created.json().get("secret").asString()).startsWith("whsec_");
+    assertThat(created.json().get("eventTypes").get(0).asString()).isEqualTo("pull_request.*");
+
+    String listed = api.post("/v1/webhooks/listEndpoints", "{}").body();
+    assertThat(listed).contains(id).doesNotContain("whsec_").doesNotContain("secret");
+
+    Api.Response rotated = api.post("/v1/webhooks/rotateSecret", "{\"id\":\"" + id + "\"}");
+    assertThat(rotated.status()).isEqualTo(200);
+    assertThat(rotated.json().get("secret").asString())
+        .startsWith("whsec_")
+        .isNotEqualTo(created.json().get("secret").asString());
+
+    String other = otherOrganization();
+    Api stranger = api.withToken(other);
+    assertThat(stranger.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
+        .isEqualTo(404);
+    assertThat(stranger.post("/v1/webhooks/listEndpoints", "{}").body()).doesNotContain(id);
+    assertThat(api.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
+        .isEqualTo(200);
+    assertThat(api.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void badInputIsA400ThatNamesTheField() {
+    Api api = stack.api();
+    assertThat(
+            api.post(
+                    "/v1/webhooks/createEndpoint",
+                    "{\"url\":\"http://93.184.216.34/\",\"eventTypes\":[\"pull*\"]}")
+                .body())
+        .contains("eventTypes");
+    assertThat(api.post("/v1/webhooks/listDeliveries", "{\"cursor\":\"forged.token\"}").status())
+        .isEqualTo(400);
+    assertThat(api.post("/v1/webhooks/listDeliveries", "{\"take\":0}").status()).isEqualTo(400);
+    assertThat(api.post("/v1/webhooks/redeliver", "{\"deliveryId\":\"msg_nope\"}").status())
+        .isEqualTo(404);
+  }
+
+  private String otherOrganization() {
+    String slug = "org-" + Api.uniqueRepo();
+    assertThat(
+            stack
+                .admin()
+                .post("/admin/v1/createOrganization", "{\"slug\":\"" + slug + "\"}")
+                .status())
+        .isEqualTo(200);
+    return stack
+        .admin()
+        .post("/admin/v1/createApiToken", "{\"org\":\"" + slug + "\"}")
+        .json()
+        .get("token")
+        .asString();
+  }
+}
