@@ -205,35 +205,31 @@ public class Dispatcher implements AutoCloseable {
       String problem = error != null ? error : (status / 100 == 2 ? null : "HTTP " + status);
       WebhookDelivery.Attempt attempt =
           new WebhookDelivery.Attempt(started, status, latency, problem);
-      if (problem == null) {
+      NextStep next =
+          NextStep.after(
+              new NextStep.Attempted(
+                  status,
+                  error,
+                  retryAfter(status, response),
+                  endpoint.failingSince(),
+                  d.attempts().size(),
+                  now),
+              settings.schedule(),
+              settings.disableAfter());
+      if (next.status().equals(WebhookDelivery.DELIVERED)) {
         breaker.onSuccess(latency, TimeUnit.MILLISECONDS);
-        deliveries.attempted(d.id(), attempt, WebhookDelivery.DELIVERED, null);
         endpoints.succeeded(endpoint.id());
-        return;
+      } else {
+        breaker.onError(latency, TimeUnit.MILLISECONDS, new IllegalStateException(problem));
+        endpoints.failed(endpoint.id(), started);
       }
-      breaker.onError(latency, TimeUnit.MILLISECONDS, new IllegalStateException(problem));
-      if (status == 410) {
-        endpoints.disable(endpoint.id(), "the endpoint answered 410 Gone");
-        log.warn("webhook endpoint {} answered 410 Gone: disabled", endpoint.id());
-        deliveries.attempted(d.id(), attempt, WebhookDelivery.FAILED, null);
-        return;
-      }
-      endpoints.failed(endpoint.id(), started);
-      Instant failingSince = endpoint.failingSince() == null ? started : endpoint.failingSince();
-      if (!now.isBefore(failingSince.plus(settings.disableAfter()))) {
-        endpoints.disable(endpoint.id(), "failing since " + failingSince);
-        log.warn("webhook endpoint {} failing since {}: disabled", endpoint.id(), failingSince);
-        deliveries.attempted(d.id(), attempt, WebhookDelivery.FAILED, null);
-        return;
-      }
-      Optional<Duration> next = settings.schedule().after(d.attempts().size() + 1);
-      if (next.isEmpty()) {
+      if (next.disableEndpoint() != null) {
+        endpoints.disable(endpoint.id(), next.disableEndpoint());
+        log.warn("webhook endpoint {} disabled: {}", endpoint.id(), next.disableEndpoint());
+      } else if (next.status().equals(WebhookDelivery.FAILED)) {
         log.warn("webhook delivery {} to {} exhausted its schedule", d.id(), endpoint.id());
-        deliveries.attempted(d.id(), attempt, WebhookDelivery.FAILED, null);
-        return;
       }
-      Duration delay = retryAfter(status, response).orElse(next.get());
-      deliveries.attempted(d.id(), attempt, WebhookDelivery.PENDING, now.plus(delay));
+      deliveries.attempted(d.id(), attempt, next.status(), next.nextAttemptAt());
     } catch (RuntimeException e) {
       log.warn("could not record an attempt of {}; its lease lapses and it is retried", d.id(), e);
     } finally {
