@@ -2,6 +2,7 @@ package dev.trainyard.webhooks.delivery;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
@@ -30,6 +31,11 @@ public class DeliveryStore {
 
   public DeliveryStore(MongoTemplate mongo) {
     this.deliveries = mongo.getCollection(Collections.WEBHOOK_DELIVERIES);
+    // serves the poll for due deliveries and the log by organization (MongoDB; the embedded
+    // store ignores secondary indexes)
+    deliveries.createIndex(Indexes.ascending("status", "nextAttemptAt"));
+    deliveries.createIndex(
+        Indexes.compoundIndex(Indexes.ascending("org"), Indexes.descending("createdAt")));
   }
 
   /** Records new deliveries; one recorded before (a redelivered event) is left as it is. */

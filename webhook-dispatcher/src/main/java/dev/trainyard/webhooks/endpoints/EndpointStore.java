@@ -2,6 +2,7 @@ package dev.trainyard.webhooks.endpoints;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
@@ -20,6 +21,7 @@ public class EndpointStore {
 
   public EndpointStore(MongoTemplate mongo) {
     this.endpoints = mongo.getCollection(Collections.WEBHOOK_ENDPOINTS);
+    endpoints.createIndex(Indexes.ascending("org"));
   }
 
   /** The enabled endpoints of {@code org}. */
