@@ -2,11 +2,13 @@ package dev.trainyard.bench;
 
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.merge.MergeLatencyBenchmark;
+import dev.trainyard.bench.webhooks.WebhookBenchmark;
 import java.util.Arrays;
 
 /**
- * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}; anything
- * else runs {@link HttpBenchmark} with the arguments as given.
+ * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
+ * webhooks <args>} {@link WebhookBenchmark}; anything else runs {@link HttpBenchmark} with the
+ * arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -14,6 +16,8 @@ public final class Bench {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("merge")) {
       MergeLatencyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("webhooks")) {
+      WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {
       HttpBenchmark.main(args);
     }

@@ -1,10 +1,7 @@
 package dev.trainyard.bench.merge;
 
+import dev.trainyard.bench.stack.ApiClient;
 import dev.trainyard.bench.stack.StandaloneProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -39,7 +36,7 @@ public final class MergeLatencyBenchmark {
     try (StandaloneProcess standalone = StandaloneProcess.start(jar);
         BareRepository repo =
             new BareRepository(standalone.data().resolve("git/github.com/acme/bench.git"))) {
-      Client api = new Client(standalone.baseUrl());
+      ApiClient api = new ApiClient(standalone.baseUrl());
       api.post("/v1/createQueue", "{" + QUEUE + ",\"concurrency\":1}");
       long[] toMerge = new long[prs];
       long[] bareMerge = new long[prs];
@@ -132,30 +129,5 @@ public final class MergeLatencyBenchmark {
   private static long percentile(long[] sorted, int p) {
     int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
     return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-  }
-
-  /** A plain HTTP client with the bench token; any answer but 200 stops the benchmark. */
-  private static final class Client {
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final String base;
-
-    Client(String base) {
-      this.base = base;
-    }
-
-    void post(String path, String json) throws Exception {
-      HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(URI.create(base + path))
-                  .header("x-api-token", StandaloneProcess.TOKEN)
-                  .header("content-type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofString(json))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException(
-            path + " answered " + response.statusCode() + ": " + response.body());
-      }
-    }
   }
 }

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.springframework.data.mongodb.core.MongoTemplate;
@@ -52,39 +51,73 @@ public class DeliveryStore {
     deliveries.bulkWrite(writes);
   }
 
-  /** Pending deliveries due at {@code now} that nobody holds, oldest due first. */
-  public List<WebhookDelivery> due(Instant now, int limit) {
-    List<WebhookDelivery> due = new ArrayList<>();
+  /**
+   * Claims up to {@code limit} pending deliveries due at {@code now} that nobody holds (oldest due
+   * first) for {@code owner} until {@code until}, and returns the ones this call got: three round
+   * trips whatever the batch, and two instances never get the same delivery.
+   */
+  public List<WebhookDelivery> claimDue(Instant now, Instant until, String owner, int limit) {
+    List<String> ids = new ArrayList<>();
     deliveries
         .find(Filters.and(Filters.eq("status", WebhookDelivery.PENDING), dueAndFree(now)))
+        .projection(new Document("_id", 1))
         .sort(new Document("nextAttemptAt", 1))
         .limit(limit)
-        .forEach(d -> due.add(read(d)));
-    return due;
+        .forEach(d -> ids.add(d.getString("_id")));
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    String lease = Timestamps.format(until);
+    deliveries.updateMany(
+        Filters.and(
+            Filters.in("_id", ids), Filters.eq("status", WebhookDelivery.PENDING), dueAndFree(now)),
+        Updates.combine(Updates.set("leaseUntil", lease), Updates.set("leaseOwner", owner)));
+    List<WebhookDelivery> claimed = new ArrayList<>();
+    deliveries
+        .find(
+            Filters.and(
+                Filters.in("_id", ids),
+                Filters.eq("leaseOwner", owner),
+                Filters.eq("leaseUntil", lease)))
+        .forEach(d -> claimed.add(read(d)));
+    return claimed;
   }
 
-  /** Takes {@code id} until {@code until}; false when another instance holds it or it is done. */
-  public boolean claim(String id, Instant now, Instant until) {
-    return deliveries
-            .updateOne(
-                Filters.and(
-                    Filters.eq("_id", id),
-                    Filters.eq("status", WebhookDelivery.PENDING),
-                    dueAndFree(now)),
-                Updates.set("leaseUntil", Timestamps.format(until)))
-            .getModifiedCount()
-        == 1;
+  /** Gives claimed deliveries back, due now, for whichever instance polls next. */
+  public void release(List<String> ids) {
+    if (!ids.isEmpty()) {
+      deliveries.updateMany(Filters.in("_id", ids), Updates.set("leaseUntil", null));
+    }
   }
 
   /** Appends an attempt and sets what follows: delivered, failed, or pending until {@code next}. */
   public void attempted(String id, WebhookDelivery.Attempt attempt, String status, Instant next) {
-    deliveries.updateOne(
-        Filters.eq("_id", id),
-        Updates.combine(
-            Updates.push("attempts", new Document(Json.mapper().convertValue(attempt, Map.class))),
-            Updates.set("status", status),
-            Updates.set("nextAttemptAt", next == null ? null : Timestamps.format(next)),
-            Updates.set("leaseUntil", null)));
+    attemptedAll(List.of(new Outcome(id, attempt, status, next)));
+  }
+
+  /** One attempt's record: the attempt, and the status and due time that follow it. */
+  public record Outcome(String id, WebhookDelivery.Attempt attempt, String status, Instant next) {}
+
+  /** Records many attempts in one round trip. */
+  @SuppressWarnings("unchecked")
+  public void attemptedAll(List<Outcome> outcomes) {
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    List<WriteModel<Document>> writes = new ArrayList<>();
+    for (Outcome o : outcomes) {
+      writes.add(
+          new UpdateOneModel<>(
+              Filters.eq("_id", o.id()),
+              Updates.combine(
+                  Updates.push(
+                      "attempts", new Document(Json.mapper().convertValue(o.attempt(), Map.class))),
+                  Updates.set("status", o.status()),
+                  Updates.set(
+                      "nextAttemptAt", o.next() == null ? null : Timestamps.format(o.next())),
+                  Updates.set("leaseUntil", null))));
+    }
+    deliveries.bulkWrite(writes);
   }
 
   /** Puts a delivery back without an attempt (its endpoint's circuit is open). */
@@ -96,10 +129,6 @@ public class DeliveryStore {
             Updates.set("leaseUntil", null)));
   }
 
-  public Optional<WebhookDelivery> find(String id) {
-    return Optional.ofNullable(deliveries.find(Filters.eq("_id", id)).first()).map(this::read);
-  }
-
   private static Bson dueAndFree(Instant now) {
     String at = Timestamps.format(now);
     return Filters.and(
@@ -108,6 +137,7 @@ public class DeliveryStore {
   }
 
   private WebhookDelivery read(Document doc) {
+    doc.remove("leaseOwner"); // bookkeeping of the claim, not part of the log entry
     return Json.mapper().convertValue(doc, WebhookDelivery.class);
   }
 }

@@ -16,10 +16,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -39,6 +43,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 public class Dispatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
   private static final int BATCH = 200;
+  private static final int QUEUED_PER_SLOT = 4;
   private static final Duration OPEN_CIRCUIT_WAIT = Duration.ofSeconds(5);
   private static final Duration LONGEST_RETRY_AFTER = Duration.ofHours(10);
 
@@ -59,8 +64,14 @@ public class Dispatcher implements AutoCloseable {
   private final HttpClient http;
   private final CircuitBreakerRegistry breakers;
   private final Map<String, Semaphore> slots = new ConcurrentHashMap<>();
+  private final Map<String, Deque<Claimed>> waiting = new ConcurrentHashMap<>();
+  private final String owner = UUID.randomUUID().toString();
   private final ExecutorService pool = Executors.newFixedThreadPool(4);
   private final AtomicBoolean polling = new AtomicBoolean();
+  private final OutcomeWriter outcomes;
+
+  /** A delivery this instance claimed, with its endpoint as read at the claim. */
+  private record Claimed(WebhookDelivery delivery, WebhookEndpoint endpoint) {}
 
   public Dispatcher(
       DeliveryStore deliveries,
@@ -75,6 +86,7 @@ public class Dispatcher implements AutoCloseable {
     this.guard = guard;
     this.clock = clock;
     this.settings = settings;
+    this.outcomes = new OutcomeWriter(deliveries);
     this.http =
         HttpClient.newBuilder()
             .connectTimeout(settings.timeout())
@@ -96,18 +108,23 @@ public class Dispatcher implements AutoCloseable {
     pool.execute(this::poll);
   }
 
+  /**
+   * Claims a batch of due deliveries into per-endpoint queues and starts what the endpoints' free
+   * slots allow; a finished attempt starts the next one of its endpoint, and asks for a new batch
+   * when the queues run dry.
+   */
   @Scheduled(fixedDelayString = "${trainyard.webhook.poll-interval:500ms}")
   public void poll() {
     if (!polling.compareAndSet(false, true)) {
       return;
     }
     try {
-      Instant now = clock.instant();
-      for (WebhookDelivery d : deliveries.due(now, BATCH)) {
-        start(d, now);
+      if (queued() < BATCH) {
+        claim(clock.instant());
       }
+      waiting.keySet().forEach(this::drain);
     } catch (RuntimeException e) {
-      log.warn("could not read due webhook deliveries; the next poll retries: {}", e.toString());
+      log.warn("could not claim due webhook deliveries; the next poll retries: {}", e.toString());
     } finally {
       polling.set(false);
     }
@@ -116,34 +133,61 @@ public class Dispatcher implements AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+    outcomes.close();
   }
 
-  private void start(WebhookDelivery d, Instant now) {
-    Semaphore endpointSlots =
-        slots.computeIfAbsent(
-            d.endpointId(), id -> new Semaphore(settings.maxInFlightPerEndpoint()));
-    if (!endpointSlots.tryAcquire()) {
-      return; // this endpoint is busy; the next poll tries again
-    }
-    if (!deliveries.claim(d.id(), now, now.plus(settings.lease()))) {
-      endpointSlots.release();
+  private void claim(Instant now) {
+    List<WebhookDelivery> claimed =
+        deliveries.claimDue(now, now.plus(settings.lease()), owner, BATCH - queued());
+    if (claimed.isEmpty()) {
       return;
     }
-    Optional<WebhookEndpoint> endpoint = endpoints.find(d.endpointId());
-    if (endpoint.isEmpty() || endpoint.get().disabled()) {
-      String why = endpoint.isEmpty() ? "endpoint deleted" : "endpoint disabled";
-      deliveries.attempted(
-          d.id(), new WebhookDelivery.Attempt(now, 0, 0, why), WebhookDelivery.FAILED, null);
-      endpointSlots.release();
-      return;
+    Map<String, WebhookEndpoint> known =
+        endpoints.find(claimed.stream().map(WebhookDelivery::endpointId).distinct().toList());
+    List<String> giveBack = new ArrayList<>();
+    int perEndpoint = settings.maxInFlightPerEndpoint() * QUEUED_PER_SLOT;
+    for (WebhookDelivery d : claimed) {
+      WebhookEndpoint endpoint = known.get(d.endpointId());
+      if (endpoint == null || endpoint.disabled()) {
+        String why = endpoint == null ? "endpoint deleted" : "endpoint disabled";
+        deliveries.attempted(
+            d.id(), new WebhookDelivery.Attempt(now, 0, 0, why), WebhookDelivery.FAILED, null);
+        continue;
+      }
+      Deque<Claimed> queue =
+          waiting.computeIfAbsent(d.endpointId(), id -> new ConcurrentLinkedDeque<>());
+      if (queue.size() >= perEndpoint) {
+        giveBack.add(d.id()); // a slow endpoint keeps no more than it can send within the lease
+      } else {
+        queue.add(new Claimed(d, endpoint));
+      }
     }
-    CircuitBreaker breaker = breakers.circuitBreaker(d.endpointId());
-    if (!breaker.tryAcquirePermission()) {
-      deliveries.postpone(d.id(), now.plus(OPEN_CIRCUIT_WAIT));
-      endpointSlots.release();
-      return;
+    deliveries.release(giveBack);
+  }
+
+  /** Starts queued deliveries of one endpoint while it has free slots. */
+  private void drain(String endpointId) {
+    Deque<Claimed> queue = waiting.get(endpointId);
+    Semaphore free =
+        slots.computeIfAbsent(endpointId, id -> new Semaphore(settings.maxInFlightPerEndpoint()));
+    while (queue != null && !queue.isEmpty() && free.tryAcquire()) {
+      Claimed next = queue.poll();
+      if (next == null) {
+        free.release();
+        return;
+      }
+      CircuitBreaker breaker = breakers.circuitBreaker(endpointId);
+      if (!breaker.tryAcquirePermission()) {
+        deliveries.postpone(next.delivery().id(), clock.instant().plus(OPEN_CIRCUIT_WAIT));
+        free.release();
+        continue;
+      }
+      pool.execute(() -> attempt(next.delivery(), next.endpoint(), breaker, free));
     }
-    pool.execute(() -> attempt(d, endpoint.get(), breaker, endpointSlots));
+  }
+
+  private int queued() {
+    return waiting.values().stream().mapToInt(Deque::size).sum();
   }
 
   private void attempt(
@@ -218,7 +262,9 @@ public class Dispatcher implements AutoCloseable {
               settings.disableAfter());
       if (next.status().equals(WebhookDelivery.DELIVERED)) {
         breaker.onSuccess(latency, TimeUnit.MILLISECONDS);
-        endpoints.succeeded(endpoint.id());
+        if (endpoint.failingSince() != null) {
+          endpoints.succeeded(endpoint.id());
+        }
       } else {
         breaker.onError(latency, TimeUnit.MILLISECONDS, new IllegalStateException(problem));
         endpoints.failed(endpoint.id(), started);
@@ -229,11 +275,15 @@ public class Dispatcher implements AutoCloseable {
       } else if (next.status().equals(WebhookDelivery.FAILED)) {
         log.warn("webhook delivery {} to {} exhausted its schedule", d.id(), endpoint.id());
       }
-      deliveries.attempted(d.id(), attempt, next.status(), next.nextAttemptAt());
+      outcomes.add(new DeliveryStore.Outcome(d.id(), attempt, next.status(), next.nextAttemptAt()));
     } catch (RuntimeException e) {
       log.warn("could not record an attempt of {}; its lease lapses and it is retried", d.id(), e);
     } finally {
       held.release();
+      drain(d.endpointId());
+      if (queued() == 0) {
+        wake(); // this batch is done: look for more
+      }
     }
   }
 

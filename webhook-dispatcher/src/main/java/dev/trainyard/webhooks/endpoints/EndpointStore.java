@@ -11,7 +11,6 @@ import dev.trainyard.common.webhook.WebhookEndpoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
@@ -33,8 +32,17 @@ public class EndpointStore {
     return found;
   }
 
-  public Optional<WebhookEndpoint> find(String id) {
-    return Optional.ofNullable(endpoints.find(Filters.eq("_id", id)).first()).map(this::read);
+  /** The endpoints with these ids, by id (one round trip). */
+  public java.util.Map<String, WebhookEndpoint> find(java.util.Collection<String> ids) {
+    java.util.Map<String, WebhookEndpoint> found = new java.util.HashMap<>();
+    endpoints
+        .find(Filters.in("_id", ids))
+        .forEach(
+            d -> {
+              WebhookEndpoint e = read(d);
+              found.put(e.id(), e);
+            });
+    return found;
   }
 
   /** Remembers when the current run of failures began (the first failure after a success). */
