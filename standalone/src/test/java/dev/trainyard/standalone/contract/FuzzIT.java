@@ -33,9 +33,17 @@ class FuzzIT {
           "createQueue",
           "getQueue",
           "updateQueue",
-          "deleteQueue");
+          "deleteQueue",
+          "ci/reportStatus",
+          "scm/git/notify",
+          "webhooks/createEndpoint",
+          "webhooks/listEndpoints",
+          "webhooks/deleteEndpoint",
+          "webhooks/rotateSecret",
+          "webhooks/listDeliveries",
+          "webhooks/redeliver");
 
-  /** Every field path a request of API.md §2–§3 may carry. */
+  /** Every field path a request of API.md §2–§3 and §6 may carry. */
   private static final List<String> FIELDS =
       List.of(
           "repo",
@@ -72,7 +80,15 @@ class FuzzIT {
           "directMergeMode",
           "optimizationMode",
           "mergeMethod",
-          "notReadyTimeoutHours");
+          "notReadyTimeoutHours",
+          "sha",
+          "context",
+          "url",
+          "description",
+          "eventTypes",
+          "id",
+          "endpointId",
+          "deliveryId");
 
   @Test
   void malformedBodiesNeverCauseServerErrorsOrHangs() throws Exception {

@@ -29,6 +29,12 @@ public final class StandaloneProcess {
 
   /** Starts {@code java -jar} on {@code data} with the gateway on {@code port}. */
   public static StandaloneProcess start(Path data, int port) throws IOException {
+    return start(data, port, java.util.Map.of());
+  }
+
+  /** The same, with {@code env} added to the process environment. */
+  public static StandaloneProcess start(Path data, int port, java.util.Map<String, String> env)
+      throws IOException {
     Path jar;
     try (Stream<Path> files = Files.list(Path.of("target"))) {
       jar =
@@ -51,6 +57,7 @@ public final class StandaloneProcess {
     builder.environment().remove("TRAINYARD_BOOTSTRAP_TOKEN");
     builder.environment().remove("TRAINYARD_ADMIN_TOKEN");
     builder.environment().remove("TRAINYARD_GIT_ROOT");
+    builder.environment().putAll(env);
     return new StandaloneProcess(builder.start(), data.resolve("standalone-" + port + ".log"));
   }
 

@@ -140,6 +140,43 @@ class WebhooksIT extends OwnStack {
   }
 
   @Test
+  void theLogPagesThroughEveryDeliveryAndRedeliverSendsOneAgainWithItsId() throws Exception {
+    subscribe(receiver.url(), null);
+    String repo = Api.uniqueRepo();
+    create(api, repo, 1);
+    for (long pr = 1; pr <= 3; pr++) {
+      submit(api, repo, pr);
+    }
+    awaitDelivered(repo, 3);
+
+    Set<String> walked = new HashSet<>();
+    String cursor = null;
+    do {
+      JsonNode page =
+          api.post(
+                  "/v1/webhooks/listDeliveries",
+                  "{\"take\":1" + (cursor == null ? "" : ",\"cursor\":\"" + cursor + "\"") + "}")
+              .json();
+      assertThat(page.get("deliveries")).hasSize(1);
+      assertThat(walked.add(page.get("deliveries").get(0).get("id").asString())).isTrue();
+      cursor = page.has("nextCursor") ? page.get("nextCursor").asString() : null;
+    } while (cursor != null);
+    Set<String> delivered =
+        delivered(repo).stream().map(r -> r.header("webhook-id")).collect(Collectors.toSet());
+    assertThat(walked).containsAll(delivered);
+
+    String again = delivered.iterator().next();
+    assertThat(api.post("/v1/webhooks/redeliver", "{\"deliveryId\":\"" + again + "\"}").status())
+        .isEqualTo(200);
+    Awaitility.await()
+        .atMost(PATIENCE)
+        .until(
+            () ->
+                delivered(repo).stream().filter(r -> r.header("webhook-id").equals(again)).count(),
+            n -> n == 2);
+  }
+
+  @Test
   void aSlowEndpointDoesNotDelayAHealthyOne() throws Exception {
     try (WebhookReceiver slow = new WebhookReceiver()) {
       slow.delay(3_000);
