@@ -2,13 +2,14 @@ package dev.trainyard.bench;
 
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.merge.MergeLatencyBenchmark;
+import dev.trainyard.bench.scheduler.SchedulerBenchmark;
 import dev.trainyard.bench.webhooks.WebhookBenchmark;
 import java.util.Arrays;
 
 /**
  * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
- * webhooks <args>} {@link WebhookBenchmark}; anything else runs {@link HttpBenchmark} with the
- * arguments as given.
+ * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark};
+ * anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -16,6 +17,8 @@ public final class Bench {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("merge")) {
       MergeLatencyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("scheduler")) {
+      SchedulerBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {
