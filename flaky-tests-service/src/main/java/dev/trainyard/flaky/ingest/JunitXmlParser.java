@@ -1,0 +1,140 @@
+package dev.trainyard.flaky.ingest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Reads a JUnit XML report as a stream, never as a tree, and refuses what could hurt: any DTD (so
+ * no external entities, no entity expansion — XXE and "billion laughs" are rejected outright),
+ * nesting deeper than {@value #MAX_DEPTH}, attribute or text values kept beyond {@value
+ * #MAX_MESSAGE} characters are cut. Understands the producers' dialects: Surefire ({@code
+ * flakyFailure}/{@code rerunFailure}, times with decimal commas or thousands separators), pytest
+ * xunit1 ({@code file}/{@code line}) and xunit2, jest-junit, gotestsum. Anything else wrong is a
+ * {@link MalformedReportException} naming the file and line.
+ */
+public final class JunitXmlParser {
+  public static final int MAX_DEPTH = 64;
+  public static final int MAX_MESSAGE = 4096;
+  private static final Set<String> ROOTS = Set.of("testsuites", "testsuite");
+  private static final XMLInputFactory FACTORY = hardenedFactory();
+
+  /** Every test case of the report, in document order. */
+  public List<TestCaseResult> parse(String fileName, InputStream in)
+      throws MalformedReportException {
+    XMLStreamReader xml = null;
+    try {
+      PushbackInputStream source = new PushbackInputStream(in, 1);
+      int first = source.read();
+      if (first < 0) {
+        throw new MalformedReportException(fileName, 0, "the file is empty");
+      }
+      source.unread(first);
+      xml = FACTORY.createXMLStreamReader(source);
+      return read(fileName, xml);
+    } catch (XMLStreamException e) {
+      int line = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
+      throw new MalformedReportException(fileName, line, "not well-formed XML (" + brief(e) + ")");
+    } catch (IOException e) {
+      throw new MalformedReportException(fileName, 0, "could not be read (" + e.getMessage() + ")");
+    } finally {
+      close(xml);
+    }
+  }
+
+  private List<TestCaseResult> read(String fileName, XMLStreamReader xml)
+      throws XMLStreamException, MalformedReportException {
+    List<TestCaseResult> results = new ArrayList<>();
+    Deque<String> suites = new ArrayDeque<>();
+    Deque<String> open = new ArrayDeque<>();
+    TestCaseBuilder current = null;
+    boolean sawRoot = false;
+    while (xml.hasNext()) {
+      int event = xml.next();
+      if (event == XMLStreamConstants.DTD) {
+        throw new MalformedReportException(
+            fileName, xml.getLocation().getLineNumber(), "DTDs are not allowed in test reports");
+      }
+      if (event == XMLStreamConstants.START_ELEMENT) {
+        String name = xml.getLocalName();
+        int line = xml.getLocation().getLineNumber();
+        if (!sawRoot) {
+          if (!ROOTS.contains(name)) {
+            throw new MalformedReportException(
+                fileName, line, "not a JUnit XML report (the root is <" + name + ">)");
+          }
+          sawRoot = true;
+        }
+        open.push(name);
+        if (open.size() > MAX_DEPTH) {
+          throw new MalformedReportException(
+              fileName, line, "elements nest deeper than " + MAX_DEPTH + " levels");
+        }
+        if (name.equals("testsuite")) {
+          suites.push(attribute(xml, "name", ""));
+        } else if (name.equals("testcase")) {
+          current =
+              TestCaseBuilder.start(fileName, line, xml, suites.isEmpty() ? null : suites.peek());
+        } else if (current != null) {
+          current.child(name, xml);
+        }
+      } else if (event == XMLStreamConstants.END_ELEMENT) {
+        String name = open.pop();
+        if (name.equals("testsuite")) {
+          suites.pop();
+        } else if (name.equals("testcase") && current != null) {
+          results.add(current.build());
+          current = null;
+        } else if (current != null) {
+          current.endChild();
+        }
+      } else if ((event == XMLStreamConstants.CHARACTERS || event == XMLStreamConstants.CDATA)
+          && current != null) {
+        current.text(xml.getText());
+      }
+    }
+    if (!sawRoot) {
+      throw new MalformedReportException(fileName, 0, "the file holds no XML element");
+    }
+    return results;
+  }
+
+  static String attribute(XMLStreamReader xml, String name, String fallback) {
+    String value = xml.getAttributeValue(null, name);
+    return value == null ? fallback : value;
+  }
+
+  private static XMLInputFactory hardenedFactory() {
+    XMLInputFactory factory = XMLInputFactory.newDefaultFactory();
+    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
+    factory.setProperty(XMLInputFactory.IS_COALESCING, false);
+    return factory;
+  }
+
+  private static String brief(XMLStreamException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    int cut = message.indexOf("Message: ");
+    return (cut >= 0 ? message.substring(cut + "Message: ".length()) : message).trim();
+  }
+
+  private static void close(XMLStreamReader xml) {
+    if (xml != null) {
+      try {
+        xml.close();
+      } catch (XMLStreamException e) {
+        // nothing was written; nothing to clean up
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package dev.trainyard.flaky.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Reports as the producers write them, and reports written to hurt. */
+class JunitXmlParserTest {
+  private final JunitXmlParser parser = new JunitXmlParser();
+
+  @Test
+  void surefireWithRerunsAndDecimalCommas() throws Exception {
+    List<TestCaseResult> results = parse("surefire.xml");
+
+    assertThat(results)
+        .extracting(TestCaseResult::name, TestCaseResult::outcome, TestCaseResult::failedAttempts)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("addsOneAndOne", Outcome.PASSED, 0),
+            org.assertj.core.groups.Tuple.tuple("overflows", Outcome.FAILED, 1),
+            org.assertj.core.groups.Tuple.tuple("talksToNetwork", Outcome.PASSED_ON_RETRY, 1),
+            org.assertj.core.groups.Tuple.tuple("ignoredOne", Outcome.SKIPPED, 0),
+            org.assertj.core.groups.Tuple.tuple("alwaysBroken", Outcome.FAILED, 3));
+    assertThat(results.get(0).durationMillis()).isEqualTo(12);
+    assertThat(results.get(2).durationMillis()).isEqualTo(1_002_500);
+    assertThat(results.get(1).message()).isEqualTo("expected: <0> but was: <-1>");
+    assertThat(results.get(1).classname()).isEqualTo("com.acme.SumTest");
+    assertThat(results.get(1).parent()).isEqualTo("com.acme.SumTest");
+    assertThat(results.get(1).filePath()).isNull();
+  }
+
+  @Test
+  void pytestXunit1NamesTheFile() throws Exception {
+    List<TestCaseResult> results = parse("pytest-xunit1.xml");
+
+    assertThat(results).hasSize(2);
+    assertThat(results.get(1).name()).isEqualTo("test_divides[0-1]");
+    assertThat(results.get(1).filePath()).isEqualTo("tests/test_sum.py");
+    assertThat(results.get(1).classname()).isEqualTo("tests.test_sum");
+    assertThat(results.get(1).outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(results.get(1).message()).isEqualTo("ZeroDivisionError: division by zero");
+  }
+
+  @Test
+  void pytestXunit2ErrorsAndSkips() throws Exception {
+    List<TestCaseResult> results = parse("pytest-xunit2.xml");
+
+    assertThat(results)
+        .extracting(TestCaseResult::outcome)
+        .containsExactly(Outcome.PASSED, Outcome.SKIPPED, Outcome.FAILED);
+    assertThat(results.get(2).message())
+        .startsWith("failed on setup with \"ConnectionRefusedError");
+    assertThat(results).allSatisfy(r -> assertThat(r.filePath()).isNull());
+  }
+
+  @Test
+  void jestJunitTakesTheFailureText() throws Exception {
+    List<TestCaseResult> results = parse("jest-junit.xml");
+
+    assertThat(results.get(0).name()).isEqualTo("adds 1 + 1 to equal 2");
+    assertThat(results.get(0).parent()).isEqualTo("sums some nums");
+    assertThat(results.get(0).filePath()).isEqualTo("src/sum.test.ts");
+    assertThat(results.get(1).outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(results.get(1).message()).startsWith("Error: expect(received).toBe(expected)");
+    assertThat(results.get(2).outcome()).isEqualTo(Outcome.SKIPPED);
+  }
+
+  @Test
+  void gotestsumSubtests() throws Exception {
+    List<TestCaseResult> results = parse("gotestsum.xml");
+
+    assertThat(results)
+        .extracting(TestCaseResult::name, TestCaseResult::outcome)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("TestAdd", Outcome.PASSED),
+            org.assertj.core.groups.Tuple.tuple("TestAdd/negatives", Outcome.FAILED),
+            org.assertj.core.groups.Tuple.tuple("TestSkip", Outcome.SKIPPED));
+    assertThat(results.get(1).parent()).isEqualTo("github.com/acme/rocket/sum");
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource({
+    "xxe.xml, line 2: DTDs are not allowed",
+    "billion-laughs.xml, DTDs are not allowed",
+    "truncated.xml, truncated.xml line 6: not well-formed XML"
+  })
+  void hostileAndBrokenFilesAreRefusedWithFileAndLine(String file, String expected) {
+    assertThatThrownBy(() -> parse(file))
+        .isInstanceOf(MalformedReportException.class)
+        .hasMessageContaining(file)
+        .hasMessageContaining(expected);
+  }
+
+  @Test
+  void nestingBeyondTheLimitIsRefused() {
+    String deep =
+        "<testsuites>"
+            + "<testsuite name=\"s\">".repeat(JunitXmlParser.MAX_DEPTH)
+            + "</testsuite>".repeat(JunitXmlParser.MAX_DEPTH)
+            + "</testsuites>";
+
+    assertThatThrownBy(() -> parser.parse("deep.xml", stream(deep)))
+        .hasMessageContaining("deeper than 64");
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "<html><body/></html>|not a JUnit XML report (the root is <html>)",
+        "<testsuite><testcase classname=\"c\"/></testsuite>|line 1: a <testcase> has no name",
+        "<testsuite><testcase name=\"t\" time=\"soon\"/></testsuite>|time=\"soon\" is not a duration",
+        "|the file is empty"
+      })
+  void whatIsNotAReportSaysWhy(String xml, String expected) {
+    assertThatThrownBy(() -> parser.parse("upload.xml", stream(xml == null ? "" : xml)))
+        .hasMessageContaining("upload.xml")
+        .hasMessageContaining(expected);
+  }
+
+  @Test
+  void longFailureMessagesAreCut() throws Exception {
+    String xml =
+        "<testsuite><testcase name=\"t\"><failure>"
+            + "x".repeat(3 * JunitXmlParser.MAX_MESSAGE)
+            + "</failure></testcase></testsuite>";
+
+    TestCaseResult result = parser.parse("long.xml", stream(xml)).get(0);
+
+    assertThat(result.message()).hasSize(JunitXmlParser.MAX_MESSAGE);
+  }
+
+  private List<TestCaseResult> parse(String resource) throws Exception {
+    try (InputStream in = getClass().getResourceAsStream("/reports/" + resource)) {
+      return parser.parse(resource, in);
+    }
+  }
+
+  private static InputStream stream(String xml) {
+    return new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8));
+  }
+}
