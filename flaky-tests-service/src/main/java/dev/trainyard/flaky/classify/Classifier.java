@@ -1,0 +1,129 @@
+package dev.trainyard.flaky.classify;
+
+import dev.trainyard.flaky.ingest.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The classification rules, evaluated on a test's runs; the most severe status that applies wins:
+ *
+ * <table>
+ *   <tr><th>rule</th><th>status</th><th>evidence</th></tr>
+ *   <tr><td>B1</td><td>broken</td><td>it failed in at least 8 of the last 10 runs on the target
+ *       branch</td></tr>
+ *   <tr><td>B2</td><td>broken</td><td>its last 5 runs on the target branch all failed</td></tr>
+ *   <tr><td>F1</td><td>flaky</td><td>it passed and failed on the same commit (any branch) within
+ *       7 days</td></tr>
+ *   <tr><td>F2</td><td>flaky</td><td>it passed on a retry within 7 days</td></tr>
+ *   <tr><td>F3</td><td>flaky</td><td>on the target branch its failure rate over the last 20 runs
+ *       is between 10 % and 80 % (at least 2 failures)</td></tr>
+ *   <tr><td>H</td><td>healthy</td><td>none of the above; a flaky or broken test becomes healthy
+ *       again only after its last 10 target-branch runs passed (a clean recovery)</td></tr>
+ * </table>
+ *
+ * {@code status.timestamp} is when the test entered its status: kept while the status holds.
+ */
+public final class Classifier {
+  static final Duration WINDOW = Duration.ofDays(7);
+  static final int BROKEN_WINDOW = 10;
+  static final int BROKEN_FAILURES = 8;
+  static final int BROKEN_STREAK = 5;
+  static final int FLAKY_WINDOW = 20;
+  static final int RECOVERY_RUNS = 10;
+
+  private Classifier() {}
+
+  /**
+   * @param runs the test's runs, any order
+   * @param previous its status before, or null for a new test
+   */
+  public static Status classify(
+      List<Observation> runs, String targetBranch, Instant now, Status previous) {
+    List<Observation> target =
+        runs.stream()
+            .filter(r -> targetBranch.equals(r.branch()) && r.outcome() != Outcome.SKIPPED)
+            .sorted(Comparator.comparing(Observation::at).reversed())
+            .toList();
+    Optional<String> broken = broken(target);
+    Optional<String> flaky = broken.isPresent() ? Optional.empty() : flaky(runs, target, now);
+    Health value =
+        broken.isPresent() ? Health.BROKEN : flaky.isPresent() ? Health.FLAKY : Health.HEALTHY;
+    if (value == Health.HEALTHY && previous != null && previous.value() != Health.HEALTHY) {
+      boolean recovered =
+          target.size() >= RECOVERY_RUNS
+              && target.subList(0, RECOVERY_RUNS).stream().allMatch(Observation::passed);
+      if (!recovered) {
+        return previous; // no clean recovery yet: it keeps its status and its evidence
+      }
+      return new Status(
+          Health.HEALTHY,
+          "recovered: its last " + RECOVERY_RUNS + " runs on " + targetBranch + " passed",
+          now);
+    }
+    String reason =
+        value == Health.BROKEN
+            ? broken.get()
+            : value == Health.FLAKY ? flaky.get() : "no failures in the recent runs";
+    Instant since = previous != null && previous.value() == value ? previous.since() : now;
+    return new Status(value, reason, since);
+  }
+
+  private static Optional<String> broken(List<Observation> target) {
+    List<Observation> last = target.subList(0, Math.min(BROKEN_WINDOW, target.size()));
+    long failures = last.stream().filter(Observation::failed).count();
+    if (last.size() == BROKEN_WINDOW && failures >= BROKEN_FAILURES) {
+      return Optional.of(
+          "failed in " + failures + " of its last " + BROKEN_WINDOW + " runs on the target branch");
+    }
+    if (target.size() >= BROKEN_STREAK
+        && target.subList(0, BROKEN_STREAK).stream().allMatch(Observation::failed)) {
+      return Optional.of("its last " + BROKEN_STREAK + " runs on the target branch all failed");
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> flaky(
+      List<Observation> runs, List<Observation> target, Instant now) {
+    Instant since = now.minus(WINDOW);
+    List<Observation> recent = runs.stream().filter(r -> !r.at().isBefore(since)).toList();
+    Map<String, Set<Boolean>> byCommit = new HashMap<>();
+    for (Observation r : recent) {
+      if (r.failed() || r.passed()) {
+        byCommit.computeIfAbsent(r.commitSha(), c -> new HashSet<>()).add(r.failed());
+      }
+    }
+    long mixed = byCommit.values().stream().filter(v -> v.size() == 2).count();
+    if (mixed > 0) {
+      return Optional.of(
+          "passed and failed on the same commit "
+              + (mixed == 1 ? "once" : mixed + " times")
+              + " in 7 days");
+    }
+    long retried = recent.stream().filter(r -> r.outcome() == Outcome.PASSED_ON_RETRY).count();
+    if (retried > 0) {
+      return Optional.of(
+          "passed on a retry " + (retried == 1 ? "once" : retried + " times") + " in 7 days");
+    }
+    List<Observation> window = target.subList(0, Math.min(FLAKY_WINDOW, target.size()));
+    long failures = window.stream().filter(Observation::failed).count();
+    double rate = window.isEmpty() ? 0 : failures / (double) window.size();
+    if (failures >= 2 && rate >= 0.10 && rate < 0.80) {
+      return Optional.of(
+          "failed in "
+              + failures
+              + " of its last "
+              + window.size()
+              + " runs on the target branch ("
+              + Math.round(rate * 100)
+              + " %)");
+    }
+    return Optional.empty();
+  }
+}
