@@ -1,0 +1,2 @@
+/** Who owns a test: CODEOWNERS files with GitHub's pattern semantics (the last match wins). */
+package dev.trainyard.flaky.owners;
