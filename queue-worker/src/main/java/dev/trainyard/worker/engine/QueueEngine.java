@@ -112,14 +112,19 @@ public final class QueueEngine {
     } else if (command instanceof SubmitPullRequest c) {
       return submit(state, c, ctx);
     } else if (command instanceof CancelPullRequest c) {
-      return withActiveEntry(
-          state,
-          c.prNumber(),
-          e ->
-              List.of(
-                  new PullRequestCancelled(e.id(), CancellationReason.USER_REQUESTED, ctx.now())));
+      return notLanding(state, c.prNumber())
+          .orElseGet(
+              () ->
+                  withActiveEntry(
+                      state,
+                      c.prNumber(),
+                      e ->
+                          List.of(
+                              new PullRequestCancelled(
+                                  e.id(), CancellationReason.USER_REQUESTED, ctx.now()))));
     } else if (command instanceof RestartTests c) {
-      return withActiveEntry(state, c.prNumber(), e -> restart(state, e, ctx));
+      return notLanding(state, c.prNumber())
+          .orElseGet(() -> withActiveEntry(state, c.prNumber(), e -> restart(state, e, ctx)));
     } else if (command instanceof SetImpactedTargets c) {
       return impactedTargets(state, c);
     } else if (command instanceof Tick) {
@@ -226,8 +231,8 @@ public final class QueueEngine {
    */
   private Decision observed(QueueAggregate state, RecordPullRequestState c, CommandContext ctx) {
     Optional<Entry> found = state.activeEntry(c.prNumber());
-    if (found.isEmpty()) {
-      return Decision.accept(List.of());
+    if (found.isEmpty() || landing(state, found.get())) {
+      return Decision.accept(List.of()); // a PR being landed lands as tested
     }
     Entry entry = found.get();
     if (!c.open()) {
@@ -270,6 +275,30 @@ public final class QueueEngine {
         List.of(
             new ImpactedTargetsRecorded(
                 command.prNumber(), entry.get().id(), command.sha(), command.targets())));
+  }
+
+  /**
+   * The passed run at the head of the chain is being landed (unless the queue is paused): its PRs
+   * can no longer be cancelled or restarted, or the target would hold changes the queue thinks it
+   * dropped.
+   */
+  private static boolean landing(QueueAggregate state, Entry entry) {
+    List<TestRun> live = state.runs().live();
+    return state.state() != QueueState.PAUSED
+        && !live.isEmpty()
+        && live.get(0).state() == RunState.PASSED
+        && live.get(0).contains(entry.id());
+  }
+
+  private static Optional<Decision> notLanding(QueueAggregate state, long prNumber) {
+    return state
+        .activeEntry(prNumber)
+        .filter(e -> landing(state, e))
+        .map(
+            e ->
+                Decision.reject(
+                    Rejection.conflict(
+                        "pull request " + prNumber + " passed its tests and is being merged")));
   }
 
   private static Decision withActiveEntry(

@@ -208,6 +208,12 @@ final class QueueFixture {
     return this;
   }
 
+  /** Applies the command if the engine accepts it (a user may be refused; the world goes on). */
+  QueueFixture attempt(QueueCommand command) {
+    Decision decision = decide(command);
+    return decision.isAccepted() ? applyDecision(decision) : this;
+  }
+
   QueueFixture apply(QueueCommand command) {
     Decision decision = decide(command);
     if (!decision.isAccepted()) {

@@ -118,8 +118,8 @@ class QueueSimulationTest {
       }
       Entry e = active.get(random.nextInt(active.size()));
       switch (random.nextInt(3)) {
-        case 0 -> queue.apply(new QueueCommand.CancelPullRequest(e.prNumber()));
-        case 1 -> queue.apply(new QueueCommand.RestartTests(e.prNumber()));
+        case 0 -> queue.attempt(new QueueCommand.CancelPullRequest(e.prNumber()));
+        case 1 -> queue.attempt(new QueueCommand.RestartTests(e.prNumber()));
         default -> {
           String moved = "t" + ++shas;
           commits.put(moved, commits.get(target));

@@ -279,6 +279,14 @@ class RunRulesTest {
               assertThat(q.runOf(2).predecessorId()).isNull();
             }),
         row(
+            "landing: a PR whose run passed at the head ignores a push until it has landed",
+            () -> queue().queued(1).built(1).green(1),
+            q ->
+                new RecordPullRequestState(
+                    1, true, "sha-new", "Change 1", "dev1", "main", null, Mergeability.MERGEABLE),
+            List.of(),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED)),
+        row(
             "restart: a PR under test gets a new run id",
             () -> queue().queued(1).built(1),
             q -> new RestartTests(1),
@@ -365,6 +373,33 @@ class RunRulesTest {
             q -> new SubmitPullRequest(1, Priority.HIGH, null),
             List.of("PullRequestResubmitted"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTING)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("landingRejections")
+  void aPullRequestBeingLandedCannotBeCancelledOrRestarted(QueueCommand command) {
+    QueueFixture given = queue().queued(1).built(1).green(1);
+
+    Decision decision = given.decide(command);
+
+    assertThat(decision.rejection().type())
+        .isEqualTo(dev.trainyard.common.command.RejectionType.CONFLICT);
+    assertThat(decision.rejection().message())
+        .isEqualTo("pull request 1 passed its tests and is being merged");
+    assertThat(
+            queue()
+                .queued(1)
+                .built(1)
+                .green(1)
+                .state(QueueState.PAUSED)
+                .decide(command)
+                .isAccepted())
+        .as("while paused nothing lands, so it may still leave")
+        .isTrue();
+  }
+
+  static Stream<QueueCommand> landingRejections() {
+    return Stream.of(new CancelPullRequest(1), new RestartTests(1));
   }
 
   @ParameterizedTest(name = "{0}")
