@@ -287,6 +287,12 @@ class RunRulesTest {
             List.of(),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED)),
         row(
+            "cancel: a passed PR still waiting behind a run under test can leave",
+            () -> queue().queued(1, 2).builtAll().green(2),
+            q -> new CancelPullRequest(2),
+            List.of("PullRequestCancelled", "TestRunCancelled"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.CANCELLED)),
+        row(
             "restart: a PR under test gets a new run id",
             () -> queue().queued(1).built(1),
             q -> new RestartTests(1),
