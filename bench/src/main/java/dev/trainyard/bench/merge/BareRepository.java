@@ -3,6 +3,11 @@ package dev.trainyard.bench.merge;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
@@ -12,6 +17,7 @@ import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.TreeFormatter;
 import org.eclipse.jgit.merge.MergeStrategy;
 import org.eclipse.jgit.merge.ResolveMerger;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -31,7 +37,7 @@ final class BareRepository implements AutoCloseable {
     git.create(true);
     try (ObjectInserter inserter = git.newObjectInserter()) {
       ObjectId blob = inserter.insert(Constants.OBJ_BLOB, bytes("hello\n"));
-      org.eclipse.jgit.lib.TreeFormatter tree = new org.eclipse.jgit.lib.TreeFormatter();
+      TreeFormatter tree = new TreeFormatter();
       tree.append("README", FileMode.REGULAR_FILE, blob);
       ObjectId root = commit(inserter, inserter.insert(tree), null, "Initial commit");
       setRef("refs/heads/main", root);
@@ -44,19 +50,17 @@ final class BareRepository implements AutoCloseable {
     try (ObjectInserter inserter = git.newObjectInserter();
         RevWalk walk = new RevWalk(git);
         TreeWalk tree = new TreeWalk(git)) {
-      org.eclipse.jgit.dircache.DirCache index = org.eclipse.jgit.dircache.DirCache.newInCore();
-      org.eclipse.jgit.dircache.DirCacheBuilder builder = index.builder();
+      DirCache index = DirCache.newInCore();
+      DirCacheBuilder builder = index.builder();
       tree.addTree(walk.parseCommit(main).getTree());
       tree.setRecursive(true);
       while (tree.next()) {
-        org.eclipse.jgit.dircache.DirCacheEntry e =
-            new org.eclipse.jgit.dircache.DirCacheEntry(tree.getPathString());
+        DirCacheEntry e = new DirCacheEntry(tree.getPathString());
         e.setFileMode(tree.getFileMode(0));
         e.setObjectId(tree.getObjectId(0));
         builder.add(e);
       }
-      org.eclipse.jgit.dircache.DirCacheEntry added =
-          new org.eclipse.jgit.dircache.DirCacheEntry(file);
+      DirCacheEntry added = new DirCacheEntry(file);
       added.setFileMode(FileMode.REGULAR_FILE);
       added.setObjectId(inserter.insert(Constants.OBJ_BLOB, bytes(number + "\n")));
       builder.add(added);
@@ -92,8 +96,8 @@ final class BareRepository implements AutoCloseable {
     return found == null ? null : found.getObjectId();
   }
 
-  java.util.Map<String, ObjectId> refs(String prefix) throws IOException {
-    java.util.Map<String, ObjectId> out = new java.util.TreeMap<>();
+  Map<String, ObjectId> refs(String prefix) throws IOException {
+    Map<String, ObjectId> out = new TreeMap<>();
     for (Ref ref : git.getRefDatabase().getRefsByPrefix(prefix)) {
       out.put(ref.getName(), ref.getObjectId());
     }

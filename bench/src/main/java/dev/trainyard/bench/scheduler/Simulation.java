@@ -10,6 +10,7 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
 import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.Decision;
 import dev.trainyard.worker.engine.Effect;
+import dev.trainyard.worker.engine.Effects;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -119,7 +120,7 @@ final class Simulation {
     }
     state = EventApplier.applyAll(state, decision.events());
     account(before);
-    for (Effect effect : engine.effects(state)) {
+    for (Effect effect : Effects.of(state)) {
       String key = effect.getClass().getSimpleName() + "/" + effect.runId();
       if (done.add(key)) {
         schedule(now, () -> carryOut(effect));

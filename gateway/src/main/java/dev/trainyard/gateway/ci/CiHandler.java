@@ -2,6 +2,7 @@ package dev.trainyard.gateway.ci;
 
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.gateway.auth.AuthFilter;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
@@ -36,9 +37,10 @@ public class CiHandler {
     return JsonResponses.body(request)
         .flatMap(
             body -> {
+              RepoRef repo = body.repo();
               QueueCommand.ReportStatus status = status(body);
               return queues
-                  .require(AuthFilter.org(request.exchange()), body.repo())
+                  .require(AuthFilter.org(request.exchange()), repo)
                   .flatMapMany(Flux::fromIterable)
                   .concatMap(key -> commands.sendExpectingAcceptance(key, status))
                   .then(JsonResponses.empty());
@@ -46,7 +48,6 @@ public class CiHandler {
   }
 
   static QueueCommand.ReportStatus status(RequestBody body) {
-    body.repo();
     String sha = body.name("sha");
     if (!SHA.matcher(sha).matches()) {
       throw ApiException.badRequest(

@@ -68,9 +68,13 @@ public class EffectRunner implements AutoCloseable {
     this.pool = Executors.newFixedThreadPool(threads);
   }
 
-  /** Starts what {@code state} asks for and this instance is not already doing. */
+  /**
+   * Starts what {@code state} asks for and this instance is not already doing. Runs on the listener
+   * thread after a poll, so it only decides; every source-host call (even whether the host serves
+   * the repository) happens on the pool.
+   */
   public void reconcile(QueueAggregate state) {
-    if (state == null || !scm.serves(state.key().repo())) {
+    if (state == null) {
       return;
     }
     String prefix = state.key().id() + "#";
@@ -108,6 +112,9 @@ public class EffectRunner implements AutoCloseable {
 
   private void run(QueueKey key, String runKey, Effect effect) {
     try {
+      if (!scm.serves(key.repo())) {
+        return; // no repository here (yet): the sweep asks again
+      }
       results.send(key, execute(key, effect));
     } catch (RuntimeException e) {
       log.warn("{} for {} failed; it is retried: {}", effect, key.id(), e.toString());
@@ -120,7 +127,7 @@ public class EffectRunner implements AutoCloseable {
     if (effect instanceof Effect.BuildTestBranch b) {
       TestBranchResult built =
           scm.buildTestBranch(
-              key.repo(), key.branch(), b.runId(), b.baseSha(), heads(b.prs()), b.at());
+              key.repo(), key.branch(), b.branch(), b.baseSha(), heads(b.prs()), b.at());
       if (built instanceof TestBranchResult.Built ok) {
         return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha());
       } else if (built instanceof TestBranchResult.Conflict c) {

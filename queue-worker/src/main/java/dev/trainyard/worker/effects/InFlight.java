@@ -3,6 +3,7 @@ package dev.trainyard.worker.effects;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,7 +40,7 @@ final class InFlight {
   /**
    * Forgets finished attempts of runs whose key starts with {@code prefix} and asks for nothing.
    */
-  synchronized void forgetFinished(String prefix, java.util.Set<String> stillWanted) {
+  synchronized void forgetFinished(String prefix, Set<String> stillWanted) {
     attempts
         .entrySet()
         .removeIf(

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Every state change a PR may make (SCHEDULING.md "PR states"), as one declared table. The engine's
@@ -48,7 +49,7 @@ public final class PrTransitions {
 
   /** The declared transitions as {@code from->to} strings. */
   public static Set<String> declared() {
-    Set<String> all = new java.util.TreeSet<>();
+    Set<String> all = new TreeSet<>();
     ALLOWED.forEach((from, tos) -> tos.forEach(to -> all.add(from + "->" + to)));
     return all;
   }

@@ -78,11 +78,6 @@ public final class QueueEngine {
     throw new IllegalStateException("planning did not settle for " + describe(key));
   }
 
-  /** The source-host work the queue's state asks for now (see {@link Effects}). */
-  public List<Effect> effects(QueueAggregate state) {
-    return Effects.of(state);
-  }
-
   /** The next time the queue needs a {@link Tick}, if any. */
   public Optional<Instant> nextDeadline(QueueAggregate state) {
     return state == null ? Optional.empty() : planner.nextDeadline(state);

@@ -39,13 +39,4 @@ public record RunBook(
   public Optional<TestRun> liveContaining(String entryId) {
     return live.stream().filter(r -> r.contains(entryId)).findFirst();
   }
-
-  public int indexOf(String runId) {
-    for (int i = 0; i < live.size(); i++) {
-      if (live.get(i).id().equals(runId)) {
-        return i;
-      }
-    }
-    return -1;
-  }
 }

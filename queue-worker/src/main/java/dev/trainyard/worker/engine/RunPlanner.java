@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
@@ -102,8 +103,7 @@ final class RunPlanner {
         run.entryIds().stream()
             .map(state::entry)
             .flatMap(Optional::stream)
-            .anyMatch(
-                e -> e.mergeability() == dev.trainyard.common.queue.Mergeability.NOT_MERGEABLE);
+            .anyMatch(e -> e.mergeability() == Mergeability.NOT_MERGEABLE);
     if (conflicts) {
       return Verdict.red(Reasons.START_TEST_RUN_MERGE_CONFLICT);
     }

@@ -15,6 +15,7 @@ import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -62,8 +63,8 @@ final class RunResults {
     boolean same =
         known.isPresent()
             && known.get().state() == c.state()
-            && java.util.Objects.equals(known.get().url(), c.url())
-            && java.util.Objects.equals(known.get().description(), c.description());
+            && Objects.equals(known.get().url(), c.url())
+            && Objects.equals(known.get().description(), c.description());
     if (concluded || same) {
       return List.of();
     }

@@ -7,6 +7,7 @@ import dev.trainyard.common.json.Json;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.Decision;
+import dev.trainyard.worker.engine.Effects;
 import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
@@ -124,7 +125,7 @@ final class QueueBatch {
             outbox.id(),
             RowProjector.rowVersions(state, before.rowVersions(), rows),
             state == null ? 0 : state.entries().size(),
-            !engine.effects(state).isEmpty());
+            !Effects.of(state).isEmpty());
     return new Written(queue, outbox);
   }
 

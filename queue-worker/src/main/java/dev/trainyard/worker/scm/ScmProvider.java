@@ -5,7 +5,6 @@ import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.RepoRef;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,14 +24,15 @@ public interface ScmProvider {
   Mergeability mergeability(RepoRef repo, String targetBranch, String headSha);
 
   /**
-   * Builds {@code trainyard-merge/<targetBranch>/<testRunId>} from {@code baseSha} (null: the
-   * target's current head) and the PR heads merged in order. Its commits are dated {@code at}, so
-   * building the same run again gives the same commits.
+   * Builds {@code branch} (the run's {@code trainyard-merge/<targetBranch>/<id>}, named by the
+   * engine) from {@code baseSha} (null: the current head of {@code targetBranch}) and the PR heads
+   * merged in order. Its commits are dated {@code at}, so building the same run again gives the
+   * same commits.
    */
   TestBranchResult buildTestBranch(
       RepoRef repo,
       String targetBranch,
-      String testRunId,
+      String branch,
       String baseSha,
       List<PullRequestHead> prs,
       Instant at);
@@ -57,11 +57,4 @@ public interface ScmProvider {
 
   /** The current head of {@code branch}, if it exists. */
   Optional<String> branchHead(RepoRef repo, String branch);
-
-  /** Every branch and PR head ref with its commit, for change detection by polling. */
-  Map<String, String> refs(RepoRef repo);
-
-  static String testBranch(String targetBranch, String testRunId) {
-    return "trainyard-merge/" + targetBranch + "/" + testRunId;
-  }
 }

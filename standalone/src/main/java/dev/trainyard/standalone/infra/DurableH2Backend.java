@@ -4,6 +4,7 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import io.netty.channel.Channel;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -24,7 +25,7 @@ final class DurableH2Backend extends H2Backend {
   public Document handleCommand(
       Channel channel, String databaseName, String command, Document query) {
     Document result = super.handleCommand(channel, databaseName, command, query);
-    if (WRITES.contains(command.toLowerCase(java.util.Locale.ROOT))) {
+    if (WRITES.contains(command.toLowerCase(Locale.ROOT))) {
       commit();
     }
     return result;

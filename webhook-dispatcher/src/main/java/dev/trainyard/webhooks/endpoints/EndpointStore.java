@@ -10,7 +10,10 @@ import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
@@ -33,8 +36,8 @@ public class EndpointStore {
   }
 
   /** The endpoints with these ids, by id (one round trip). */
-  public java.util.Map<String, WebhookEndpoint> find(java.util.Collection<String> ids) {
-    java.util.Map<String, WebhookEndpoint> found = new java.util.HashMap<>();
+  public Map<String, WebhookEndpoint> find(Collection<String> ids) {
+    Map<String, WebhookEndpoint> found = new HashMap<>();
     endpoints
         .find(Filters.in("_id", ids))
         .forEach(

@@ -17,7 +17,6 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -91,7 +90,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   public TestBranchResult buildTestBranch(
       RepoRef repo,
       String targetBranch,
-      String testRunId,
+      String branch,
       String baseSha,
       List<PullRequestHead> prs,
       Instant at) {
@@ -118,7 +117,6 @@ public final class GitScm implements ScmProvider, AutoCloseable {
             }
             current = merged.get();
           }
-          String branch = ScmProvider.testBranch(targetBranch, testRunId);
           RefUpdate update = git.updateRef(Constants.R_HEADS + branch);
           update.setNewObjectId(current);
           update.setForceUpdate(true);
@@ -199,24 +197,6 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         () ->
             Optional.ofNullable(repository(repo).exactRef(Constants.R_HEADS + branch))
                 .map(ref -> ref.getObjectId().name()));
-  }
-
-  @Override
-  public Map<String, String> refs(RepoRef repo) {
-    return io(
-        () -> {
-          Map<String, String> refs = new TreeMap<>();
-          var database = repository(repo).getRefDatabase();
-          for (Ref ref : database.getRefsByPrefix(Constants.R_HEADS)) {
-            refs.put(ref.getName(), ref.getObjectId().name());
-          }
-          for (Ref ref : database.getRefsByPrefix(PULL_PREFIX)) {
-            if (ref.getName().endsWith("/head") && ref.getObjectId() != null) {
-              refs.put(ref.getName(), ref.getObjectId().name());
-            }
-          }
-          return refs;
-        });
   }
 
   @Override

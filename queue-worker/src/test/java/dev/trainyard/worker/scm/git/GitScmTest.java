@@ -100,15 +100,11 @@ class GitScmTest {
     ObjectId two = pr(2, "c.txt", "c\n", "Add c");
 
     TestBranchResult result =
-        scm.buildTestBranch(
-            REPO,
-            "main",
+        build(
             "run-1",
             main.name(),
-            List.of(
-                new PullRequestHead(1, one.name(), "Add b"),
-                new PullRequestHead(2, two.name(), "Add c")),
-            AT);
+            new PullRequestHead(1, one.name(), "Add b"),
+            new PullRequestHead(2, two.name(), "Add c"));
 
     assertThat(result).isInstanceOf(TestBranchResult.Built.class);
     TestBranchResult.Built built = (TestBranchResult.Built) result;
@@ -128,15 +124,11 @@ class GitScmTest {
     ObjectId two = pr(2, "b.txt", "another b\n", "Also add b");
 
     TestBranchResult result =
-        scm.buildTestBranch(
-            REPO,
-            "main",
+        build(
             "run-2",
             main.name(),
-            List.of(
-                new PullRequestHead(1, one.name(), "Add b"),
-                new PullRequestHead(2, two.name(), "Also add b")),
-            AT);
+            new PullRequestHead(1, one.name(), "Add b"),
+            new PullRequestHead(2, two.name(), "Also add b"));
 
     assertThat(result).isEqualTo(new TestBranchResult.Conflict(2));
     assertThat(repo.head("trainyard-merge/main/run-2")).isNull();
@@ -230,10 +222,7 @@ class GitScmTest {
         built(
             List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b")),
             "run-7");
-    assertThat(scm.refs(REPO))
-        .containsEntry("refs/heads/trainyard-merge/main/run-7", tested)
-        .containsKey("refs/pull/1/head")
-        .containsEntry("refs/heads/main", main.name());
+    assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-7")).contains(tested);
 
     scm.deleteBranch(REPO, "trainyard-merge/main/run-7");
     scm.deleteBranch(REPO, "trainyard-merge/main/run-7");
@@ -273,10 +262,7 @@ class GitScmTest {
     PullRequestHead one = new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b");
     PullRequestHead two = new PullRequestHead(2, pr(2, "c.txt", "c\n", "Add c").name(), "Add c");
     String firstHead = built(List.of(one), "run-10");
-    String secondHead =
-        ((TestBranchResult.Built)
-                scm.buildTestBranch(REPO, "main", "run-11", firstHead, List.of(two), AT))
-            .sha();
+    String secondHead = ((TestBranchResult.Built) build("run-11", firstHead, two)).sha();
     MergeResult.Merged firstLanded =
         (MergeResult.Merged)
             scm.merge(
@@ -307,7 +293,13 @@ class GitScmTest {
   }
 
   private String built(List<PullRequestHead> prs, String runId) {
-    return ((TestBranchResult.Built) scm.buildTestBranch(REPO, "main", runId, main.name(), prs, AT))
+    return ((TestBranchResult.Built) build(runId, main.name(), prs.toArray(PullRequestHead[]::new)))
         .sha();
+  }
+
+  /** Builds run {@code runId}'s branch of {@code main} on {@code base}. */
+  private TestBranchResult build(String runId, String base, PullRequestHead... prs) {
+    return scm.buildTestBranch(
+        REPO, "main", "trainyard-merge/main/" + runId, base, List.of(prs), AT);
   }
 }
