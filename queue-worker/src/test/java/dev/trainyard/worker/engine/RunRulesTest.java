@@ -31,7 +31,7 @@ class RunRulesTest {
   record Row(
       String rule,
       Supplier<QueueFixture> given,
-      Function when,
+      When when,
       List<String> events,
       Consumer<QueueFixture> then) {
     @Override
@@ -41,14 +41,14 @@ class RunRulesTest {
   }
 
   /** The command of a row, which may need the given queue (a run id, a head sha). */
-  interface Function {
+  interface When {
     QueueCommand of(QueueFixture given);
   }
 
   static Row row(
       String rule,
       Supplier<QueueFixture> given,
-      Function when,
+      When when,
       List<String> events,
       Consumer<QueueFixture> then) {
     return new Row(rule, given, when, events, then);

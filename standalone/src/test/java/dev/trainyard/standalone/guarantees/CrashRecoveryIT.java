@@ -33,7 +33,10 @@ class CrashRecoveryIT {
         QueueSteps.submit(api, name, pr);
       }
       QueueSteps.awaitState(api, name, 1, "merged");
-      first.kill(); // mid-flow: the other runs are being built, tested or landed
+      ci.hold(true); // so that the kill surely comes while runs are still in flight
+      first.kill();
+      assertThat(git.mainSubjects()).as("the kill came mid-flow").hasSizeLessThan(7);
+      ci.hold(false);
 
       StandaloneProcess second = StandaloneProcess.start(data, port);
       try {
