@@ -30,4 +30,5 @@ public record PullRequestEvent(
     @JsonProperty("queued_reason") String queuedReason,
     @JsonProperty("failure_reason") String failureReason,
     @JsonProperty("cancellation_reason") String cancellationReason,
-    @JsonProperty("merged_reason") String mergedReason) {}
+    @JsonProperty("merged_reason") String mergedReason)
+    implements PublicEvent {}

@@ -19,8 +19,7 @@ public final class Effects {
       return effects;
     }
     String target = state.key().branch();
-    List<TestRun> live = state.runs().live();
-    for (TestRun run : live) {
+    for (TestRun run : state.runs().live()) {
       if (run.state() == RunState.BUILDING && run.failureReason() == null) {
         base(state, run)
             .ifPresent(
@@ -34,8 +33,9 @@ public final class Effects {
                             run.createdAt())));
       }
     }
-    if (!live.isEmpty() && live.get(0).state() == RunState.PASSED) {
-      TestRun head = live.get(0);
+    List<TestRun> chain = state.runs().chain();
+    if (!chain.isEmpty() && chain.get(0).state() == RunState.PASSED) {
+      TestRun head = chain.get(0);
       if (state.state() != QueueState.PAUSED) {
         effects.add(
             new Effect.LandRun(
@@ -55,9 +55,13 @@ public final class Effects {
 
   /**
    * What a run is built on: the target's head (an empty inner optional), the branch head of the run
-   * before it, or where that run landed; empty while the run before it has no branch yet.
+   * before it, or where that run landed; empty while the run before it has no branch yet. A
+   * bisection run is built where the batch it splits was.
    */
   private static Optional<Optional<String>> base(QueueAggregate state, TestRun run) {
+    if (run.bisection()) {
+      return Optional.of(Optional.ofNullable(run.baseSha()));
+    }
     if (run.predecessorId() == null) {
       return Optional.of(Optional.empty());
     }

@@ -10,7 +10,9 @@ import java.time.Instant;
  * One submission of a pull request to a queue. {@code priorityDefaulted} records that the submit
  * named no priority ({@code usedDefaultPriorityName}); {@code sequence} orders equal priorities by
  * submission; {@code testRunId} names the run that includes it (null while it waits for one);
- * {@code verifiedByTestRun} the run whose success merged, or will merge, it.
+ * {@code verifiedByTestRun} the run whose success merged, or will merge, it; {@code isolated} that
+ * a bisection could not explain a batch's failure by its half alone, so it is tested alone until it
+ * concludes (a PR that breaks only together with another must not be batched with it forever).
  */
 public record Entry(
     String id,
@@ -26,7 +28,8 @@ public record Entry(
     Mergeability mergeability,
     ImpactedTargets impactedTargets,
     String verifiedByTestRun,
-    String testRunId) {
+    String testRunId,
+    boolean isolated) {
 
   public boolean skipTheLine() {
     return priority.skipsTheLine();
@@ -58,7 +61,8 @@ public record Entry(
         mergeability,
         impactedTargets,
         verifiedByTestRun,
-        testRunId);
+        testRunId,
+        isolated);
   }
 
   Entry withPriority(Priority newPriority, boolean defaulted, boolean newNoBatch) {
@@ -76,7 +80,8 @@ public record Entry(
         mergeability,
         impactedTargets,
         verifiedByTestRun,
-        testRunId);
+        testRunId,
+        isolated);
   }
 
   Entry withObservation(PullRequestInfo observed, Mergeability observedMergeability) {
@@ -94,7 +99,8 @@ public record Entry(
         observedMergeability,
         impactedTargets,
         verifiedByTestRun,
-        testRunId);
+        testRunId,
+        isolated);
   }
 
   Entry withImpactedTargets(ImpactedTargets targets) {
@@ -112,7 +118,8 @@ public record Entry(
         mergeability,
         targets,
         verifiedByTestRun,
-        testRunId);
+        testRunId,
+        isolated);
   }
 
   /** The entry in {@code runId} (or, with null, waiting for a run again), in {@code next} state. */
@@ -131,7 +138,28 @@ public record Entry(
         mergeability,
         impactedTargets,
         verifiedByTestRun,
-        runId);
+        runId,
+        isolated);
+  }
+
+  /** The entry, tested alone from now on. */
+  Entry alone() {
+    return new Entry(
+        id,
+        prNumber,
+        sequence,
+        priority,
+        priorityDefaulted,
+        noBatch,
+        state,
+        stateChangedAt,
+        submittedAt,
+        pr,
+        mergeability,
+        impactedTargets,
+        verifiedByTestRun,
+        testRunId,
+        true);
   }
 
   Entry verifiedBy(String runId, Instant at) {
@@ -149,6 +177,7 @@ public record Entry(
         mergeability,
         impactedTargets,
         runId,
-        testRunId);
+        testRunId,
+        isolated);
   }
 }

@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.worker.engine.QueueEvent.BisectionRunStarted;
 import dev.trainyard.worker.engine.QueueEvent.ImpactedTargetsRecorded;
 import dev.trainyard.worker.engine.QueueEvent.ModeSwitchRequested;
 import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
@@ -18,10 +19,13 @@ import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
+import dev.trainyard.worker.engine.QueueEvent.TestRunBisected;
 import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
+import dev.trainyard.worker.engine.QueueEvent.TestRunCleared;
 import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
 import dev.trainyard.worker.engine.QueueEvent.TestRunPassed;
+import dev.trainyard.worker.engine.QueueEvent.TestRunRescued;
 import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
 import dev.trainyard.worker.engine.QueueEvent.TestRunWentRed;
 import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
@@ -95,6 +99,14 @@ public final class EventApplier {
       return RunApplier.landed(state, e.runId(), e.targetSha(), e.at());
     } else if (event instanceof TestRunCancelled e) {
       return RunApplier.cancelled(state, e.runId(), e.at());
+    } else if (event instanceof TestRunBisected e) {
+      return RunApplier.bisected(state, e);
+    } else if (event instanceof BisectionRunStarted e) {
+      return RunApplier.bisectionStarted(state, e.runId(), e.at());
+    } else if (event instanceof TestRunCleared e) {
+      return RunApplier.cleared(state, e.runId(), e.isolated(), e.at());
+    } else if (event instanceof TestRunRescued e) {
+      return RunApplier.rescued(state, e.runId(), e.byRunId(), e.at());
     } else if (event instanceof TestBranchDeleted e) {
       return RunApplier.branchDeleted(state, e.runId());
     }

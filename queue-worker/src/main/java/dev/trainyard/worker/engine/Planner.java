@@ -36,14 +36,19 @@ final class Planner {
     return events;
   }
 
-  /** The earliest stale timeout of a not-ready PR or testing timeout of a live run. */
+  /**
+   * The earliest stale timeout of a not-ready PR, testing timeout of a live run, or end of a
+   * partial batch's wait.
+   */
   Optional<Instant> nextDeadline(QueueAggregate state) {
     long timeout = state.settings().testingTimeoutMinutes();
-    return Stream.concat(
+    return Stream.of(
             state.entries().stream()
                 .filter(e -> e.state() == PrState.NOT_READY)
                 .map(e -> staleDeadline(state, e)),
-            state.runs().live().stream().map(r -> Verdict.deadline(r, timeout)))
+            state.runs().live().stream().map(r -> Verdict.deadline(r, timeout)),
+            Stream.of(RunPlanner.batchDeadline(state)))
+        .flatMap(s -> s)
         .flatMap(Optional::stream)
         .min(Instant::compareTo);
   }

@@ -34,7 +34,13 @@ public final class PrTransitions {
         PrState.CANCELLED);
     // tests_passed → failed: the merge method could not replay it onto the target (a rebase)
     allow(PrState.TESTS_PASSED, PrState.MERGED, PrState.PENDING, PrState.CANCELLED, PrState.FAILED);
-    allow(PrState.PENDING_FAILURE, PrState.FAILED, PrState.PENDING, PrState.CANCELLED);
+    // pending_failure → tests_passed: a green run behind it vindicates it (optimistic merge)
+    allow(
+        PrState.PENDING_FAILURE,
+        PrState.FAILED,
+        PrState.PENDING,
+        PrState.CANCELLED,
+        PrState.TESTS_PASSED);
   }
 
   private PrTransitions() {}

@@ -215,7 +215,8 @@ public final class QueueEngine {
             Mergeability.UNSPECIFIED,
             state.targetsBeforeSubmit(command.prNumber()).map(PendingTargets::targets).orElse(null),
             null,
-            null);
+            null,
+            false);
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }
 
@@ -278,7 +279,7 @@ public final class QueueEngine {
    * dropped.
    */
   private static boolean landing(QueueAggregate state, Entry entry) {
-    List<TestRun> live = state.runs().live();
+    List<TestRun> live = state.runs().chain();
     return state.state() != QueueState.PAUSED
         && !live.isEmpty()
         && live.get(0).state() == RunState.PASSED

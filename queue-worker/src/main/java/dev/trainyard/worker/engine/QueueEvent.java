@@ -9,6 +9,7 @@ import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import java.time.Instant;
+import java.util.List;
 
 /** What happened to a queue. Events are past tense and never change meaning once released. */
 public sealed interface QueueEvent {
@@ -72,6 +73,29 @@ public sealed interface QueueEvent {
 
   /** Red with nothing ahead to explain it: its PRs are {@code failed}. */
   record TestRunFailed(String runId, String reason, Instant at) implements QueueEvent {}
+
+  /**
+   * A red batch is split in two {@code halves} (bisection runs waiting for slots); its PRs are
+   * {@code pending} again ({@code BISECTION_REQUIRED}), never failed for the batch's result.
+   */
+  record TestRunBisected(String runId, String reason, List<TestRun> halves, Instant at)
+      implements QueueEvent {}
+
+  /** A waiting bisection run took a slot: its branch is to be built. */
+  record BisectionRunStarted(String runId, Instant at) implements QueueEvent {}
+
+  /**
+   * A bisection run passed: its PRs are innocent and wait for a run of the chain again; {@code
+   * isolated} when the other half passed too, so the batch's failure stays unexplained and these
+   * PRs are tested alone from now on.
+   */
+  record TestRunCleared(String runId, boolean isolated, Instant at) implements QueueEvent {}
+
+  /**
+   * A red run is vindicated by {@code byRunId}, a green run behind it that contains its changes
+   * (optimistic merge): its PRs are {@code tests_passed}, verified by that run.
+   */
+  record TestRunRescued(String runId, String byRunId, Instant at) implements QueueEvent {}
 
   /** The run landed: the target is at {@code targetSha}; its PRs are {@code merged}. */
   record TestRunMerged(String runId, String targetSha, Instant at) implements QueueEvent {}

@@ -14,6 +14,8 @@ public final class Reasons {
   /** Someone else moved the target branch: every run is rebuilt on its new head. */
   public static final String TARGET_BRANCH_MOVED = "TARGET_BRANCH_MOVED";
 
+  public static final String BISECTION_REQUIRED = "BISECTION_REQUIRED";
+
   public static final String TEST_RUN_REQUIRED_STATUS_FAILED = "TEST_RUN_REQUIRED_STATUS_FAILED";
   public static final String TEST_RUN_TIMEOUT = "TEST_RUN_TIMEOUT";
   public static final String START_TEST_RUN_MERGE_CONFLICT = "START_TEST_RUN_MERGE_CONFLICT";

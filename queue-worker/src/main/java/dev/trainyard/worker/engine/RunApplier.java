@@ -3,6 +3,7 @@ package dev.trainyard.worker.engine;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
+import dev.trainyard.worker.engine.QueueEvent.TestRunBisected;
 import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -111,6 +112,44 @@ final class RunApplier {
     TestRun run = state.runs().live(runId).orElseThrow().withState(RunState.CANCELLED, null, at);
     QueueAggregate next = finish(state, run);
     return mapEntries(next, run, x -> x.inRun(null, PrState.PENDING, at));
+  }
+
+  /** The red run leaves as failed; its PRs wait in the halves, pending. */
+  static QueueAggregate bisected(QueueAggregate state, TestRunBisected e) {
+    TestRun failed =
+        state.runs().live(e.runId()).orElseThrow().withState(RunState.FAILED, e.reason(), e.at());
+    QueueAggregate next = finish(state, failed);
+    List<TestRun> live = new ArrayList<>(next.runs().live());
+    live.addAll(e.halves());
+    next = withBook(next, live, null, null, null);
+    next = next.withEntries(next.entries(), next.nextSequence() + e.halves().size());
+    for (TestRun half : e.halves()) {
+      next = mapEntries(next, half, x -> x.inRun(half.id(), PrState.PENDING, e.at()));
+    }
+    return next;
+  }
+
+  static QueueAggregate bisectionStarted(QueueAggregate state, String runId, Instant at) {
+    return mapRun(state, runId, r -> r.startedAt(at));
+  }
+
+  /** The bisection run leaves as cleared; its PRs wait for a run of the chain. */
+  static QueueAggregate cleared(QueueAggregate state, String runId, boolean isolated, Instant at) {
+    TestRun run = state.runs().live(runId).orElseThrow().withState(RunState.CLEARED, null, at);
+    QueueAggregate next = finish(state, run);
+    return mapEntries(
+        next,
+        run,
+        x -> {
+          Entry waiting = x.inRun(null, PrState.PENDING, at);
+          return isolated ? waiting.alone() : waiting;
+        });
+  }
+
+  static QueueAggregate rescued(QueueAggregate state, String runId, String byRunId, Instant at) {
+    QueueAggregate next = mapRun(state, runId, r -> r.withState(RunState.PASSED, null, at));
+    TestRun run = next.runs().live(runId).orElseThrow();
+    return mapEntries(next, run, x -> x.verifiedBy(byRunId, at));
   }
 
   static QueueAggregate branchDeleted(QueueAggregate state, String runId) {

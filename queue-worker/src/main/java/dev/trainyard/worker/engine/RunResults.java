@@ -79,7 +79,7 @@ final class RunResults {
    */
   private static List<QueueEvent> refused(
       QueueAggregate state, RecordMergeRefused c, CommandContext ctx) {
-    List<TestRun> live = state.runs().live();
+    List<TestRun> live = state.runs().chain();
     if (c.conflictPrNumber() == null) {
       String reason = Reasons.TARGET_BRANCH_MOVED;
       return RunPlanner.cancelFrom(live, 0, reason, reason, ctx.now());
@@ -100,7 +100,7 @@ final class RunResults {
 
   /** The run, if it is the passed head of the chain (the only one that may land). */
   private static Optional<TestRun> landing(QueueAggregate state, String runId) {
-    List<TestRun> live = state.runs().live();
+    List<TestRun> live = state.runs().chain();
     return live.isEmpty()
             || !live.get(0).id().equals(runId)
             || live.get(0).state() != RunState.PASSED

@@ -1,7 +1,9 @@
 package dev.trainyard.worker.engine;
 
-/** Where a test run is. The first four are live (in the chain); the last three are final. */
+/** Where a test run is. The first five are live; the last four are final. */
 public enum RunState {
+  /** A bisection run waiting for one of the queue's {@code bisectionConcurrency} slots. */
+  WAITING,
   /** Started: its branch is being built on top of the run ahead (or the target). */
   BUILDING,
   /** Its branch exists; CI is testing it. */
@@ -14,9 +16,11 @@ public enum RunState {
   RED,
   SUCCEEDED,
   FAILED,
-  CANCELLED;
+  CANCELLED,
+  /** A bisection run that passed: its PRs are innocent of the batch's failure and queue again. */
+  CLEARED;
 
   public boolean isFinal() {
-    return this == SUCCEEDED || this == FAILED || this == CANCELLED;
+    return this == SUCCEEDED || this == FAILED || this == CANCELLED || this == CLEARED;
   }
 }

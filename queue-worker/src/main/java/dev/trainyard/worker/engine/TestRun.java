@@ -6,8 +6,12 @@ import java.util.List;
 
 /**
  * One speculative build: the target head, the runs ahead of it in the chain ({@code predecessorId},
- * null when built on the target itself; their PRs are {@code dependentPrs}) and its own PRs. {@code
- * baseSha} and {@code headSha} are known once its branch is built.
+ * null when built on the target itself; their PRs are {@code dependentPrs}) and its own PRs (one,
+ * or a batch). {@code baseSha} and {@code headSha} are known once its branch is built.
+ *
+ * <p>A {@code bisection} run tests half of a failed batch on the commit that batch was built on
+ * ({@code baseSha}, known from the start); {@code predecessorId} names the failed run it splits. It
+ * is outside the chain and never lands: a green one clears its PRs, which queue again.
  */
 public record TestRun(
     String id,
@@ -20,7 +24,8 @@ public record TestRun(
     String baseSha,
     String headSha,
     List<RunStatus> statuses,
-    String failureReason) {
+    String failureReason,
+    boolean bisection) {
 
   public TestRun {
     prs = List.copyOf(prs);
@@ -41,7 +46,52 @@ public record TestRun(
         null,
         null,
         List.of(),
-        null);
+        null,
+        false);
+  }
+
+  /** Half of a failed run, waiting for a bisection slot; it is built on {@code baseSha}. */
+  static TestRun half(String id, List<TestedPr> prs, TestRun failed, Instant at) {
+    return new TestRun(
+        id,
+        prs,
+        failed.dependentPrs(),
+        failed.id(),
+        RunState.WAITING,
+        at,
+        at,
+        failed.baseSha(),
+        null,
+        List.of(),
+        null,
+        true);
+  }
+
+  /** A waiting bisection run takes its slot: it is built from {@code at} on. */
+  TestRun startedAt(Instant at) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        RunState.BUILDING,
+        at,
+        at,
+        baseSha,
+        null,
+        List.of(),
+        null,
+        bisection);
+  }
+
+  /** More than one PR: the run is a batch ({@code batched} in events). */
+  public boolean isBatch() {
+    return prs.size() > 1;
+  }
+
+  /** Building or testing: no verdict yet. */
+  public boolean isUndecided() {
+    return state == RunState.BUILDING || state == RunState.TESTING;
   }
 
   /** {@code trainyard-merge/<targetBranch>/<id>}, without {@code refs/heads/}. */
@@ -102,6 +152,7 @@ public record TestRun(
         base,
         head,
         newStatuses,
-        reason);
+        reason,
+        bisection);
   }
 }

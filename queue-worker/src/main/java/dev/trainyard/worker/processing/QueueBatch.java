@@ -2,7 +2,7 @@ package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
-import dev.trainyard.common.event.PullRequestEvent;
+import dev.trainyard.common.event.PublicEvent;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.worker.engine.CommandContext;
@@ -133,9 +133,9 @@ final class QueueBatch {
     int index = 0;
     for (QueueEvent event : decided) {
       state = EventApplier.apply(state, event);
-      List<PullRequestEvent> bodies =
+      List<PublicEvent> bodies =
           state == null ? List.of() : publicEvents.toPublic(state, event, ctx.now());
-      for (PullRequestEvent body : bodies) {
+      for (PublicEvent body : bodies) {
         // derived from the command, so a re-decided command publishes under the same id
         String id = ctx.commandId() + "/" + index++;
         events.add(

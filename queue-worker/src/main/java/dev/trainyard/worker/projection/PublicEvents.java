@@ -1,5 +1,7 @@
 package dev.trainyard.worker.projection;
 
+import dev.trainyard.common.event.PublicEvent;
+import dev.trainyard.common.event.PullRequestBatchEvent;
 import dev.trainyard.common.event.PullRequestEvent;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
@@ -9,17 +11,22 @@ import dev.trainyard.worker.engine.QueueEvent.PullRequestCancelled;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestQueued;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
+import dev.trainyard.worker.engine.QueueEvent.TestRunBisected;
 import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
+import dev.trainyard.worker.engine.QueueEvent.TestRunCleared;
 import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
 import dev.trainyard.worker.engine.QueueEvent.TestRunWentRed;
 import dev.trainyard.worker.engine.Reasons;
 import dev.trainyard.worker.engine.TestRun;
+import dev.trainyard.worker.engine.TestedPr;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Maps engine events to the {@code pull_request.*} bodies of API.md §7, one per PR the event moved.
+ * Maps engine events to the {@code pull_request.*} bodies of API.md §7, one per PR the event moved,
+ * and a {@code pull_request_batch.*} body when the run carries a batch.
  */
 public final class PublicEvents {
   private final String publicUrl;
@@ -48,7 +55,7 @@ public final class PublicEvents {
   /**
    * @param state the queue after the event, where the entries (or their concluded form) are found
    */
-  public List<PullRequestEvent> toPublic(QueueAggregate state, QueueEvent event, Instant now) {
+  public List<PublicEvent> toPublic(QueueAggregate state, QueueEvent event, Instant now) {
     if (event instanceof PullRequestSubmitted e) {
       Why why = new Why("API_REQUESTED", null, null, null, null);
       return List.of(body(state, entry(state, e.entry().id()), "submitted", now, why));
@@ -59,32 +66,88 @@ public final class PublicEvents {
       Why why = new Why(null, null, null, e.reason().name(), null);
       return List.of(body(state, entry(state, e.entryId()), "canceled", now, why));
     } else if (event instanceof TestBranchBuilt e) {
-      return perEntry(state, e.runId(), "testing", now, Why.none());
+      return withBatch(state, e.runId(), "testing", now, Why.none());
     } else if (event instanceof TestRunWentRed e) {
-      return perEntry(state, e.runId(), "pending_failure", now, Why.failure(e.reason()));
+      return withBatch(state, e.runId(), "pending_failure", now, Why.failure(e.reason()));
     } else if (event instanceof TestRunFailed e) {
-      return perEntry(state, e.runId(), "failed", now, Why.failure(e.reason()));
+      return withBatch(state, e.runId(), "failed", now, Why.failure(e.reason()));
     } else if (event instanceof TestRunMerged e) {
       Why why = new Why(null, null, null, null, Reasons.MERGE_GRAPH_MERGE);
-      return perEntry(state, e.runId(), "merged", now, why);
-    } else if (event instanceof TestRunCancelled e) {
-      // the run's PRs still queued are waiting for a new run
+      return withBatch(state, e.runId(), "merged", now, why);
+    } else if (event instanceof TestRunBisected e) {
+      // the batch failed; its PRs did not: they queue again, to be told apart by bisection
       TestRun run = state.runs().any(e.runId()).orElseThrow();
-      return run.entryIds().stream()
-          .flatMap(id -> state.entry(id).stream())
-          .map(x -> body(state, x, "queued", now, Why.queued(e.queuedReason())))
-          .toList();
+      List<PublicEvent> events = new ArrayList<>();
+      events.add(batch(state, run, "failed", now, Why.failure(e.reason())));
+      events.addAll(requeued(state, run, now, Reasons.BISECTION_REQUIRED));
+      return events;
+    } else if (event instanceof TestRunCleared e) {
+      TestRun run = state.runs().any(e.runId()).orElseThrow();
+      return requeued(state, run, now, Reasons.BISECTION_REQUIRED);
+    } else if (event instanceof TestRunCancelled e) {
+      TestRun run = state.runs().any(e.runId()).orElseThrow();
+      List<PublicEvent> events = new ArrayList<>();
+      if (run.isBatch()) {
+        Why why = new Why(null, null, null, e.queuedReason(), null);
+        events.add(batch(state, run, "canceled", now, why));
+      }
+      events.addAll(requeued(state, run, now, e.queuedReason()));
+      return events;
     }
     return List.of();
   }
 
-  private List<PullRequestEvent> perEntry(
+  /** The run's PRs still queued wait for a new run. */
+  private List<PublicEvent> requeued(
+      QueueAggregate state, TestRun run, Instant now, String reason) {
+    List<PublicEvent> events = new ArrayList<>();
+    run.entryIds().stream()
+        .flatMap(id -> state.entry(id).stream())
+        .forEach(x -> events.add(body(state, x, "queued", now, Why.queued(reason))));
+    return events;
+  }
+
+  /** One event per PR of the run, and one for the batch when it carries more than one PR. */
+  private List<PublicEvent> withBatch(
       QueueAggregate state, String runId, String action, Instant now, Why why) {
     TestRun run = state.runs().any(runId).orElseThrow();
-    return run.entryIds().stream()
+    List<PublicEvent> events = new ArrayList<>();
+    run.entryIds().stream()
         .flatMap(id -> state.anyEntry(id).stream())
-        .map(x -> body(state, x, action, now, why))
-        .toList();
+        .forEach(x -> events.add(body(state, x, action, now, why)));
+    if (run.isBatch()) {
+      events.add(batch(state, run, action, now, why));
+    }
+    return events;
+  }
+
+  private static PullRequestBatchEvent batch(
+      QueueAggregate state, TestRun run, String action, Instant now, Why why) {
+    QueueKey key = state.key();
+    List<Long> prs = run.prs().stream().map(TestedPr::number).toList();
+    return new PullRequestBatchEvent(
+        "pull_request_batch." + action,
+        action,
+        prs,
+        prs,
+        key.repo(),
+        key.branch(),
+        now,
+        run.branch(key.branch()),
+        run.headSha(),
+        Boolean.TRUE,
+        bisectionFlag(run, action),
+        why.queued(),
+        why.failure(),
+        why.cancellation(),
+        why.merged());
+  }
+
+  /** {@code is_bisection} is carried by testing, failed and canceled only (API.md §7). */
+  private static Boolean bisectionFlag(TestRun run, String action) {
+    boolean carried =
+        action.equals("testing") || action.equals("failed") || action.equals("canceled");
+    return run == null || !carried ? null : run.bisection();
   }
 
   private static Entry entry(QueueAggregate state, String entryId) {
@@ -111,10 +174,8 @@ public final class PublicEvents {
         run == null ? null : run.branch(key.branch()),
         run == null ? null : run.headSha(),
         run == null ? null : e.prNumber(),
-        run == null ? null : Boolean.FALSE,
-        run == null || action.equals("pending_failure") || action.equals("merged")
-            ? null
-            : Boolean.FALSE,
+        run == null ? null : run.isBatch(),
+        bisectionFlag(run, action),
         why.submitted(),
         why.queued(),
         why.failure(),

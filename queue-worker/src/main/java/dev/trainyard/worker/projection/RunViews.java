@@ -81,10 +81,10 @@ public final class RunViews {
     return Stream.concat(queue.runs().live().stream(), queue.runs().finished().stream());
   }
 
-  /** The undecided runs ahead of a live run: it lands only after them. */
+  /** The undecided runs ahead of a chain run: it lands only after them. */
   private static List<String> waitingOn(QueueAggregate queue, TestRun run) {
     List<String> ahead = new ArrayList<>();
-    for (TestRun r : queue.runs().live()) {
+    for (TestRun r : queue.runs().chain()) {
       if (r.id().equals(run.id())) {
         return ahead;
       }
@@ -99,6 +99,7 @@ public final class RunViews {
     switch (state) {
       case PASSED:
       case SUCCEEDED:
+      case CLEARED:
         return "succeeded";
       case RED:
       case FAILED:

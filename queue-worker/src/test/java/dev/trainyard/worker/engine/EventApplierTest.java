@@ -37,7 +37,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(23);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(27);
   }
 
   /**
@@ -151,7 +151,8 @@ class EventApplierTest {
               e.mergeability(),
               null,
               null,
-              null));
+              null,
+              false));
     if (type == QueueEvent.PullRequestResubmitted.class)
       return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true);
     if (type == QueueEvent.PullRequestQueued.class)
@@ -200,6 +201,15 @@ class EventApplierTest {
     if (type == QueueEvent.TestRunCancelled.class)
       return new QueueEvent.TestRunCancelled(run, "X", t);
     if (type == QueueEvent.TestBranchDeleted.class) return new QueueEvent.TestBranchDeleted(run);
+    TestRun live = fixture.runOf(12);
+    if (type == QueueEvent.TestRunBisected.class)
+      return new QueueEvent.TestRunBisected(
+          run, "X", List.of(TestRun.half("half-1", live.prs(), live, t)), t);
+    if (type == QueueEvent.BisectionRunStarted.class)
+      return new QueueEvent.BisectionRunStarted(run, t);
+    if (type == QueueEvent.TestRunCleared.class) return new QueueEvent.TestRunCleared(run, true, t);
+    if (type == QueueEvent.TestRunRescued.class)
+      return new QueueEvent.TestRunRescued(run, "run-13", t);
     throw new AssertionError(
         "no sample for " + type.getSimpleName() + ": add one with its applier");
   }

@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
@@ -89,7 +90,8 @@ final class QueueFixture {
             Mergeability.MERGEABLE,
             e.impactedTargets(),
             e.verifiedByTestRun(),
-            e.testRunId());
+            e.testRunId(),
+            e.isolated());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
@@ -171,6 +173,75 @@ final class QueueFixture {
   /** A patch of the run settings the rules read: concurrency and required statuses. */
   private static QueueSettingsPatch settingsPatch(Long concurrency, List<String> required) {
     return patch(null, null, concurrency, required, null);
+  }
+
+  /** Batching on: up to {@code size} PRs a run; a partial batch waits {@code waitMinutes}. */
+  QueueFixture batching(long size, long waitMinutes) {
+    return updated(throughputPatch(null, null, null, true, size, waitMinutes, null));
+  }
+
+  QueueFixture bisectionConcurrency(long n) {
+    return updated(throughputPatch(n, null, null, null, null, null, null));
+  }
+
+  QueueFixture skippingRedundantTests() {
+    return updated(
+        throughputPatch(
+            null, null, null, null, null, null, OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS));
+  }
+
+  /** Anti-flake settings: {@code pendingFailureDepth} and {@code canOptimisticallyMerge}. */
+  QueueFixture antiFlake(long pendingFailureDepth, boolean optimisticMerge) {
+    return updated(
+        throughputPatch(null, pendingFailureDepth, optimisticMerge, null, null, null, null));
+  }
+
+  /** Submitted with {@code noBatch}, and ready. */
+  QueueFixture queuedAlone(long pr) {
+    apply(new QueueCommand.SubmitPullRequest(pr, null, true));
+    return ready(pr);
+  }
+
+  private static QueueSettingsPatch throughputPatch(
+      Long bisectionConcurrency,
+      Long pendingFailureDepth,
+      Boolean optimisticMerge,
+      Boolean batch,
+      Long batchSize,
+      Long batchWaitMinutes,
+      OptimizationMode optimization) {
+    return new QueueSettingsPatch(
+        null,
+        null,
+        null,
+        bisectionConcurrency,
+        null,
+        pendingFailureDepth,
+        optimisticMerge,
+        batch,
+        batchSize,
+        batchWaitMinutes,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        null,
+        false,
+        null,
+        null,
+        optimization,
+        null,
+        null);
+  }
+
+  /** The PR numbers of {@code pr}'s run, in the order they were tested. */
+  List<Long> prsOfRunOf(long pr) {
+    return runOf(pr).prs().stream().map(TestedPr::number).toList();
   }
 
   PrState stateOf(long pr) {

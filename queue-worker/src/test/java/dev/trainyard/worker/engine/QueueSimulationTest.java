@@ -17,10 +17,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seeded property tests: the real engine against a simulated source host and CI. A broken PR (one
- * that makes CI red) never lands, no PR lands twice or is lost by a later landing, never more than
- * {@code concurrency} runs are live, every PR concludes once CI answers, and replaying the events
- * rebuilds the state. A failing seed reruns with {@code -Dtrainyard.seed=N}.
+ * Seeded property tests: the real engine against a simulated source host and CI, with random
+ * batching, bisection and anti-flake settings. A broken PR (one that makes CI red) never lands, no
+ * PR lands twice or is lost by a later landing, never more than {@code concurrency} chain runs and
+ * {@code bisectionConcurrency} bisection runs are under test, every PR concludes once CI answers, a
+ * good PR is never failed where nothing conflicts (bisection convicts only the guilty), and
+ * replaying the events rebuilds the state. A failing seed reruns with {@code -Dtrainyard.seed=N}.
  */
 class QueueSimulationTest {
 
@@ -38,6 +40,8 @@ class QueueSimulationTest {
     private final Random random;
     private final QueueFixture queue;
     private final long concurrency;
+    private final long bisectionConcurrency;
+    private final boolean conflicts;
     private final Set<Long> broken = new HashSet<>();
     private final Set<Set<Long>> conflicting = new HashSet<>();
     private final Map<String, List<Long>> commits = new HashMap<>();
@@ -50,7 +54,19 @@ class QueueSimulationTest {
       this.seed = seed;
       this.random = new Random(seed);
       this.concurrency = 1 + random.nextInt(5);
-      this.queue = QueueFixture.queue().concurrency(concurrency);
+      this.bisectionConcurrency = 1 + random.nextInt(3);
+      this.conflicts = random.nextBoolean();
+      this.queue =
+          QueueFixture.queue()
+              .concurrency(concurrency)
+              .bisectionConcurrency(bisectionConcurrency)
+              .antiFlake(random.nextInt(3), random.nextBoolean());
+      if (random.nextBoolean()) {
+        queue.batching(2 + random.nextInt(3), random.nextInt(4));
+      }
+      if (random.nextBoolean()) {
+        queue.skippingRedundantTests();
+      }
       commits.put(target, List.of());
     }
 
@@ -60,7 +76,7 @@ class QueueSimulationTest {
         if (random.nextInt(5) == 0) {
           broken.add(pr);
         }
-        if (pr > 1 && random.nextInt(8) == 0) {
+        if (conflicts && pr > 1 && random.nextInt(8) == 0) {
           conflicting.add(Set.of(pr - 1, pr));
         }
       }
@@ -89,6 +105,10 @@ class QueueSimulationTest {
           assertThat(queue.stateOf(pr))
               .as("broken %d, seed %d", pr, seed)
               .isNotEqualTo(PrState.MERGED);
+        } else if (!conflicts) {
+          assertThat(queue.stateOf(pr))
+              .as("good %d, seed %d", pr, seed)
+              .isNotEqualTo(PrState.FAILED);
         }
       }
     }
@@ -189,9 +209,12 @@ class QueueSimulationTest {
     }
 
     private void invariants() {
-      assertThat(queue.state().runs().live().size())
-          .as("live runs ≤ concurrency, seed %d", seed)
+      assertThat(queue.state().runs().chain().size())
+          .as("chain runs ≤ concurrency, seed %d", seed)
           .isLessThanOrEqualTo((int) concurrency);
+      assertThat(queue.state().runs().bisecting().stream().filter(TestRun::isUndecided).count())
+          .as("bisection runs under test ≤ bisectionConcurrency, seed %d", seed)
+          .isLessThanOrEqualTo(bisectionConcurrency);
       List<Long> landed = commits.get(target);
       assertThat(landed).as("nothing lands twice, seed %d", seed).doesNotHaveDuplicates();
       assertThat(landed).as("no broken PR lands, seed %d", seed).noneMatch(broken::contains);
