@@ -6,7 +6,10 @@ import java.time.Duration;
  * One simulated queue: CI duration {@code ciTime} (each run takes 0.8–1.2 of it), the chance {@code
  * brokenRate} that a PR truly breaks the build, the chance {@code flakeRate} that a green build
  * reports red, {@code concurrency} runs at once, and {@code backlog} PRs always waiting (arrivals
- * above capacity), over {@code hours} of simulated time.
+ * above capacity), over {@code hours} of simulated time. {@code batchSize} PRs a run (1: no
+ * batching; failed batches are bisected, skipping redundant tests), {@code pendingFailureDepth} and
+ * {@code optimisticMerge} as the queue settings, and {@code lanes} disjoint impacted-target groups
+ * in parallel mode (0: single mode).
  */
 record Scenario(
     String name,
@@ -16,12 +19,108 @@ record Scenario(
     int concurrency,
     int backlog,
     int hours,
-    long seed) {
+    long seed,
+    int batchSize,
+    long pendingFailureDepth,
+    boolean optimisticMerge,
+    int lanes) {
+
+  /** Plain speculation: single mode, no batching, no anti-flake. */
+  static Scenario plain(
+      String name, Duration ciTime, double brokenRate, int concurrency, int hours, long seed) {
+    return new Scenario(name, ciTime, brokenRate, 0, concurrency, 50, hours, seed, 1, 0, false, 0);
+  }
+
+  Scenario named(String newName) {
+    return new Scenario(
+        newName,
+        ciTime,
+        brokenRate,
+        flakeRate,
+        concurrency,
+        backlog,
+        hours,
+        seed,
+        batchSize,
+        pendingFailureDepth,
+        optimisticMerge,
+        lanes);
+  }
+
+  Scenario flakes(double rate) {
+    return new Scenario(
+        name,
+        ciTime,
+        brokenRate,
+        rate,
+        concurrency,
+        backlog,
+        hours,
+        seed,
+        batchSize,
+        pendingFailureDepth,
+        optimisticMerge,
+        lanes);
+  }
+
+  Scenario batches(int size) {
+    return new Scenario(
+        name,
+        ciTime,
+        brokenRate,
+        flakeRate,
+        concurrency,
+        backlog,
+        hours,
+        seed,
+        size,
+        pendingFailureDepth,
+        optimisticMerge,
+        lanes);
+  }
+
+  Scenario antiFlake(long depth, boolean optimistic) {
+    return new Scenario(
+        name,
+        ciTime,
+        brokenRate,
+        flakeRate,
+        concurrency,
+        backlog,
+        hours,
+        seed,
+        batchSize,
+        depth,
+        optimistic,
+        lanes);
+  }
+
+  Scenario parallel(int laneCount) {
+    return new Scenario(
+        name,
+        ciTime,
+        brokenRate,
+        flakeRate,
+        concurrency,
+        backlog * Math.max(1, laneCount),
+        hours,
+        seed,
+        batchSize,
+        pendingFailureDepth,
+        optimisticMerge,
+        laneCount);
+  }
 
   /** Expected merges per CI duration with speculation reset on failure: s(1 − s^C)/p. */
   double speculationBoundPerT() {
     double s = 1 - brokenRate;
     return brokenRate == 0 ? concurrency : s * (1 - Math.pow(s, concurrency)) / brokenRate;
+  }
+
+  /** CI runs per PR with batches of B and a one-level split (Dorfman): 1/B + 1 − s^B. */
+  double dorfmanCost() {
+    double s = 1 - brokenRate;
+    return batchSize <= 1 ? 1 : 1.0 / batchSize + 1 - Math.pow(s, batchSize);
   }
 
   double perHour(double perT) {

@@ -19,12 +19,18 @@ public final class SchedulerBenchmark {
     int hours = args.length > 0 ? Integer.parseInt(args[0]) : 500;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 42;
     Duration t = Duration.ofMinutes(30);
+    Scenario plain = Scenario.plain("plain speculation (C = 10)", t, 0.05, 10, hours, seed);
+    Scenario flaky = plain.flakes(0.03).named("plain speculation, flakes f = 3 % (anti-flake off)");
     List<Scenario> scenarios =
         List.of(
-            new Scenario("serial queue (C = 1)", t, 0.05, 0, 1, 50, hours, seed),
-            new Scenario("plain speculation (C = 10)", t, 0.05, 0, 10, 50, hours, seed),
-            new Scenario("plain speculation, no broken PRs", t, 0, 0, 10, 50, hours, seed),
-            new Scenario("plain speculation, flakes f = 3 %", t, 0.05, 0.03, 10, 50, hours, seed));
+            Scenario.plain("serial queue (C = 1)", t, 0.05, 1, hours, seed),
+            plain,
+            Scenario.plain("plain speculation, no broken PRs", t, 0, 10, hours, seed),
+            plain.batches(4).named("batching B = 4, bisection"),
+            flaky,
+            flaky
+                .antiFlake(1, true)
+                .named("flakes f = 3 %, pendingFailureDepth 1, optimistic merge"));
     List<Simulation.Result> results = new ArrayList<>();
     long started = System.nanoTime();
     for (Scenario s : scenarios) {
@@ -38,28 +44,75 @@ public final class SchedulerBenchmark {
         hours,
         seed,
         seconds);
+    table(results);
+    targets(results);
+  }
+
+  private static void table(List<Simulation.Result> results) {
     System.out.println(
-        "| scenario | merged/h | bound/h | of bound | capacity/h | CI runs per merge |"
-            + " time in queue p50 / p95 h | good PRs wrongly failed | broken merged |");
+        "| scenario | merged/h | speculation bound/h | capacity/h | CI runs per merge |"
+            + " Dorfman cost | time in queue p50 / p95 h | good PRs wrongly failed |"
+            + " broken merged |");
     System.out.println("|---|---:|---:|---:|---:|---:|---|---:|---:|");
     for (Simulation.Result r : results) {
       Scenario s = r.scenario();
-      double bound = s.perHour(s.speculationBoundPerT());
-      double capacity = s.perHour(s.concurrency());
       System.out.printf(
           Locale.ROOT,
-          "| %s | %.2f | %.2f | %.0f %% | %.0f | %.2f | %.1f / %.1f | %d of %d | %d |%n",
+          "| %s | %.2f | %.2f | %.0f | %.2f | %.2f | %.1f / %.1f | %d of %d (%.2f %%) | %d |%n",
           s.name(),
           r.mergedPerHour(),
-          bound,
-          100 * r.mergedPerHour() / bound,
-          capacity,
+          s.perHour(s.speculationBoundPerT()) * Math.max(1, s.lanes()),
+          s.perHour(s.concurrency()) * s.batchSize() * Math.max(1, s.lanes()),
           r.ciRunsPerMerge(),
+          s.dorfmanCost(),
           r.p50Hours(),
           r.p95Hours(),
           r.wronglyFailed(),
           r.merged() + r.wronglyFailed(),
+          100.0 * r.wronglyFailed() / Math.max(1, r.merged() + r.wronglyFailed()),
           r.brokenMerged());
     }
+  }
+
+  /** Issue 4's targets, each a ratio of two rows of this run. */
+  private static void targets(List<Simulation.Result> results) {
+    Simulation.Result plain = results.get(1);
+    Simulation.Result batching = results.get(3);
+    Simulation.Result flakyOff = results.get(4);
+    Simulation.Result flakyOn = results.get(5);
+    double bound = plain.scenario().perHour(plain.scenario().speculationBoundPerT());
+    System.out.println();
+    System.out.println("| target | measured | goal |");
+    System.out.println("|---|---:|---:|");
+    row("plain speculation, of the bound s(1 − s^C)/p", plain.mergedPerHour() / bound, "≥ 0.95");
+    row(
+        "batching B = 4, throughput vs plain speculation",
+        batching.mergedPerHour() / plain.mergedPerHour(),
+        "≥ 1.80");
+    row(
+        "batching B = 4, CI runs per merge vs plain speculation",
+        batching.ciRunsPerMerge() / plain.ciRunsPerMerge(),
+        "≤ 0.60");
+    row("flakes, good PRs wrongly failed, anti-flake on (%)", 100 * failedShare(flakyOn), "≤ 0.50");
+    row("flakes, good PRs wrongly failed, anti-flake off (%)", 100 * failedShare(flakyOff), "—");
+    for (int i = 6; i < results.size(); i++) {
+      Simulation.Result lanes = results.get(i);
+      row(
+          lanes.scenario().name() + ", throughput vs single mode",
+          lanes.mergedPerHour() / plain.mergedPerHour(),
+          "≥ 3.50");
+    }
+    row(
+        "broken PRs merged, all scenarios",
+        results.stream().mapToInt(Simulation.Result::brokenMerged).sum(),
+        "0");
+  }
+
+  private static double failedShare(Simulation.Result r) {
+    return r.wronglyFailed() / (double) Math.max(1, r.merged() + r.wronglyFailed());
+  }
+
+  private static void row(String target, double measured, String goal) {
+    System.out.printf(Locale.ROOT, "| %s | %.2f | %s |%n", target, measured, goal);
   }
 }

@@ -3,6 +3,7 @@ package dev.trainyard.bench.scheduler;
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
@@ -75,7 +76,7 @@ final class Simulation {
 
   Result run() {
     apply(new QueueCommand.CreateQueue(QueueMode.SINGLE, scenario.concurrency()));
-    apply(new QueueCommand.UpdateQueue(longTimeout()));
+    apply(new QueueCommand.UpdateQueue(settings()));
     topUp();
     while (!agenda.isEmpty() && agenda.peek().at().isBefore(end)) {
       Due next = agenda.poll();
@@ -205,10 +206,39 @@ final class Simulation {
     return timeInQueue.get(Math.max(0, index)).toMinutes() / 60.0;
   }
 
-  private static QueueSettingsPatch longTimeout() {
+  /**
+   * The scenario's queue settings; no testing timeout (the simulated CI always answers). Batches
+   * start full or after one minute, and bisection skips redundant tests.
+   */
+  private QueueSettingsPatch settings() {
+    boolean batching = scenario.batchSize() > 1;
     return new QueueSettingsPatch(
-        null, null, null, null, 100_000L, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, false, null, false, null, null, null, null, null);
+        null,
+        null,
+        null,
+        null,
+        100_000L,
+        scenario.pendingFailureDepth(),
+        scenario.optimisticMerge(),
+        batching,
+        (long) scenario.batchSize(),
+        1L,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        null,
+        false,
+        null,
+        null,
+        batching ? OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS : null,
+        null,
+        null);
   }
 
   /** What one scenario measured. */

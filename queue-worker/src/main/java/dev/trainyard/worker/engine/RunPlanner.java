@@ -66,8 +66,7 @@ final class RunPlanner {
 
   /** When a partial batch stops waiting for more PRs, if one waits. */
   static Optional<Instant> batchDeadline(QueueAggregate state) {
-    boolean slotFree = state.runs().chain().size() < state.settings().concurrency();
-    return canStart(state) && slotFree
+    return canStart(state) && slotFree(state)
         ? Batches.deadline(state.settings(), waiting(state))
         : Optional.empty();
   }
@@ -315,24 +314,46 @@ final class RunPlanner {
     return List.of();
   }
 
-  /** Starts the oldest waiting bisection run while fewer than {@code bisectionConcurrency} run. */
+  /**
+   * Starts the oldest waiting bisection run while fewer than {@code bisectionConcurrency} run. When
+   * skipping redundant tests, a second half waits for the first: if that one passes, the second is
+   * known red without a run of its own.
+   */
   private static List<QueueEvent> startBisection(QueueAggregate state, Instant now) {
     List<TestRun> bisecting = state.runs().bisecting();
     long running = bisecting.stream().filter(r -> r.state() != RunState.WAITING).count();
     if (running >= Math.max(1, state.settings().bisectionConcurrency())) {
       return List.of();
     }
+    boolean sequential =
+        state.settings().optimizationMode() == OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS;
     return bisecting.stream()
         .filter(r -> r.state() == RunState.WAITING)
+        .filter(r -> !sequential || firstHalfDecided(bisecting, r))
         .findFirst()
         .<List<QueueEvent>>map(r -> List.of(new BisectionRunStarted(r.id(), now)))
         .orElse(List.of());
   }
 
+  /**
+   * No half split from the same run is ahead of {@code half}: it is the first, or the first left.
+   */
+  private static boolean firstHalfDecided(List<TestRun> bisecting, TestRun half) {
+    for (TestRun r : bisecting) {
+      if (r.id().equals(half.id())) {
+        return true;
+      }
+      if (r.predecessorId().equals(half.predecessorId())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Starts one run for the next waiting PRs when a slot is free, on top of the last chain run. */
   private static List<QueueEvent> start(QueueAggregate state, CommandContext ctx) {
     List<TestRun> chain = state.runs().chain();
-    if (chain.size() >= state.settings().concurrency()) {
+    if (!slotFree(state)) {
       return List.of();
     }
     Batches.Next next = Batches.next(state.settings(), waiting(state));
@@ -354,6 +375,18 @@ final class RunPlanner {
             predecessor,
             ctx.now());
     return List.of(new TestRunStarted(run));
+  }
+
+  /**
+   * {@code concurrency} bounds the chain runs that occupy CI: a run with a verdict waits to land
+   * (or for the runs ahead) without using CI, so it frees its slot. The chain itself stays within
+   * twice that, so one failure at its head never throws away more than that many runs.
+   */
+  private static boolean slotFree(QueueAggregate state) {
+    List<TestRun> chain = state.runs().chain();
+    long concurrency = state.settings().concurrency();
+    return chain.stream().filter(TestRun::isUndecided).count() < concurrency
+        && chain.size() < 2 * concurrency;
   }
 
   /** Ready PRs not in any run, in queue order. */

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeded property tests: the real engine against a simulated source host and CI, with random
  * batching, bisection and anti-flake settings. A broken PR (one that makes CI red) never lands, no
- * PR lands twice or is lost by a later landing, never more than {@code concurrency} chain runs and
- * {@code bisectionConcurrency} bisection runs are under test, every PR concludes once CI answers, a
- * good PR is never failed where nothing conflicts (bisection convicts only the guilty), and
- * replaying the events rebuilds the state. A failing seed reruns with {@code -Dtrainyard.seed=N}.
+ * PR lands twice or is lost by a later landing, never more than {@code concurrency} chain runs (nor
+ * twice that waiting to land) and {@code bisectionConcurrency} bisection runs are under test, every
+ * PR concludes once CI answers, a good PR is never failed where nothing conflicts (bisection
+ * convicts only the guilty), and replaying the events rebuilds the state. A failing seed reruns
+ * with {@code -Dtrainyard.seed=N}.
  */
 class QueueSimulationTest {
 
@@ -209,9 +210,13 @@ class QueueSimulationTest {
     }
 
     private void invariants() {
-      assertThat(queue.state().runs().chain().size())
-          .as("chain runs ≤ concurrency, seed %d", seed)
-          .isLessThanOrEqualTo((int) concurrency);
+      List<TestRun> chain = queue.state().runs().chain();
+      assertThat(chain.stream().filter(TestRun::isUndecided).count())
+          .as("chain runs under test ≤ concurrency, seed %d", seed)
+          .isLessThanOrEqualTo(concurrency);
+      assertThat(chain.size())
+          .as("chain runs ≤ 2 × concurrency, seed %d", seed)
+          .isLessThanOrEqualTo(2 * (int) concurrency);
       assertThat(queue.state().runs().bisecting().stream().filter(TestRun::isUndecided).count())
           .as("bisection runs under test ≤ bisectionConcurrency, seed %d", seed)
           .isLessThanOrEqualTo(bisectionConcurrency);
