@@ -1,9 +1,10 @@
-package dev.trainyard.gateway.http;
+package dev.trainyard.common.token;
 
 import dev.trainyard.common.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -11,7 +12,8 @@ import tools.jackson.core.JacksonException;
 
 /**
  * An opaque paging token: a JSON position, HMAC-signed over the listing (scope) it belongs to, so a
- * tampered, foreign or made-up token is a 400 rather than a silently wrong page.
+ * tampered, foreign or made-up token is a client error rather than a silently wrong page. Used by
+ * the gateway's cursors and the flaky-tests service's page tokens.
  */
 public final class SignedToken {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -25,10 +27,13 @@ public final class SignedToken {
     return payload + "." + ENCODER.encodeToString(mac(secret, scope, payload));
   }
 
-  /** The position, or a 400 naming {@code field} when the token is not one of this listing. */
+  /**
+   * The position, or an {@link InvalidTokenException} naming {@code field} when the token is not
+   * one of this listing (another scope, altered, or not a token at all).
+   */
   public static <T> T decode(
       String token, Class<T> type, byte[] secret, String scope, String field) {
-    ApiException invalid = ApiException.badRequest(field + " is not a cursor of this listing");
+    InvalidTokenException invalid = new InvalidTokenException(field);
     int dot = token.indexOf('.');
     if (dot <= 0) {
       throw invalid;
@@ -52,7 +57,7 @@ public final class SignedToken {
       mac.update(scope.getBytes(StandardCharsets.UTF_8));
       mac.update((byte) 0);
       byte[] full = mac.doFinal(payload.getBytes(StandardCharsets.UTF_8));
-      return java.util.Arrays.copyOf(full, MAC_BYTES);
+      return Arrays.copyOf(full, MAC_BYTES);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JVM", e);
     }

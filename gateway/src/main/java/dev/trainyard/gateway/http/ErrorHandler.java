@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.http;
 
+import dev.trainyard.common.token.InvalidTokenException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
@@ -45,6 +46,9 @@ public class ErrorHandler implements WebExceptionHandler {
     if (cause instanceof ApiException api) {
       status = api.status();
       message = api.getMessage();
+    } else if (cause instanceof InvalidTokenException token) {
+      status = HttpStatus.BAD_REQUEST;
+      message = token.getMessage();
     } else if (cause instanceof DataBufferLimitException) {
       status = HttpStatus.CONTENT_TOO_LARGE;
       message = "the request body is larger than the limit of 20 MiB";

@@ -1,6 +1,6 @@
 package dev.trainyard.gateway.pulls;
 
-import dev.trainyard.gateway.http.SignedToken;
+import dev.trainyard.common.token.SignedToken;
 
 /**
  * A position in a listPullRequests walk: the queue version the walk reads (its snapshot) and the

@@ -2,6 +2,7 @@ package dev.trainyard.gateway.webhooks;
 
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.token.SignedToken;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.EndpointSecret;
 import dev.trainyard.common.webhook.EventTypeFilter;
@@ -14,7 +15,6 @@ import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
-import dev.trainyard.gateway.http.SignedToken;
 import dev.trainyard.gateway.pulls.CursorSecret;
 import java.time.Duration;
 import java.time.Instant;
