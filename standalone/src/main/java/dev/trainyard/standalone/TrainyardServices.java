@@ -1,5 +1,6 @@
 package dev.trainyard.standalone;
 
+import dev.trainyard.flaky.FlakyTestsApplication;
 import dev.trainyard.gateway.GatewayApplication;
 import dev.trainyard.webhooks.WebhookDispatcherApplication;
 import dev.trainyard.worker.WorkerApplication;
@@ -20,21 +21,25 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 /**
  * Starts the trainyard services as separate Spring contexts in this JVM, the way they run as
  * separate processes in a cluster: the worker first (it creates the topics), then the webhook
- * dispatcher and the gateway.
+ * dispatcher, the flaky-tests service (on a free loopback port) and the gateway, which forwards
+ * {@code /v1/flaky-tests/*} to it.
  */
 public final class TrainyardServices implements AutoCloseable {
   private static final Duration PARTITION_WAIT = Duration.ofSeconds(30);
   private final ConfigurableApplicationContext worker;
   private final ConfigurableApplicationContext gateway;
   private ConfigurableApplicationContext dispatcher;
+  private ConfigurableApplicationContext flaky;
 
   private TrainyardServices(
       ConfigurableApplicationContext worker,
       ConfigurableApplicationContext gateway,
-      ConfigurableApplicationContext dispatcher) {
+      ConfigurableApplicationContext dispatcher,
+      ConfigurableApplicationContext flaky) {
     this.worker = worker;
     this.gateway = gateway;
     this.dispatcher = dispatcher;
+    this.flaky = flaky;
   }
 
   /** Properties every service needs to reach Kafka and the document store. */
@@ -51,16 +56,47 @@ public final class TrainyardServices implements AutoCloseable {
       ApplicationContextInitializer<ConfigurableApplicationContext>... workerInitializers) {
     ConfigurableApplicationContext worker = worker(properties, workerInitializers);
     ConfigurableApplicationContext dispatcher = null;
+    ConfigurableApplicationContext flaky = null;
     try {
       dispatcher = dispatcher(properties);
-      return new TrainyardServices(worker, gateway(properties), dispatcher);
+      flaky = flaky(properties);
+      Map<String, Object> gatewayProperties = new HashMap<>(properties);
+      gatewayProperties.put("trainyard.flaky-tests.url", "http://127.0.0.1:" + port(flaky));
+      return new TrainyardServices(worker, gateway(gatewayProperties), dispatcher, flaky);
     } catch (RuntimeException e) {
+      if (flaky != null) {
+        flaky.close();
+      }
       if (dispatcher != null) {
         dispatcher.close();
       }
       worker.close();
       throw e;
     }
+  }
+
+  /**
+   * The flaky-tests service on a free loopback port: only the gateway, which authenticates callers,
+   * talks to it.
+   */
+  public static ConfigurableApplicationContext flaky(Map<String, Object> properties) {
+    Map<String, Object> own = new HashMap<>(properties);
+    own.put("server.port", 0);
+    own.put("server.address", "127.0.0.1");
+    return service(FlakyTestsApplication.class, "flaky", WebApplicationType.REACTIVE, own).run();
+  }
+
+  public ConfigurableApplicationContext flakyContext() {
+    return flaky;
+  }
+
+  /** Stops the flaky-tests service (tests of the gateway's circuit breaker). */
+  public void stopFlaky() {
+    flaky.close();
+  }
+
+  private static int port(ConfigurableApplicationContext context) {
+    return Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port"));
   }
 
   /** The webhook dispatcher (after the worker, which creates the events topic). */
@@ -131,7 +167,11 @@ public final class TrainyardServices implements AutoCloseable {
   }
 
   public int gatewayPort() {
-    return Integer.parseInt(gateway.getEnvironment().getRequiredProperty("local.server.port"));
+    return port(gateway);
+  }
+
+  public ConfigurableApplicationContext gatewayContext() {
+    return gateway;
   }
 
   public ConfigurableApplicationContext workerContext() {
@@ -141,6 +181,7 @@ public final class TrainyardServices implements AutoCloseable {
   @Override
   public void close() {
     gateway.close();
+    flaky.close();
     dispatcher.close();
     worker.close();
   }

@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.auth;
 
+import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.ErrorHandler;
@@ -70,11 +71,19 @@ public class AuthFilter implements WebFilter, Ordered {
 
   private Mono<Void> withinLimit(ServerWebExchange exchange, WebFilterChain chain) {
     long length = exchange.getRequest().getHeaders().getContentLength();
-    if (length > props.maxBodyBytes()) {
+    boolean upload =
+        exchange
+            .getRequest()
+            .getPath()
+            .pathWithinApplication()
+            .value()
+            .equals(FlakyTestsHeaders.UPLOAD_PATH);
+    long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : props.maxBodyBytes();
+    if (length > limit) {
       return ErrorHandler.write(
           exchange.getResponse(),
           HttpStatus.CONTENT_TOO_LARGE,
-          "the request body is larger than the limit of 20 MiB");
+          "the request body is larger than the limit of " + (limit >> 20) + " MiB");
     }
     return chain.filter(exchange);
   }

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param replyPartitions partitions of the reply topic (every gateway reads all of them)
  * @param maxBodyBytes the request body limit (413 beyond it)
  * @param webhook the key that encrypts webhook secrets and what endpoint URLs may target
+ * @param flakyTests where the flaky-tests service listens ({@code TRAINYARD_FLAKY_TESTS_URL})
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -21,7 +22,8 @@ public record GatewayProperties(
     Duration replyTimeout,
     Integer replyPartitions,
     Long maxBodyBytes,
-    Webhook webhook) {
+    Webhook webhook,
+    FlakyTests flakyTests) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
 
@@ -31,6 +33,19 @@ public record GatewayProperties(
     replyPartitions = replyPartitions == null ? 4 : replyPartitions;
     maxBodyBytes = maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes;
     webhook = webhook == null ? new Webhook(null, null, null) : webhook;
+    flakyTests = flakyTests == null ? new FlakyTests(null, null, null) : flakyTests;
+  }
+
+  /**
+   * The flaky-tests service behind {@code /v1/flaky-tests/*}: its base URL (unset: those routes
+   * answer 503), how long a call may take (uploads get {@code uploadTimeout}, they parse and
+   * classify up to 100 MiB).
+   */
+  public record FlakyTests(String url, Duration timeout, Duration uploadTimeout) {
+    public FlakyTests {
+      timeout = timeout == null ? Duration.ofMillis(4500) : timeout;
+      uploadTimeout = uploadTimeout == null ? Duration.ofMinutes(2) : uploadTimeout;
+    }
   }
 
   /**

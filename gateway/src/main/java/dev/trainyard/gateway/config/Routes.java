@@ -2,6 +2,7 @@ package dev.trainyard.gateway.config;
 
 import dev.trainyard.gateway.auth.AdminHandler;
 import dev.trainyard.gateway.ci.CiHandler;
+import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
@@ -14,7 +15,10 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-/** Every endpoint of API.md §2, §3 and §6 (admin), in one table, and the server's resources. */
+/**
+ * Every endpoint of API.md §2, §3, §5 and §6 (the flaky-tests ones are forwarded), in one table,
+ * and the server's resources.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GatewayProperties.class)
 public class Routes {
@@ -37,6 +41,7 @@ public class Routes {
       ScmHandler scm,
       CiHandler ci,
       WebhookHandler webhooks,
+      FlakyTestsProxy flakyTests,
       AdminHandler admin) {
     return RouterFunctions.route()
         .POST("/v1/submitPullRequest", pulls::submit)
@@ -58,6 +63,7 @@ public class Routes {
         .POST("/v1/webhooks/rotateSecret", webhooks::rotateSecret)
         .POST("/v1/webhooks/listDeliveries", webhooks::listDeliveries)
         .POST("/v1/webhooks/redeliver", webhooks::redeliver)
+        .POST("/v1/flaky-tests/{operation}", flakyTests::forward)
         .POST("/admin/v1/createOrganization", admin::createOrganization)
         .POST("/admin/v1/createApiToken", admin::createApiToken)
         .POST("/admin/v1/revokeApiToken", admin::revokeApiToken)

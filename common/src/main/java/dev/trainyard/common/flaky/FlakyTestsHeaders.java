@@ -1,0 +1,23 @@
+package dev.trainyard.common.flaky;
+
+/**
+ * How the gateway and the flaky-tests service talk: the gateway authenticates the caller, strips
+ * any copy of {@link #ORG} the client sent, and forwards {@code /v1/flaky-tests/*} with this header
+ * naming the caller's organization. The flaky-tests service trusts it, so it must only be reachable
+ * from the gateway (a cluster-internal Service).
+ */
+public final class FlakyTestsHeaders {
+  /** The organization (slug) the gateway authenticated the request for. */
+  public static final String ORG = "x-trainyard-org";
+
+  /** The path prefix the gateway forwards. */
+  public static final String PATH_PREFIX = "/v1/flaky-tests/";
+
+  /** The upload route: its own body limit ({@link #MAX_UPLOAD_BYTES}). */
+  public static final String UPLOAD_PATH = PATH_PREFIX + "upload";
+
+  /** An upload's limit, 100 MiB: 413 beyond it. */
+  public static final long MAX_UPLOAD_BYTES = 100L * 1024 * 1024;
+
+  private FlakyTestsHeaders() {}
+}

@@ -1,0 +1,14 @@
+package dev.trainyard.flaky.cases;
+
+import dev.trainyard.flaky.classify.Observation;
+import dev.trainyard.flaky.ingest.Outcome;
+import java.time.Instant;
+
+/** One run of a test case as its document keeps it; {@code uploadId} makes adding it idempotent. */
+public record RecentRun(
+    String uploadId, String commitSha, String branch, Long prNumber, Outcome outcome, Instant at) {
+
+  public Observation observation() {
+    return new Observation(commitSha, branch, prNumber, outcome, at);
+  }
+}

@@ -1,0 +1,40 @@
+package dev.trainyard.flaky.cases;
+
+import dev.trainyard.flaky.classify.Health;
+import dev.trainyard.flaky.classify.Status;
+import java.util.List;
+
+/**
+ * A test case of one organization's repository: its identity (API.md §5), its status, its bounded
+ * recent runs, its quarantine override and its ticket.
+ */
+public record TestCase(
+    String org,
+    String repo,
+    String testId,
+    String name,
+    String classname,
+    String parent,
+    String filePath,
+    String variant,
+    Status status,
+    List<RecentRun> runs,
+    QuarantineSetting quarantine,
+    int quarantineVersion,
+    String ticketUrl) {
+
+  /**
+   * Whether CI should ignore its failures: an override decides; otherwise a flaky test is
+   * quarantined when the repository quarantines automatically. A broken test is never quarantined
+   * automatically (it is not noise, it is broken).
+   */
+  public boolean quarantined(boolean autoQuarantine) {
+    if (quarantine == QuarantineSetting.ALWAYS_QUARANTINE) {
+      return true;
+    }
+    if (quarantine == QuarantineSetting.NEVER_QUARANTINE) {
+      return false;
+    }
+    return autoQuarantine && status.value() == Health.FLAKY;
+  }
+}

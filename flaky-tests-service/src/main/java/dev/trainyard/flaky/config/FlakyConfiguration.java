@@ -1,0 +1,123 @@
+package dev.trainyard.flaky.config;
+
+import dev.trainyard.flaky.cases.TestCaseStore;
+import dev.trainyard.flaky.events.EventPublisher;
+import dev.trainyard.flaky.http.ErrorHandler;
+import dev.trainyard.flaky.ingest.Ingestion;
+import dev.trainyard.flaky.ingest.ResultStore;
+import dev.trainyard.flaky.ingest.UploadHandler;
+import dev.trainyard.flaky.ingest.UploadStore;
+import dev.trainyard.flaky.listing.ListHandler;
+import dev.trainyard.flaky.quarantine.QuarantineHandler;
+import dev.trainyard.flaky.repo.RepoSettingsHandler;
+import dev.trainyard.flaky.repo.RepoSettingsStore;
+import dev.trainyard.flaky.store.FlakyIndexes;
+import dev.trainyard.flaky.tickets.TicketHandler;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+/** The service's beans and its route table. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(FlakyProperties.class)
+public class FlakyConfiguration {
+  private static final int MIN_KEY = 32;
+
+  @Bean
+  @ConditionalOnMissingBean
+  InstantSource clock() {
+    return InstantSource.system();
+  }
+
+  /** Event loops of this context only (several services share one JVM in the standalone). */
+  @Bean
+  ReactorResourceFactory reactorResourceFactory() {
+    ReactorResourceFactory factory = new ReactorResourceFactory();
+    factory.setUseGlobalResources(false);
+    return factory;
+  }
+
+  @Bean
+  ErrorHandler errorHandler() {
+    return new ErrorHandler();
+  }
+
+  @Bean
+  TestCaseStore testCaseStore(MongoTemplate mongo) {
+    return new TestCaseStore(mongo);
+  }
+
+  @Bean
+  RepoSettingsStore repoSettingsStore(MongoTemplate mongo) {
+    return new RepoSettingsStore(mongo);
+  }
+
+  @Bean
+  EventPublisher eventPublisher(KafkaTemplate<String, String> kafka) {
+    return new EventPublisher(kafka);
+  }
+
+  @Bean
+  Ingestion ingestion(
+      TestCaseStore cases,
+      MongoTemplate mongo,
+      RepoSettingsStore settings,
+      EventPublisher events,
+      InstantSource clock,
+      FlakyProperties props) {
+    return new Ingestion(
+        cases,
+        new ResultStore(mongo),
+        new UploadStore(mongo),
+        settings,
+        events,
+        clock,
+        props.publicUrl());
+  }
+
+  @Bean
+  ApplicationRunner flakyIndexes(MongoTemplate mongo, FlakyProperties props) {
+    return args -> FlakyIndexes.create(mongo, props.retention());
+  }
+
+  @Bean
+  RouterFunction<ServerResponse> flakyRoutes(
+      Ingestion ingestion,
+      TestCaseStore cases,
+      RepoSettingsStore settings,
+      EventPublisher events,
+      InstantSource clock,
+      FlakyProperties props) {
+    if (props.tokenKey() == null || props.tokenKey().length() < MIN_KEY) {
+      throw new IllegalStateException(
+          "trainyard.flaky.token-key (TRAINYARD_FLAKY_TOKEN_KEY) must hold a secret of at least "
+              + MIN_KEY
+              + " characters that signs page tokens; every replica needs the same one");
+    }
+    byte[] key = props.tokenKey().getBytes(StandardCharsets.UTF_8);
+    UploadHandler uploads = new UploadHandler(ingestion);
+    ListHandler list = new ListHandler(cases, settings, key, props.publicUrl(), clock);
+    QuarantineHandler quarantine =
+        new QuarantineHandler(cases, settings, events, clock, props.publicUrl());
+    TicketHandler tickets = new TicketHandler(cases);
+    RepoSettingsHandler repos = new RepoSettingsHandler(settings);
+    return RouterFunctions.route()
+        .POST("/v1/flaky-tests/upload", uploads::upload)
+        .POST("/v1/flaky-tests/list-unhealthy-tests", list::list)
+        .POST("/v1/flaky-tests/get-quarantine-config", quarantine::config)
+        .POST("/v1/flaky-tests/set-quarantine-setting", quarantine::set)
+        .POST("/v1/flaky-tests/link-ticket-to-test-case", tickets::link)
+        .POST("/v1/flaky-tests/update-repo-settings", repos::update)
+        .build();
+  }
+}

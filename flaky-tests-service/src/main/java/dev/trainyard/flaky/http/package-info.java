@@ -1,0 +1,5 @@
+/**
+ * HTTP plumbing of the flaky-tests service: strict JSON bodies, the caller's organization from the
+ * gateway's header, and plain-text errors with the status codes of API.md §1.
+ */
+package dev.trainyard.flaky.http;

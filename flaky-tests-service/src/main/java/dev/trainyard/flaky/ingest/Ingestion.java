@@ -1,0 +1,215 @@
+package dev.trainyard.flaky.ingest;
+
+import dev.trainyard.flaky.cases.QuarantineSetting;
+import dev.trainyard.flaky.cases.RecentRun;
+import dev.trainyard.flaky.cases.RunHistory;
+import dev.trainyard.flaky.cases.TestCase;
+import dev.trainyard.flaky.cases.TestCaseJson;
+import dev.trainyard.flaky.cases.TestCaseStore;
+import dev.trainyard.flaky.classify.Classifier;
+import dev.trainyard.flaky.classify.Health;
+import dev.trainyard.flaky.classify.Status;
+import dev.trainyard.flaky.events.EventPublisher;
+import dev.trainyard.flaky.events.TestCaseEvent;
+import dev.trainyard.flaky.events.TestCaseEvents;
+import dev.trainyard.flaky.owners.Codeowners;
+import dev.trainyard.flaky.repo.Repo;
+import dev.trainyard.flaky.repo.RepoSettings;
+import dev.trainyard.flaky.repo.RepoSettingsStore;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Writes a fully parsed upload: the upload record, the run log, then each test case's bounded
+ * history and its new status, publishing a {@code test_case.status_changed} event before the status
+ * that caused it is stored. Every step is idempotent per upload id (documents keyed by it, the
+ * upload's time fixed by its first attempt, event ids derived from it), so an upload written again
+ * after a crash or a 503 converges instead of counting twice. Uploads of one repository are written
+ * one at a time in this instance.
+ */
+public class Ingestion {
+  static final int BATCH = 1000;
+  private final TestCaseStore cases;
+  private final ResultStore results;
+  private final UploadStore uploads;
+  private final RepoSettingsStore settings;
+  private final EventPublisher events;
+  private final InstantSource clock;
+  private final String publicUrl;
+  private final ConcurrentMap<String, ReentrantLock> repoLocks = new ConcurrentHashMap<>();
+
+  public Ingestion(
+      TestCaseStore cases,
+      ResultStore results,
+      UploadStore uploads,
+      RepoSettingsStore settings,
+      EventPublisher events,
+      InstantSource clock,
+      String publicUrl) {
+    this.cases = cases;
+    this.results = results;
+    this.uploads = uploads;
+    this.settings = settings;
+    this.events = events;
+    this.clock = clock;
+    this.publicUrl = publicUrl;
+  }
+
+  /** What the client is told: the upload's id and how many test cases it held. */
+  public record Written(String uploadId, int testCases) {}
+
+  public Written write(String org, UploadForm form, List<ParsedReport> reports, String codeowners) {
+    Repo repo = form.repo();
+    List<TestCaseResult> all = new ArrayList<>();
+    reports.forEach(r -> all.addAll(r.results()));
+    String uploadId = form.uploadId() != null ? form.uploadId() : derivedId(org, form, reports);
+    List<MergedResult> merged =
+        MergedResult.merge(
+            all,
+            r ->
+                TestIdentity.of(
+                        repo.host(),
+                        repo.owner(),
+                        repo.name(),
+                        r.filePath(),
+                        r.classname(),
+                        r.parent(),
+                        r.name(),
+                        form.variant())
+                    .toString());
+    ReentrantLock lock =
+        repoLocks.computeIfAbsent(org + "/" + repo.key(), k -> new ReentrantLock());
+    lock.lock();
+    try {
+      Instant at = uploads.begin(org, uploadId, form, all.size(), clock.instant());
+      for (int i = 0; i < merged.size(); i += BATCH) {
+        results.save(
+            org,
+            repo.key(),
+            form,
+            uploadId,
+            merged.subList(i, Math.min(merged.size(), i + BATCH)),
+            at);
+      }
+      if (codeowners != null) {
+        settings.codeowners(org, repo, codeowners);
+      }
+      RepoSettings repoSettings = settings.get(org, repo);
+      Codeowners owners = settings.parsed(repoSettings);
+      for (int i = 0; i < merged.size(); i += BATCH) {
+        classify(
+            org,
+            form,
+            uploadId,
+            merged.subList(i, Math.min(merged.size(), i + BATCH)),
+            at,
+            repoSettings,
+            owners);
+      }
+      uploads.done(org, uploadId);
+    } finally {
+      lock.unlock();
+    }
+    return new Written(uploadId, all.size());
+  }
+
+  private void classify(
+      String org,
+      UploadForm form,
+      String uploadId,
+      List<MergedResult> batch,
+      Instant at,
+      RepoSettings repoSettings,
+      Codeowners owners) {
+    Repo repo = form.repo();
+    String target = repoSettings.targetBranch();
+    Map<String, TestCase> existing =
+        cases.find(org, batch.stream().map(MergedResult::testId).toList());
+    List<TestCase> next = new ArrayList<>(batch.size());
+    List<TestCaseEvent> changed = new ArrayList<>();
+    for (MergedResult r : batch) {
+      TestCase before = existing.get(r.testId());
+      if (before != null && !before.repo().equals(repo.key())) {
+        continue; // the same test id in another repository of the organization cannot happen (v5)
+      }
+      List<RecentRun> runs =
+          RunHistory.add(
+              before == null ? List.of() : before.runs(),
+              new RecentRun(
+                  uploadId, form.commitSha(), form.branch(), form.prNumber(), r.outcome(), at),
+              target,
+              at);
+      Status previous = before == null ? null : before.status();
+      Status status = Classifier.classify(RunHistory.observations(runs), target, at, previous);
+      TestCase tc =
+          new TestCase(
+              org,
+              repo.key(),
+              r.testId(),
+              r.name(),
+              r.classname(),
+              r.parent(),
+              r.filePath(),
+              form.variant(),
+              status,
+              runs,
+              before == null ? QuarantineSetting.UNSPECIFIED : before.quarantine(),
+              before == null ? 0 : before.quarantineVersion(),
+              before == null ? null : before.ticketUrl());
+      next.add(tc);
+      Status was = previous == null ? Status.healthy(at) : previous;
+      if (was.value() != status.value()
+          && !(previous == null && status.value() == Health.HEALTHY)) {
+        Map<String, Object> item =
+            TestCaseJson.item(
+                tc,
+                repo,
+                publicUrl,
+                repoSettings.owners(owners, tc.filePath()),
+                tc.quarantined(repoSettings.autoQuarantine()),
+                at);
+        changed.add(TestCaseEvents.statusChanged(org, tc.testId(), uploadId, item, was, status));
+      }
+    }
+    events.publish(changed); // before the change is stored: a failure here leaves it to a retry
+    cases.save(next, clock.instant());
+  }
+
+  /** Without a client-given id: the same upload content (and metadata) is the same upload. */
+  static String derivedId(String org, UploadForm form, List<ParsedReport> reports) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (String part :
+          new String[] {
+            org,
+            form.repo().key(),
+            form.commitSha(),
+            form.branch(),
+            String.valueOf(form.prNumber()),
+            form.variant(),
+            String.valueOf(form.jobUrl())
+          }) {
+        sha.update(part.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      for (ParsedReport report : reports) {
+        sha.update(report.fileName().getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        sha.update(report.sha256());
+      }
+      return UUID.nameUUIDFromBytes(sha.digest()).toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JVM", e);
+    }
+  }
+}

@@ -1,0 +1,6 @@
+package dev.trainyard.flaky.ingest;
+
+import java.util.List;
+
+/** One uploaded file, read completely: its name, the SHA-256 of its bytes and its test cases. */
+public record ParsedReport(String fileName, byte[] sha256, List<TestCaseResult> results) {}

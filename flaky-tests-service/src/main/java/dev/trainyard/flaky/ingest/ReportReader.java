@@ -1,0 +1,71 @@
+package dev.trainyard.flaky.ingest;
+
+import dev.trainyard.flaky.http.ApiException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.codec.multipart.FilePart;
+import org.springframework.http.codec.multipart.FormFieldPart;
+import org.springframework.http.codec.multipart.Part;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Reads every {@code file} part of an upload through the hardened parser as it streams (the
+ * multipart reader keeps large parts in temporary files, never whole in memory). A file that is not
+ * a JUnit report fails the whole upload with a 400 naming the file and line — before anything is
+ * written.
+ */
+public final class ReportReader {
+  private static final JunitXmlParser PARSER = new JunitXmlParser();
+
+  private ReportReader() {}
+
+  public static Mono<List<ParsedReport>> readAll(List<Part> files) {
+    if (files == null || files.isEmpty()) {
+      return Mono.error(
+          ApiException.badRequest("file is required: one or more JUnit XML files as file parts"));
+    }
+    return Flux.fromIterable(files).concatMap(ReportReader::read).collectList();
+  }
+
+  private static Mono<ParsedReport> read(Part part) {
+    String name =
+        part instanceof FilePart file && !file.filename().isBlank() ? file.filename() : "file";
+    return Mono.fromCallable(
+            () ->
+                parse(
+                    name,
+                    part instanceof FormFieldPart field
+                        ? new ByteArrayInputStream(field.value().getBytes(StandardCharsets.UTF_8))
+                        : DataBufferUtils.subscriberInputStream(part.content(), 4)))
+        .subscribeOn(Schedulers.boundedElastic());
+  }
+
+  private static ParsedReport parse(String name, InputStream source) throws IOException {
+    MessageDigest sha = sha256();
+    try (InputStream in = new DigestInputStream(source, sha)) {
+      List<TestCaseResult> results = PARSER.parse(name, in);
+      in.transferTo(OutputStream.nullOutputStream()); // the digest covers every byte
+      return new ParsedReport(name, sha.digest(), results);
+    } catch (MalformedReportException e) {
+      throw ApiException.badRequest(e.getMessage());
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JVM", e);
+    }
+  }
+}

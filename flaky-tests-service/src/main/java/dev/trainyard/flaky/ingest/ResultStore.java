@@ -1,0 +1,61 @@
+package dev.trainyard.flaky.ingest;
+
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.WriteModel;
+import dev.trainyard.flaky.store.FlakyCollections;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.List;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+/**
+ * {@code flaky_test_results}: the run log, one document per (upload, test case) with {@code _id =
+ * org/uploadId/testId}, so writing an upload twice replaces rather than duplicates. A TTL index on
+ * {@code at} keeps it to the retention period.
+ */
+public class ResultStore {
+  private final MongoTemplate mongo;
+
+  public ResultStore(MongoTemplate mongo) {
+    this.mongo = mongo;
+  }
+
+  public void save(
+      String org,
+      String repo,
+      UploadForm form,
+      String uploadId,
+      Collection<MergedResult> results,
+      Instant at) {
+    List<WriteModel<Document>> writes = new ArrayList<>(results.size());
+    for (MergedResult r : results) {
+      String id = org + "/" + uploadId + "/" + r.testId();
+      Document doc =
+          new Document("_id", id)
+              .append("org", org)
+              .append("repo", repo)
+              .append("testId", r.testId())
+              .append("uploadId", uploadId)
+              .append("sha", form.commitSha())
+              .append("branch", form.branch())
+              .append("pr", form.prNumber())
+              .append("o", r.outcome().name())
+              .append("durationMillis", r.durationMillis())
+              .append("message", r.message())
+              .append("at", Date.from(at));
+      writes.add(
+          new ReplaceOneModel<>(Filters.eq("_id", id), doc, new ReplaceOptions().upsert(true)));
+    }
+    if (!writes.isEmpty()) {
+      mongo
+          .getCollection(FlakyCollections.TEST_RESULTS)
+          .bulkWrite(writes, new BulkWriteOptions().ordered(false));
+    }
+  }
+}

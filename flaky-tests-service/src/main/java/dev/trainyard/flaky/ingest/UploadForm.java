@@ -1,0 +1,93 @@
+package dev.trainyard.flaky.ingest;
+
+import dev.trainyard.flaky.http.ApiException;
+import dev.trainyard.flaky.http.JsonBody;
+import dev.trainyard.flaky.repo.Repo;
+import java.util.UUID;
+import org.springframework.http.codec.multipart.FormFieldPart;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.util.MultiValueMap;
+
+/**
+ * The fields of an upload (API.md §6): {@code repo} (JSON {@code {host, owner, name}}), {@code
+ * commitSha}, {@code branch}, optional {@code prNumber}, {@code variant}, {@code jobUrl}, and
+ * {@code uploadId} (a UUID the client may give so a retried upload is recognised; otherwise the id
+ * is derived from the upload's content).
+ */
+public record UploadForm(
+    Repo repo,
+    String commitSha,
+    String branch,
+    Long prNumber,
+    String variant,
+    String jobUrl,
+    String uploadId) {
+  private static final int MAX_URL = 2048;
+  private static final long MAX_UINT32 = 4_294_967_295L;
+
+  public static UploadForm read(MultiValueMap<String, Part> parts) {
+    String repoJson =
+        field(parts, "repo")
+            .orElseThrow(
+                () ->
+                    ApiException.badRequest(
+                        "repo is required: a part holding {\"host\",\"owner\",\"name\"}"));
+    Repo repo = JsonBody.repoPart(repoJson);
+    String sha =
+        JsonBody.checkName(
+            "commitSha",
+            field(parts, "commitSha")
+                .orElseThrow(() -> ApiException.badRequest("commitSha is required")));
+    String branch =
+        JsonBody.checkName(
+            "branch",
+            field(parts, "branch")
+                .orElseThrow(() -> ApiException.badRequest("branch is required")));
+    Long pr =
+        field(parts, "prNumber")
+            .filter(p -> !p.isEmpty())
+            .map(
+                p -> {
+                  String error = "prNumber must be an integer between 0 and 4294967295";
+                  if (!p.matches("[0-9]{1,10}") || Long.parseLong(p) > MAX_UINT32) {
+                    throw ApiException.badRequest(error);
+                  }
+                  return Long.parseLong(p);
+                })
+            .orElse(null);
+    String variant = field(parts, "variant").orElse("");
+    if (variant.length() > JsonBody.MAX_NAME || variant.chars().anyMatch(Character::isISOControl)) {
+      throw ApiException.badRequest(
+          "variant must be a string of at most 255 characters without control characters");
+    }
+    String jobUrl = field(parts, "jobUrl").filter(u -> !u.isEmpty()).orElse(null);
+    if (jobUrl != null && (jobUrl.length() > MAX_URL || !jobUrl.matches("(?i)https?://\\S+"))) {
+      throw ApiException.badRequest("jobUrl must be an http(s) URL of at most 2048 characters");
+    }
+    String uploadId =
+        field(parts, "uploadId")
+            .filter(u -> !u.isEmpty())
+            .map(
+                u -> {
+                  try {
+                    return UUID.fromString(u).toString();
+                  } catch (IllegalArgumentException e) {
+                    throw ApiException.badRequest("uploadId must be a UUID");
+                  }
+                })
+            .orElse(null);
+    return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId);
+  }
+
+  /** A plain form field's value (a part sent as a file is refused for these). */
+  static java.util.Optional<String> field(MultiValueMap<String, Part> parts, String name) {
+    Part part = parts.getFirst(name);
+    if (part == null) {
+      return java.util.Optional.empty();
+    }
+    if (!(part instanceof FormFieldPart field)) {
+      throw ApiException.badRequest(name + " must be a form field, not a file");
+    }
+    return java.util.Optional.of(field.value().strip());
+  }
+}

@@ -1,0 +1,83 @@
+package dev.trainyard.flaky.ingest;
+
+import dev.trainyard.common.flaky.FlakyTestsHeaders;
+import dev.trainyard.flaky.http.ApiException;
+import dev.trainyard.flaky.http.Caller;
+import dev.trainyard.flaky.http.JsonAnswers;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.multipart.FormFieldPart;
+import org.springframework.http.codec.multipart.Part;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * {@code POST /v1/flaky-tests/upload} (multipart): every file is parsed completely before anything
+ * is written, so a rejected upload (400 naming the file and line, 413 beyond 100 MiB) stores
+ * nothing. An optional {@code codeowners} part (text or file, at most 3 MiB) becomes the
+ * repository's CODEOWNERS. Answers {@code {"uploadId", "testCases"}}.
+ */
+public class UploadHandler {
+  static final int MAX_CODEOWNERS = 3 * 1024 * 1024;
+  private final Ingestion ingestion;
+
+  public UploadHandler(Ingestion ingestion) {
+    this.ingestion = ingestion;
+  }
+
+  public Mono<ServerResponse> upload(ServerRequest request) {
+    String org = Caller.org(request);
+    MediaType type = request.headers().contentType().orElse(null);
+    if (type == null || !MediaType.MULTIPART_FORM_DATA.isCompatibleWith(type)) {
+      return Mono.error(ApiException.badRequest("the upload must be multipart/form-data"));
+    }
+    if (request.headers().contentLength().orElse(-1) > FlakyTestsHeaders.MAX_UPLOAD_BYTES) {
+      return Mono.error(
+          new ApiException(
+              HttpStatus.CONTENT_TOO_LARGE,
+              "the request body is larger than the limit of 100 MiB"));
+    }
+    return request
+        .multipartData()
+        .flatMap(
+            parts -> {
+              UploadForm form = UploadForm.read(parts);
+              return ReportReader.readAll(parts.get("file"))
+                  .zipWith(codeowners(parts.getFirst("codeowners")))
+                  .flatMap(
+                      read ->
+                          Mono.fromCallable(
+                                  () ->
+                                      ingestion.write(
+                                          org, form, read.getT1(), read.getT2().orElse(null)))
+                              .subscribeOn(Schedulers.boundedElastic()));
+            })
+        .flatMap(
+            written ->
+                JsonAnswers.ok(
+                    Map.of("uploadId", written.uploadId(), "testCases", written.testCases())));
+  }
+
+  private static Mono<Optional<String>> codeowners(Part part) {
+    if (part == null) {
+      return Mono.just(Optional.empty());
+    }
+    if (part instanceof FormFieldPart field) {
+      return Mono.just(Optional.of(field.value()));
+    }
+    return DataBufferUtils.join(part.content(), MAX_CODEOWNERS)
+        .map(
+            buffer -> {
+              String text = buffer.toString(StandardCharsets.UTF_8);
+              DataBufferUtils.release(buffer);
+              return Optional.of(text);
+            })
+        .defaultIfEmpty(Optional.of(""));
+  }
+}

@@ -1,0 +1,36 @@
+package dev.trainyard.flaky.store;
+
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+/** Creates the indexes the service's queries rely on (idempotent, at start). */
+public final class FlakyIndexes {
+  private FlakyIndexes() {}
+
+  public static void create(MongoTemplate mongo, Duration retention) {
+    // the listing: filter (org, repo, status) + keyset order (since desc, id asc)
+    mongo
+        .getCollection(FlakyCollections.TEST_CASES)
+        .createIndex(
+            Indexes.compoundIndex(
+                Indexes.ascending("org", "repo", "status.value"),
+                Indexes.descending("status.since"),
+                Indexes.ascending("testId")));
+    // the quarantine config of a repository
+    mongo
+        .getCollection(FlakyCollections.TEST_CASES)
+        .createIndex(Indexes.ascending("org", "repo", "quarantine"));
+    mongo
+        .getCollection(FlakyCollections.TEST_RESULTS)
+        .createIndex(
+            Indexes.compoundIndex(Indexes.ascending("org", "testId"), Indexes.descending("at")));
+    mongo
+        .getCollection(FlakyCollections.TEST_RESULTS)
+        .createIndex(
+            Indexes.ascending("at"),
+            new IndexOptions().expireAfter(retention.toSeconds(), TimeUnit.SECONDS));
+  }
+}

@@ -1,0 +1,180 @@
+package dev.trainyard.gateway.flaky;
+
+import dev.trainyard.common.flaky.FlakyTestsHeaders;
+import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.http.ApiException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.netty.channel.ChannelOption;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.BodyInserters;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * Forwards {@code /v1/flaky-tests/*} to the flaky-tests service. The organization the auth filter
+ * resolved travels in {@link FlakyTestsHeaders#ORG} (a copy sent by the client is dropped); the
+ * body streams through under its limit; the answer (status, content type, Retry-After, body) comes
+ * back unchanged. Unreachable, timing out or answering 5xx counts against a circuit breaker: while
+ * it is open, calls get a 503 at once instead of waiting on a service that is down.
+ */
+@Component
+public class FlakyTestsProxy {
+  private static final Logger log = LoggerFactory.getLogger(FlakyTestsProxy.class);
+  private static final String UNAVAILABLE =
+      "the flaky-tests service is unavailable right now; retry later";
+  private final GatewayProperties.FlakyTests settings;
+  private final long maxBodyBytes;
+  private final WebClient client;
+  private final CircuitBreaker breaker;
+
+  public FlakyTestsProxy(GatewayProperties props, ReactorResourceFactory resources) {
+    this.settings = props.flakyTests();
+    this.maxBodyBytes = props.maxBodyBytes();
+    this.client =
+        settings.url() == null || settings.url().isBlank()
+            ? null
+            : WebClient.builder()
+                .baseUrl(settings.url())
+                .clientConnector(
+                    new ReactorClientHttpConnector(
+                        resources, http -> http.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)))
+                .codecs(c -> c.defaultCodecs().maxInMemorySize(32 * 1024 * 1024))
+                .build();
+    this.breaker = CircuitBreaker.of("flaky-tests", breakerConfig());
+  }
+
+  static CircuitBreakerConfig breakerConfig() {
+    return CircuitBreakerConfig.custom()
+        .slidingWindowSize(10)
+        .minimumNumberOfCalls(4)
+        .failureRateThreshold(50)
+        .waitDurationInOpenState(Duration.ofSeconds(5))
+        .permittedNumberOfCallsInHalfOpenState(2)
+        .build();
+  }
+
+  /** The breaker (its state is exposed for tests and metrics). */
+  public CircuitBreaker breaker() {
+    return breaker;
+  }
+
+  public Mono<ServerResponse> forward(ServerRequest request) {
+    if (client == null) {
+      return Mono.error(ApiException.unavailable(UNAVAILABLE));
+    }
+    String org = AuthFilter.org(request.exchange());
+    String path = request.path();
+    boolean upload = path.equals(FlakyTestsHeaders.UPLOAD_PATH);
+    long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : maxBodyBytes;
+    Duration timeout = upload ? settings.uploadTimeout() : settings.timeout();
+    if (!breaker.tryAcquirePermission()) {
+      return Mono.error(ApiException.unavailable(UNAVAILABLE));
+    }
+    long started = System.nanoTime();
+    HttpHeaders incoming = request.headers().asHttpHeaders();
+    return client
+        .post()
+        .uri(path)
+        .headers(
+            out -> {
+              MediaType type = incoming.getContentType();
+              if (type != null) {
+                out.setContentType(type);
+              }
+              out.set(FlakyTestsHeaders.ORG, org);
+            })
+        .body(
+            BodyInserters.fromDataBuffers(
+                BodyLimit.of(request.exchange().getRequest().getBody(), limit)))
+        .exchangeToMono(
+            answer ->
+                answer
+                    .bodyToMono(byte[].class)
+                    .defaultIfEmpty(new byte[0])
+                    .map(
+                        bytes ->
+                            new Answer(
+                                answer.statusCode(),
+                                answer.headers().contentType().orElse(null),
+                                answer.headers().asHttpHeaders().getFirst(HttpHeaders.RETRY_AFTER),
+                                bytes)))
+        .timeout(timeout)
+        .doOnNext(
+            answer -> {
+              if (answer.status().is5xxServerError()) {
+                breaker.onError(elapsed(started), TimeUnit.NANOSECONDS, new ServiceError(answer));
+              } else {
+                breaker.onSuccess(elapsed(started), TimeUnit.NANOSECONDS);
+              }
+            })
+        .doOnCancel(breaker::releasePermission)
+        .onErrorMap(error -> translate(error, started))
+        .flatMap(FlakyTestsProxy::respond);
+  }
+
+  private Throwable translate(Throwable error, long started) {
+    BodyLimit.TooLarge tooLarge = find(error, BodyLimit.TooLarge.class);
+    if (tooLarge != null) {
+      breaker.onSuccess(elapsed(started), TimeUnit.NANOSECONDS); // the client's doing
+      return new ApiException(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage());
+    }
+    breaker.onError(elapsed(started), TimeUnit.NANOSECONDS, error);
+    log.warn(
+        "flaky-tests service call failed ({}): {}",
+        error instanceof TimeoutException ? "timeout" : "error",
+        error.toString());
+    return ApiException.unavailable(UNAVAILABLE);
+  }
+
+  private static Mono<ServerResponse> respond(Answer answer) {
+    ServerResponse.BodyBuilder response = ServerResponse.status(answer.status());
+    if (answer.contentType() != null) {
+      response.contentType(answer.contentType());
+    }
+    if (answer.retryAfter() != null) {
+      response.header(HttpHeaders.RETRY_AFTER, answer.retryAfter());
+    }
+    return answer.body().length == 0 ? response.build() : response.bodyValue(answer.body());
+  }
+
+  private static long elapsed(long started) {
+    return System.nanoTime() - started;
+  }
+
+  private static <T extends Throwable> T find(Throwable error, Class<T> type) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  private record Answer(
+      HttpStatusCode status, MediaType contentType, String retryAfter, byte[] body) {}
+
+  /** A 5xx from the service, recorded as a failed call. */
+  private static final class ServiceError extends RuntimeException {
+    ServiceError(Answer answer) {
+      super("answered " + answer.status().value(), null, false, false);
+    }
+  }
+}

@@ -1,0 +1,406 @@
+package dev.trainyard.standalone.flaky;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.flaky.store.FlakyCollections;
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.TestStack;
+import dev.trainyard.standalone.support.WebhookReceiver;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.awaitility.Awaitility;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The flaky-tests service through the gateway, over real sockets: upload → classify → list, owners
+ * and tickets, quarantine and its events at a real subscribed receiver, tenancy, and hostile
+ * uploads that store nothing.
+ */
+class FlakyTestsIT extends OwnStack {
+  private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private Api api;
+  private WebhookReceiver receiver;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    api = stack.api();
+    receiver = new WebhookReceiver();
+  }
+
+  @AfterEach
+  void tearDown() {
+    receiver.close();
+  }
+
+  @Test
+  void uploadsAreClassifiedListedQuarantinedAndAnnounced() {
+    subscribe("[\"test_case.*\"]");
+    String repo = Api.uniqueRepo();
+    assertThat(
+            api.post(
+                    "/v1/flaky-tests/update-repo-settings",
+                    repoBody(repo, "\"auto_quarantine\":true,\"target_branch\":\"main\""))
+                .status())
+        .isEqualTo(200);
+    String pyFile = "tests/test_sum.py";
+    // the same commit fails and passes on a PR branch (F1); a Surefire test passes on retry (F2)
+    Api.Response first =
+        upload(
+            Multipart.upload(repo, "abc123", "feature/x", 41L)
+                .file(
+                    "file",
+                    "pytest.xml",
+                    Reports.pytest(pyFile, List.of("test_adds:F", "test_ok:P")))
+                .file(
+                    "file",
+                    "TEST-com.acme.NetTest.xml",
+                    Reports.surefire("com.acme.NetTest", List.of("talks:R", "steady:P")))
+                .field("codeowners", "* @acme/everyone\ntests/ @acme/payments\n"));
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(first.json().get("testCases").asInt()).isEqualTo(4);
+    assertThat(first.json().get("uploadId").asString()).isNotEmpty();
+    Api.Response second =
+        upload(
+            Multipart.upload(repo, "abc123", "feature/x", 41L)
+                .file(
+                    "file",
+                    "pytest.xml",
+                    Reports.pytest(pyFile, List.of("test_adds:P", "test_ok:P"))));
+    assertThat(second.status()).as(second.body()).isEqualTo(200);
+
+    JsonNode page = list(repo, "FLAKY", 25, "");
+
+    assertThat(page.get("page").get("total_rows").asInt()).isEqualTo(2);
+    JsonNode adds = byName(page.get("tests"), "test_adds");
+    assertThat(adds.get("status").get("value").asString()).isEqualTo("flaky");
+    assertThat(adds.get("status").get("reason").asString())
+        .isEqualTo("passed and failed on the same commit once in 7 days");
+    assertThat(adds.get("file_path").asString()).isEqualTo(pyFile);
+    assertThat(adds.get("classname").asString()).isEqualTo("tests.test_sum");
+    assertThat(adds.get("codeowners").get(0).asString()).isEqualTo("@acme/payments");
+    assertThat(adds.get("quarantined").asBoolean()).isTrue();
+    assertThat(adds.get("pull_requests_impacted_last_7d").asInt()).isEqualTo(1);
+    assertThat(adds.get("repository").get("html_url").asString())
+        .isEqualTo("https://github.com/acme/" + repo);
+    assertThat(adds.get("html_url").asString())
+        .endsWith("/" + TestStack.ORG + "/flaky-tests/test/" + adds.get("id").asString());
+    assertThat(adds.has("ticket")).isFalse();
+    JsonNode talks = byName(page.get("tests"), "talks");
+    assertThat(talks.get("status").get("reason").asString())
+        .isEqualTo("passed on a retry once in 7 days");
+    assertThat(talks.has("file_path")).isFalse();
+    assertThat(talks.get("codeowners")).isEmpty();
+    String addsId = adds.get("id").asString();
+
+    // a re-upload keeps the id (UUID v5 of the identity)
+    upload(
+        Multipart.upload(repo, "def456", "feature/x", 41L)
+            .file("file", "pytest.xml", Reports.pytest(pyFile, List.of("test_adds:P"))));
+    assertThat(byName(list(repo, "FLAKY", 25, "").get("tests"), "test_adds").get("id").asString())
+        .isEqualTo(addsId);
+
+    assertThat(quarantinedIds(repo)).contains(addsId, talks.get("id").asString());
+    assertThat(
+            api.post(
+                    "/v1/flaky-tests/set-quarantine-setting",
+                    repoBody(
+                        repo,
+                        "\"test_id\":\""
+                            + addsId
+                            + "\",\"setting\":\"NEVER_QUARANTINE\",\"reason\":\"we fix it today\""))
+                .status())
+        .isEqualTo(200);
+    assertThat(quarantinedIds(repo)).doesNotContain(addsId).contains(talks.get("id").asString());
+    assertThat(
+            api.post(
+                    "/v1/flaky-tests/link-ticket-to-test-case",
+                    repoBody(
+                        repo,
+                        "\"test_id\":\""
+                            + addsId
+                            + "\",\"ticket_url\":\"https://tracker/ISSUE-10\""))
+                .status())
+        .isEqualTo(200);
+    JsonNode after = byName(list(repo, "FLAKY", 25, "").get("tests"), "test_adds");
+    assertThat(after.get("ticket").get("html_url").asString())
+        .isEqualTo("https://tracker/ISSUE-10");
+    assertThat(after.get("quarantined").asBoolean()).isFalse();
+
+    JsonNode quarantineEvent = awaitEvent(repo, "test_case.quarantining_setting_changed");
+    JsonNode change = quarantineEvent.get("quarantine_setting_changed");
+    assertThat(change.get("previous_quarantining_setting").asString()).isEqualTo("UNSPECIFIED");
+    assertThat(change.get("updated_quarantining_setting").asString()).isEqualTo("NEVER_QUARANTINE");
+    assertThat(change.get("reason").asString()).isEqualTo("we fix it today");
+    assertThat(change.get("actor").has("full_name")).isTrue();
+    assertThat(quarantineEvent.get("test_case").get("id").asString()).isEqualTo(addsId);
+    JsonNode statusEvent = awaitEvent(repo, "test_case.status_changed");
+    assertThat(statusEvent.get("status_change").get("previous_status").asString())
+        .isEqualTo("healthy");
+    assertThat(statusEvent.get("status_change").get("current_status").get("value").asString())
+        .isEqualTo("flaky");
+  }
+
+  @Test
+  void brokenTestsOnTheTargetBranchAreListedAndNeverAutoQuarantined() {
+    String repo = Api.uniqueRepo();
+    api.post("/v1/flaky-tests/update-repo-settings", repoBody(repo, "\"auto_quarantine\":true"));
+    for (int run = 0; run < 5; run++) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "sha" + run, "main", null)
+                  .file(
+                      "file",
+                      "TEST-com.acme.SumTest.xml",
+                      Reports.surefire("com.acme.SumTest", List.of("overflows:F", "adds:P"))));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+
+    JsonNode broken = list(repo, "BROKEN", 10, "");
+
+    assertThat(broken.get("tests")).hasSize(1);
+    JsonNode overflows = broken.get("tests").get(0);
+    assertThat(overflows.get("name").asString()).isEqualTo("overflows");
+    assertThat(overflows.get("status").get("reason").asString())
+        .isEqualTo("its last 5 runs on the target branch all failed");
+    assertThat(overflows.get("quarantined").asBoolean()).isFalse();
+    assertThat(quarantinedIds(repo)).isEmpty();
+    assertThat(list(repo, "FLAKY", 10, "").get("page").get("total_rows").asInt()).isZero();
+  }
+
+  @Test
+  void anotherOrganizationSeesNothingOfARepositoryAndCannotChangeIt() {
+    String repo = Api.uniqueRepo();
+    upload(
+        Multipart.upload(repo, "abc", "main", null)
+            .file("file", "r.xml", Reports.surefire("a.B", List.of("t:R"))));
+    String testId = list(repo, "FLAKY", 10, "").get("tests").get(0).get("id").asString();
+    String slug = "other-" + UUID.randomUUID().toString().substring(0, 8);
+    assertThat(
+            stack
+                .admin()
+                .post("/admin/v1/createOrganization", "{\"slug\":\"" + slug + "\"}")
+                .status())
+        .isEqualTo(200);
+    String token =
+        stack
+            .admin()
+            .post("/admin/v1/createApiToken", "{\"org\":\"" + slug + "\"}")
+            .json()
+            .get("token")
+            .asString();
+    Api other = api.withToken(token);
+
+    // even naming the first organization in the internal header gets the caller's own data
+    Api.Response listed =
+        other.send(
+            other
+                .request("/v1/flaky-tests/list-unhealthy-tests")
+                .header("x-trainyard-org", TestStack.ORG)
+                .POST(HttpRequest.BodyPublishers.ofString(listBody(repo, slug, "FLAKY", 10, ""))));
+    assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+    assertThat(listed.json().get("tests")).isEmpty();
+    assertThat(listed.json().get("page").get("total_rows").asInt()).isZero();
+    assertThat(listed.json().get("page").get("last_page_token").asString()).isEmpty();
+    Api.Response foreignSlug =
+        other.post(
+            "/v1/flaky-tests/list-unhealthy-tests", listBody(repo, TestStack.ORG, "FLAKY", 10, ""));
+    assertThat(foreignSlug.status()).isEqualTo(404);
+    assertThat(foreignSlug.body()).contains("org_url_slug");
+    Api.Response setting =
+        other.post(
+            "/v1/flaky-tests/set-quarantine-setting",
+            repoBody(repo, "\"test_id\":\"" + testId + "\",\"setting\":\"ALWAYS_QUARANTINE\""));
+    assertThat(setting.status()).isEqualTo(404);
+    assertThat(setting.contentType()).startsWith("text/plain");
+    assertThat(
+            other
+                .post("/v1/flaky-tests/get-quarantine-config", repoBody(repo, ""))
+                .json()
+                .get("quarantinedTests"))
+        .isEmpty();
+    assertThat(
+            api.withToken("nonsense")
+                .post("/v1/flaky-tests/get-quarantine-config", repoBody(repo, ""))
+                .status())
+        .isEqualTo(401);
+  }
+
+  @Test
+  void hostileOrMalformedUploadsAreRejectedNamingTheFileAndStoreNothing() {
+    String repo = Api.uniqueRepo();
+    String valid = Reports.surefire("a.B", List.of("t:F", "u:P"));
+    record Case(String file, String content, String message, String problem) {}
+    for (Case c :
+        List.of(
+            new Case("xxe.xml", Reports.XXE, "xxe.xml line ", "DTDs are not allowed"),
+            new Case(
+                "laughs.xml", Reports.BILLION_LAUGHS, "laughs.xml line ", "DTDs are not allowed"),
+            new Case("truncated.xml", Reports.TRUNCATED, "truncated.xml line ", "not well-formed"),
+            new Case(
+                "notes.xml", "<html><body/></html>", "notes.xml line 1: ", "not a JUnit XML"))) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "abc", "main", 1L)
+                  .file("file", "good.xml", valid)
+                  .file("file", c.file(), c.content())
+                  .field("codeowners", "* @acme/x"));
+      assertThat(r.status()).as(c.file() + ": " + r.body()).isEqualTo(400);
+      assertThat(r.contentType()).startsWith("text/plain");
+      assertThat(r.body()).startsWith(c.message()).contains(c.problem());
+    }
+    Api.Response noFile = upload(Multipart.upload(repo, "abc", "main", null));
+    assertThat(noFile.status()).isEqualTo(400);
+    assertThat(noFile.body()).contains("file is required");
+    Api.Response badRepo =
+        upload(
+            new Multipart()
+                .field("repo", "{nope")
+                .field("commitSha", "a")
+                .field("branch", "main")
+                .file("file", "good.xml", valid));
+    assertThat(badRepo.status()).isEqualTo(400);
+    assertThat(badRepo.body()).startsWith("repo must be a JSON object");
+
+    assertThat(storedFor(repo)).isZero();
+  }
+
+  @Test
+  void pageTokensOfAnotherQueryOrAlteredAreRejected() {
+    String repo = Api.uniqueRepo();
+    List<String> cases = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      cases.add("t" + i + ":R");
+    }
+    upload(
+        Multipart.upload(repo, "abc", "main", null)
+            .file("file", "r.xml", Reports.surefire("a.B", cases)));
+    String next = list(repo, "FLAKY", 2, "").get("page").get("next_page_token").asString();
+    assertThat(next).isNotEmpty();
+    assertThat(list(repo, "FLAKY", 2, next).get("page").get("page_index").asInt()).isEqualTo(1);
+
+    String altered = next.substring(0, next.length() - 2) + (next.endsWith("AA") ? "BB" : "AA");
+    for (String body :
+        List.of(
+            listBody(repo, TestStack.ORG, "FLAKY", 3, next),
+            listBody(repo, TestStack.ORG, "BROKEN", 2, next),
+            listBody(Api.uniqueRepo(), TestStack.ORG, "FLAKY", 2, next),
+            listBody(repo, TestStack.ORG, "FLAKY", 2, altered),
+            listBody(repo, TestStack.ORG, "FLAKY", 2, "not-a-token"))) {
+      Api.Response r = api.post("/v1/flaky-tests/list-unhealthy-tests", body);
+      assertThat(r.status()).as(body).isEqualTo(400);
+      assertThat(r.body()).startsWith("page_query.page_token is not a cursor of this listing");
+    }
+    Api.Response badSize =
+        api.post(
+            "/v1/flaky-tests/list-unhealthy-tests",
+            listBody(repo, TestStack.ORG, "FLAKY", 101, ""));
+    assertThat(badSize.status()).isEqualTo(400);
+    assertThat(badSize.body()).contains("page_query.page_size");
+  }
+
+  // --- helpers
+
+  private Api.Response upload(Multipart form) {
+    return api.send(
+        api.request("/v1/flaky-tests/upload")
+            .setHeader("content-type", form.contentType())
+            .POST(HttpRequest.BodyPublishers.ofByteArray(form.body())));
+  }
+
+  private JsonNode list(String repo, String status, int size, String token) {
+    Api.Response r =
+        api.post(
+            "/v1/flaky-tests/list-unhealthy-tests",
+            listBody(repo, TestStack.ORG, status, size, token));
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    return r.json();
+  }
+
+  static String listBody(String repo, String slug, String status, int size, String token) {
+    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
+        + repo
+        + "\"},\"org_url_slug\":\""
+        + slug
+        + "\",\"status\":\""
+        + status
+        + "\",\"page_query\":{\"page_size\":"
+        + size
+        + ",\"page_token\":\""
+        + token
+        + "\"}}";
+  }
+
+  static String repoBody(String repo, String extra) {
+    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
+        + repo
+        + "\"}"
+        + (extra.isEmpty() ? "" : "," + extra)
+        + "}";
+  }
+
+  private List<String> quarantinedIds(String repo) {
+    Api.Response r = api.post("/v1/flaky-tests/get-quarantine-config", repoBody(repo, ""));
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    List<String> ids = new ArrayList<>();
+    r.json().get("quarantinedTests").forEach(t -> ids.add(t.get("id").asString()));
+    return ids;
+  }
+
+  /** Documents of any flaky collection that mention {@code repo}. */
+  private long storedFor(String repo) {
+    MongoTemplate mongo = stack.services().flakyContext().getBean(MongoTemplate.class);
+    String key = "github.com/acme/" + repo;
+    long n = 0;
+    for (String collection :
+        List.of(
+            FlakyCollections.TEST_CASES,
+            FlakyCollections.TEST_RESULTS,
+            FlakyCollections.UPLOADS,
+            FlakyCollections.REPO_SETTINGS)) {
+      n += mongo.getCollection(collection).countDocuments(new Document("repo", key));
+    }
+    return n;
+  }
+
+  private void subscribe(String eventTypes) {
+    Api.Response created =
+        api.post(
+            "/v1/webhooks/createEndpoint",
+            "{\"url\":\"" + receiver.url() + "\",\"eventTypes\":" + eventTypes + "}");
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+  }
+
+  private JsonNode awaitEvent(String repo, String type) {
+    Awaitility.await().atMost(PATIENCE).until(() -> event(repo, type) != null);
+    return event(repo, type);
+  }
+
+  private JsonNode event(String repo, String type) {
+    for (WebhookReceiver.Received r : receiver.delivered()) {
+      JsonNode body = Json.mapper().readTree(r.body());
+      if (body.get("type").asString().equals(type) && r.body().contains("/acme/" + repo + "\"")) {
+        return body;
+      }
+    }
+    return null;
+  }
+
+  private static JsonNode byName(JsonNode tests, String name) {
+    for (JsonNode t : tests) {
+      if (t.get("name").asString().equals(name)) {
+        return t;
+      }
+    }
+    throw new AssertionError("no test " + name + " in " + tests);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.trainyard.standalone.flaky;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/** A {@code multipart/form-data} body as CI uploaders send it. */
+final class Multipart {
+  private final String boundary = "----trainyard" + UUID.randomUUID().toString().replace("-", "");
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+  Multipart field(String name, String value) {
+    write("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n");
+    write(value);
+    write("\r\n");
+    return this;
+  }
+
+  Multipart file(String name, String fileName, String content) {
+    write(
+        "--"
+            + boundary
+            + "\r\nContent-Disposition: form-data; name=\""
+            + name
+            + "\"; filename=\""
+            + fileName
+            + "\"\r\nContent-Type: application/xml\r\n\r\n");
+    write(content);
+    write("\r\n");
+    return this;
+  }
+
+  /** The common fields of an upload for {@code repo} (owner {@code acme}, host github.com). */
+  static Multipart upload(String repo, String sha, String branch, Long pr) {
+    Multipart m =
+        new Multipart()
+            .field("repo", "{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + repo + "\"}")
+            .field("commitSha", sha)
+            .field("branch", branch);
+    return pr == null ? m : m.field("prNumber", Long.toString(pr));
+  }
+
+  String contentType() {
+    return "multipart/form-data; boundary=" + boundary;
+  }
+
+  byte[] body() {
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    copy.writeBytes(out.toByteArray());
+    copy.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+    return copy.toByteArray();
+  }
+
+  private void write(String text) {
+    out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+  }
+}
