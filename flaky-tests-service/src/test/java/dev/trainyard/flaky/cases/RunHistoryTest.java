@@ -1,0 +1,73 @@
+package dev.trainyard.flaky.cases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.flaky.ingest.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The bounded history a test-case document keeps: enough for every rule, never more. */
+class RunHistoryTest {
+  private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+
+  private static RecentRun run(String upload, String branch, Long pr, Outcome o, Duration ago) {
+    return new RecentRun(upload, "sha-" + upload, branch, pr, o, NOW.minus(ago));
+  }
+
+  @Test
+  void theSameUploadIsAddedOnce() {
+    RecentRun r = run("u1", "main", null, Outcome.FAILED, Duration.ZERO);
+
+    List<RecentRun> once = RunHistory.add(List.of(), r, "main", NOW);
+    List<RecentRun> twice = RunHistory.add(once, r, "main", NOW);
+
+    assertThat(twice).containsExactly(r);
+  }
+
+  @Test
+  void skippedRunsAreNotKept() {
+    assertThat(
+            RunHistory.add(
+                List.of(), run("u", "main", null, Outcome.SKIPPED, Duration.ZERO), "main", NOW))
+        .isEmpty();
+  }
+
+  @Test
+  void keepsTheNewest20TargetRunsAndOtherRunsOfTheLast7DaysUpTo100() {
+    List<RecentRun> runs = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      runs.add(run("m" + i, "main", null, Outcome.PASSED, Duration.ofDays(10 + i)));
+    }
+    for (int i = 0; i < 120; i++) {
+      runs.add(run("p" + i, "feature", (long) i, Outcome.FAILED, Duration.ofMinutes(i + 1)));
+    }
+    runs.add(run("old", "feature", 999L, Outcome.FAILED, Duration.ofDays(8)));
+
+    List<RecentRun> kept =
+        RunHistory.add(runs, run("new", "main", null, Outcome.FAILED, Duration.ZERO), "main", NOW);
+
+    assertThat(kept.stream().filter(r -> r.branch().equals("main"))).hasSize(20);
+    assertThat(kept.stream().filter(r -> r.branch().equals("feature"))).hasSize(100);
+    assertThat(kept)
+        .extracting(RecentRun::uploadId)
+        .contains("new", "m0", "m18")
+        .doesNotContain("m19", "old", "p100");
+  }
+
+  @Test
+  void pullRequestsImpactedCountsDistinctPrsWithAFailureInSevenDays() {
+    List<RecentRun> runs =
+        List.of(
+            run("a", "f", 1L, Outcome.FAILED, Duration.ofDays(1)),
+            run("b", "f", 1L, Outcome.FAILED, Duration.ofDays(2)),
+            run("c", "f", 2L, Outcome.FAILED, Duration.ofDays(6)),
+            run("d", "f", 3L, Outcome.PASSED, Duration.ofDays(1)),
+            run("e", "f", 4L, Outcome.FAILED, Duration.ofDays(8)),
+            run("g", "main", null, Outcome.FAILED, Duration.ofDays(1)));
+
+    assertThat(RunHistory.pullRequestsImpacted(runs, NOW)).isEqualTo(2);
+  }
+}
