@@ -41,7 +41,7 @@ public class ImpactedTargetsStore {
                         .append("index", chunk.getT1())
                         .append("targets", chunk.getT2()),
                     Collections.IMPACTED_TARGETS))
-        .then(Mono.just(new ImpactedTargets(false, sorted.size(), digest)));
+        .then(Mono.just(ImpactedTargets.of(sorted, digest)));
   }
 
   private static List<List<String>> chunks(List<String> sorted) {

@@ -1,6 +1,6 @@
 package dev.trainyard.worker.engine;
 
-import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.common.queue.QueueMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -33,20 +33,17 @@ public final class Effects {
                             run.createdAt())));
       }
     }
-    List<TestRun> chain = state.runs().chain();
-    if (!chain.isEmpty() && chain.get(0).state() == RunState.PASSED) {
-      TestRun head = chain.get(0);
-      if (state.state() != QueueState.PAUSED) {
-        effects.add(
-            new Effect.LandRun(
-                head.id(),
-                expectedTarget(state, head),
-                head.baseSha(),
-                head.headSha(),
-                state.settings().mergeMethod(),
-                head.prs()));
-      }
-    }
+    Lanes.landable(state)
+        .ifPresent(
+            head ->
+                effects.add(
+                    new Effect.LandRun(
+                        head.id(),
+                        expectedTarget(state, head),
+                        head.baseSha(),
+                        head.headSha(),
+                        state.settings().mergeMethod(),
+                        head.prs())));
     for (TestRun run : state.runs().finished()) {
       effects.add(new Effect.DeleteTestBranch(run.id(), run.branch(target)));
     }
@@ -69,14 +66,23 @@ public final class Effects {
     if (landed != null && landed.runId().equals(run.predecessorId())) {
       return Optional.of(Optional.of(landed.targetSha()));
     }
-    return state.runs().live(run.predecessorId()).map(TestRun::headSha).map(Optional::of);
+    Optional<TestRun> predecessor = state.runs().live(run.predecessorId());
+    if (predecessor.isEmpty() && state.settings().mode() == QueueMode.PARALLEL) {
+      return Optional.of(Optional.empty()); // it landed, and other lanes landed after it
+    }
+    return predecessor.map(TestRun::headSha).map(Optional::of);
   }
 
   /**
-   * The head run lands on where the run before it landed, or on the target head it was built on.
+   * The head run lands on where the run before it landed, or on the target head it was built on. In
+   * parallel mode other lanes land in between: it lands on wherever the last landing left the
+   * target, replaying its own PRs there.
    */
   private static String expectedTarget(QueueAggregate state, TestRun head) {
     Landed landed = state.runs().landed();
+    if (state.settings().mode() == QueueMode.PARALLEL && landed != null) {
+      return landed.targetSha();
+    }
     if (head.predecessorId() != null
         && landed != null
         && landed.runId().equals(head.predecessorId())) {

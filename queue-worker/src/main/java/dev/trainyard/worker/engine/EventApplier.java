@@ -16,6 +16,7 @@ import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
 import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
 import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
+import dev.trainyard.worker.engine.QueueEvent.TargetMoved;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
@@ -107,6 +108,13 @@ public final class EventApplier {
       return RunApplier.cleared(state, e.runId(), e.isolated(), e.at());
     } else if (event instanceof TestRunRescued e) {
       return RunApplier.rescued(state, e.runId(), e.byRunId(), e.at());
+    } else if (event instanceof TargetMoved e) {
+      return state.withRuns(
+          new RunBook(
+              state.runs().live(),
+              state.runs().finished(),
+              state.runs().unclaimed(),
+              new Landed("", e.targetSha())));
     } else if (event instanceof TestBranchDeleted e) {
       return RunApplier.branchDeleted(state, e.runId());
     }

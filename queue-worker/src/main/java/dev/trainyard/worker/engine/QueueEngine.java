@@ -279,11 +279,7 @@ public final class QueueEngine {
    * dropped.
    */
   private static boolean landing(QueueAggregate state, Entry entry) {
-    List<TestRun> live = state.runs().chain();
-    return state.state() != QueueState.PAUSED
-        && !live.isEmpty()
-        && live.get(0).state() == RunState.PASSED
-        && live.get(0).contains(entry.id());
+    return Lanes.landable(state).filter(r -> r.contains(entry.id())).isPresent();
   }
 
   private static Optional<Decision> notLanding(QueueAggregate state, long prNumber) {

@@ -103,6 +103,12 @@ public sealed interface QueueEvent {
   /** The run stopped; its PRs still queued wait for a new run ({@code queuedReason}). */
   record TestRunCancelled(String runId, String queuedReason, Instant at) implements QueueEvent {}
 
+  /**
+   * A landing found the target moved by someone else, to {@code targetSha}: later landings start
+   * there (parallel lanes land on wherever the target is).
+   */
+  record TargetMoved(String targetSha) implements QueueEvent {}
+
   /** A concluded run's branch is gone. */
   record TestBranchDeleted(String runId) implements QueueEvent {}
 }

@@ -3,6 +3,7 @@ package dev.trainyard.worker.engine;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.QueueEvent.BisectionRunStarted;
 import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
@@ -47,7 +48,7 @@ final class RunPlanner {
       events = verdicts(state, ctx);
     }
     if (events.isEmpty()) {
-      events = concludeHead(state, ctx, false);
+      events = concludeHeads(state, ctx);
     }
     if (events.isEmpty()) {
       events = finishModeSwitch(state);
@@ -66,7 +67,9 @@ final class RunPlanner {
 
   /** When a partial batch stops waiting for more PRs, if one waits. */
   static Optional<Instant> batchDeadline(QueueAggregate state) {
-    return canStart(state) && slotFree(state)
+    return canStart(state)
+            && state.settings().mode() != QueueMode.PARALLEL
+            && slotFree(state.runs().chain(), state.settings().concurrency())
         ? Batches.deadline(state.settings(), waiting(state))
         : Optional.empty();
   }
@@ -89,19 +92,34 @@ final class RunPlanner {
       }
     }
     List<TestRun> chain = state.runs().chain();
-    Landed landed = state.runs().landed();
-    for (int i = 0; i < chain.size(); i++) {
-      TestRun run = chain.get(i);
-      String base = run.predecessorId();
-      boolean lostBase =
-          base != null
-              && state.runs().live(base).isEmpty()
-              && (landed == null || !landed.runId().equals(base));
-      if (lostPr(state, run) || lostBase) {
-        return cancelFrom(chain, i, reason, reason, now);
+    for (TestRun run : chain) {
+      if (lostPr(state, run) || lostBase(state, run)) {
+        return cancelAll(Lanes.from(chain, run), reason, now);
       }
     }
     return List.of();
+  }
+
+  /**
+   * The run it was built on left without landing. Single mode knows the last landing only; in
+   * parallel mode other lanes land in between, so a base is lost when it concluded otherwise.
+   */
+  private static boolean lostBase(QueueAggregate state, TestRun run) {
+    String base = run.predecessorId();
+    Landed landed = state.runs().landed();
+    if (base == null
+        || state.runs().live(base).isPresent()
+        || (landed != null && landed.runId().equals(base))) {
+      return false;
+    }
+    if (state.settings().mode() != QueueMode.PARALLEL) {
+      return true;
+    }
+    return state.runs().any(base).map(r -> r.state() != RunState.SUCCEEDED).orElse(false);
+  }
+
+  private static List<QueueEvent> cancelAll(List<TestRun> runs, String reason, Instant now) {
+    return cancelFrom(runs, 0, reason, reason, now);
   }
 
   private static boolean lostPr(QueueAggregate state, TestRun run) {
@@ -121,18 +139,16 @@ final class RunPlanner {
           return failOrBisect(state, run, verdict.reason(), ctx);
         }
         List<QueueEvent> now =
-            isHead(state, run) ? concludeHead(state, ctx, true, verdict.reason()) : List.of();
+            Lanes.isHead(state, run)
+                ? concludeLane(
+                    state, Lanes.from(state.runs().chain(), run), ctx, true, verdict.reason())
+                : List.of();
         return now.isEmpty()
             ? List.of(new TestRunWentRed(run.id(), verdict.reason(), ctx.now()))
             : now;
       }
     }
     return List.of();
-  }
-
-  private static boolean isHead(QueueAggregate state, TestRun run) {
-    List<TestRun> chain = state.runs().chain();
-    return !chain.isEmpty() && chain.get(0).id().equals(run.id());
   }
 
   /** A run that is still testing goes red when one of its PRs no longer merges cleanly. */
@@ -152,24 +168,32 @@ final class RunPlanner {
         run, state.settings().requiredStatuses(), state.settings().testingTimeoutMinutes(), now);
   }
 
-  private static List<QueueEvent> concludeHead(
-      QueueAggregate state, CommandContext ctx, boolean headJustRed) {
-    return concludeHead(state, ctx, headJustRed, null);
+  private static List<QueueEvent> concludeHeads(QueueAggregate state, CommandContext ctx) {
+    List<TestRun> chain = state.runs().chain();
+    for (TestRun run : chain) {
+      if (Lanes.isHead(state, run)) {
+        List<QueueEvent> events = concludeLane(state, Lanes.from(chain, run), ctx, false, null);
+        if (!events.isEmpty()) {
+          return events;
+        }
+      }
+    }
+    return List.of();
   }
 
   /**
-   * Rescues red runs a green run behind them vindicates, or fails the red head once the runs behind
-   * it that {@code pendingFailureDepth} waits for have finished. {@code headJustRed}: the head's
-   * verdict is red ({@code reason}) but not yet recorded.
+   * Rescues red runs of a lane that a green run built on them vindicates, or fails the lane's red
+   * head once the runs behind it that {@code pendingFailureDepth} waits for have finished. {@code
+   * headJustRed}: the head's verdict is red ({@code reason}) but not yet recorded.
    */
-  private static List<QueueEvent> concludeHead(
-      QueueAggregate state, CommandContext ctx, boolean headJustRed, String reason) {
-    List<TestRun> chain = state.runs().chain();
-    if (chain.isEmpty()) {
-      return List.of();
-    }
+  private static List<QueueEvent> concludeLane(
+      QueueAggregate state,
+      List<TestRun> chain,
+      CommandContext ctx,
+      boolean headJustRed,
+      String reason) {
     if (state.settings().canOptimisticallyMerge() && !headJustRed) {
-      List<QueueEvent> rescued = rescue(chain, ctx.now());
+      List<QueueEvent> rescued = rescue(state, chain, ctx.now());
       if (!rescued.isEmpty()) {
         return rescued;
       }
@@ -188,24 +212,25 @@ final class RunPlanner {
   }
 
   /**
-   * The first green run whose runs ahead are all decided vindicates the red ones among them: it was
-   * built on top of them, so their changes passed (their red was a flake).
+   * A green run whose runs ahead (those it was built on) are all decided vindicates the red ones
+   * among them: it contains their changes, so their red was a flake.
    */
-  private static List<QueueEvent> rescue(List<TestRun> chain, Instant now) {
-    for (int j = 0; j < chain.size(); j++) {
-      TestRun run = chain.get(j);
-      if (run.state() == RunState.PASSED) {
+  private static List<QueueEvent> rescue(QueueAggregate state, List<TestRun> lane, Instant now) {
+    for (TestRun run : lane) {
+      if (run.state() != RunState.PASSED) {
+        continue;
+      }
+      List<TestRun> ahead = Lanes.ancestors(state, run);
+      if (ahead.stream().allMatch(r -> r.state() == RunState.PASSED || r.state() == RunState.RED)) {
         List<QueueEvent> events = new ArrayList<>();
-        for (TestRun ahead : chain.subList(0, j)) {
-          if (ahead.state() == RunState.RED && ahead.headSha() != null) {
-            events.add(new TestRunRescued(ahead.id(), run.id(), now));
+        for (TestRun red : ahead) {
+          if (red.state() == RunState.RED && red.headSha() != null) {
+            events.add(0, new TestRunRescued(red.id(), run.id(), now));
           }
         }
         if (!events.isEmpty()) {
           return events;
         }
-      } else if (run.state() != RunState.RED) {
-        return List.of();
       }
     }
     return List.of();
@@ -350,43 +375,84 @@ final class RunPlanner {
     return true;
   }
 
-  /** Starts one run for the next waiting PRs when a slot is free, on top of the last chain run. */
+  /**
+   * Starts one run for the next waiting PRs when a slot is free: in single mode on top of the last
+   * chain run (a batch when batching); in parallel mode see {@link #startParallel}.
+   */
   private static List<QueueEvent> start(QueueAggregate state, CommandContext ctx) {
-    List<TestRun> chain = state.runs().chain();
-    if (!slotFree(state)) {
+    if (state.settings().mode() == QueueMode.PARALLEL) {
+      return startParallel(state, ctx);
+    }
+    if (!slotFree(state.runs().chain(), state.settings().concurrency())) {
       return List.of();
     }
     Batches.Next next = Batches.next(state.settings(), waiting(state));
     if (!next.startsAt(ctx.now())) {
       return List.of();
     }
-    List<Long> dependent = new ArrayList<>();
-    chain.forEach(r -> r.prs().forEach(p -> dependent.add(p.number())));
-    String predecessor = chain.isEmpty() ? null : chain.get(chain.size() - 1).id();
-    List<TestedPr> prs =
-        next.entries().stream()
-            .map(e -> new TestedPr(e.id(), e.prNumber(), e.pr().sha(), e.pr().title()))
-            .toList();
-    TestRun run =
-        TestRun.started(
-            ctx.derivedId("run/" + state.nextSequence()).toString(),
-            prs,
-            dependent,
-            predecessor,
-            ctx.now());
-    return List.of(new TestRunStarted(run));
+    TestRun predecessor = Lanes.place(state, next.entries().get(0)).predecessor();
+    return List.of(new TestRunStarted(run(state, ctx, next.entries(), predecessor)));
   }
 
   /**
-   * {@code concurrency} bounds the chain runs that occupy CI: a run with a verdict waits to land
-   * (or for the runs ahead) without using CI, so it frees its slot. The chain itself stays within
-   * twice that, so one failure at its head never throws away more than that many runs.
+   * The first waiting PR that can start, in queue order, alone: on the latest run it overlaps (a
+   * new lane when it overlaps none). A PR that overlaps two lanes, or a lane without a free slot,
+   * waits, and so does every PR behind it that overlaps it, so none overtakes a PR it depends on.
    */
-  private static boolean slotFree(QueueAggregate state) {
+  private static List<QueueEvent> startParallel(QueueAggregate state, CommandContext ctx) {
     List<TestRun> chain = state.runs().chain();
-    long concurrency = state.settings().concurrency();
-    return chain.stream().filter(TestRun::isUndecided).count() < concurrency
-        && chain.size() < 2 * concurrency;
+    List<Entry> blocked = new ArrayList<>();
+    for (Entry e : waiting(state)) {
+      Lanes.Placement at =
+          blocked.stream().anyMatch(b -> Lanes.overlaps(b, e)) ? null : Lanes.place(state, e);
+      if (at != null && at.possible()) {
+        TestRun predecessor = at.predecessor();
+        List<TestRun> lane =
+            predecessor == null ? List.of() : Lanes.from(chain, root(state, predecessor));
+        if (slotFree(lane, state.settings().concurrency())) {
+          return List.of(new TestRunStarted(run(state, ctx, List.of(e), predecessor)));
+        }
+      }
+      blocked.add(e);
+    }
+    return List.of();
+  }
+
+  private static TestRun root(QueueAggregate state, TestRun run) {
+    List<TestRun> ancestors = Lanes.ancestors(state, run);
+    return ancestors.isEmpty() ? run : ancestors.get(ancestors.size() - 1);
+  }
+
+  /** A run of {@code entries} built on {@code predecessor}: it contains the PRs of that path. */
+  private static TestRun run(
+      QueueAggregate state, CommandContext ctx, List<Entry> entries, TestRun predecessor) {
+    List<Long> dependent = new ArrayList<>();
+    if (predecessor != null) {
+      List<TestRun> path = new ArrayList<>(Lanes.ancestors(state, predecessor));
+      java.util.Collections.reverse(path);
+      path.add(predecessor);
+      path.forEach(r -> r.prs().forEach(p -> dependent.add(p.number())));
+    }
+    List<TestedPr> prs =
+        entries.stream()
+            .map(e -> new TestedPr(e.id(), e.prNumber(), e.pr().sha(), e.pr().title()))
+            .toList();
+    return TestRun.started(
+        ctx.derivedId("run/" + state.nextSequence()).toString(),
+        prs,
+        dependent,
+        predecessor == null ? null : predecessor.id(),
+        ctx.now());
+  }
+
+  /**
+   * {@code concurrency} bounds a lane's runs that occupy CI: a run with a verdict waits to land (or
+   * for the runs ahead) without using CI, so it frees its slot. The lane itself stays within twice
+   * that, so one failure at its head never throws away more than that many runs.
+   */
+  private static boolean slotFree(List<TestRun> lane, long concurrency) {
+    return lane.stream().filter(TestRun::isUndecided).count() < concurrency
+        && lane.size() < 2 * concurrency;
   }
 
   /** Ready PRs not in any run, in queue order. */

@@ -8,6 +8,7 @@ import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
 import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
+import dev.trainyard.worker.engine.QueueEvent.TargetMoved;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
@@ -79,15 +80,21 @@ final class RunResults {
    */
   private static List<QueueEvent> refused(
       QueueAggregate state, RecordMergeRefused c, CommandContext ctx) {
-    List<TestRun> live = state.runs().chain();
+    List<TestRun> chain = state.runs().chain();
+    List<QueueEvent> events = new ArrayList<>();
     if (c.conflictPrNumber() == null) {
       String reason = Reasons.TARGET_BRANCH_MOVED;
-      return RunPlanner.cancelFrom(live, 0, reason, reason, ctx.now());
+      if (c.targetSha() != null) {
+        events.add(new TargetMoved(c.targetSha()));
+      }
+      events.addAll(RunPlanner.cancelFrom(chain, 0, reason, reason, ctx.now()));
+      return events;
     }
-    List<QueueEvent> events = new ArrayList<>();
+    TestRun run = state.runs().live(c.testRunId()).orElseThrow();
+    List<TestRun> lane = Lanes.from(chain, run);
     events.add(new TestRunFailed(c.testRunId(), Reasons.MERGE_CONFLICT, ctx.now()));
     String behind = Reasons.PREREQUISITE_MERGE_ITEM_FAILED;
-    events.addAll(RunPlanner.cancelFrom(live, 1, behind, behind, ctx.now()));
+    events.addAll(RunPlanner.cancelFrom(lane, 1, behind, behind, ctx.now()));
     return events;
   }
 
@@ -98,13 +105,8 @@ final class RunResults {
         .filter(r -> r.state() == RunState.BUILDING && r.failureReason() == null);
   }
 
-  /** The run, if it is the passed head of the chain (the only one that may land). */
+  /** The run, if it is the one that may land now. */
   private static Optional<TestRun> landing(QueueAggregate state, String runId) {
-    List<TestRun> live = state.runs().chain();
-    return live.isEmpty()
-            || !live.get(0).id().equals(runId)
-            || live.get(0).state() != RunState.PASSED
-        ? Optional.empty()
-        : Optional.of(live.get(0));
+    return Lanes.landable(state).filter(r -> r.id().equals(runId));
   }
 }

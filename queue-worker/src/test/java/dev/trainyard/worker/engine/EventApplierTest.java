@@ -37,7 +37,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(27);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(28);
   }
 
   /**
@@ -207,6 +207,7 @@ class EventApplierTest {
           run, "X", List.of(TestRun.half("half-1", live.prs(), live, t)), t);
     if (type == QueueEvent.BisectionRunStarted.class)
       return new QueueEvent.BisectionRunStarted(run, t);
+    if (type == QueueEvent.TargetMoved.class) return new QueueEvent.TargetMoved("moved");
     if (type == QueueEvent.TestRunCleared.class) return new QueueEvent.TestRunCleared(run, true, t);
     if (type == QueueEvent.TestRunRescued.class)
       return new QueueEvent.TestRunRescued(run, "run-13", t);

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
@@ -237,6 +238,22 @@ final class QueueFixture {
         optimization,
         null,
         null);
+  }
+
+  /** Submitted with these impacted targets, and ready (parallel mode). */
+  QueueFixture lane(long pr, String... targets) {
+    return targeted(pr, ImpactedTargets.of(List.of(targets), "digest-" + pr));
+  }
+
+  /** Submitted with impacted targets {@code ALL}, and ready. */
+  QueueFixture impactingAll(long pr) {
+    return targeted(pr, ImpactedTargets.everything());
+  }
+
+  private QueueFixture targeted(long pr, ImpactedTargets targets) {
+    submitted(pr);
+    apply(new QueueCommand.SetImpactedTargets(pr, "", targets));
+    return ready(pr);
   }
 
   /** The PR numbers of {@code pr}'s run, in the order they were tested. */

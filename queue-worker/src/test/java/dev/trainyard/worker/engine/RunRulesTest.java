@@ -251,11 +251,19 @@ class RunRulesTest {
             List.of("QueueUpdated"),
             q -> assertThat(Effects.of(q.state())).isEmpty()),
         row(
-            "merge: the target moved under the chain → every run is rebuilt",
+            "merge: the target moved under the chain → every run is rebuilt; landings start there",
             () -> queue().queued(1, 2).builtAll().green(1),
             q -> new RecordMergeRefused(q.runOf(1).id(), "elsewhere", null),
-            List.of("TestRunCancelled", "TestRunCancelled", "TestRunStarted", "TestRunStarted"),
-            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING)),
+            List.of(
+                "TargetMoved",
+                "TestRunCancelled",
+                "TestRunCancelled",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().runs().landed().targetSha()).isEqualTo("elsewhere");
+            }),
         row(
             "merge: the merge method could not replay the PR → failed",
             () -> queue().queued(1).built(1).green(1),

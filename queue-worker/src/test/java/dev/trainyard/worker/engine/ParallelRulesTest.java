@@ -1,0 +1,113 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.QueueFixture.parallelQueue;
+import static dev.trainyard.worker.engine.RunRulesTest.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.ImpactedTargets;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.worker.engine.RunRulesTest.Row;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** One row per parallel-mode rule of SCHEDULING.md: lanes from impacted-target overlap. */
+class ParallelRulesTest {
+
+  static Stream<Row> rules() {
+    return Stream.of(
+        row(
+            "lanes: a PR whose targets overlap no run is tested on the target, beside the others",
+            () -> parallelQueue().lane(1, "api").submitted(2),
+            q ->
+                new QueueCommand.SetImpactedTargets(
+                    2, "", ImpactedTargets.of(List.of("web"), "d2")),
+            List.of("ImpactedTargetsRecorded"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.NOT_READY)),
+        row(
+            "lanes: a ready PR on disjoint targets starts its own lane",
+            () -> {
+              QueueFixture q = parallelQueue().lane(1, "api").submitted(2);
+              return q.apply(
+                  new QueueCommand.SetImpactedTargets(
+                      2, "", ImpactedTargets.of(List.of("web"), "d2")));
+            },
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(2).predecessorId()).isNull();
+              assertThat(q.runOf(2).dependentPrs()).isEmpty();
+            }),
+        row(
+            "lanes: a PR overlapping a lane is built on that lane's latest run",
+            () -> parallelQueue().lane(1, "api").lane(2, "web").submitted(3),
+            q ->
+                new QueueCommand.SetImpactedTargets(
+                    3, "", ImpactedTargets.of(List.of("api", "docs"), "d3")),
+            List.of("ImpactedTargetsRecorded"),
+            q -> assertThat(q.state().runs().chain()).hasSize(2)),
+        row(
+            "lanes: a PR impacting ALL waits while two lanes are live",
+            () -> parallelQueue().lane(1, "api").lane(2, "web").submitted(3),
+            q -> new QueueCommand.SetImpactedTargets(3, "", ImpactedTargets.everything()),
+            List.of("ImpactedTargetsRecorded"),
+            q -> assertThat(q.state().runs().chain()).hasSize(2)),
+        row(
+            "lanes: once one lane has landed, the PR impacting ALL is built on the other",
+            () -> parallelQueue().lane(1, "api").lane(2, "web").impactingAll(3).builtAll().green(1),
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of("TestRunMerged", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(2).id());
+              assertThat(q.runOf(3).dependentPrs()).containsExactly(2L);
+            }),
+        row(
+            "lanes: a red lane head fails its lane only; the other lane keeps testing",
+            () -> parallelQueue().lane(1, "api").lane(2, "web").lane(3, "api").builtAll(),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED);
+              assertThat(q.stateOf(2)).isEqualTo(PrState.TESTING);
+              assertThat(q.runOf(3).predecessorId()).isNull();
+            }));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void rule(Row row) {
+    RunRulesTest.check(row);
+  }
+
+  @Test
+  void aPrOverlappingALaneIsBuiltOnItsLatestRunWithItsPrsAhead() {
+    QueueFixture q = parallelQueue().lane(1, "api").lane(2, "web").lane(3, "api", "docs");
+
+    assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(1).id());
+    assertThat(q.runOf(3).dependentPrs()).containsExactly(1L);
+  }
+
+  @Test
+  void lanesLandIndependentlyEachOnWhereTheLastLandingLeftTheTarget() {
+    QueueFixture q = parallelQueue().lane(1, "api").lane(2, "web").builtAll().green(2);
+
+    assertThat(landing(q)).isEqualTo(new Landing(q.runOf(2).id(), "target"));
+    q.landed(2).green(1);
+    assertThat(landing(q)).isEqualTo(new Landing(q.runOf(1).id(), "landed-2"));
+  }
+
+  record Landing(String runId, String expectedTarget) {}
+
+  private static Landing landing(QueueFixture q) {
+    return Effects.of(q.state()).stream()
+        .filter(e -> e instanceof Effect.LandRun)
+        .map(e -> (Effect.LandRun) e)
+        .map(l -> new Landing(l.runId(), l.expectedTargetSha()))
+        .findFirst()
+        .orElseThrow();
+  }
+}
