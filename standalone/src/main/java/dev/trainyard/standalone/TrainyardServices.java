@@ -80,10 +80,9 @@ public final class TrainyardServices implements AutoCloseable {
    * talks to it.
    */
   public static ConfigurableApplicationContext flaky(Map<String, Object> properties) {
-    Map<String, Object> own = new HashMap<>(properties);
-    own.put("server.port", 0);
-    own.put("server.address", "127.0.0.1");
-    return service(FlakyTestsApplication.class, "flaky", WebApplicationType.REACTIVE, own).run();
+    // command-line arguments outrank the environment: SERVER_PORT belongs to the gateway
+    return service(FlakyTestsApplication.class, "flaky", WebApplicationType.REACTIVE, properties)
+        .run("--server.port=0", "--server.address=127.0.0.1");
   }
 
   public ConfigurableApplicationContext flakyContext() {
