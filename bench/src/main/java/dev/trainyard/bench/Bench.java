@@ -1,5 +1,6 @@
 package dev.trainyard.bench;
 
+import dev.trainyard.bench.flaky.FlakyBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.merge.MergeLatencyBenchmark;
 import dev.trainyard.bench.scheduler.SchedulerBenchmark;
@@ -8,8 +9,9 @@ import java.util.Arrays;
 
 /**
  * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
- * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark};
- * anything else runs {@link HttpBenchmark} with the arguments as given.
+ * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark},
+ * {@code flaky <args>} {@link FlakyBenchmark}; anything else runs {@link HttpBenchmark} with the
+ * arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -19,6 +21,8 @@ public final class Bench {
       MergeLatencyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("scheduler")) {
       SchedulerBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("flaky")) {
+      FlakyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {
