@@ -52,6 +52,11 @@ public class ErrorHandler implements WebExceptionHandler {
     } else if (error instanceof ResponseStatusException rse) {
       status = rse.getStatusCode();
       message = rse.getReason() != null ? rse.getReason() : "request not accepted";
+    } else if (causedBy(error, com.mongodb.MongoInterruptedException.class)) {
+      // the caller went away (the gateway's timeout) and the work was interrupted: not a bug
+      status = HttpStatus.SERVICE_UNAVAILABLE;
+      message = "the request was cancelled before the store answered; retry later";
+      log.debug("request cancelled while reading the store", error);
     } else if (isUnavailable(error)) {
       status = HttpStatus.SERVICE_UNAVAILABLE;
       message = "the flaky-tests service cannot reach its store or broker right now; retry later";
