@@ -30,7 +30,8 @@ public final class SchedulerBenchmark {
             flaky,
             flaky
                 .antiFlake(1, true)
-                .named("flakes f = 3 %, pendingFailureDepth 1, optimistic merge"));
+                .named("flakes f = 3 %, pendingFailureDepth 1, optimistic merge"),
+            plain.parallel(4).named("parallel mode, 4 disjoint target groups"));
     List<Simulation.Result> results = new ArrayList<>();
     long started = System.nanoTime();
     for (Scenario s : scenarios) {

@@ -1,6 +1,7 @@
 package dev.trainyard.bench.scheduler;
 
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
@@ -75,7 +76,8 @@ final class Simulation {
   }
 
   Result run() {
-    apply(new QueueCommand.CreateQueue(QueueMode.SINGLE, scenario.concurrency()));
+    QueueMode mode = scenario.lanes() > 0 ? QueueMode.PARALLEL : QueueMode.SINGLE;
+    apply(new QueueCommand.CreateQueue(mode, scenario.concurrency()));
     apply(new QueueCommand.UpdateQueue(settings()));
     topUp();
     while (!agenda.isEmpty() && agenda.peek().at().isBefore(end)) {
@@ -106,6 +108,12 @@ final class Simulation {
       }
       submitted.put(pr, now);
       apply(new QueueCommand.SubmitPullRequest(pr, null, null));
+      if (scenario.lanes() > 0) {
+        // the groups' target names were chosen so their signatures do not collide
+        String group = "group-" + (pr % scenario.lanes());
+        apply(
+            new QueueCommand.SetImpactedTargets(pr, "", ImpactedTargets.of(List.of(group), group)));
+      }
       apply(
           new QueueCommand.RecordPullRequestState(
               pr, true, "pr" + pr, "PR " + pr, "dev", "main", null, Mergeability.MERGEABLE));
@@ -162,7 +170,14 @@ final class Simulation {
         apply(new QueueCommand.RecordMergeRefused(l.runId(), target, null));
         return;
       }
-      target = l.testedSha();
+      if (l.expectedTargetSha().equals(l.builtOnSha())) {
+        target = l.testedSha();
+      } else { // another lane landed since: replay the run's own PRs on the target
+        List<Long> content = new ArrayList<>(commits.get(target));
+        l.prs().stream().map(TestedPr::number).forEach(content::add);
+        target = "h" + order++;
+        commits.put(target, content);
+      }
       apply(new QueueCommand.RecordMerge(l.runId(), target));
     } else {
       apply(new QueueCommand.RecordBranchDeleted(effect.runId()));
