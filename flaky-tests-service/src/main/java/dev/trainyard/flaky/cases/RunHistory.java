@@ -1,6 +1,7 @@
 package dev.trainyard.flaky.cases;
 
 import dev.trainyard.flaky.classify.Observation;
+import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.ingest.Outcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ public final class RunHistory {
 
   /** {@code runs} with {@code run} added (once: an upload already there is not added again). */
   public static List<RecentRun> add(
-      List<RecentRun> runs, RecentRun run, String targetBranch, Instant now) {
+      List<RecentRun> runs, RecentRun run, TargetBranch targetBranch, Instant now) {
     if (run.outcome() == Outcome.SKIPPED
         || runs.stream().anyMatch(r -> r.uploadId().equals(run.uploadId()))) {
       return prune(runs, targetBranch, now);
@@ -34,7 +35,7 @@ public final class RunHistory {
     return prune(all, targetBranch, now);
   }
 
-  static List<RecentRun> prune(List<RecentRun> runs, String targetBranch, Instant now) {
+  static List<RecentRun> prune(List<RecentRun> runs, TargetBranch targetBranch, Instant now) {
     List<RecentRun> newestFirst =
         runs.stream()
             .sorted(
@@ -45,7 +46,7 @@ public final class RunHistory {
     int target = 0;
     int window = 0;
     for (RecentRun r : newestFirst) {
-      if (targetBranch.equals(r.branch()) && target < TARGET_KEPT) {
+      if (targetBranch.matches(r.branch(), r.prNumber()) && target < TARGET_KEPT) {
         target++;
         kept.add(r);
       } else if (!r.at().isBefore(since) && window < WINDOW_KEPT) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The classification rules, evaluated on a test's runs; the most severe status that applies wins:
@@ -23,12 +24,17 @@ import java.util.Set;
  *       7 days</td></tr>
  *   <tr><td>F2</td><td>flaky</td><td>it passed on a retry within 7 days</td></tr>
  *   <tr><td>F3</td><td>flaky</td><td>on the target branch its failure rate over the last 20 runs
- *       is between 10 % and 80 % (at least 2 failures)</td></tr>
+ *       is between 10 % and 80 % and it went from passing to failing at least twice (a failure
+ *       streak that ended — a broken test that was fixed — is not flakiness)</td></tr>
  *   <tr><td>H</td><td>healthy</td><td>none of the above; a flaky or broken test becomes healthy
- *       again only after its last 10 target-branch runs passed (a clean recovery)</td></tr>
+ *       again only after a clean recovery: its last 10 target-branch runs passed, or its last 10
+ *       runs on any branch passed at the first attempt (with no F1/F2 evidence in the 7 days, which
+ *       "none of the above" already says — so a test flagged in PR CI recovers too)</td></tr>
  * </table>
  *
- * {@code status.timestamp} is when the test entered its status: kept while the status holds.
+ * <p>Which runs are target-branch runs is {@link TargetBranch}'s rule.
+ *
+ * <p>{@code status.timestamp} is when the test entered its status: kept while the status holds.
  */
 public final class Classifier {
   static final Duration WINDOW = Duration.ofDays(7);
@@ -37,6 +43,7 @@ public final class Classifier {
   static final int BROKEN_STREAK = 5;
   static final int FLAKY_WINDOW = 20;
   static final int RECOVERY_RUNS = 10;
+  static final int FLAKY_TRANSITIONS = 2;
 
   private Classifier() {}
 
@@ -45,27 +52,37 @@ public final class Classifier {
    * @param previous its status before, or null for a new test
    */
   public static Status classify(
-      List<Observation> runs, String targetBranch, Instant now, Status previous) {
-    List<Observation> target =
+      List<Observation> runs, TargetBranch targetBranch, Instant now, Status previous) {
+    List<Observation> newestFirst =
         runs.stream()
-            .filter(r -> targetBranch.equals(r.branch()) && r.outcome() != Outcome.SKIPPED)
+            .filter(r -> r.outcome() != Outcome.SKIPPED)
             .sorted(Comparator.comparing(Observation::at).reversed())
             .toList();
+    List<Observation> target = newestFirst.stream().filter(targetBranch::matches).toList();
     Optional<String> broken = broken(target);
     Optional<String> flaky = broken.isPresent() ? Optional.empty() : flaky(runs, target, now);
     Health value =
         broken.isPresent() ? Health.BROKEN : flaky.isPresent() ? Health.FLAKY : Health.HEALTHY;
     if (value == Health.HEALTHY && previous != null && previous.value() != Health.HEALTHY) {
-      boolean recovered =
-          target.size() >= RECOVERY_RUNS
-              && target.subList(0, RECOVERY_RUNS).stream().allMatch(Observation::passed);
-      if (!recovered) {
-        return previous; // no clean recovery yet: it keeps its status and its evidence
+      if (cleanRun(target, Observation::passed)) {
+        return new Status(
+            Health.HEALTHY,
+            "recovered: its last "
+                + RECOVERY_RUNS
+                + " runs on "
+                + targetBranch.describe()
+                + " passed",
+            now);
       }
-      return new Status(
-          Health.HEALTHY,
-          "recovered: its last " + RECOVERY_RUNS + " runs on " + targetBranch + " passed",
-          now);
+      if (cleanRun(newestFirst, r -> r.outcome() == Outcome.PASSED)) {
+        return new Status(
+            Health.HEALTHY,
+            "recovered: its last "
+                + RECOVERY_RUNS
+                + " runs passed at the first attempt, with no flaky evidence in 7 days",
+            now);
+      }
+      return previous; // no clean recovery yet: it keeps its status and its evidence
     }
     String reason =
         value == Health.BROKEN
@@ -73,6 +90,22 @@ public final class Classifier {
             : value == Health.FLAKY ? flaky.get() : "no failures in the recent runs";
     Instant since = previous != null && previous.value() == value ? previous.since() : now;
     return new Status(value, reason, since);
+  }
+
+  private static boolean cleanRun(List<Observation> newestFirst, Predicate<Observation> clean) {
+    return newestFirst.size() >= RECOVERY_RUNS
+        && newestFirst.subList(0, RECOVERY_RUNS).stream().allMatch(clean);
+  }
+
+  /** Pass-to-fail changes, oldest first: how often a passing test started failing again. */
+  static int passToFail(List<Observation> newestFirst) {
+    int changes = 0;
+    for (int i = newestFirst.size() - 1; i > 0; i--) {
+      if (newestFirst.get(i).passed() && newestFirst.get(i - 1).failed()) {
+        changes++;
+      }
+    }
+    return changes;
   }
 
   private static Optional<String> broken(List<Observation> target) {
@@ -114,7 +147,7 @@ public final class Classifier {
     List<Observation> window = target.subList(0, Math.min(FLAKY_WINDOW, target.size()));
     long failures = window.stream().filter(Observation::failed).count();
     double rate = window.isEmpty() ? 0 : failures / (double) window.size();
-    if (failures >= 2 && rate >= 0.10 && rate < 0.80) {
+    if (failures >= 2 && rate >= 0.10 && rate < 0.80 && passToFail(window) >= FLAKY_TRANSITIONS) {
       return Optional.of(
           "failed in "
               + failures

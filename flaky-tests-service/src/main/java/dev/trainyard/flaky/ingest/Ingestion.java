@@ -9,6 +9,7 @@ import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.classify.Classifier;
 import dev.trainyard.flaky.classify.Health;
 import dev.trainyard.flaky.classify.Status;
+import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.events.TestCaseEvent;
 import dev.trainyard.flaky.events.TestCaseEvents;
@@ -132,7 +133,7 @@ public class Ingestion {
       RepoSettings repoSettings,
       Codeowners owners) {
     Repo repo = form.repo();
-    String target = repoSettings.targetBranch();
+    TargetBranch target = repoSettings.target();
     Map<String, TestCase> existing =
         cases.find(org, batch.stream().map(MergedResult::testId).toList());
     List<TestCase> next = new ArrayList<>(batch.size());

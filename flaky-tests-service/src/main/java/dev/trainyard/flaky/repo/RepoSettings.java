@@ -1,17 +1,21 @@
 package dev.trainyard.flaky.repo;
 
+import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.owners.Codeowners;
 import java.util.List;
 
 /**
- * A repository's flaky-test settings: its target branch (whose runs the failure-rate rules read),
- * whether flaky tests are quarantined automatically, and its CODEOWNERS (the last uploaded).
+ * A repository's flaky-test settings: its target branch (whose runs the failure-rate rules read;
+ * null = not set, see {@link TargetBranch}), whether flaky tests are quarantined automatically, and
+ * its CODEOWNERS (the last uploaded).
  */
 public record RepoSettings(String targetBranch, boolean autoQuarantine, String codeowners) {
-  public static final String DEFAULT_TARGET = "main";
-
   public static RepoSettings defaults() {
-    return new RepoSettings(DEFAULT_TARGET, false, null);
+    return new RepoSettings(null, false, null);
+  }
+
+  public TargetBranch target() {
+    return TargetBranch.of(targetBranch);
   }
 
   /** The owners of {@code path} by the CODEOWNERS, empty without a path or a file. */

@@ -10,7 +10,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * {@code POST /v1/flaky-tests/update-repo-settings {repo, target_branch?, auto_quarantine?}}
- * (extension): the branch the rate rules read (default {@code main}) and whether flaky tests are
+ * (extension): the branch the rate rules read (unset: runs uploaded without a PR number and not on
+ * a {@code trainyard-merge/} branch, see {@code classify.TargetBranch}) and whether flaky tests are
  * quarantined automatically (default off).
  */
 public class RepoSettingsHandler {

@@ -28,9 +28,8 @@ public class RepoSettingsStore {
     if (doc == null) {
       return RepoSettings.defaults();
     }
-    String target = doc.getString("targetBranch");
     return new RepoSettings(
-        target == null ? RepoSettings.DEFAULT_TARGET : target,
+        doc.getString("targetBranch"),
         Boolean.TRUE.equals(doc.getBoolean("autoQuarantine")),
         doc.getString("codeowners"));
   }

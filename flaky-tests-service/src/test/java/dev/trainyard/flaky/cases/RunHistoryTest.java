@@ -2,6 +2,7 @@ package dev.trainyard.flaky.cases;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.ingest.Outcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The bounded history a test-case document keeps: enough for every rule, never more. */
 class RunHistoryTest {
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+  private static final TargetBranch MAIN = TargetBranch.of("main");
 
   private static RecentRun run(String upload, String branch, Long pr, Outcome o, Duration ago) {
     return new RecentRun(upload, "sha-" + upload, branch, pr, o, NOW.minus(ago));
@@ -21,8 +23,8 @@ class RunHistoryTest {
   void theSameUploadIsAddedOnce() {
     RecentRun r = run("u1", "main", null, Outcome.FAILED, Duration.ZERO);
 
-    List<RecentRun> once = RunHistory.add(List.of(), r, "main", NOW);
-    List<RecentRun> twice = RunHistory.add(once, r, "main", NOW);
+    List<RecentRun> once = RunHistory.add(List.of(), r, MAIN, NOW);
+    List<RecentRun> twice = RunHistory.add(once, r, MAIN, NOW);
 
     assertThat(twice).containsExactly(r);
   }
@@ -31,7 +33,7 @@ class RunHistoryTest {
   void skippedRunsAreNotKept() {
     assertThat(
             RunHistory.add(
-                List.of(), run("u", "main", null, Outcome.SKIPPED, Duration.ZERO), "main", NOW))
+                List.of(), run("u", "main", null, Outcome.SKIPPED, Duration.ZERO), MAIN, NOW))
         .isEmpty();
   }
 
@@ -47,7 +49,7 @@ class RunHistoryTest {
     runs.add(run("old", "feature", 999L, Outcome.FAILED, Duration.ofDays(8)));
 
     List<RecentRun> kept =
-        RunHistory.add(runs, run("new", "main", null, Outcome.FAILED, Duration.ZERO), "main", NOW);
+        RunHistory.add(runs, run("new", "main", null, Outcome.FAILED, Duration.ZERO), MAIN, NOW);
 
     assertThat(kept.stream().filter(r -> r.branch().equals("main"))).hasSize(20);
     assertThat(kept.stream().filter(r -> r.branch().equals("feature"))).hasSize(100);

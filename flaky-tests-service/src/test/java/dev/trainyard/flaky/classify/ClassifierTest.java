@@ -16,13 +16,26 @@ class ClassifierTest {
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
   private static final Instant EARLIER = NOW.minus(Duration.ofDays(3));
 
+  private static final TargetBranch MAIN = TargetBranch.of("main");
+
   record Row(
       String rule,
+      TargetBranch target,
       List<Observation> runs,
       Status previous,
       Health value,
       String reason,
       Instant since) {
+    Row(
+        String rule,
+        List<Observation> runs,
+        Status previous,
+        Health value,
+        String reason,
+        Instant since) {
+      this(rule, MAIN, runs, previous, value, reason, since);
+    }
+
     @Override
     public String toString() {
       return rule;
@@ -33,10 +46,15 @@ class ClassifierTest {
    * Runs on main, newest last: P passed, F failed, R passed on retry, S skipped; one hour apart.
    */
   static List<Observation> main(String outcomes) {
+    return on("main", null, outcomes);
+  }
+
+  /** Runs on {@code branch} (PR {@code pr}), newest last, one hour apart, one commit each. */
+  static List<Observation> on(String branch, Long pr, String outcomes) {
     List<Observation> runs = new ArrayList<>();
     for (int i = 0; i < outcomes.length(); i++) {
       Instant at = NOW.minus(Duration.ofHours(outcomes.length() - i));
-      runs.add(new Observation("main-" + i, "main", null, outcome(outcomes.charAt(i)), at));
+      runs.add(new Observation(branch + "-" + i, branch, pr, outcome(outcomes.charAt(i)), at));
     }
     return runs;
   }
@@ -62,6 +80,10 @@ class ClassifierTest {
 
   static Stream<Row> rules() {
     Status flakyBefore = new Status(Health.FLAKY, "passed on a retry once in 7 days", EARLIER);
+    Status flakyOnPr =
+        new Status(Health.FLAKY, "passed and failed on the same commit once in 7 days", EARLIER);
+    Status brokenBefore =
+        new Status(Health.BROKEN, "its last 5 runs on the target branch all failed", EARLIER);
     return Stream.of(
         new Row(
             "H: all passing is healthy",
@@ -162,6 +184,81 @@ class ClassifierTest {
             flakyBefore,
             Health.HEALTHY,
             "recovered: its last 10 runs on main passed",
+            NOW),
+        new Row(
+            "recovery off the target branch: flagged in PR CI 8 days ago, then 10 clean PR runs",
+            plus(
+                on("feature", 7L, "PPPPPPPPPP"),
+                onPr("abc", Outcome.FAILED, Duration.ofDays(8)),
+                onPr("abc", Outcome.PASSED, Duration.ofDays(8))),
+            flakyOnPr,
+            Health.HEALTHY,
+            "recovered: its last 10 runs passed at the first attempt, with no flaky evidence in 7"
+                + " days",
+            NOW),
+        new Row(
+            "no recovery off the target branch while the evidence is younger than 7 days",
+            plus(
+                on("feature", 7L, "PPPPPPPPPP"),
+                onPr("abc", Outcome.FAILED, Duration.ofDays(6)),
+                onPr("abc", Outcome.PASSED, Duration.ofDays(6))),
+            flakyOnPr,
+            Health.FLAKY,
+            "passed and failed on the same commit once in 7 days",
+            EARLIER),
+        new Row(
+            "no recovery off the target branch when one of the last 10 runs failed",
+            on("feature", 7L, "PPPPPPPPPFP"),
+            flakyOnPr,
+            Health.FLAKY,
+            "passed and failed on the same commit once in 7 days",
+            EARLIER),
+        new Row(
+            "broken then fixed: an ended failure streak is not flaky (F3 needs alternation)",
+            main("FFFFFPP"),
+            brokenBefore,
+            Health.BROKEN,
+            "its last 5 runs on the target branch all failed",
+            EARLIER),
+        new Row(
+            "broken then fixed: healthy after 10 passing runs, never flaky",
+            main("FFFFFPPPPPPPPPP"),
+            brokenBefore,
+            Health.HEALTHY,
+            "recovered: its last 10 runs on main passed",
+            NOW),
+        new Row(
+            "F3: a rate in the band with one pass-to-fail change is not flaky",
+            main("PPPPPPPPPPPPPPPPFFPP"),
+            null,
+            Health.HEALTHY,
+            "no failures in the recent runs",
+            NOW),
+        new Row(
+            "no target_branch set: pushes to master (no PR number) are target runs",
+            TargetBranch.inferred(),
+            on("master", null, "PPPPPFFFFF"),
+            null,
+            Health.BROKEN,
+            "its last 5 runs on the target branch all failed",
+            NOW),
+        new Row(
+            "no target_branch set: PR runs and trainyard-merge runs are not target runs",
+            TargetBranch.inferred(),
+            plus(
+                on("feature", 7L, "FFFFF"),
+                on("trainyard-merge/master/1", null, "FFFFF").toArray(Observation[]::new)),
+            null,
+            Health.HEALTHY,
+            "no failures in the recent runs",
+            NOW),
+        new Row(
+            "no target_branch set: a broken test recovers on master",
+            TargetBranch.inferred(),
+            on("master", null, "FFFFFPPPPPPPPPP"),
+            brokenBefore,
+            Health.HEALTHY,
+            "recovered: its last 10 runs on the target branch passed",
             NOW));
   }
 
@@ -176,7 +273,7 @@ class ClassifierTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("rules")
   void rule(Row row) {
-    Status status = Classifier.classify(row.runs(), "main", NOW, row.previous());
+    Status status = Classifier.classify(row.runs(), row.target(), NOW, row.previous());
 
     assertThat(status.value()).isEqualTo(row.value());
     assertThat(status.reason()).isEqualTo(row.reason());
