@@ -16,7 +16,9 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * Reads a JUnit XML report as a stream, never as a tree, and refuses what could hurt: any DTD (so
  * no external entities, no entity expansion — XXE and "billion laughs" are rejected outright),
- * nesting deeper than {@value #MAX_DEPTH}, attribute or text values kept beyond {@value
+ * nesting deeper than {@value #MAX_DEPTH}, more than 256 attributes on an element; names,
+ * classnames, paths and suite names longer than {@value UploadLimits#MAX_ATTRIBUTE} characters and
+ * more test cases than an upload may hold ({@link UploadLimits}); failure messages beyond {@value
  * #MAX_MESSAGE} characters are cut. Understands the producers' dialects: Surefire ({@code
  * flakyFailure}/{@code rerunFailure}, times with decimal commas or thousands separators), pytest
  * xunit1 ({@code file}/{@code line}) and xunit2, jest-junit, gotestsum. Anything else wrong is a
@@ -28,8 +30,14 @@ public final class JunitXmlParser {
   private static final Set<String> ROOTS = Set.of("testsuites", "testsuite");
   private static final XMLInputFactory FACTORY = hardenedFactory();
 
-  /** Every test case of the report, in document order. */
+  /** Every test case of the report, in document order, as the only file of an upload. */
   public List<TestCaseResult> parse(String fileName, InputStream in)
+      throws MalformedReportException {
+    return parse(fileName, in, new UploadLimits());
+  }
+
+  /** Every test case of the report, in document order, counted against the upload's limits. */
+  public List<TestCaseResult> parse(String fileName, InputStream in, UploadLimits limits)
       throws MalformedReportException {
     XMLStreamReader xml = null;
     try {
@@ -40,7 +48,7 @@ public final class JunitXmlParser {
       }
       source.unread(first);
       xml = FACTORY.createXMLStreamReader(source);
-      return read(fileName, xml);
+      return read(fileName, xml, limits);
     } catch (XMLStreamException e) {
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
       throw new MalformedReportException(fileName, line, "not well-formed XML (" + brief(e) + ")");
@@ -51,7 +59,7 @@ public final class JunitXmlParser {
     }
   }
 
-  private List<TestCaseResult> read(String fileName, XMLStreamReader xml)
+  private List<TestCaseResult> read(String fileName, XMLStreamReader xml, UploadLimits limits)
       throws XMLStreamException, MalformedReportException {
     List<TestCaseResult> results = new ArrayList<>();
     Deque<String> suites = new ArrayDeque<>();
@@ -80,10 +88,13 @@ public final class JunitXmlParser {
               fileName, line, "elements nest deeper than " + MAX_DEPTH + " levels");
         }
         if (name.equals("testsuite")) {
-          suites.push(attribute(xml, "name", ""));
+          suites.push(
+              limits.attribute(fileName, line, "a <testsuite> name", attribute(xml, "name", "")));
         } else if (name.equals("testcase")) {
+          limits.testCase(fileName, line);
           current =
-              TestCaseBuilder.start(fileName, line, xml, suites.isEmpty() ? null : suites.peek());
+              TestCaseBuilder.start(
+                  fileName, line, xml, suites.isEmpty() ? null : suites.peek(), limits);
         } else if (current != null) {
           current.child(name, xml);
         }
@@ -92,7 +103,7 @@ public final class JunitXmlParser {
         if (name.equals("testsuite")) {
           suites.pop();
         } else if (name.equals("testcase") && current != null) {
-          results.add(current.build());
+          results.add(current.build(limits));
           current = null;
         } else if (current != null) {
           current.endChild();
@@ -119,6 +130,13 @@ public final class JunitXmlParser {
     factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
     factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
     factory.setProperty(XMLInputFactory.IS_COALESCING, false);
+    // the JDK's own limits as a second line behind the checks above (no DTD means no entities)
+    factory.setProperty("jdk.xml.maxElementDepth", MAX_DEPTH + 1);
+    factory.setProperty("jdk.xml.elementAttributeLimit", 256);
+    factory.setProperty("jdk.xml.maxXMLNameLimit", 1000);
+    factory.setProperty("jdk.xml.entityExpansionLimit", 0);
+    factory.setProperty("jdk.xml.maxGeneralEntitySizeLimit", 0);
+    factory.setProperty("jdk.xml.totalEntitySizeLimit", 0);
     return factory;
   }
 

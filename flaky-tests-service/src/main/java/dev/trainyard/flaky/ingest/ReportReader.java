@@ -34,26 +34,32 @@ public final class ReportReader {
       return Mono.error(
           ApiException.badRequest("file is required: one or more JUnit XML files as file parts"));
     }
-    return Flux.fromIterable(files).concatMap(ReportReader::read).collectList();
+    return Mono.defer(
+        () -> {
+          UploadLimits limits = new UploadLimits(); // one per upload, files read one at a time
+          return Flux.fromIterable(files).concatMap(part -> read(part, limits)).collectList();
+        });
   }
 
-  private static Mono<ParsedReport> read(Part part) {
+  private static Mono<ParsedReport> read(Part part, UploadLimits limits) {
     String name =
         part instanceof FilePart file && !file.filename().isBlank() ? file.filename() : "file";
     return Mono.fromCallable(
             () ->
                 parse(
                     name,
+                    limits,
                     part instanceof FormFieldPart field
                         ? new ByteArrayInputStream(field.value().getBytes(StandardCharsets.UTF_8))
                         : DataBufferUtils.subscriberInputStream(part.content(), 4)))
         .subscribeOn(Schedulers.boundedElastic());
   }
 
-  private static ParsedReport parse(String name, InputStream source) throws IOException {
+  private static ParsedReport parse(String name, UploadLimits limits, InputStream source)
+      throws IOException {
     MessageDigest sha = sha256();
     try (InputStream in = new DigestInputStream(source, sha)) {
-      List<TestCaseResult> results = PARSER.parse(name, in);
+      List<TestCaseResult> results = PARSER.parse(name, in, limits);
       in.transferTo(OutputStream.nullOutputStream()); // the digest covers every byte
       return new ParsedReport(name, sha.digest(), results);
     } catch (MalformedReportException e) {

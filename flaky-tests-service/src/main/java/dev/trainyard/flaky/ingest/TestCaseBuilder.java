@@ -25,14 +25,23 @@ final class TestCaseBuilder {
     this.durationMillis = durationMillis;
   }
 
-  static TestCaseBuilder start(String fileName, int line, XMLStreamReader xml, String parent)
+  static TestCaseBuilder start(
+      String fileName, int line, XMLStreamReader xml, String parent, UploadLimits limits)
       throws MalformedReportException {
     String name = JunitXmlParser.attribute(xml, "name", null);
     if (name == null || name.isBlank()) {
       throw new MalformedReportException(fileName, line, "a <testcase> has no name");
     }
-    String classname = JunitXmlParser.attribute(xml, "classname", null);
-    String file = JunitXmlParser.attribute(xml, "file", null);
+    limits.attribute(fileName, line, "a <testcase> name", name);
+    String classname =
+        limits.attribute(
+            fileName,
+            line,
+            "a <testcase> classname",
+            JunitXmlParser.attribute(xml, "classname", null));
+    String file =
+        limits.attribute(
+            fileName, line, "a <testcase> file", JunitXmlParser.attribute(xml, "file", null));
     String time = JunitXmlParser.attribute(xml, "time", null);
     return new TestCaseBuilder(
         parent == null || parent.isEmpty() ? null : parent,
@@ -78,7 +87,7 @@ final class TestCaseBuilder {
     text = null;
   }
 
-  TestCaseResult build() {
+  TestCaseResult build(UploadLimits limits) {
     Outcome outcome =
         failed
             ? Outcome.FAILED
@@ -86,7 +95,14 @@ final class TestCaseBuilder {
                 ? Outcome.SKIPPED
                 : flakyAttempts > 0 ? Outcome.PASSED_ON_RETRY : Outcome.PASSED;
     return new TestCaseResult(
-        parent, classname, name, filePath, outcome, durationMillis, failedAttempts, message);
+        parent,
+        classname,
+        name,
+        filePath,
+        outcome,
+        durationMillis,
+        failedAttempts,
+        limits.message(message));
   }
 
   /** The failure's message attribute, else (at its end) its text. */

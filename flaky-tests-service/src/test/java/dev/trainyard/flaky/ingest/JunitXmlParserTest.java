@@ -136,6 +136,88 @@ class JunitXmlParserTest {
     assertThat(result.message()).hasSize(JunitXmlParser.MAX_MESSAGE);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "a <testcase> name|<testsuite>%n<testcase name=\"%s\"/></testsuite>",
+        "a <testcase> classname|<testsuite>%n<testcase name=\"t\" classname=\"%s\"/></testsuite>",
+        "a <testcase> file|<testsuite>%n<testcase name=\"t\" file=\"%s\"/></testsuite>",
+        "a <testsuite> name|<testsuites>%n<testsuite name=\"%s\"><testcase name=\"t\"/></testsuite></testsuites>"
+      })
+  void identityAttributesLongerThanTheCapAreRefusedWithFileAndLine(String what, String template)
+      throws Exception {
+    String atCap = template.formatted("a".repeat(UploadLimits.MAX_ATTRIBUTE));
+    String overCap = template.formatted("a".repeat(UploadLimits.MAX_ATTRIBUTE + 1));
+
+    assertThat(parser.parse("ok.xml", stream(atCap))).hasSize(1);
+    assertThatThrownBy(() -> parser.parse("huge.xml", stream(overCap)))
+        .isInstanceOf(MalformedReportException.class)
+        .hasMessage(
+            "huge.xml line 2: "
+                + what
+                + " is "
+                + (UploadLimits.MAX_ATTRIBUTE + 1)
+                + " characters long (at most "
+                + UploadLimits.MAX_ATTRIBUTE
+                + ")");
+  }
+
+  @Test
+  void anUploadHoldsAtMostTheCappedNumberOfTestCasesAcrossItsFiles() throws Exception {
+    UploadLimits limits = new UploadLimits();
+    int half = UploadLimits.MAX_TEST_CASES / 2;
+
+    assertThat(parser.parse("a.xml", stream(cases(half)), limits)).hasSize(half);
+    assertThat(parser.parse("b.xml", stream(cases(half)), limits)).hasSize(half);
+    assertThatThrownBy(() -> parser.parse("c.xml", stream(cases(1)), limits))
+        .isInstanceOf(MalformedReportException.class)
+        .hasMessage(
+            "c.xml line 1: the upload holds more than 50000 test cases (the limit per upload);"
+                + " split the results into several uploads");
+  }
+
+  @Test
+  void failureMessagesBeyondTheUploadsBudgetAreDroppedNotTheResults() throws Exception {
+    int fits = UploadLimits.MAX_MESSAGE_TEXT / JunitXmlParser.MAX_MESSAGE;
+    StringBuilder xml = new StringBuilder("<testsuite>");
+    String message = "m".repeat(JunitXmlParser.MAX_MESSAGE);
+    for (int i = 0; i < fits + 2; i++) {
+      xml.append("<testcase name=\"t").append(i).append("\"><failure message=\"");
+      xml.append(message).append("\"/></testcase>");
+    }
+    xml.append("</testsuite>");
+
+    List<TestCaseResult> results = parser.parse("messages.xml", stream(xml.toString()));
+
+    assertThat(results).hasSize(fits + 2).allMatch(r -> r.outcome() == Outcome.FAILED);
+    assertThat(results.get(fits - 1).message()).hasSize(JunitXmlParser.MAX_MESSAGE);
+    assertThat(results.get(fits).message()).isNull();
+    assertThat(results.get(fits + 1).message()).isNull();
+  }
+
+  @Test
+  void theJdkLimitsBackTheParserUp() {
+    StringBuilder attributes = new StringBuilder();
+    for (int i = 0; i < 300; i++) {
+      attributes.append(" a").append(i).append("=\"x\"");
+    }
+    String xml = "<testsuite><testcase name=\"t\"" + attributes + "/></testsuite>";
+
+    assertThatThrownBy(() -> parser.parse("attributes.xml", stream(xml)))
+        .isInstanceOf(MalformedReportException.class)
+        .hasMessageContaining("attributes.xml line 1: not well-formed XML")
+        .hasMessageContaining("256");
+  }
+
+  private static String cases(int n) {
+    StringBuilder xml = new StringBuilder("<testsuite>");
+    for (int i = 0; i < n; i++) {
+      xml.append("<testcase name=\"t").append(i).append("\"/>");
+    }
+    return xml.append("</testsuite>").toString();
+  }
+
   private List<TestCaseResult> parse(String resource) throws Exception {
     try (InputStream in = getClass().getResourceAsStream("/reports/" + resource)) {
       return parser.parse(resource, in);

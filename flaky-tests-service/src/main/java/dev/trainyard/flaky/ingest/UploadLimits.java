@@ -1,0 +1,75 @@
+package dev.trainyard.flaky.ingest;
+
+/**
+ * What one upload may hold, counted across all its files while they are parsed, so that memory, the
+ * write time (ingestion runs at about 1,000 test cases a second, and the gateway gives an upload 2
+ * minutes) and every stored document stay bounded:
+ *
+ * <ul>
+ *   <li>at most {@value #MAX_TEST_CASES} test cases (400 naming the limit: split the results into
+ *       several uploads);
+ *   <li>a name, classname, file path or suite name of at most {@value #MAX_ATTRIBUTE} characters
+ *       (400 naming the file and line);
+ *   <li>names, classnames and paths of at most {@value #MAX_IDENTITY_TEXT} characters together
+ *       (400);
+ *   <li>failure messages cut to {@value JunitXmlParser#MAX_MESSAGE} characters each and {@value
+ *       #MAX_MESSAGE_TEXT} together — beyond that, messages are dropped, never the results.
+ * </ul>
+ *
+ * One instance per upload; not thread-safe (the files of an upload are read one after another).
+ */
+public final class UploadLimits {
+  public static final int MAX_TEST_CASES = 50_000;
+  public static final int MAX_ATTRIBUTE = 4096;
+  public static final int MAX_IDENTITY_TEXT = 32 * 1024 * 1024;
+  public static final int MAX_MESSAGE_TEXT = 16 * 1024 * 1024;
+
+  private int testCases;
+  private long identityText;
+  private long messageText;
+
+  /** Counts a {@code <testcase>} that starts at {@code line}; refuses one beyond the limit. */
+  void testCase(String fileName, int line) throws MalformedReportException {
+    if (++testCases > MAX_TEST_CASES) {
+      throw new MalformedReportException(
+          fileName,
+          line,
+          "the upload holds more than "
+              + MAX_TEST_CASES
+              + " test cases (the limit per upload); split the results into several uploads");
+    }
+  }
+
+  /** {@code value} if it is within the limits (null stays null). */
+  String attribute(String fileName, int line, String what, String value)
+      throws MalformedReportException {
+    if (value == null) {
+      return null;
+    }
+    if (value.length() > MAX_ATTRIBUTE) {
+      throw new MalformedReportException(
+          fileName,
+          line,
+          what + " is " + value.length() + " characters long (at most " + MAX_ATTRIBUTE + ")");
+    }
+    identityText += value.length();
+    if (identityText > MAX_IDENTITY_TEXT) {
+      throw new MalformedReportException(
+          fileName,
+          line,
+          "the test names, classnames and paths of the upload exceed "
+              + MAX_IDENTITY_TEXT
+              + " characters; split the results into several uploads");
+    }
+    return value;
+  }
+
+  /** {@code message} if the upload's budget for messages still has room, else null. */
+  String message(String message) {
+    if (message == null || messageText + message.length() > MAX_MESSAGE_TEXT) {
+      return null;
+    }
+    messageText += message.length();
+    return message;
+  }
+}
