@@ -26,9 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.locks.ReentrantLock;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Writes a fully parsed upload: the upload record, the run log, then each test case's bounded
@@ -36,7 +35,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * that caused it is stored. Every step is idempotent per upload id (documents keyed by it, the
  * upload's time fixed by its first attempt, event ids derived from it), so an upload written again
  * after a crash or a 503 converges instead of counting twice. Uploads of one repository are written
- * one at a time in this instance.
+ * one at a time in this instance ({@link PerKeySerializer}).
  */
 public class Ingestion {
   static final int BATCH = 1000;
@@ -47,7 +46,8 @@ public class Ingestion {
   private final EventPublisher events;
   private final InstantSource clock;
   private final String publicUrl;
-  private final ConcurrentMap<String, ReentrantLock> repoLocks = new ConcurrentHashMap<>();
+  private final PerKeySerializer perRepo =
+      new PerKeySerializer(task -> Schedulers.boundedElastic().schedule(task));
 
   public Ingestion(
       TestCaseStore cases,
@@ -69,7 +69,22 @@ public class Ingestion {
   /** What the client is told: the upload's id and how many test cases it held. */
   public record Written(String uploadId, int testCases) {}
 
-  public Written write(String org, UploadForm form, List<ParsedReport> reports, String codeowners) {
+  /**
+   * Writes the upload once the repository's earlier uploads in this instance are written (waiting
+   * holds no thread); it runs to its end even if the caller stops waiting.
+   */
+  public Mono<Written> submit(
+      String org, UploadForm form, List<ParsedReport> reports, String codeowners) {
+    return Mono.defer(
+        () ->
+            Mono.fromFuture(
+                perRepo.submit(
+                    org + "/" + form.repo().key(), () -> write(org, form, reports, codeowners)),
+                true));
+  }
+
+  /** Writes the upload on this thread; callers serialise per repository ({@link #submit}). */
+  Written write(String org, UploadForm form, List<ParsedReport> reports, String codeowners) {
     Repo repo = form.repo();
     List<TestCaseResult> all = new ArrayList<>();
     reports.forEach(r -> all.addAll(r.results()));
@@ -88,39 +103,32 @@ public class Ingestion {
                         r.name(),
                         form.variant())
                     .toString());
-    ReentrantLock lock =
-        repoLocks.computeIfAbsent(org + "/" + repo.key(), k -> new ReentrantLock());
-    lock.lock();
-    try {
-      Instant at = uploads.begin(org, uploadId, form, all.size(), clock.instant());
-      for (int i = 0; i < merged.size(); i += BATCH) {
-        results.save(
-            org,
-            repo.key(),
-            form,
-            uploadId,
-            merged.subList(i, Math.min(merged.size(), i + BATCH)),
-            at);
-      }
-      if (codeowners != null) {
-        settings.codeowners(org, repo, codeowners);
-      }
-      RepoSettings repoSettings = settings.get(org, repo);
-      Codeowners owners = settings.parsed(repoSettings);
-      for (int i = 0; i < merged.size(); i += BATCH) {
-        classify(
-            org,
-            form,
-            uploadId,
-            merged.subList(i, Math.min(merged.size(), i + BATCH)),
-            at,
-            repoSettings,
-            owners);
-      }
-      uploads.done(org, uploadId);
-    } finally {
-      lock.unlock();
+    Instant at = uploads.begin(org, uploadId, form, all.size(), clock.instant());
+    for (int i = 0; i < merged.size(); i += BATCH) {
+      results.save(
+          org,
+          repo.key(),
+          form,
+          uploadId,
+          merged.subList(i, Math.min(merged.size(), i + BATCH)),
+          at);
     }
+    if (codeowners != null) {
+      settings.codeowners(org, repo, codeowners);
+    }
+    RepoSettings repoSettings = settings.get(org, repo);
+    Codeowners owners = settings.parsed(repoSettings);
+    for (int i = 0; i < merged.size(); i += BATCH) {
+      classify(
+          org,
+          form,
+          uploadId,
+          merged.subList(i, Math.min(merged.size(), i + BATCH)),
+          at,
+          repoSettings,
+          owners);
+    }
+    uploads.done(org, uploadId);
     return new Written(uploadId, all.size());
   }
 

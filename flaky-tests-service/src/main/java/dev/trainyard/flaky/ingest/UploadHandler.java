@@ -15,7 +15,6 @@ import org.springframework.http.codec.multipart.Part;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * {@code POST /v1/flaky-tests/upload} (multipart): every file is parsed completely before anything
@@ -51,12 +50,7 @@ public class UploadHandler {
               return ReportReader.readAll(parts.get("file"))
                   .zipWith(codeowners(parts.getFirst("codeowners")))
                   .flatMap(
-                      read ->
-                          Mono.fromCallable(
-                                  () ->
-                                      ingestion.write(
-                                          org, form, read.getT1(), read.getT2().orElse(null)))
-                              .subscribeOn(Schedulers.boundedElastic()));
+                      read -> ingestion.submit(org, form, read.getT1(), read.getT2().orElse(null)));
             })
         .flatMap(
             written ->
