@@ -29,12 +29,39 @@ public record TestCase(
    * automatically (it is not noise, it is broken).
    */
   public boolean quarantined(boolean autoQuarantine) {
-    if (quarantine == QuarantineSetting.ALWAYS_QUARANTINE) {
+    return quarantined(quarantine, status.value(), autoQuarantine);
+  }
+
+  /**
+   * The quarantine rule, the one source of it: {@code quarantine.QuarantinedFilter} derives the
+   * store's query from this function.
+   */
+  public static boolean quarantined(
+      QuarantineSetting setting, Health health, boolean autoQuarantine) {
+    if (setting == QuarantineSetting.ALWAYS_QUARANTINE) {
       return true;
     }
-    if (quarantine == QuarantineSetting.NEVER_QUARANTINE) {
+    if (setting == QuarantineSetting.NEVER_QUARANTINE) {
       return false;
     }
-    return autoQuarantine && status.value() == Health.FLAKY;
+    return autoQuarantine && health == Health.FLAKY;
+  }
+
+  /** This test case with another override, one version later. */
+  public TestCase withQuarantine(QuarantineSetting setting) {
+    return new TestCase(
+        org,
+        repo,
+        testId,
+        name,
+        classname,
+        parent,
+        filePath,
+        variant,
+        status,
+        runs,
+        setting,
+        quarantineVersion + 1,
+        ticketUrl);
   }
 }

@@ -9,6 +9,7 @@ import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
 import dev.trainyard.flaky.classify.Health;
 import dev.trainyard.flaky.classify.Status;
+import dev.trainyard.flaky.events.TestCaseEvent;
 import dev.trainyard.flaky.ingest.Outcome;
 import dev.trainyard.flaky.store.FlakyCollections;
 import java.time.Instant;
@@ -92,9 +93,18 @@ public class TestCaseStore {
     }
   }
 
-  /** Sets the override if nobody changed it since {@code version} was read; false otherwise. */
+  /**
+   * Sets the override if nobody changed it since {@code version} was read, together with the event
+   * that tells of it as {@code pendingEvent} (published after this write, then cleared — so a crash
+   * in between leaves it to be published by the next request on the test case); false otherwise.
+   */
   public boolean setQuarantine(
-      String org, String testId, int version, QuarantineSetting setting, String reason) {
+      String org,
+      String testId,
+      int version,
+      QuarantineSetting setting,
+      String reason,
+      TestCaseEvent pending) {
     return collection()
             .updateOne(
                 Filters.and(
@@ -102,9 +112,43 @@ public class TestCaseStore {
                 Updates.combine(
                     Updates.set("quarantine", setting.name()),
                     Updates.set("quarantineVersion", version + 1),
-                    Updates.set("quarantineReason", reason)))
+                    Updates.set("quarantineReason", reason),
+                    Updates.set(
+                        "pendingEvent",
+                        new Document("id", pending.id())
+                            .append("org", pending.org())
+                            .append("type", pending.type())
+                            .append("testId", pending.testId())
+                            .append("body", pending.body()))))
             .getMatchedCount()
         == 1;
+  }
+
+  /** The event a quarantine change stored but has not published yet, if any. */
+  public Optional<TestCaseEvent> pendingEvent(String org, String testId) {
+    Document doc =
+        collection()
+            .find(Filters.eq("_id", id(org, testId)))
+            .projection(new Document("pendingEvent", 1))
+            .first();
+    Document e = doc == null ? null : doc.get("pendingEvent", Document.class);
+    return e == null
+        ? Optional.empty()
+        : Optional.of(
+            new TestCaseEvent(
+                e.getString("id"),
+                e.getString("org"),
+                e.getString("type"),
+                e.getString("testId"),
+                e.getString("body")));
+  }
+
+  /** Forgets the pending event once published (only that one: a newer change keeps its own). */
+  public void clearPendingEvent(String org, String testId, String eventId) {
+    collection()
+        .updateOne(
+            Filters.and(Filters.eq("_id", id(org, testId)), Filters.eq("pendingEvent.id", eventId)),
+            Updates.unset("pendingEvent"));
   }
 
   public void setTicket(String org, String testId, String url) {

@@ -7,6 +7,7 @@ import dev.trainyard.flaky.cases.TestCaseJson;
 import dev.trainyard.flaky.cases.TestCaseRequests;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.events.EventPublisher;
+import dev.trainyard.flaky.events.TestCaseEvent;
 import dev.trainyard.flaky.events.TestCaseEvents;
 import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.http.Caller;
@@ -32,7 +33,7 @@ import reactor.core.scheduler.Schedulers;
  * {@code get-quarantine-config} and {@code set-quarantine-setting}. The config lists the tests
  * whose failures a CI step may ignore: the {@code ALWAYS_QUARANTINE} ones, and — when the
  * repository quarantines automatically — the flaky ones without an override (never a broken one). A
- * changed override publishes {@code test_case.quarantining_setting_changed} before it is stored.
+ * changed override is stored, then {@code test_case.quarantining_setting_changed} is published.
  */
 public class QuarantineHandler {
   private static final int MAX_REASON = 1024;
@@ -68,15 +69,7 @@ public class QuarantineHandler {
 
   private List<Map<String, Object>> quarantined(String org, Repo repo) {
     RepoSettings repoSettings = settings.get(org, repo);
-    Bson always = Filters.eq("quarantine", QuarantineSetting.ALWAYS_QUARANTINE.name());
-    Bson which =
-        repoSettings.autoQuarantine()
-            ? Filters.or(
-                always,
-                Filters.and(
-                    Filters.eq("quarantine", QuarantineSetting.UNSPECIFIED.name()),
-                    Filters.eq("status.value", "flaky")))
-            : always;
+    Bson which = QuarantinedFilter.of(repoSettings.autoQuarantine());
     List<Map<String, Object>> tests = new ArrayList<>();
     for (Document doc :
         cases
@@ -125,27 +118,25 @@ public class QuarantineHandler {
 
   private void change(
       String org, Repo repo, String testId, QuarantineSetting setting, String reason) {
-    TestCase before = TestCaseRequests.find(cases, org, repo, testId);
+    change(org, repo, TestCaseRequests.find(cases, org, repo, testId), setting, reason);
+  }
+
+  /**
+   * Writes the override (version-checked: a concurrent change is a 409 and publishes nothing), then
+   * publishes its event. The event rides in the document as {@code pendingEvent} until it is
+   * published, with an id derived from the test and the version: if publishing fails (a 503) or the
+   * process dies in between, the next {@code set-quarantine-setting} of the test — the client's
+   * retry — publishes it first, and subscribers receive that id once.
+   */
+  void change(String org, Repo repo, TestCase before, QuarantineSetting setting, String reason) {
+    String testId = before.testId();
+    cases.pendingEvent(org, testId).ifPresent(pending -> publish(org, testId, pending));
     if (before.quarantine() == setting) {
-      return; // nothing changes, nothing to tell
+      return; // nothing changes, nothing more to tell
     }
     Instant now = clock.instant();
     RepoSettings repoSettings = settings.get(org, repo);
-    TestCase after =
-        new TestCase(
-            before.org(),
-            before.repo(),
-            before.testId(),
-            before.name(),
-            before.classname(),
-            before.parent(),
-            before.filePath(),
-            before.variant(),
-            before.status(),
-            before.runs(),
-            setting,
-            before.quarantineVersion() + 1,
-            before.ticketUrl());
+    TestCase after = before.withQuarantine(setting);
     Map<String, Object> item =
         TestCaseJson.item(
             after,
@@ -154,20 +145,25 @@ public class QuarantineHandler {
             repoSettings.owners(settings.parsed(repoSettings), after.filePath()),
             after.quarantined(repoSettings.autoQuarantine()),
             now);
-    events.publish(
-        List.of(
-            TestCaseEvents.quarantineChanged(
-                org,
-                testId,
-                before.quarantineVersion(),
-                item,
-                before.quarantine(),
-                setting,
-                reason,
-                now)));
-    if (!cases.setQuarantine(org, testId, before.quarantineVersion(), setting, reason)) {
+    TestCaseEvent event =
+        TestCaseEvents.quarantineChanged(
+            org,
+            testId,
+            before.quarantineVersion(),
+            item,
+            before.quarantine(),
+            setting,
+            reason,
+            now);
+    if (!cases.setQuarantine(org, testId, before.quarantineVersion(), setting, reason, event)) {
       throw new ApiException(
           HttpStatus.CONFLICT, "the quarantine setting of " + testId + " changed meanwhile; retry");
     }
+    publish(org, testId, event);
+  }
+
+  private void publish(String org, String testId, TestCaseEvent event) {
+    events.publish(List.of(event));
+    cases.clearPendingEvent(org, testId, event.id());
   }
 }
