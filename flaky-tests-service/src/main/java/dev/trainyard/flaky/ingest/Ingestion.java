@@ -117,7 +117,7 @@ public class Ingestion {
       settings.codeowners(org, repo, codeowners);
     }
     RepoSettings repoSettings = settings.get(org, repo);
-    Codeowners owners = settings.parsed(repoSettings);
+    Codeowners owners = settings.parsed(org, repoSettings);
     for (int i = 0; i < merged.size(); i += BATCH) {
       classify(
           org,

@@ -135,7 +135,7 @@ public class ListHandler {
     }
     Instant now = clock.instant();
     RepoSettings repoSettings = settings.get(org, repo);
-    Codeowners owners = settings.parsed(repoSettings);
+    Codeowners owners = settings.parsed(org, repoSettings);
     List<Map<String, Object>> tests = new ArrayList<>(rows.size());
     for (TestCase tc : rows) {
       tests.add(

@@ -9,9 +9,10 @@ import java.util.List;
  * null = not set, see {@link TargetBranch}), whether flaky tests are quarantined automatically, and
  * its CODEOWNERS (the last uploaded).
  */
-public record RepoSettings(String targetBranch, boolean autoQuarantine, String codeowners) {
-  public static RepoSettings defaults() {
-    return new RepoSettings(null, false, null);
+public record RepoSettings(
+    String repoKey, String targetBranch, boolean autoQuarantine, String codeowners) {
+  public static RepoSettings defaults(Repo repo) {
+    return new RepoSettings(repo.key(), null, false, null);
   }
 
   public TargetBranch target() {

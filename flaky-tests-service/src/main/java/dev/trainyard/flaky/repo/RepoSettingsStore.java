@@ -8,8 +8,6 @@ import dev.trainyard.flaky.owners.Codeowners;
 import dev.trainyard.flaky.store.FlakyCollections;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.springframework.data.mongodb.core.MongoTemplate;
@@ -17,7 +15,7 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 /** {@code flaky_repo_settings}: one document per (organization, repository). */
 public class RepoSettingsStore {
   private final MongoTemplate mongo;
-  private final ConcurrentMap<String, Codeowners> parsed = new ConcurrentHashMap<>();
+  private final ParsedCodeowners parsed = new ParsedCodeowners(Codeowners::parse);
 
   public RepoSettingsStore(MongoTemplate mongo) {
     this.mongo = mongo;
@@ -26,9 +24,10 @@ public class RepoSettingsStore {
   public RepoSettings get(String org, Repo repo) {
     Document doc = collection().find(Filters.eq("_id", id(org, repo))).first();
     if (doc == null) {
-      return RepoSettings.defaults();
+      return RepoSettings.defaults(repo);
     }
     return new RepoSettings(
+        repo.key(),
         doc.getString("targetBranch"),
         Boolean.TRUE.equals(doc.getBoolean("autoQuarantine")),
         doc.getString("codeowners"));
@@ -63,15 +62,12 @@ public class RepoSettingsStore {
             new UpdateOptions().upsert(true));
   }
 
-  /** The parsed CODEOWNERS of these settings (parsed once per distinct text). */
-  public Codeowners parsed(RepoSettings settings) {
+  /** The parsed CODEOWNERS of these settings (parsed once per repository and text, cached). */
+  public Codeowners parsed(String org, RepoSettings settings) {
     if (settings.codeowners() == null) {
       return null;
     }
-    if (parsed.size() > 1000) {
-      parsed.clear();
-    }
-    return parsed.computeIfAbsent(settings.codeowners(), Codeowners::parse);
+    return parsed.get(org + "/" + settings.repoKey(), settings.codeowners());
   }
 
   private static String id(String org, Repo repo) {

@@ -1,7 +1,11 @@
 package dev.trainyard.flaky.owners;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,5 +53,37 @@ class CodeownersTest {
   })
   void theLastMatchingLineWins(String path, String owners) {
     assertThat(String.join(" ", FILE.owners(path))).isEqualTo(owners);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/z, a/",
+    "a/**/b/**/a/**/b/**/a/**/b/**/a/**/b/**/c, a/b/",
+    "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b, a",
+    "**/***/****/**/x/**/**/**/y, x/"
+  })
+  void hostilePatternsAgainstLongPathsAnswerAtOnce(String pattern, String unit) {
+    Codeowners hostile = Codeowners.parse(pattern + " @evil\n* @everyone");
+    String path = unit.repeat(Codeowners.MAX_PATH / unit.length()).substring(0, 4000) + "q";
+
+    List<String> owners =
+        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> hostile.owners(path));
+
+    assertThat(owners).containsExactly("@everyone");
+  }
+
+  @Test
+  void repeatedAnyDirectoriesCollapseToOne() {
+    assertThat(Codeowners.segments("**/**/**/logs")).containsExactly("**", "logs", "**");
+    assertThat(Codeowners.segments("/a/**/**/b***c")).containsExactly("a", "**", "b*c");
+    assertThat(Codeowners.parse("**/**/logs @o").owners("x/y/logs/z.log")).containsExactly("@o");
+  }
+
+  @Test
+  void aPathLongerThanAnUploadAcceptsOwnsNobody() {
+    Codeowners all = Codeowners.parse("* @everyone");
+
+    assertThat(all.owners("a/".repeat(Codeowners.MAX_PATH))).isEmpty();
+    assertThat(all.owners("a/b.txt")).containsExactly("@everyone");
   }
 }
