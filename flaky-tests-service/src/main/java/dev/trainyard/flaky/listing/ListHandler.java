@@ -94,7 +94,7 @@ public class ListHandler {
         .flatMap(JsonAnswers::ok);
   }
 
-  private Map<String, Object> page(
+  Map<String, Object> page(
       String org, Repo repo, String status, int size, PageToken token, String scope) {
     UnhealthyTests query = new UnhealthyTests(cases.collection(), org, repo.key(), status);
     long total = query.count();
@@ -110,13 +110,28 @@ public class ListHandler {
       index = 0;
       hasPrev = false;
     } else if (PageToken.AFTER.equals(token.d())) {
-      rows = query.after(new PageToken.Row(token.s(), token.i()), size + 1);
+      PageToken.Row boundary = new PageToken.Row(token.s(), token.i());
+      rows = query.after(boundary, size + 1);
       hasNext = rows.size() > size;
       rows = rows.subList(0, Math.min(size, rows.size()));
       index = token.p();
       hasPrev = index > 0;
+      if (rows.isEmpty() && total > 0) {
+        // the rows after the boundary left: no dead end — prev leads back to the boundary row
+        return answer(
+            List.of(),
+            total,
+            totalPages,
+            "",
+            encode(PageToken.before(boundary.justAfter(), Math.max(index - 1, 0)), scope),
+            index,
+            scope);
+      }
     } else if (PageToken.BEFORE.equals(token.d())) {
       List<TestCase> nearestFirst = query.before(new PageToken.Row(token.s(), token.i()), size + 1);
+      if (nearestFirst.isEmpty()) {
+        return page(org, repo, status, size, null, scope); // the rows before left: the first page
+      }
       hasPrev = nearestFirst.size() > size;
       rows = new ArrayList<>(nearestFirst.subList(0, Math.min(size, nearestFirst.size())));
       Collections.reverse(rows);
@@ -128,7 +143,8 @@ public class ListHandler {
     } else {
       index = Math.max(totalPages - 1, 0);
       long onLast = total - (long) index * size;
-      rows = new ArrayList<>(query.last((int) Math.max(onLast, 0)));
+      // limit(0) is no limit in Mongo: with no rows counted, the last page is empty, not all rows
+      rows = total == 0 ? new ArrayList<>() : new ArrayList<>(query.last((int) onLast));
       Collections.reverse(rows);
       hasPrev = index > 0;
       hasNext = false;
@@ -147,20 +163,31 @@ public class ListHandler {
               tc.quarantined(repoSettings.autoQuarantine()),
               now));
     }
-    Map<String, Object> page = new LinkedHashMap<>();
-    page.put("total_rows", total);
-    page.put("total_pages", totalPages);
-    page.put(
-        "next_page_token",
+    String next =
         hasNext && !rows.isEmpty()
             ? encode(
                 PageToken.after(UnhealthyTests.key(rows.get(rows.size() - 1)), index + 1), scope)
-            : "");
-    page.put(
-        "prev_page_token",
+            : "";
+    String prev =
         hasPrev && !rows.isEmpty()
             ? encode(PageToken.before(UnhealthyTests.key(rows.get(0)), index - 1), scope)
-            : "");
+            : "";
+    return answer(tests, total, totalPages, next, prev, index, scope);
+  }
+
+  private Map<String, Object> answer(
+      List<Map<String, Object>> tests,
+      long total,
+      int totalPages,
+      String next,
+      String prev,
+      int index,
+      String scope) {
+    Map<String, Object> page = new LinkedHashMap<>();
+    page.put("total_rows", total);
+    page.put("total_pages", totalPages);
+    page.put("next_page_token", next);
+    page.put("prev_page_token", prev);
     page.put("last_page_token", total > 0 ? encode(PageToken.last(totalPages - 1), scope) : "");
     page.put("page_index", total == 0 ? 0 : index);
     Map<String, Object> answer = new LinkedHashMap<>();

@@ -24,5 +24,13 @@ record PageToken(String d, long s, String i, int p) {
   }
 
   /** The sort key of a listed row. */
-  record Row(long sinceMillis, String testId) {}
+  record Row(long sinceMillis, String testId) {
+    /**
+     * A key right after this row in list order (same timestamp, a test id just above it): "before
+     * it" then includes this row.
+     */
+    Row justAfter() {
+      return new Row(sinceMillis, testId + "\u0000");
+    }
+  }
 }
