@@ -2,14 +2,19 @@ package dev.trainyard.gateway.pulls;
 
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.view.TestRunDocument;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.bson.Document;
+import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -42,6 +47,26 @@ public class ImpactedTargetsStore {
                         .append("targets", chunk.getT2()),
                     Collections.IMPACTED_TARGETS))
         .then(Mono.just(ImpactedTargets.of(sorted, digest)));
+  }
+
+  /**
+   * The union of the stored lists {@code refs} name, sorted; {@code ["ALL"]} when one of them is
+   * every target.
+   */
+  public Mono<List<String>> union(List<String> refs) {
+    if (refs.contains(TestRunDocument.TargetRefs.ALL)) {
+      return Mono.just(List.of(TestRunDocument.TargetRefs.ALL));
+    }
+    return Flux.fromIterable(refs)
+        .concatMap(
+            digest ->
+                mongo.find(
+                    Query.query(Criteria.where("digest").is(digest)).with(Sort.by("index")),
+                    Document.class,
+                    Collections.IMPACTED_TARGETS))
+        .flatMapIterable(chunk -> chunk.getList("targets", String.class))
+        .collect(Collectors.toCollection(TreeSet::new))
+        .map(List::copyOf);
   }
 
   private static List<List<String>> chunks(List<String> sorted) {

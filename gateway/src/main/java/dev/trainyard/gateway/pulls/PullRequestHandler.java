@@ -135,8 +135,26 @@ public class PullRequestHandler {
                   .switchIfEmpty(
                       Mono.error(
                           () -> ApiException.notFound("test run " + runId + " does not exist")))
-                  .flatMap(run -> JsonResponses.ok(run.get("details")));
+                  .flatMap(this::withTargets)
+                  .flatMap(JsonResponses::ok);
             });
+  }
+
+  /** The run's details with its impacted targets read from where they are stored. */
+  private Mono<Document> withTargets(Document run) {
+    Document details = run.get("details", Document.class);
+    Document refs = run.get("targets", Document.class);
+    if (refs == null) {
+      return Mono.just(details);
+    }
+    return Mono.zip(
+            targets.union(refs.getList("all", String.class, List.of())),
+            targets.union(refs.getList("tested", String.class, List.of())))
+        .map(
+            both ->
+                details
+                    .append("impactedTargets", both.getT1())
+                    .append("impactedTargetsForTestedPrs", both.getT2()));
   }
 
   public Mono<ServerResponse> list(ServerRequest request) {

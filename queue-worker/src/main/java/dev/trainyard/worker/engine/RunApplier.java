@@ -23,6 +23,11 @@ final class RunApplier {
     return mapEntries(next, run, x -> x.inRun(run.id(), x.state(), run.createdAt()));
   }
 
+  /**
+   * The run's branch exists. Statuses CI already gave its head commit are its own: those of a
+   * commit no run had yet, and those of a concluded run that tested the very same commit (a
+   * bisection half and the chain run that re-tests it can build identical commits).
+   */
   static QueueAggregate built(QueueAggregate state, TestBranchBuilt e) {
     List<UnclaimedStatus> unclaimed = new ArrayList<>();
     List<RunStatus> claimed = new ArrayList<>();
@@ -158,17 +163,30 @@ final class RunApplier {
     return withBook(state, null, finished, null, null);
   }
 
+  /**
+   * The run leaves the live runs. What CI said of its head stays known for that commit, so a later
+   * run that builds the same commit starts with those results.
+   */
   private static QueueAggregate finish(QueueAggregate state, TestRun run) {
     List<TestRun> live =
         state.runs().live().stream().filter(r -> !r.id().equals(run.id())).toList();
     List<TestRun> finished = new ArrayList<>();
     finished.add(run);
     finished.addAll(state.runs().finished());
+    List<UnclaimedStatus> known = new ArrayList<>(state.runs().unclaimed());
+    if (run.headSha() != null) {
+      for (RunStatus status : run.statuses()) {
+        known.removeIf(
+            u -> u.sha().equals(run.headSha()) && u.status().context().equals(status.context()));
+        known.add(new UnclaimedStatus(run.headSha(), status));
+      }
+    }
+    int overflow = known.size() - RunBook.MAX_UNCLAIMED;
     return withBook(
         state,
         live,
         finished.subList(0, Math.min(finished.size(), RunBook.MAX_FINISHED)),
-        null,
+        known.subList(Math.max(0, overflow), known.size()),
         null);
   }
 

@@ -192,10 +192,18 @@ final class RunPlanner {
       CommandContext ctx,
       boolean headJustRed,
       String reason) {
-    if (state.settings().canOptimisticallyMerge() && !headJustRed) {
-      List<QueueEvent> rescued = rescue(state, chain, ctx.now());
-      if (!rescued.isEmpty()) {
-        return rescued;
+    if (state.settings().canOptimisticallyMerge()) {
+      if (headJustRed) {
+        // a run behind that already passed may vindicate it: record the red first, then rescue
+        boolean passedBehind = chain.stream().skip(1).anyMatch(r -> r.state() == RunState.PASSED);
+        if (passedBehind) {
+          return List.of();
+        }
+      } else {
+        List<QueueEvent> rescued = rescue(state, chain, ctx.now());
+        if (!rescued.isEmpty()) {
+          return rescued;
+        }
       }
     }
     TestRun head = chain.get(0);

@@ -52,9 +52,14 @@ final class RunResults {
     throw new IllegalArgumentException("no rule for " + command.getClass().getSimpleName());
   }
 
-  /** A status of a concluded run's head is late and ignored; a repeated report changes nothing. */
+  /**
+   * A status of a concluded run's head is late and ignored, unless a live run tests the same
+   * commit; a repeated report changes nothing.
+   */
   private static List<QueueEvent> status(QueueAggregate state, ReportStatus c, CommandContext ctx) {
-    boolean concluded = state.runs().finished().stream().anyMatch(r -> c.sha().equals(r.headSha()));
+    boolean live = state.runs().live().stream().anyMatch(r -> c.sha().equals(r.headSha()));
+    boolean concluded =
+        !live && state.runs().finished().stream().anyMatch(r -> c.sha().equals(r.headSha()));
     Optional<RunStatus> known =
         state.runs().live().stream()
             .filter(r -> c.sha().equals(r.headSha()))

@@ -1,7 +1,9 @@
 package dev.trainyard.worker.projection;
 
+import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.view.TestRunDocument;
 import dev.trainyard.common.view.TestingDetails;
+import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.RunState;
 import dev.trainyard.worker.engine.RunStatus;
@@ -29,20 +31,51 @@ public final class RunViews {
     if (after == null) {
       return List.of();
     }
-    Map<String, TestingDetails> previous = new HashMap<>();
+    Map<String, TestRunDocument> previous = new HashMap<>();
     if (before != null) {
-      runs(before).forEach(r -> previous.put(r.id(), details(before, r)));
+      runs(before).forEach(r -> previous.put(r.id(), document(before, r)));
     }
     List<TestRunDocument> changed = new ArrayList<>();
     runs(after)
         .forEach(
             r -> {
-              TestingDetails now = details(after, r);
+              TestRunDocument now = document(after, r);
               if (!now.equals(previous.get(r.id()))) {
-                changed.add(new TestRunDocument(r.id(), after.key().id(), now));
+                changed.add(now);
               }
             });
     return changed;
+  }
+
+  private TestRunDocument document(QueueAggregate queue, TestRun run) {
+    return new TestRunDocument(
+        run.id(), queue.key().id(), details(queue, run), targets(queue, run));
+  }
+
+  /**
+   * The target lists of the run's PRs while they are queued (a concluded PR's entry keeps them
+   * too); a PR without targets contributes none.
+   */
+  private static TestRunDocument.TargetRefs targets(QueueAggregate queue, TestRun run) {
+    List<String> tested = new ArrayList<>();
+    run.prs().forEach(p -> queue.anyEntry(p.entryId()).ifPresent(e -> addRef(tested, e)));
+    List<String> all = new ArrayList<>();
+    run.dependentPrs().forEach(number -> queue.activeEntry(number).ifPresent(e -> addRef(all, e)));
+    tested.forEach(ref -> addRef(all, ref));
+    return new TestRunDocument.TargetRefs(tested, all);
+  }
+
+  private static void addRef(List<String> refs, Entry entry) {
+    ImpactedTargets targets = entry.impactedTargets();
+    if (targets != null) {
+      addRef(refs, targets.all() ? TestRunDocument.TargetRefs.ALL : targets.digest());
+    }
+  }
+
+  private static void addRef(List<String> refs, String ref) {
+    if (ref != null && !refs.contains(ref)) {
+      refs.add(ref);
+    }
   }
 
   public TestingDetails details(QueueAggregate queue, TestRun run) {

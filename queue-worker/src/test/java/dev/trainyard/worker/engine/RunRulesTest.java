@@ -136,6 +136,22 @@ class RunRulesTest {
             List.of("TestBranchConflicted", "TestRunWentRed"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING_FAILURE)),
         row(
+            "build: a run whose commit a concluded run tested takes the results CI gave it",
+            () -> {
+              QueueFixture q = queue().required("ci/test").queued(1).built(1);
+              String cancelled = q.runOf(1).id();
+              q.status(1, "ci/lint", CommitState.SUCCESS).apply(new RestartTests(1));
+              return q.apply(new QueueCommand.RecordBranchDeleted(cancelled));
+            },
+            q ->
+                new QueueCommand.RecordTestBranch(
+                    q.runOf(1).id(), "target", q.state().runs().unclaimed().get(0).sha()),
+            List.of("TestBranchBuilt"),
+            q ->
+                assertThat(q.runOf(1).statuses())
+                    .extracting(RunStatus::context)
+                    .containsExactly("ci/lint")),
+        row(
             "build: a result for a run that is gone changes nothing",
             () -> queue().queued(1).cancelled(1),
             q -> new QueueCommand.RecordTestBranch(q.runOf(1).id(), "b", "h"),

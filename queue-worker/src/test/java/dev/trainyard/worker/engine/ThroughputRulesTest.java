@@ -166,6 +166,12 @@ class ThroughputRulesTest {
                   .isEqualTo(q.runOf(2).id());
             }),
         row(
+            "optimistic merge: a run behind that passed first vindicates a head that goes red later",
+            () -> queue().antiFlake(0, true).queued(1, 2).builtAll().green(2),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            List.of("StatusReported", "TestRunWentRed", "TestRunRescued"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED)),
+        row(
             "optimistic merge: without pending failure depth a red head fails before any rescue",
             () -> queue().antiFlake(0, true).queued(1, 2).builtAll(),
             q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),

@@ -9,23 +9,14 @@ import static dev.trainyard.standalone.support.QueueSteps.pr;
 import static dev.trainyard.standalone.support.QueueSteps.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
-import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.GitHost;
-import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.QueueSteps;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.awaitility.Awaitility;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -34,27 +25,7 @@ import tools.jackson.databind.JsonNode;
  * simulator that watches the test branches and reports statuses, and the worker building, testing
  * and landing the pull requests.
  */
-class MergeQueueIT extends OwnStack {
-  private final Path gitRoot = temporaryDirectory();
-  private Api api;
-  private String name;
-  private GitHost git;
-  private CiSimulator ci;
-
-  /** A fresh repository per test, its queue's API, and a CI watching its test branches. */
-  @BeforeEach
-  void repository() throws IOException {
-    api = stack.api();
-    name = Api.uniqueRepo();
-    git = new GitHost(gitRoot, api, name);
-    ci = new CiSimulator(git.repo(), api, name);
-  }
-
-  @AfterEach
-  void closeRepository() {
-    ci.close();
-    git.close();
-  }
+class MergeQueueIT extends QueueScenario {
 
   /** PR 1 in a run that CI holds: it stays {@code testing} until the test lets CI answer. */
   private void onePullRequestUnderTest() throws IOException {
@@ -63,11 +34,6 @@ class MergeQueueIT extends OwnStack {
     git.openPr(1, "Add a", "ann", "a.txt", "a\n");
     submit(api, name, 1);
     awaitState(api, name, 1, "testing");
-  }
-
-  @Override
-  protected Map<String, Object> properties() {
-    return Map.of("trainyard.git.root", gitRoot.toString());
   }
 
   @Test
@@ -98,7 +64,7 @@ class MergeQueueIT extends OwnStack {
     assertThat(details.get("testedPullRequests").get(0).get("prNumber").asLong()).isEqualTo(6);
     assertThat(details.get("requiredStatusesSource").asString()).isEqualTo("merge_instance");
 
-    List<JsonNode> events = events(name);
+    List<JsonNode> events = events();
     JsonNode testing = first(events, "pull_request.testing", 1);
     assertThat(testing.get("test_branch").asString()).startsWith("trainyard-merge/main/");
     assertThat(testing.get("test_branch_sha").asString()).hasSize(40);
@@ -128,7 +94,7 @@ class MergeQueueIT extends OwnStack {
     for (RevCommit commit : git.repo().allCommits(git.main())) {
       assertThat(git.repo().tree(commit)).doesNotContainKey(CiSimulator.BROKEN);
     }
-    JsonNode failed = first(events(name), "pull_request.failed", 2);
+    JsonNode failed = first(events(), "pull_request.failed", 2);
     assertThat(failed.get("failure_reason").asString())
         .isEqualTo("TEST_RUN_REQUIRED_STATUS_FAILED");
   }
@@ -180,7 +146,7 @@ class MergeQueueIT extends OwnStack {
     assertThat("trainyard-merge/main/" + merged.get("verifiedByTestRun").asString())
         .isEqualTo(after);
     assertThat(
-            events(name).stream()
+            events().stream()
                 .filter(e -> "TESTS_RESTARTED_BY_API_REQUEST".equals(text(e, "queued_reason"))))
         .hasSize(1);
   }
@@ -193,8 +159,7 @@ class MergeQueueIT extends OwnStack {
 
     awaitState(api, name, 1, "cancelled");
     ci.hold(false);
-    assertThat(
-            first(events(name), "pull_request.canceled", 1).get("cancellation_reason").asString())
+    assertThat(first(events(), "pull_request.canceled", 1).get("cancellation_reason").asString())
         .isEqualTo("PR_PUSHED_TO");
     assertThat(git.mainSubjects()).containsExactly("Initial commit");
   }
@@ -219,34 +184,5 @@ class MergeQueueIT extends OwnStack {
     assertThat(api.post("/v1/updateQueue", body(name, "\"state\":\"running\"")).status())
         .isEqualTo(200);
     awaitState(api, name, 1, "merged");
-  }
-
-  private List<JsonNode> events(String name) {
-    return EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
-        .map(EventLog.Event::body)
-        .filter(
-            b ->
-                b.get("repository") != null
-                    && b.get("repository").get("name").asString().equals(name))
-        .toList();
-  }
-
-  private static JsonNode first(List<JsonNode> events, String type, long pr) {
-    return events.stream()
-        .filter(e -> e.get("type").asString().equals(type) && e.get("pr_number").asLong() == pr)
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no " + type + " for PR " + pr + " in " + events));
-  }
-
-  private static String text(JsonNode event, String field) {
-    return event.get(field) == null ? null : event.get(field).asString();
-  }
-
-  private static Path temporaryDirectory() {
-    try {
-      return Files.createTempDirectory("trainyard-git-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

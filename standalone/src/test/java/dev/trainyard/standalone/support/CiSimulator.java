@@ -6,13 +6,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * A CI system for the tests: watches the test branches of a bare repository and reports {@code
  * ci/test} through {@code /v1/ci/reportStatus} for each new head, red when the tested tree holds a
- * file named {@code BROKEN}. It remembers the most test branches it saw at once, can be held (it
- * reports nothing), and keeps retrying a report the service did not take.
+ * file named {@code BROKEN} (or by a rule the test sets). It remembers the most test branches it
+ * saw at once, can be held (it reports nothing), and keeps retrying a report the service did not
+ * take.
  */
 public final class CiSimulator implements AutoCloseable {
   public static final String BROKEN = "BROKEN";
@@ -21,6 +23,8 @@ public final class CiSimulator implements AutoCloseable {
   private final Api api;
   private final String repoJson;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final Set<String> seen = ConcurrentHashMap.newKeySet();
+  private volatile Predicate<Map<String, String>> red = tree -> tree.containsKey(BROKEN);
   private final AtomicInteger maxLive = new AtomicInteger();
   private final AtomicBoolean held = new AtomicBoolean();
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -37,6 +41,19 @@ public final class CiSimulator implements AutoCloseable {
 
   public void hold(boolean hold) {
     held.set(hold);
+  }
+
+  /**
+   * Which tested trees CI reports red (default: those holding {@code BROKEN}); a test simulates a
+   * flaky suite by making a tree red that a larger tree holding the same change is not.
+   */
+  public void redWhen(Predicate<Map<String, String>> rule) {
+    red = rule;
+  }
+
+  /** How many test branches CI has seen: every test run, bisection runs included. */
+  public int testRunsSeen() {
+    return seen.size();
   }
 
   public int maxLiveTestBranches() {
@@ -60,6 +77,7 @@ public final class CiSimulator implements AutoCloseable {
       try {
         Map<String, ObjectId> branches = testBranches();
         maxLive.accumulateAndGet(branches.size(), Math::max);
+        seen.addAll(branches.keySet());
         if (!held.get()) {
           for (ObjectId head : branches.values()) {
             if (!reported.contains(head.name()) && report(head)) {
@@ -77,14 +95,14 @@ public final class CiSimulator implements AutoCloseable {
   }
 
   private boolean report(ObjectId head) throws java.io.IOException {
-    boolean red = repo.tree(head).containsKey(BROKEN);
+    boolean failed = red.test(repo.tree(head));
     String body =
         "{\"repo\":"
             + repoJson
             + ",\"sha\":\""
             + head.name()
             + "\",\"context\":\"ci/test\",\"state\":\""
-            + (red ? "failure" : "success")
+            + (failed ? "failure" : "success")
             + "\",\"url\":\"https://ci.example/"
             + head.name()
             + "\"}";

@@ -154,14 +154,11 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           Optional<ObjectId> landed =
               switch (method) {
                 case MERGE_COMMIT ->
-                    Optional.of(
-                        expected.equals(builtOn)
-                            ? tested
-                            : InMemoryMerges.replay(
-                                git, builtOn, tested, expected, prs, false, now));
+                    expected.equals(builtOn)
+                        ? Optional.of(tested)
+                        : InMemoryMerges.replay(git, builtOn, tested, expected, prs, false, now);
                 case SQUASH ->
-                    Optional.of(
-                        InMemoryMerges.replay(git, builtOn, tested, expected, prs, true, now));
+                    InMemoryMerges.replay(git, builtOn, tested, expected, prs, true, now);
                 case REBASE -> InMemoryMerges.rebase(git, expected, prs, now);
               };
           if (landed.isEmpty()) {

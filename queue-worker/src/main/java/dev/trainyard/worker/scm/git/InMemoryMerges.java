@@ -53,11 +53,13 @@ final class InMemoryMerges {
 
   /**
    * The run's own commits (from {@code builtOn} to {@code tested} along first parents: one merge
-   * per PR) replayed on top of {@code onto} with the trees the tested branch had after each PR: the
-   * tested content lands unchanged. As squashes, one plain commit per PR; otherwise merge commits
+   * per PR) replayed on top of {@code onto}. When {@code onto} holds what the run was built on,
+   * with the trees the tested branch had after each PR: the tested content lands unchanged. When it
+   * holds more (another lane landed there in parallel mode), each PR's change is merged three-way
+   * onto it; empty on a conflict. As squashes, one plain commit per PR; otherwise merge commits
    * that keep each PR head as second parent.
    */
-  static ObjectId replay(
+  static Optional<ObjectId> replay(
       Repository git,
       ObjectId builtOn,
       ObjectId tested,
@@ -67,29 +69,39 @@ final class InMemoryMerges {
       PersonIdent committer)
       throws IOException {
     List<RevCommit> merges = firstParentChain(git, builtOn, tested);
+    boolean sameContent = parse(git, onto).getTree().equals(parse(git, builtOn).getTree());
     ObjectId current = onto;
     for (int i = 0; i < merges.size(); i++) {
       PullRequestHead pr = prs.get(Math.min(i, prs.size() - 1));
       RevCommit original = merges.get(i);
       RevCommit head = parse(git, ObjectId.fromString(pr.sha()));
+      ObjectId tree = original.getTree();
+      if (!sameContent) {
+        ResolveMerger merger = (ResolveMerger) MergeStrategy.RECURSIVE.newMerger(git, true);
+        merger.setBase(original.getParent(0));
+        if (!merger.merge(current, original)) {
+          return Optional.empty();
+        }
+        tree = merger.getResultTreeId();
+      }
       current =
           squash
               ? commit(
                   git,
-                  original.getTree(),
+                  tree,
                   List.of(current),
                   head.getAuthorIdent(),
                   committer,
                   pr.title() + " (#" + pr.number() + ")")
               : commit(
                   git,
-                  original.getTree(),
+                  tree,
                   List.of(current, head),
                   original.getAuthorIdent(),
                   committer,
                   original.getFullMessage());
     }
-    return current;
+    return Optional.of(current);
   }
 
   /** Each PR's own commits replayed on top of {@code base}, in order; empty on a conflict. */

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The git adapter against real bare repositories, with PRs pushed as {@code refs/pull/<n>/head}.
@@ -145,6 +147,26 @@ class GitScmTest {
 
     assertThat(result).isEqualTo(new MergeResult.Merged(tested));
     assertThat(repo.head("main").name()).isEqualTo(tested);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = MergeMethod.class,
+      names = {"MERGE_COMMIT", "SQUASH"})
+  void aLaneLandsOnTopOfAnotherLanesLandingKeepingBoth(MergeMethod method) throws Exception {
+    List<PullRequestHead> api =
+        List.of(new PullRequestHead(1, pr(1, "api.txt", "a\n", "Change api").name(), "api"));
+    List<PullRequestHead> web =
+        List.of(new PullRequestHead(2, pr(2, "web.txt", "w\n", "Change web").name(), "web"));
+    String apiTested = built(api, "run-a");
+    String webTested = built(web, "run-w");
+    MergeResult first = scm.merge(REPO, "main", main.name(), main.name(), webTested, method, web);
+    String afterWeb = ((MergeResult.Merged) first).sha();
+
+    MergeResult second = scm.merge(REPO, "main", afterWeb, main.name(), apiTested, method, api);
+
+    assertThat(second).isInstanceOf(MergeResult.Merged.class);
+    assertThat(repo.tree(repo.head("main"))).containsKeys("api.txt", "web.txt");
   }
 
   @Test

@@ -1,0 +1,77 @@
+package dev.trainyard.standalone.queue;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.CiSimulator;
+import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.GitHost;
+import dev.trainyard.standalone.support.OwnStack;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A merge-queue scenario over real HTTP: a fresh bare repository per test under the stack's git
+ * root, its queue's API, a CI simulator watching its test branches, and the events it published.
+ */
+abstract class QueueScenario extends OwnStack {
+  private final Path gitRoot = temporaryDirectory();
+  protected Api api;
+  protected String name;
+  protected GitHost git;
+  protected CiSimulator ci;
+
+  @BeforeEach
+  void repository() throws IOException {
+    api = stack.api();
+    name = Api.uniqueRepo();
+    git = new GitHost(gitRoot, api, name);
+    ci = new CiSimulator(git.repo(), api, name);
+  }
+
+  @AfterEach
+  void closeRepository() {
+    ci.close();
+    git.close();
+  }
+
+  @Override
+  protected Map<String, Object> properties() {
+    return Map.of("trainyard.git.root", gitRoot.toString());
+  }
+
+  /** Every event published for this test's repository, oldest first. */
+  protected List<JsonNode> events() {
+    return EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
+        .map(EventLog.Event::body)
+        .filter(
+            b ->
+                b.get("repository") != null
+                    && b.get("repository").get("name").asString().equals(name))
+        .toList();
+  }
+
+  protected static JsonNode first(List<JsonNode> events, String type, long pr) {
+    return events.stream()
+        .filter(e -> e.get("type").asString().equals(type) && e.get("pr_number").asLong() == pr)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type + " for PR " + pr + " in " + events));
+  }
+
+  protected static String text(JsonNode event, String field) {
+    return event.get(field) == null ? null : event.get(field).asString();
+  }
+
+  private static Path temporaryDirectory() {
+    try {
+      return Files.createTempDirectory("trainyard-git-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
