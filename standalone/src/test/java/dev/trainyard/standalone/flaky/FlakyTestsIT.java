@@ -153,18 +153,31 @@ class FlakyTestsIT extends OwnStack {
   @Test
   void brokenTestsOnTheTargetBranchAreListedAndNeverAutoQuarantined() {
     String repo = Api.uniqueRepo();
-    api.post("/v1/flaky-tests/update-repo-settings", repoBody(repo, "\"auto_quarantine\":true"));
+    assertThat(
+            api.post(
+                    "/v1/flaky-tests/update-repo-settings",
+                    repoBody(repo, "\"auto_quarantine\":true"))
+                .status())
+        .isEqualTo(200);
     for (int run = 0; run < 5; run++) {
+      // "talks" passes on a retry in every run: flaky, and auto-quarantined in the same repository
       Api.Response r =
           upload(
-              Multipart.upload(repo, "sha" + run, "main", null)
+              Multipart.upload(repo, "sha" + run, "master", null)
                   .file(
                       "file",
                       "TEST-com.acme.SumTest.xml",
-                      Reports.surefire("com.acme.SumTest", List.of("overflows:F", "adds:P"))));
+                      Reports.surefire(
+                          "com.acme.SumTest", List.of("overflows:F", "adds:P", "talks:R"))));
       assertThat(r.status()).as(r.body()).isEqualTo(200);
     }
 
+    JsonNode flaky = list(repo, "FLAKY", 10, "");
+    assertThat(flaky.get("tests")).hasSize(1);
+    String talksId = flaky.get("tests").get(0).get("id").asString();
+    assertThat(flaky.get("tests").get(0).get("quarantined").asBoolean()).isTrue();
+    assertThat(quarantinedIds(repo)).containsExactly(talksId);
+    // no target_branch set: pushes to master without a PR number are the target-branch runs
     JsonNode broken = list(repo, "BROKEN", 10, "");
 
     assertThat(broken.get("tests")).hasSize(1);
@@ -173,8 +186,59 @@ class FlakyTestsIT extends OwnStack {
     assertThat(overflows.get("status").get("reason").asString())
         .isEqualTo("its last 5 runs on the target branch all failed");
     assertThat(overflows.get("quarantined").asBoolean()).isFalse();
-    assertThat(quarantinedIds(repo)).isEmpty();
-    assertThat(list(repo, "FLAKY", 10, "").get("page").get("total_rows").asInt()).isZero();
+  }
+
+  @Test
+  void theSameUploadSentTwiceCountsOnce() {
+    String repo = Api.uniqueRepo();
+    // 4 failures of 5 on main: a fifth counted twice would make it broken (B2)
+    for (int run = 0; run < 4; run++) {
+      String outcome = run == 0 ? "t:P" : "t:F";
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "sha" + run, "main", null)
+                  .file("file", "r.xml", Reports.surefire("a.B", List.of(outcome))));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+    Api.Response once =
+        upload(
+            Multipart.upload(repo, "sha-again", "main", null)
+                .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F"))));
+    Api.Response twice =
+        upload(
+            Multipart.upload(repo, "sha-again", "main", null)
+                .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F"))));
+
+    assertThat(twice.status()).as(twice.body()).isEqualTo(200);
+    assertThat(twice.json().get("uploadId").asString())
+        .isEqualTo(once.json().get("uploadId").asString());
+    assertThat(list(repo, "BROKEN", 10, "").get("page").get("total_rows").asInt()).isZero();
+    // a genuinely new fifth failure does make it broken
+    upload(
+        Multipart.upload(repo, "sha-new", "main", null)
+            .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F"))));
+    assertThat(list(repo, "BROKEN", 10, "").get("page").get("total_rows").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void runsOnTrainyardMergeBranchesCountForTheSameCommitRule() {
+    String repo = Api.uniqueRepo();
+    for (String outcome : List.of("t:F", "t:P")) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "merge-sha", "trainyard-merge/main/7", null)
+                  .file(
+                      "file",
+                      outcome.equals("t:F") ? "failed.xml" : "passed.xml",
+                      Reports.surefire("a.B", List.of(outcome))));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+
+    JsonNode flaky = list(repo, "FLAKY", 10, "");
+
+    assertThat(flaky.get("tests")).hasSize(1);
+    assertThat(flaky.get("tests").get(0).get("status").get("reason").asString())
+        .isEqualTo("passed and failed on the same commit once in 7 days");
   }
 
   @Test
