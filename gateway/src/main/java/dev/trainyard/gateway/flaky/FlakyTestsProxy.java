@@ -29,8 +29,9 @@ import reactor.core.publisher.Mono;
  * Forwards {@code /v1/flaky-tests/*} to the flaky-tests service. The organization the auth filter
  * resolved travels in {@link FlakyTestsHeaders#ORG} (a copy sent by the client is dropped); the
  * body streams through under its limit; the answer (status, content type, Retry-After, body) comes
- * back unchanged. Unreachable, timing out or answering 5xx counts against a circuit breaker: while
- * it is open, calls get a 503 at once instead of waiting on a service that is down.
+ * back unchanged. Unreachable, timing out or answering 5xx counts against a circuit breaker (one
+ * for uploads, one for the rest; a client aborting its request is not counted): while it is open,
+ * calls get a 503 at once instead of waiting on a service that is down.
  */
 @Component
 public class FlakyTestsProxy {
@@ -40,7 +41,8 @@ public class FlakyTestsProxy {
   private final GatewayProperties.FlakyTests settings;
   private final long maxBodyBytes;
   private final WebClient client;
-  private final CircuitBreaker breaker;
+  private final CircuitBreaker readBreaker;
+  private final CircuitBreaker uploadBreaker;
 
   public FlakyTestsProxy(GatewayProperties props, ReactorResourceFactory resources) {
     this.settings = props.flakyTests();
@@ -55,7 +57,9 @@ public class FlakyTestsProxy {
                         resources, http -> http.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)))
                 .codecs(c -> c.defaultCodecs().maxInMemorySize(32 * 1024 * 1024))
                 .build();
-    this.breaker = CircuitBreaker.of("flaky-tests", breakerConfig());
+    // uploads (large, up to 2 minutes) and reads fail differently: one must not open the other
+    this.readBreaker = CircuitBreaker.of("flaky-tests", breakerConfig());
+    this.uploadBreaker = CircuitBreaker.of("flaky-tests-upload", breakerConfig());
   }
 
   static CircuitBreakerConfig breakerConfig() {
@@ -68,9 +72,33 @@ public class FlakyTestsProxy {
         .build();
   }
 
-  /** The breaker (its state is exposed for tests and metrics). */
+  /** The breaker of every call but uploads (its state is exposed for tests and metrics). */
   public CircuitBreaker breaker() {
-    return breaker;
+    return readBreaker;
+  }
+
+  /** The breaker of uploads. */
+  public CircuitBreaker uploadBreaker() {
+    return uploadBreaker;
+  }
+
+  /**
+   * Whether an error says the service is down: it could not be reached (connect refused or timed
+   * out, unknown host), did not answer in time, or dropped the connection mid-answer. Anything else
+   * — above all the client going away or its body failing — says nothing about the service and is
+   * not counted.
+   */
+  static boolean serviceFailure(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException
+          || t instanceof java.net.ConnectException
+          || t instanceof java.net.UnknownHostException
+          || t instanceof java.net.NoRouteToHostException
+          || t instanceof reactor.netty.http.client.PrematureCloseException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public Mono<ServerResponse> forward(ServerRequest request) {
@@ -82,6 +110,7 @@ public class FlakyTestsProxy {
     boolean upload = path.equals(FlakyTestsHeaders.UPLOAD_PATH);
     long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : maxBodyBytes;
     Duration timeout = upload ? settings.uploadTimeout() : settings.timeout();
+    CircuitBreaker breaker = upload ? uploadBreaker : readBreaker;
     if (!breaker.tryAcquirePermission()) {
       return Mono.error(ApiException.unavailable(UNAVAILABLE));
     }
@@ -123,17 +152,21 @@ public class FlakyTestsProxy {
               }
             })
         .doOnCancel(breaker::releasePermission)
-        .onErrorMap(error -> translate(error, started))
+        .onErrorMap(error -> translate(breaker, error, started))
         .flatMap(FlakyTestsProxy::respond);
   }
 
-  private Throwable translate(Throwable error, long started) {
+  private Throwable translate(CircuitBreaker breaker, Throwable error, long started) {
     BodyLimit.TooLarge tooLarge = find(error, BodyLimit.TooLarge.class);
     if (tooLarge != null) {
-      breaker.onSuccess(elapsed(started), TimeUnit.NANOSECONDS); // the client's doing
+      breaker.releasePermission(); // the client's doing
       return new ApiException(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage());
     }
-    breaker.onError(elapsed(started), TimeUnit.NANOSECONDS, error);
+    if (serviceFailure(error)) {
+      breaker.onError(elapsed(started), TimeUnit.NANOSECONDS, error);
+    } else {
+      breaker.releasePermission(); // e.g. the client aborted its upload: not the service's fault
+    }
     log.warn(
         "flaky-tests service call failed ({}): {}",
         error instanceof TimeoutException ? "timeout" : "error",
