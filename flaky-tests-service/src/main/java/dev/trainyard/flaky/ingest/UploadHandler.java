@@ -20,8 +20,9 @@ import reactor.core.publisher.Mono;
  * {@code POST /v1/flaky-tests/upload} (multipart): every file is parsed completely before anything
  * is written, so a rejected upload (400 naming the file and line, 413 beyond 100 MiB) stores
  * nothing. An optional {@code codeowners} part becomes the repository's CODEOWNERS: as a file part
- * at most 3 MiB, as a text field at most 256 KiB ({@code spring.webflux.multipart.max-in-memory-size},
- * which bounds every non-file part of the up to 1,000 parts in memory); beyond either, a 413. Answers {@code {"uploadId", "testCases"}}.
+ * at most 3 MiB, as a text field at most 256 KiB ({@code
+ * spring.webflux.multipart.max-in-memory-size}, which bounds every non-file part of the up to 1,000
+ * parts in memory); beyond either, a 413. Answers {@code {"uploadId", "testCases"}}.
  */
 public class UploadHandler {
   static final int MAX_CODEOWNERS = 3 * 1024 * 1024;
