@@ -1,18 +1,24 @@
 package dev.trainyard.common.command;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * A summary of a PR's impacted targets: either every target ({@code all}), or {@code count} targets
  * whose sorted list is stored outside the queue aggregate under {@code digest} (SHA-256), with an
- * overlap {@code signature}: a 2,048-bit Bloom filter of the targets, so the engine can tell which
- * PRs may share a target without the lists. It can only err towards overlap (a PR then waits for a
- * PR it did not need to), never the other way; a summary without a signature overlaps everything.
+ * overlap {@code signature}: a 2,048-bit Bloom filter of the targets (32 words), so the engine can
+ * tell which PRs may share a target without the lists. It can only err towards overlap (a PR then
+ * waits for a PR it did not need to), never the other way; a summary without a signature overlaps
+ * everything.
  */
-public record ImpactedTargets(boolean all, long count, String digest, String signature) {
+public record ImpactedTargets(boolean all, long count, String digest, List<Long> signature) {
   private static final int BITS = 2048;
+
+  public ImpactedTargets {
+    signature = signature == null ? null : List.copyOf(signature);
+  }
 
   public ImpactedTargets(boolean all, long count, String digest) {
     this(all, count, digest, null);
@@ -24,14 +30,14 @@ public record ImpactedTargets(boolean all, long count, String digest, String sig
 
   /** The summary of these targets (stored under {@code digest}). */
   public static ImpactedTargets of(Collection<String> targets, String digest) {
-    byte[] bloom = new byte[BITS / 8];
+    long[] bloom = new long[BITS / 64];
     for (String target : targets) {
       long hash = fnv1a(target);
       set(bloom, (int) (hash & (BITS - 1)));
       set(bloom, (int) ((hash >>> 32) & (BITS - 1)));
     }
     return new ImpactedTargets(
-        false, targets.size(), digest, Base64.getEncoder().encodeToString(bloom));
+        false, targets.size(), digest, Arrays.stream(bloom).boxed().toList());
   }
 
   /** Whether the two PRs may impact a common target. */
@@ -39,18 +45,16 @@ public record ImpactedTargets(boolean all, long count, String digest, String sig
     if (all || other.all || signature == null || other.signature == null) {
       return true;
     }
-    byte[] mine = Base64.getDecoder().decode(signature);
-    byte[] theirs = Base64.getDecoder().decode(other.signature);
-    for (int i = 0; i < Math.min(mine.length, theirs.length); i++) {
-      if ((mine[i] & theirs[i]) != 0) {
+    for (int i = 0; i < Math.min(signature.size(), other.signature.size()); i++) {
+      if ((signature.get(i) & other.signature.get(i)) != 0) {
         return true;
       }
     }
     return false;
   }
 
-  private static void set(byte[] bloom, int bit) {
-    bloom[bit / 8] |= (byte) (1 << (bit % 8));
+  private static void set(long[] bloom, int bit) {
+    bloom[bit / 64] |= 1L << (bit % 64);
   }
 
   /** FNV-1a over the UTF-8 bytes: the same on every JVM, unlike a seeded hash. */

@@ -62,14 +62,27 @@ final class Lanes {
         .findFirst();
   }
 
-  static Placement place(QueueAggregate state, Entry entry) {
-    List<TestRun> chain = state.runs().chain();
+  /** The chain runs with their PRs' entries, read once for many placements. */
+  record RunEntries(TestRun run, List<Entry> entries) {}
+
+  static List<RunEntries> runEntries(QueueAggregate state) {
+    return state.runs().chain().stream()
+        .map(
+            r ->
+                new RunEntries(
+                    r, r.entryIds().stream().map(state::entry).flatMap(Optional::stream).toList()))
+        .toList();
+  }
+
+  /** In single mode: on the last chain run. In parallel mode: see the class comment. */
+  static Placement place(QueueAggregate state, List<RunEntries> chain, Entry entry) {
     if (state.settings().mode() != QueueMode.PARALLEL) {
-      return new Placement(true, chain.isEmpty() ? null : chain.get(chain.size() - 1));
+      return new Placement(true, chain.isEmpty() ? null : chain.get(chain.size() - 1).run());
     }
     List<TestRun> overlapping =
         chain.stream()
-            .filter(r -> r.entryIds().stream().anyMatch(id -> overlaps(state, id, entry)))
+            .filter(r -> r.entries().stream().anyMatch(e -> overlaps(e, entry)))
+            .map(RunEntries::run)
             .toList();
     if (overlapping.isEmpty()) {
       return new Placement(true, null);
@@ -85,10 +98,6 @@ final class Lanes {
     return a.impactedTargets() == null
         || b.impactedTargets() == null
         || a.impactedTargets().overlaps(b.impactedTargets());
-  }
-
-  private static boolean overlaps(QueueAggregate state, String entryId, Entry entry) {
-    return state.entry(entryId).map(e -> overlaps(e, entry)).orElse(true);
   }
 
   private static Optional<TestRun> predecessor(QueueAggregate state, TestRun run) {

@@ -398,7 +398,8 @@ final class RunPlanner {
     if (!next.startsAt(ctx.now())) {
       return List.of();
     }
-    TestRun predecessor = Lanes.place(state, next.entries().get(0)).predecessor();
+    TestRun predecessor =
+        Lanes.place(state, Lanes.runEntries(state), next.entries().get(0)).predecessor();
     return List.of(new TestRunStarted(run(state, ctx, next.entries(), predecessor)));
   }
 
@@ -409,10 +410,11 @@ final class RunPlanner {
    */
   private static List<QueueEvent> startParallel(QueueAggregate state, CommandContext ctx) {
     List<TestRun> chain = state.runs().chain();
+    List<Lanes.RunEntries> runs = Lanes.runEntries(state);
     List<Entry> blocked = new ArrayList<>();
     for (Entry e : waiting(state)) {
       Lanes.Placement at =
-          blocked.stream().anyMatch(b -> Lanes.overlaps(b, e)) ? null : Lanes.place(state, e);
+          blocked.stream().anyMatch(b -> Lanes.overlaps(b, e)) ? null : Lanes.place(state, runs, e);
       if (at != null && at.possible()) {
         TestRun predecessor = at.predecessor();
         List<TestRun> lane =
