@@ -3,6 +3,7 @@ package dev.trainyard.worker.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
@@ -18,12 +19,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Seeded property tests: the real engine against a simulated source host and CI, with random
- * batching, bisection and anti-flake settings. A broken PR (one that makes CI red) never lands, no
- * PR lands twice or is lost by a later landing, never more than {@code concurrency} chain runs (nor
- * twice that waiting to land) and {@code bisectionConcurrency} bisection runs are under test, every
- * PR concludes once CI answers, a good PR is never failed where nothing conflicts (bisection
- * convicts only the guilty), and replaying the events rebuilds the state. A failing seed reruns
- * with {@code -Dtrainyard.seed=N}.
+ * batching, bisection and anti-flake settings, in single mode or parallel mode with random impacted
+ * targets. A broken PR (one that makes CI red) never lands, no PR lands twice or is lost by a later
+ * landing, never more than {@code concurrency} chain runs (nor twice that waiting to land) and
+ * {@code bisectionConcurrency} bisection runs are under test, every PR concludes once CI answers, a
+ * good PR is never failed where nothing conflicts (bisection convicts only the guilty), and
+ * replaying the events rebuilds the state. A failing seed reruns with {@code -Dtrainyard.seed=N}.
  */
 class QueueSimulationTest {
 
@@ -42,6 +43,7 @@ class QueueSimulationTest {
     private final QueueFixture queue;
     private final long concurrency;
     private final long bisectionConcurrency;
+    private final boolean parallel;
     private final boolean conflicts;
     private final Set<Long> broken = new HashSet<>();
     private final Set<Set<Long>> conflicting = new HashSet<>();
@@ -56,9 +58,11 @@ class QueueSimulationTest {
       this.random = new Random(seed);
       this.concurrency = 1 + random.nextInt(5);
       this.bisectionConcurrency = 1 + random.nextInt(3);
-      this.conflicts = random.nextBoolean();
+      this.parallel = random.nextInt(3) == 0;
+      // replaying a lane onto another lane's landing is trusted (disjoint targets): no conflicts
+      this.conflicts = !parallel && random.nextBoolean();
       this.queue =
-          QueueFixture.queue()
+          (parallel ? QueueFixture.parallelQueue() : QueueFixture.queue())
               .concurrency(concurrency)
               .bisectionConcurrency(bisectionConcurrency)
               .antiFlake(random.nextInt(3), random.nextBoolean());
@@ -85,6 +89,9 @@ class QueueSimulationTest {
       for (int step = 0; step < 3000; step++) {
         if (next <= prs && random.nextInt(3) == 0) {
           queue.submitted(next);
+          if (parallel) {
+            queue.apply(new QueueCommand.SetImpactedTargets(next, "", randomTargets()));
+          }
           submitted.add(next);
           observe(next++);
         }
@@ -112,6 +119,19 @@ class QueueSimulationTest {
               .isNotEqualTo(PrState.FAILED);
         }
       }
+    }
+
+    /** One of three target groups, now and then two of them, or (rarely) every target. */
+    private ImpactedTargets randomTargets() {
+      int draw = random.nextInt(10);
+      if (draw == 0) {
+        return ImpactedTargets.everything();
+      }
+      List<String> groups = new ArrayList<>(List.of("g" + random.nextInt(3)));
+      if (draw == 1) {
+        groups.add("g" + random.nextInt(3));
+      }
+      return ImpactedTargets.of(groups, "digest-" + groups);
     }
 
     /** The source host's view of a PR: it conflicts with the target once its rival landed. */
@@ -185,6 +205,16 @@ class QueueSimulationTest {
         return;
       }
       List<Long> before = commits.get(target);
+      if (!l.expectedTargetSha().equals(l.builtOnSha())) {
+        // another lane landed since this run was built: its own PRs are replayed on the target
+        List<Long> replayed = new ArrayList<>(before);
+        l.prs().forEach(pr -> replayed.add(pr.number()));
+        target = "s" + ++shas;
+        commits.put(target, replayed);
+        queue.apply(new QueueCommand.RecordMerge(l.runId(), target));
+        queue.state().entries().forEach(e -> observe(e.prNumber()));
+        return;
+      }
       List<Long> after = commits.get(l.testedSha());
       assertThat(after.subList(0, Math.min(before.size(), after.size())))
           .as("a landing keeps what landed before, seed %d", seed)
@@ -211,12 +241,18 @@ class QueueSimulationTest {
 
     private void invariants() {
       List<TestRun> chain = queue.state().runs().chain();
-      assertThat(chain.stream().filter(TestRun::isUndecided).count())
-          .as("chain runs under test ≤ concurrency, seed %d", seed)
-          .isLessThanOrEqualTo(concurrency);
-      assertThat(chain.size())
-          .as("chain runs ≤ 2 × concurrency, seed %d", seed)
-          .isLessThanOrEqualTo(2 * (int) concurrency);
+      for (TestRun head : chain) {
+        if (!Lanes.isHead(queue.state(), head)) {
+          continue;
+        }
+        List<TestRun> lane = Lanes.from(chain, head);
+        assertThat(lane.stream().filter(TestRun::isUndecided).count())
+            .as("a lane's runs under test ≤ concurrency, seed %d", seed)
+            .isLessThanOrEqualTo(concurrency);
+        assertThat(lane.size())
+            .as("a lane's runs ≤ 2 × concurrency, seed %d", seed)
+            .isLessThanOrEqualTo(2 * (int) concurrency);
+      }
       assertThat(queue.state().runs().bisecting().stream().filter(TestRun::isUndecided).count())
           .as("bisection runs under test ≤ bisectionConcurrency, seed %d", seed)
           .isLessThanOrEqualTo(bisectionConcurrency);
