@@ -49,7 +49,12 @@ public final class RunViews {
 
   private TestRunDocument document(QueueAggregate queue, TestRun run) {
     return new TestRunDocument(
-        run.id(), queue.key().id(), details(queue, run), targets(queue, run));
+        run.id(),
+        queue.key().id(),
+        details(queue, run),
+        targets(queue, run),
+        run.bisection() ? TestRunDocument.BISECTION : TestRunDocument.MAIN,
+        run.state().isFinal() ? run.stateChangedAt() : null);
   }
 
   /**

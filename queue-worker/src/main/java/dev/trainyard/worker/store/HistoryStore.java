@@ -42,6 +42,12 @@ public class HistoryStore {
             Indexes.ascending("queueKey"),
             Indexes.ascending("headBranch"),
             Indexes.descending("submittedAt")));
+    // getMergeQueueMetrics reads a queue's runs of the last hour by when they started and ended
+    runs.createIndex(
+        Indexes.compoundIndex(Indexes.ascending("queueKey"), Indexes.descending("concludedAt")));
+    runs.createIndex(
+        Indexes.compoundIndex(
+            Indexes.ascending("queueKey"), Indexes.descending("details.createdAt")));
   }
 
   /**
