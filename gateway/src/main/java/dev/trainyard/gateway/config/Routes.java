@@ -3,6 +3,7 @@ package dev.trainyard.gateway.config;
 import dev.trainyard.gateway.auth.AdminHandler;
 import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
+import dev.trainyard.gateway.metrics.MetricsHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
@@ -16,8 +17,8 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * Every endpoint of API.md §2, §3, §5 and §6 (the flaky-tests ones are forwarded), in one table,
- * and the server's resources.
+ * Every endpoint of API.md §2, §3, §4, §5 and §6 (the flaky-tests ones are forwarded), in one
+ * table, and the server's resources.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GatewayProperties.class)
@@ -42,6 +43,7 @@ public class Routes {
       CiHandler ci,
       WebhookHandler webhooks,
       FlakyTestsProxy flakyTests,
+      MetricsHandler metrics,
       AdminHandler admin) {
     return RouterFunctions.route()
         .POST("/v1/submitPullRequest", pulls::submit)
@@ -55,6 +57,7 @@ public class Routes {
         .POST("/v1/getQueue", queues::get)
         .POST("/v1/updateQueue", queues::update)
         .POST("/v1/deleteQueue", queues::delete)
+        .GET("/v1/getMergeQueueMetrics", metrics::get)
         .POST("/v1/scm/git/notify", scm::gitNotify)
         .POST("/v1/ci/reportStatus", ci::reportStatus)
         .POST("/v1/webhooks/createEndpoint", webhooks::createEndpoint)

@@ -1,0 +1,39 @@
+package dev.trainyard.gateway.metrics;
+
+/**
+ * The figures of one queue's lane, the label set {@code repo}, {@code branch}, {@code queue_type}
+ * of every series it renders.
+ */
+public record LaneMetrics(
+    String repo,
+    String branch,
+    String queueType,
+    long depth,
+    long awaitingMergeability,
+    long testingActive,
+    long merged,
+    long failed,
+    long cancelled,
+    long restarts,
+    Histogram waitDuration,
+    Histogram testDuration,
+    Histogram timeInQueue) {
+
+  /** A lane with nothing in it: every gauge 0, every histogram empty. */
+  public static LaneMetrics empty(String repo, String branch, String queueType) {
+    return new LaneMetrics(
+        repo,
+        branch,
+        queueType,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        new Histogram(),
+        new Histogram(),
+        new Histogram());
+  }
+}

@@ -1,0 +1,69 @@
+package dev.trainyard.gateway.metrics;
+
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.http.ApiException;
+import java.time.InstantSource;
+import java.util.Optional;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * GET getMergeQueueMetrics: every queue of the token's organization, or those of one repository
+ * ({@code repo=owner/name} with {@code repoHost}). A repository the organization has no queue on
+ * yields an empty exposition, not a 404, so a scrape target never flaps.
+ */
+@Component
+public class MetricsHandler {
+  private static final int MAX_LENGTH = 255;
+  private final MetricsReader reader;
+  private final InstantSource clock = InstantSource.system();
+
+  public MetricsHandler(MetricsReader reader) {
+    this.reader = reader;
+  }
+
+  public Mono<ServerResponse> get(ServerRequest request) {
+    return Mono.fromCallable(() -> prefix(AuthFilter.org(request.exchange()), request))
+        .flatMap(prefix -> reader.lanes(prefix, clock.instant()))
+        .flatMap(
+            lanes ->
+                ServerResponse.ok()
+                    // verbatim: Spring's MediaType would print it without the spaces
+                    .header(HttpHeaders.CONTENT_TYPE, Exposition.CONTENT_TYPE)
+                    .bodyValue(Exposition.render(lanes)));
+  }
+
+  /** The queue-id prefix the request selects; a 400 naming the field when the query is bad. */
+  static String prefix(String org, ServerRequest request) {
+    Optional<String> repo = request.queryParam("repo");
+    if (repo.isEmpty()) {
+      return org + "/";
+    }
+    String slug = repo.get();
+    int slash = slug.indexOf('/');
+    if (slash <= 0 || slash == slug.length() - 1 || slug.indexOf('/', slash + 1) >= 0) {
+      throw ApiException.badRequest("repo must have the form owner/name");
+    }
+    String host = request.queryParam("repoHost").orElse("");
+    if (host.isEmpty()) {
+      throw ApiException.badRequest("repoHost is required when repo is given");
+    }
+    String owner = slug.substring(0, slash);
+    String name = slug.substring(slash + 1);
+    requireText("repoHost", host);
+    requireText("repo", owner);
+    requireText("repo", name);
+    return QueueKey.of(org, host, owner, name, "").id();
+  }
+
+  private static void requireText(String field, String value) {
+    if (value.length() > MAX_LENGTH || value.chars().anyMatch(Character::isISOControl)) {
+      throw ApiException.badRequest(
+          field + " must be at most " + MAX_LENGTH + " characters without control characters");
+    }
+  }
+}
