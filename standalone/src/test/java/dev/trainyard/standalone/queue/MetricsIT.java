@@ -1,0 +1,228 @@
+package dev.trainyard.standalone.queue;
+
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.PromText;
+import dev.trainyard.standalone.support.QueueSteps;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** getMergeQueueMetrics (API.md §4) over real HTTP, after real merges through git and CI. */
+class MetricsIT extends QueueScenario {
+  private static final List<String> HISTOGRAMS =
+      List.of(
+          "mq_pr_wait_duration_1h_seconds",
+          "mq_pr_test_duration_1h_seconds",
+          "mq_pr_time_in_queue_1h_seconds");
+  private static final List<String> LES =
+      List.of("60", "300", "600", "900", "1800", "3600", "5400", "7200", "+Inf");
+
+  private Api.Response metrics(Api client, String query) {
+    return client.send(client.request("/v1/getMergeQueueMetrics" + query).GET());
+  }
+
+  private String repoQuery() {
+    return "?repo=acme/" + name + "&repoHost=github.com";
+  }
+
+  @Test
+  void aMergedPullRequestShowsInBothLanesOfItsQueue() throws Exception {
+    create(api, name, 2);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    submit(api, name, 1);
+    awaitState(api, name, 1, "merged");
+
+    Map<String, String> main =
+        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "main");
+    Map<String, String> bisection =
+        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "bisection");
+    // figures reflect a change within 5 s (API.md §4)
+    PromText text =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> PromText.parse(metrics(api, repoQuery()).body()),
+                t -> t.value("mq_pr_test_duration_1h_seconds_count", main) == 1);
+    Api.Response response = metrics(api, repoQuery());
+    assertThat(response.status()).isEqualTo(200);
+    assertThat(response.contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+    assertPromtoolAccepts(response.body());
+
+    assertThat(text.types)
+        .containsEntry("mq_depth_current", "gauge")
+        .containsEntry("mq_awaiting_mergeability", "gauge")
+        .containsEntry("mq_testing_slots_active", "gauge")
+        .containsEntry("mq_pr_conclusions_1h_total", "gauge")
+        .containsEntry("mq_pr_restarts_1h_total", "gauge")
+        .containsEntry("mq_pr_wait_duration_1h_seconds", "histogram")
+        .containsEntry("mq_pr_test_duration_1h_seconds", "histogram")
+        .containsEntry("mq_pr_time_in_queue_1h_seconds", "histogram");
+    assertThat(text.help.keySet()).containsExactlyElementsOf(text.types.keySet());
+    assertThat(text.samples)
+        .allSatisfy(
+            s ->
+                assertThat(s.labels())
+                    .containsEntry("repo", "acme/" + name)
+                    .containsEntry("branch", "main")
+                    .containsKey("queue_type"));
+
+    for (Map<String, String> lane : List.of(main, bisection)) {
+      assertThat(text.value("mq_depth_current", lane)).isZero();
+      assertThat(text.value("mq_awaiting_mergeability", lane)).isZero();
+      assertThat(text.value("mq_testing_slots_active", lane)).isZero();
+      assertThat(text.value("mq_pr_restarts_1h_total", lane)).isZero();
+      for (String histogram : HISTOGRAMS) {
+        assertConsistent(text, histogram, lane);
+      }
+    }
+    assertThat(text.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")))
+        .isEqualTo(1);
+    assertThat(text.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "failed")))
+        .isZero();
+    assertThat(text.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "cancelled")))
+        .isZero();
+    assertThat(text.value("mq_pr_conclusions_1h_total", with(bisection, "conclusion", "merged")))
+        .isZero();
+    // the PR waited for a run, was tested once and merged, all within this test
+    for (String histogram : HISTOGRAMS) {
+      assertThat(text.value(histogram + "_count", main)).as(histogram).isEqualTo(1);
+      assertThat(text.value(histogram + "_sum", main))
+          .as(histogram)
+          .isGreaterThanOrEqualTo(0)
+          .isLessThan(QueueSteps.PATIENCE.toSeconds());
+      assertThat(text.value(histogram + "_count", bisection)).as(histogram).isZero();
+    }
+    assertThat(text.value("mq_pr_time_in_queue_1h_seconds_sum", main))
+        .isGreaterThan(0)
+        .isGreaterThanOrEqualTo(text.value("mq_pr_wait_duration_1h_seconds_sum", main));
+
+    // without repo: every queue of the organization, this one among them
+    PromText all = PromText.parse(metrics(api, "").body());
+    assertThat(all.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aPullRequestUnderTestShowsInTheGaugesAndEveryLaneHasAllItsSeries() throws Exception {
+    create(api, name, 2);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    ci.hold(true);
+    submit(api, name, 1);
+    awaitState(api, name, 1, "testing");
+
+    Map<String, String> main =
+        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "main");
+    PromText text =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> PromText.parse(metrics(api, repoQuery()).body()),
+                t -> t.value("mq_testing_slots_active", main) == 1);
+    assertThat(text.value("mq_depth_current", main)).isEqualTo(1);
+    assertThat(text.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")))
+        .isZero();
+    // 3 gauges + 3 conclusions + restarts + 3 histograms of 11 samples, for each lane
+    assertThat(text.samples).hasSize(2 * (7 + 3 * 11));
+    for (String histogram : HISTOGRAMS) {
+      assertConsistent(text, histogram, main);
+    }
+    assertPromtoolAccepts(metrics(api, repoQuery()).body());
+  }
+
+  @Test
+  void badQueriesUnknownRepositoriesOtherTenantsAndMissingTokens() {
+    create(api, name, 1);
+
+    Api.Response noHost = metrics(api, "?repo=acme/" + name);
+    assertThat(noHost.status()).isEqualTo(400);
+    assertThat(noHost.contentType()).isEqualTo("text/plain;charset=UTF-8");
+    assertThat(noHost.body()).contains("repoHost").hasLineCount(1);
+    Api.Response malformed = metrics(api, "?repo=" + name + "&repoHost=github.com");
+    assertThat(malformed.status()).isEqualTo(400);
+    assertThat(malformed.body()).contains("repo must have the form owner/name");
+
+    Api.Response unknown = metrics(api, "?repo=acme/no-such-repo-" + name + "&repoHost=github.com");
+    assertThat(unknown.status()).isEqualTo(200);
+    assertThat(PromText.parse(unknown.body()).samples).isEmpty();
+    Api.Response otherHost = metrics(api, "?repo=acme/" + name + "&repoHost=gitlab.com");
+    assertThat(PromText.parse(otherHost.body()).samples).isEmpty();
+
+    Api other = api.withToken(otherOrganizationToken());
+    Api.Response foreign = metrics(other, repoQuery());
+    assertThat(foreign.status()).isEqualTo(200);
+    assertThat(PromText.parse(foreign.body()).samples).isEmpty();
+    assertThat(PromText.parse(metrics(other, "").body()).samples).isEmpty();
+
+    Api.Response anonymous = metrics(api.withToken(null), repoQuery());
+    assertThat(anonymous.status()).isEqualTo(401);
+    assertThat(anonymous.body()).contains("x-api-token");
+    assertThat(metrics(api.withToken("wrong"), "").status()).isEqualTo(401);
+  }
+
+  private String otherOrganizationToken() {
+    Api admin = stack.admin();
+    String org = "other-" + Api.uniqueRepo();
+    assertThat(admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}").status())
+        .isEqualTo(200);
+    return admin
+        .post("/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}")
+        .json()
+        .get("token")
+        .asString();
+  }
+
+  /** Buckets never decrease, and {@code _count} is the {@code +Inf} bucket. */
+  private static void assertConsistent(PromText text, String histogram, Map<String, String> lane) {
+    double previous = 0;
+    for (String le : LES) {
+      double bucket = text.value(histogram + "_bucket", with(lane, "le", le));
+      assertThat(bucket).as(histogram + " le=" + le).isGreaterThanOrEqualTo(previous);
+      previous = bucket;
+    }
+    assertThat(text.value(histogram + "_count", lane)).isEqualTo(previous);
+    if (previous == 0) {
+      assertThat(text.value(histogram + "_sum", lane)).isZero();
+    }
+  }
+
+  private static Map<String, String> with(Map<String, String> labels, String name, String value) {
+    Map<String, String> out = new java.util.HashMap<>(labels);
+    out.put(name, value);
+    return out;
+  }
+
+  /**
+   * {@code promtool check metrics} exits 0 (clean) or 3 (lint notes only) where it is installed.
+   */
+  private static void assertPromtoolAccepts(String exposition) throws Exception {
+    Path promtool =
+        java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+            .map(dir -> Path.of(dir, "promtool"))
+            .filter(Files::isExecutable)
+            .findFirst()
+            .orElse(null);
+    if (promtool == null) {
+      return;
+    }
+    Process check =
+        new ProcessBuilder(promtool.toString(), "check", "metrics")
+            .redirectErrorStream(true)
+            .start();
+    check.getOutputStream().write(exposition.getBytes(StandardCharsets.UTF_8));
+    check.getOutputStream().close();
+    String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(check.exitValue()).as(output).isIn(0, 3);
+  }
+}
