@@ -457,12 +457,15 @@ final class RunPlanner {
 
   /**
    * {@code concurrency} bounds a lane's runs that occupy CI: a run with a verdict waits to land (or
-   * for the runs ahead) without using CI, so it frees its slot. The lane itself stays within twice
-   * that, so one failure at its head never throws away more than that many runs.
+   * for the runs ahead) without using CI, so it frees its slot. What one failure at the lane's head
+   * throws away is bounded too: the lane holds at most 2 × {@code concurrency} PRs, but always room
+   * for {@code concurrency} runs (batches fail more often than single PRs, so speculating deep
+   * behind them wastes more).
    */
   private static boolean slotFree(List<TestRun> lane, long concurrency) {
+    long prs = lane.stream().mapToLong(r -> r.prs().size()).sum();
     return lane.stream().filter(TestRun::isUndecided).count() < concurrency
-        && lane.size() < 2 * concurrency;
+        && (lane.size() < concurrency || prs < 2 * concurrency);
   }
 
   /** Ready PRs not in any run, in queue order. */

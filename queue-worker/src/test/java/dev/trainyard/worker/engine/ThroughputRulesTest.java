@@ -69,6 +69,25 @@ class ThroughputRulesTest {
               assertThat(q.prsOfRunOf(3)).containsExactly(3L);
             }),
         row(
+            "speculation: a passed run waiting to land frees its CI slot for a run behind",
+            () -> queue().concurrency(2).queued(1, 2, 3, 4, 5).builtAll(),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed", "TestRunStarted"),
+            q -> assertThat(q.state().runs().chain()).hasSize(3)),
+        row(
+            "speculation: a lane holds at most 2 × concurrency PRs once it has concurrency runs",
+            () ->
+                queue()
+                    .concurrency(2)
+                    .batching(4, 0)
+                    .state(QueueState.PAUSED)
+                    .queued(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+                    .state(QueueState.RUNNING)
+                    .builtAll(),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q -> assertThat(q.state().runs().chain()).hasSize(2)),
+        row(
             "bisect: a red batch is split in halves; its PRs queue again, none failed",
             ThroughputRulesTest::batchOfFour,
             q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
