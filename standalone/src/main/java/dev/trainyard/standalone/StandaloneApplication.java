@@ -13,7 +13,8 @@ import java.util.concurrent.CountDownLatch;
  * {@code java -jar trainyard-standalone.jar}: the whole of trainyard on one machine. Configured by
  * the environment of API.md §6 (TRAINYARD_DATA_DIR, SERVER_PORT, TRAINYARD_KAFKA_PORT,
  * TRAINYARD_MONGO_PORT, TRAINYARD_ADMIN_TOKEN, TRAINYARD_BOOTSTRAP_ORG, TRAINYARD_BOOTSTRAP_TOKEN,
- * TRAINYARD_GIT_ROOT; TRAINYARD_FLAKY_TOKEN_KEY, generated and remembered when unset).
+ * TRAINYARD_GIT_ROOT; TRAINYARD_FLAKY_TOKEN_KEY and TRAINYARD_FLAKY_INTERNAL_KEY, generated and
+ * remembered when unset).
  */
 public final class StandaloneApplication {
   private StandaloneApplication() {}
@@ -70,6 +71,12 @@ public final class StandaloneApplication {
         data.secret(
             "flaky.token.key", env.get("TRAINYARD_FLAKY_TOKEN_KEY"), StandaloneApplication::token));
     props.put("trainyard.flaky.public-url", "http://localhost:" + serverPort);
+    props.put(
+        "trainyard.flaky.internal-key",
+        data.secret(
+            "flaky.internal.key",
+            env.get("TRAINYARD_FLAKY_INTERNAL_KEY"),
+            StandaloneApplication::token));
     TrainyardServices services;
     try {
       services = TrainyardServices.start(props);

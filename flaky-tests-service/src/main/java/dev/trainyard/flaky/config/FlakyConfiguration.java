@@ -3,6 +3,7 @@ package dev.trainyard.flaky.config;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.http.ErrorHandler;
+import dev.trainyard.flaky.http.GatewayProof;
 import dev.trainyard.flaky.ingest.Ingestion;
 import dev.trainyard.flaky.ingest.ResultStore;
 import dev.trainyard.flaky.ingest.UploadHandler;
@@ -88,6 +89,19 @@ public class FlakyConfiguration {
   @Bean
   ApplicationRunner flakyIndexes(MongoTemplate mongo, FlakyProperties props) {
     return args -> FlakyIndexes.create(mongo, props.retention());
+  }
+
+  /** Only the gateway may speak for an organization: its header must carry the gateway's proof. */
+  @Bean
+  GatewayProof gatewayProof(FlakyProperties props) {
+    if (props.internalKey() == null || props.internalKey().length() < MIN_KEY) {
+      throw new IllegalStateException(
+          "trainyard.flaky.internal-key (TRAINYARD_FLAKY_INTERNAL_KEY) must hold a secret of at"
+              + " least "
+              + MIN_KEY
+              + " characters, the same the gateway signs the organization header with");
+    }
+    return new GatewayProof(props.internalKey());
   }
 
   @Bean

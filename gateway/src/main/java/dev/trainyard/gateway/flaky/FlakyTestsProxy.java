@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.flaky;
 
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
+import dev.trainyard.common.flaky.OrgSignature;
 import dev.trainyard.gateway.auth.AuthFilter;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -39,13 +41,22 @@ public class FlakyTestsProxy {
   private static final String UNAVAILABLE =
       "the flaky-tests service is unavailable right now; retry later";
   private final GatewayProperties.FlakyTests settings;
+  private final String internalKey;
   private final long maxBodyBytes;
   private final WebClient client;
   private final CircuitBreaker readBreaker;
   private final CircuitBreaker uploadBreaker;
 
-  public FlakyTestsProxy(GatewayProperties props, ReactorResourceFactory resources) {
+  /**
+   * @param internalKey the secret both the gateway and the flaky-tests service hold ({@code
+   *     trainyard.flaky.internal-key}); the organization header is signed with it
+   */
+  public FlakyTestsProxy(
+      GatewayProperties props,
+      ReactorResourceFactory resources,
+      @Value("${trainyard.flaky.internal-key:#{null}}") String internalKey) {
     this.settings = props.flakyTests();
+    this.internalKey = internalKey;
     this.maxBodyBytes = props.maxBodyBytes();
     this.client =
         settings.url() == null || settings.url().isBlank()
@@ -126,6 +137,9 @@ public class FlakyTestsProxy {
                 out.setContentType(type);
               }
               out.set(FlakyTestsHeaders.ORG, org);
+              if (internalKey != null) {
+                out.set(FlakyTestsHeaders.ORG_SIGNATURE, OrgSignature.sign(internalKey, org));
+              }
             })
         .body(
             BodyInserters.fromDataBuffers(

@@ -2,6 +2,8 @@ package dev.trainyard.standalone.flaky;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.flaky.FlakyTestsHeaders;
+import dev.trainyard.common.flaky.OrgSignature;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.flaky.store.FlakyCollections;
 import dev.trainyard.standalone.support.Api;
@@ -466,5 +468,41 @@ class FlakyTestsIT extends OwnStack {
       }
     }
     throw new AssertionError("no test " + name + " in " + tests);
+  }
+
+  @Test
+  void theServiceItselfAnswersOnlyRequestsWhoseOrganizationTheGatewaySigned() throws Exception {
+    var env = stack.services().flakyContext().getEnvironment();
+    String base = "http://127.0.0.1:" + env.getRequiredProperty("local.server.port");
+    String key = env.getRequiredProperty("trainyard.flaky.internal-key");
+    String body = listBody(Api.uniqueRepo(), TestStack.ORG, "FLAKY", 10, "");
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+
+    java.net.http.HttpResponse<String> forged =
+        http.send(
+            HttpRequest.newBuilder(
+                    java.net.URI.create(base + "/v1/flaky-tests/list-unhealthy-tests"))
+                .header("content-type", "application/json")
+                .header(FlakyTestsHeaders.ORG, TestStack.ORG)
+                .header(
+                    FlakyTestsHeaders.ORG_SIGNATURE,
+                    OrgSignature.sign("not the key", TestStack.ORG))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    java.net.http.HttpResponse<String> signed =
+        http.send(
+            HttpRequest.newBuilder(
+                    java.net.URI.create(base + "/v1/flaky-tests/list-unhealthy-tests"))
+                .header("content-type", "application/json")
+                .header(FlakyTestsHeaders.ORG, TestStack.ORG)
+                .header(FlakyTestsHeaders.ORG_SIGNATURE, OrgSignature.sign(key, TestStack.ORG))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+
+    assertThat(forged.statusCode()).isEqualTo(401);
+    assertThat(forged.body()).contains("through the gateway");
+    assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
   }
 }

@@ -73,6 +73,8 @@ public final class TestStack implements AutoCloseable {
 
   private static final String WEBHOOK_KEY = dev.trainyard.common.webhook.SecretBox.newKey();
   private static final String FLAKY_TOKEN_KEY = "flaky-" + UUID.randomUUID() + UUID.randomUUID();
+  private static final String FLAKY_INTERNAL_KEY =
+      "internal-" + UUID.randomUUID() + UUID.randomUUID();
 
   /** The properties the services of this stack run with (a second worker reuses them). */
   public Map<String, Object> properties() {
@@ -93,6 +95,7 @@ public final class TestStack implements AutoCloseable {
     props.put("trainyard.webhook.retry-schedule", "300ms,300ms,300ms,300ms,300ms,300ms,300ms");
     props.put("trainyard.webhook.poll-interval", "100ms");
     props.put("trainyard.flaky.token-key", FLAKY_TOKEN_KEY);
+    props.put("trainyard.flaky.internal-key", FLAKY_INTERNAL_KEY);
     props.putAll(overrides);
     return props;
   }
