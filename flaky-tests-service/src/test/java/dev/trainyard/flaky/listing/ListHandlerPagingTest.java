@@ -136,7 +136,7 @@ class ListHandlerPagingTest {
   }
 
   @Test
-  void theLastPageOfNothingIsEmptyEvenIfRowsArriveAfterTheCount() {
+  void theLastPageAfterEveryRowLeftIsEmpty() {
     Map<String, Object> first = page("");
     String last = token(first, "last_page_token");
     leave("t1", "t2", "t3", "t4", "t5");

@@ -8,6 +8,7 @@ import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
+import java.time.InstantSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,6 +34,12 @@ public class Routes {
     ReactorResourceFactory factory = new ReactorResourceFactory();
     factory.setUseGlobalResources(false);
     return factory;
+  }
+
+  /** The gateway's clock: injected where time matters, so a test can move it. */
+  @Bean
+  InstantSource clock() {
+    return InstantSource.system();
   }
 
   @Bean

@@ -20,10 +20,11 @@ import reactor.core.publisher.Mono;
 public class MetricsHandler {
   private static final int MAX_LENGTH = 255;
   private final MetricsReader reader;
-  private final InstantSource clock = InstantSource.system();
+  private final InstantSource clock;
 
-  public MetricsHandler(MetricsReader reader) {
+  public MetricsHandler(MetricsReader reader, InstantSource clock) {
     this.reader = reader;
+    this.clock = clock;
   }
 
   public Mono<ServerResponse> get(ServerRequest request) {

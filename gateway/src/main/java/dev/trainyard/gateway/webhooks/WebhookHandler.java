@@ -53,11 +53,15 @@ public class WebhookHandler {
   private final CursorSecret cursorSecret;
   private final SecretBox secrets;
   private final UrlGuard guard;
-  private final InstantSource clock = InstantSource.system();
+  private final InstantSource clock;
 
   public WebhookHandler(
-      ReactiveMongoTemplate mongo, CursorSecret cursorSecret, GatewayProperties props) {
+      ReactiveMongoTemplate mongo,
+      CursorSecret cursorSecret,
+      GatewayProperties props,
+      InstantSource clock) {
     this.mongo = mongo;
+    this.clock = clock;
     this.cursorSecret = cursorSecret;
     GatewayProperties.Webhook webhook = props.webhook();
     this.secrets = webhook.key() == null ? null : new SecretBox(webhook.key());

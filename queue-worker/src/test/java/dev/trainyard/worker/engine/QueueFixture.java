@@ -211,33 +211,20 @@ final class QueueFixture {
       Long batchSize,
       Long batchWaitMinutes,
       OptimizationMode optimization) {
-    return new QueueSettingsPatch(
-        null,
-        null,
-        null,
-        bisectionConcurrency,
-        null,
-        pendingFailureDepth,
-        optimisticMerge,
-        batch,
-        batchSize,
-        batchWaitMinutes,
+    return patch(
         null,
         null,
         null,
         null,
         null,
-        null,
-        null,
-        null,
-        false,
-        null,
-        false,
-        null,
-        null,
-        optimization,
-        null,
-        null);
+        new Throughput(
+            bisectionConcurrency,
+            pendingFailureDepth,
+            optimisticMerge,
+            batch,
+            batchSize,
+            batchWaitMinutes,
+            optimization));
   }
 
   /** Submitted with these impacted targets, and ready (parallel mode). */
@@ -338,17 +325,44 @@ final class QueueFixture {
       Long concurrency,
       List<String> required,
       Long notReadyTimeoutHours) {
+    return patch(
+        state,
+        mode,
+        concurrency,
+        required,
+        notReadyTimeoutHours,
+        new Throughput(null, null, null, null, null, null, null));
+  }
+
+  /** The throughput settings a patch may change (null: unchanged). */
+  private record Throughput(
+      Long bisectionConcurrency,
+      Long pendingFailureDepth,
+      Boolean optimisticMerge,
+      Boolean batch,
+      Long batchSize,
+      Long batchWaitMinutes,
+      OptimizationMode optimization) {}
+
+  /** The one place the fixture spells out a patch: the settings its rules read. */
+  private static QueueSettingsPatch patch(
+      QueueState state,
+      QueueMode mode,
+      Long concurrency,
+      List<String> required,
+      Long notReadyTimeoutHours,
+      Throughput t) {
     return new QueueSettingsPatch(
         state,
         mode,
         concurrency,
+        t.bisectionConcurrency(),
         null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
+        t.pendingFailureDepth(),
+        t.optimisticMerge(),
+        t.batch(),
+        t.batchSize(),
+        t.batchWaitMinutes(),
         null,
         null,
         null,
@@ -362,7 +376,7 @@ final class QueueFixture {
         false,
         null,
         null,
-        null,
+        t.optimization(),
         null,
         notReadyTimeoutHours);
   }
