@@ -9,13 +9,16 @@ import dev.trainyard.flaky.ingest.ResultStore;
 import dev.trainyard.flaky.ingest.UploadHandler;
 import dev.trainyard.flaky.ingest.UploadStore;
 import dev.trainyard.flaky.listing.ListHandler;
+import dev.trainyard.flaky.owners.GitCodeowners;
 import dev.trainyard.flaky.quarantine.QuarantineHandler;
 import dev.trainyard.flaky.repo.RepoSettingsHandler;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
 import dev.trainyard.flaky.store.FlakyIndexes;
 import dev.trainyard.flaky.tickets.TicketHandler;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.InstantSource;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -75,12 +78,14 @@ public class FlakyConfiguration {
       RepoSettingsStore settings,
       EventPublisher events,
       InstantSource clock,
-      FlakyProperties props) {
+      FlakyProperties props,
+      @Value("${trainyard.git.root:}") String gitRoot) {
     return new Ingestion(
         cases,
         new ResultStore(mongo),
         new UploadStore(mongo),
         settings,
+        gitRoot.isEmpty() ? GitCodeowners.none() : GitCodeowners.under(Path.of(gitRoot)),
         events,
         clock,
         props.publicUrl());

@@ -14,6 +14,7 @@ import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.events.TestCaseEvent;
 import dev.trainyard.flaky.events.TestCaseEvents;
 import dev.trainyard.flaky.owners.Codeowners;
+import dev.trainyard.flaky.owners.GitCodeowners;
 import dev.trainyard.flaky.repo.Repo;
 import dev.trainyard.flaky.repo.RepoSettings;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
@@ -43,6 +44,7 @@ public class Ingestion {
   private final ResultStore results;
   private final UploadStore uploads;
   private final RepoSettingsStore settings;
+  private final GitCodeowners git;
   private final EventPublisher events;
   private final InstantSource clock;
   private final String publicUrl;
@@ -54,6 +56,7 @@ public class Ingestion {
       ResultStore results,
       UploadStore uploads,
       RepoSettingsStore settings,
+      GitCodeowners git,
       EventPublisher events,
       InstantSource clock,
       String publicUrl) {
@@ -61,6 +64,7 @@ public class Ingestion {
     this.results = results;
     this.uploads = uploads;
     this.settings = settings;
+    this.git = git;
     this.events = events;
     this.clock = clock;
     this.publicUrl = publicUrl;
@@ -113,10 +117,12 @@ public class Ingestion {
           merged.subList(i, Math.min(merged.size(), i + BATCH)),
           at);
     }
-    if (codeowners != null) {
-      settings.codeowners(org, repo, codeowners);
-    }
     RepoSettings repoSettings = settings.get(org, repo);
+    String newOwners = codeowners != null ? codeowners : committedCodeowners(form, repoSettings);
+    if (newOwners != null && !newOwners.equals(repoSettings.codeowners())) {
+      settings.codeowners(org, repo, newOwners);
+      repoSettings = settings.get(org, repo);
+    }
     Codeowners owners = settings.parsed(org, repoSettings);
     for (int i = 0; i < merged.size(); i += BATCH) {
       classify(
@@ -192,6 +198,18 @@ public class Ingestion {
     }
     events.publish(changed); // before the change is stored: a failure here leaves it to a retry
     cases.save(next, clock.instant());
+  }
+
+  /**
+   * A target-branch run reads CODEOWNERS as committed at its commit, when the git adapter holds the
+   * repository; other runs (pull requests, trainyard's test branches) hold changes that are not
+   * merged, so they never change the repository's owners. Null when there is nothing to read.
+   */
+  private String committedCodeowners(UploadForm form, RepoSettings repoSettings) {
+    if (!repoSettings.target().matches(form.branch(), form.prNumber())) {
+      return null;
+    }
+    return git.at(form.repo(), form.commitSha()).orElse(null);
   }
 
   /** Without a client-given id: the same upload content (and metadata) is the same upload. */

@@ -4,6 +4,7 @@ import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.http.Caller;
 import dev.trainyard.flaky.http.JsonAnswers;
+import dev.trainyard.flaky.owners.Codeowners;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +26,6 @@ import reactor.core.publisher.Mono;
  * parts in memory); beyond either, a 413. Answers {@code {"uploadId", "testCases"}}.
  */
 public class UploadHandler {
-  static final int MAX_CODEOWNERS = 3 * 1024 * 1024;
   private final Ingestion ingestion;
 
   public UploadHandler(Ingestion ingestion) {
@@ -67,7 +67,7 @@ public class UploadHandler {
     if (part instanceof FormFieldPart field) {
       return Mono.just(Optional.of(field.value()));
     }
-    return DataBufferUtils.join(part.content(), MAX_CODEOWNERS)
+    return DataBufferUtils.join(part.content(), Codeowners.MAX_FILE_BYTES)
         .map(
             buffer -> {
               String text = buffer.toString(StandardCharsets.UTF_8);

@@ -18,6 +18,10 @@ import java.util.List;
  */
 public final class Codeowners {
   public static final int MAX_PATH = 4096;
+
+  /** GitHub ignores a CODEOWNERS file over 3 MB; trainyard neither reads nor accepts one. */
+  public static final int MAX_FILE_BYTES = 3 * 1024 * 1024;
+
   private static final String ANY_DIRS = "**";
 
   private record Rule(String[] segments, List<String> owners) {}

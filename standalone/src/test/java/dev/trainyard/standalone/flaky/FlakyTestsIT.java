@@ -7,16 +7,21 @@ import dev.trainyard.common.flaky.OrgSignature;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.flaky.store.FlakyCollections;
 import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.standalone.support.WebhookReceiver;
+import dev.trainyard.worker.scm.git.BareRepo;
 import java.net.http.HttpRequest;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.bson.Document;
+import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +35,7 @@ import tools.jackson.databind.JsonNode;
  */
 class FlakyTestsIT extends OwnStack {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private final Path gitRoot = GitHost.newRoot();
   private Api api;
   private WebhookReceiver receiver;
 
@@ -42,6 +48,45 @@ class FlakyTestsIT extends OwnStack {
   @AfterEach
   void tearDown() {
     receiver.close();
+  }
+
+  @Override
+  protected Map<String, Object> properties() {
+    return Map.of("trainyard.git.root", gitRoot.toString());
+  }
+
+  @Test
+  void codeownersFollowTheTargetBranchOfTheGitRepository() throws Exception {
+    String repo = Api.uniqueRepo();
+    String file = "tests/test_cart.py";
+    try (BareRepo git = new BareRepo(gitRoot.resolve("github.com/acme/" + repo + ".git"))) {
+      ObjectId main =
+          git.commit(null, BareRepo.files("CODEOWNERS", "* @acme/shop\n"), "owners", "carol");
+      git.setRef("refs/heads/main", main);
+      ObjectId pr =
+          git.commit(main, BareRepo.files("CODEOWNERS", "* @acme/intruder\n"), "mine", "mallory");
+      git.setRef("refs/pull/7/head", pr);
+
+      // the same commit of main fails and passes (F1); no codeowners part in either upload
+      for (String outcome : List.of("test_total:F", "test_total:P")) {
+        Api.Response r =
+            upload(
+                Multipart.upload(repo, main.name(), "main", null)
+                    .file("file", "pytest.xml", Reports.pytest(file, List.of(outcome))));
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+      }
+      JsonNode total = byName(list(repo, "FLAKY", 10, "").get("tests"), "test_total");
+      assertThat(total.get("codeowners").get(0).asString()).isEqualTo("@acme/shop");
+
+      // a pull request's commit changes CODEOWNERS, but it is not merged: the owners stay
+      Api.Response fromPr =
+          upload(
+              Multipart.upload(repo, pr.name(), "feature/mine", 7L)
+                  .file("file", "pytest.xml", Reports.pytest(file, List.of("test_total:F"))));
+      assertThat(fromPr.status()).as(fromPr.body()).isEqualTo(200);
+      total = byName(list(repo, "FLAKY", 10, "").get("tests"), "test_total");
+      assertThat(total.get("codeowners").get(0).asString()).isEqualTo("@acme/shop");
+    }
   }
 
   @Test

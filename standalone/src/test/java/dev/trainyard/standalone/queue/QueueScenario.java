@@ -6,8 +6,6 @@ import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,7 @@ import tools.jackson.databind.JsonNode;
  * root, its queue's API, a CI simulator watching its test branches, and the events it published.
  */
 abstract class QueueScenario extends OwnStack {
-  private final Path gitRoot = temporaryDirectory();
+  private final Path gitRoot = GitHost.newRoot();
   protected Api api;
   protected String name;
   protected GitHost git;
@@ -65,13 +63,5 @@ abstract class QueueScenario extends OwnStack {
 
   protected static String text(JsonNode event, String field) {
     return event.get(field) == null ? null : event.get(field).asString();
-  }
-
-  private static Path temporaryDirectory() {
-    try {
-      return Files.createTempDirectory("trainyard-git-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

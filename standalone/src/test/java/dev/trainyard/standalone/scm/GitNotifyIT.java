@@ -6,9 +6,9 @@ import static dev.trainyard.worker.scm.git.BareRepo.files;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.worker.scm.git.BareRepo;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * when the notify answers 200, the resulting change is on the queue's log.
  */
 class GitNotifyIT extends OwnStack {
-  private final Path gitRoot = temporaryDirectory();
+  private final Path gitRoot = GitHost.newRoot();
 
   @Override
   protected Map<String, Object> properties() {
@@ -66,14 +66,6 @@ class GitNotifyIT extends OwnStack {
                   .get("prSha")
                   .asString())
           .isEqualTo(head.name());
-    }
-  }
-
-  private static Path temporaryDirectory() {
-    try {
-      return Files.createTempDirectory("trainyard-git-");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 }

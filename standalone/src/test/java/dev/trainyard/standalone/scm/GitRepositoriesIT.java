@@ -7,11 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.worker.scm.git.BareRepo;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -27,7 +25,7 @@ import tools.jackson.databind.JsonNode;
  * merge, and queues the ready ones; a push updates the PR, a deleted ref closes it.
  */
 class GitRepositoriesIT extends OwnStack {
-  private final Path gitRoot = temporaryDirectory();
+  private final Path gitRoot = GitHost.newRoot();
 
   @Override
   protected Map<String, Object> properties() {
@@ -93,13 +91,5 @@ class GitRepositoriesIT extends OwnStack {
         .until(
             () -> api.post("/v1/getSubmittedPullRequest", prBody(repo, number)).json(),
             condition::test);
-  }
-
-  private static Path temporaryDirectory() {
-    try {
-      return Files.createTempDirectory("trainyard-git-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

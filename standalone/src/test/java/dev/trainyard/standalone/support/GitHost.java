@@ -30,6 +30,15 @@ public final class GitHost implements AutoCloseable {
         repo.commit(null, files("README", "hello\n"), "Initial commit", "carol"));
   }
 
+  /** A fresh, empty git root for a stack's {@code trainyard.git.root}. */
+  public static Path newRoot() {
+    try {
+      return java.nio.file.Files.createTempDirectory("trainyard-git-");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   public BareRepo repo() {
     return repo;
   }

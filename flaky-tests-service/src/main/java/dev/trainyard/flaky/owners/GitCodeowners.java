@@ -1,0 +1,88 @@
+package dev.trainyard.flaky.owners;
+
+import dev.trainyard.flaky.repo.Repo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CODEOWNERS as committed in the git adapter's repositories (bare, at {@code
+ * <root>/<host>/<owner>/<name>.git}): the file at a commit, from the first of GitHub's locations
+ * that holds one. Whatever is missing — no git root, repository, commit or file, or a file over
+ * {@link Codeowners#MAX_FILE_BYTES} — reads as empty, so an upload never fails on it.
+ */
+public final class GitCodeowners {
+  /** Where GitHub looks, in its order. */
+  static final List<String> LOCATIONS =
+      List.of(".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS");
+
+  private static final Pattern OBJECT_ID = Pattern.compile("[0-9a-f]{40}");
+  private static final Logger log = LoggerFactory.getLogger(GitCodeowners.class);
+  private final Path root;
+
+  private GitCodeowners(Path root) {
+    this.root = root;
+  }
+
+  /** Reads from the repositories under {@code root}. */
+  public static GitCodeowners under(Path root) {
+    return new GitCodeowners(root.toAbsolutePath().normalize());
+  }
+
+  /** No git adapter: every read is empty. */
+  public static GitCodeowners none() {
+    return new GitCodeowners(null);
+  }
+
+  /** The CODEOWNERS of {@code repo} at {@code commit} (a full hexadecimal object id). */
+  public Optional<String> at(Repo repo, String commit) {
+    if (root == null || commit == null || !OBJECT_ID.matcher(commit).matches()) {
+      return Optional.empty();
+    }
+    Path dir = root.resolve(repo.host()).resolve(repo.owner()).resolve(repo.name() + ".git");
+    dir = dir.normalize();
+    if (!dir.startsWith(root) || !Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    try (Repository git =
+            new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
+        RevWalk walk = new RevWalk(git)) {
+      RevCommit at = walk.parseCommit(ObjectId.fromString(commit));
+      for (String location : LOCATIONS) {
+        try (TreeWalk file = TreeWalk.forPath(git, location, at.getTree())) {
+          if (file == null || (file.getRawMode(0) & FileMode.TYPE_MASK) != FileMode.TYPE_FILE) {
+            continue;
+          }
+          ObjectLoader blob = git.open(file.getObjectId(0));
+          if (blob.getSize() > Codeowners.MAX_FILE_BYTES) {
+            log.info(
+                "{} of {} at {} is over the 3 MiB limit; ignored", location, repo.key(), commit);
+            return Optional.empty();
+          }
+          return Optional.of(new String(blob.getBytes(), StandardCharsets.UTF_8));
+        }
+      }
+      return Optional.empty();
+    } catch (MissingObjectException e) {
+      return Optional.empty(); // the commit is not in this repository (yet)
+    } catch (IOException e) {
+      log.warn("could not read CODEOWNERS of {} at {}: {}", repo.key(), commit, e.toString());
+      return Optional.empty();
+    }
+  }
+}
