@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The standalone distribution started as a child process on a fresh data directory. */
 public final class StandaloneProcess implements AutoCloseable {
@@ -31,14 +33,22 @@ public final class StandaloneProcess implements AutoCloseable {
   }
 
   public static StandaloneProcess start(Path jar) throws IOException, InterruptedException {
+    return start(jar, List.of());
+  }
+
+  /** Starts the jar with {@code systemProperties} ({@code -Dname=value}) on its command line. */
+  public static StandaloneProcess start(Path jar, List<String> systemProperties)
+      throws IOException, InterruptedException {
     int port = freePort();
     Path data = Files.createTempDirectory("trainyard-bench-");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx2g");
+    command.addAll(systemProperties);
+    command.add("-jar");
+    command.add(jar.toString());
     ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx2g",
-                "-jar",
-                jar.toString())
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(data.resolve("standalone.log").toFile());
     builder.environment().put("TRAINYARD_DATA_DIR", data.toString());
