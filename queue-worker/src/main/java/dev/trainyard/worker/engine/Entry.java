@@ -47,137 +47,104 @@ public record Entry(
   }
 
   Entry withState(PrState next, Instant at) {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        priority,
-        priorityDefaulted,
-        noBatch,
-        next,
-        at,
-        submittedAt,
-        pr,
-        mergeability,
-        impactedTargets,
-        verifiedByTestRun,
-        testRunId,
-        isolated);
+    Copy c = new Copy(this);
+    c.state = next;
+    c.stateChangedAt = at;
+    return c.entry();
   }
 
   Entry withPriority(Priority newPriority, boolean defaulted, boolean newNoBatch) {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        newPriority,
-        defaulted,
-        newNoBatch,
-        state,
-        stateChangedAt,
-        submittedAt,
-        pr,
-        mergeability,
-        impactedTargets,
-        verifiedByTestRun,
-        testRunId,
-        isolated);
+    Copy c = new Copy(this);
+    c.priority = newPriority;
+    c.priorityDefaulted = defaulted;
+    c.noBatch = newNoBatch;
+    return c.entry();
   }
 
   Entry withObservation(PullRequestInfo observed, Mergeability observedMergeability) {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        priority,
-        priorityDefaulted,
-        noBatch,
-        state,
-        stateChangedAt,
-        submittedAt,
-        observed,
-        observedMergeability,
-        impactedTargets,
-        verifiedByTestRun,
-        testRunId,
-        isolated);
+    Copy c = new Copy(this);
+    c.pr = observed;
+    c.mergeability = observedMergeability;
+    return c.entry();
   }
 
   Entry withImpactedTargets(ImpactedTargets targets) {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        priority,
-        priorityDefaulted,
-        noBatch,
-        state,
-        stateChangedAt,
-        submittedAt,
-        pr,
-        mergeability,
-        targets,
-        verifiedByTestRun,
-        testRunId,
-        isolated);
+    Copy c = new Copy(this);
+    c.impactedTargets = targets;
+    return c.entry();
   }
 
   /** The entry in {@code runId} (or, with null, waiting for a run again), in {@code next} state. */
   Entry inRun(String runId, PrState next, Instant at) {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        priority,
-        priorityDefaulted,
-        noBatch,
-        next,
-        next == state ? stateChangedAt : at,
-        submittedAt,
-        pr,
-        mergeability,
-        impactedTargets,
-        verifiedByTestRun,
-        runId,
-        isolated);
+    Copy c = new Copy(this);
+    c.state = next;
+    c.stateChangedAt = next == state ? stateChangedAt : at;
+    c.testRunId = runId;
+    return c.entry();
   }
 
   /** The entry, tested alone from now on. */
   Entry alone() {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        priority,
-        priorityDefaulted,
-        noBatch,
-        state,
-        stateChangedAt,
-        submittedAt,
-        pr,
-        mergeability,
-        impactedTargets,
-        verifiedByTestRun,
-        testRunId,
-        true);
+    Copy c = new Copy(this);
+    c.isolated = true;
+    return c.entry();
   }
 
   Entry verifiedBy(String runId, Instant at) {
-    return new Entry(
-        id,
-        prNumber,
-        sequence,
-        priority,
-        priorityDefaulted,
-        noBatch,
-        PrState.TESTS_PASSED,
-        at,
-        submittedAt,
-        pr,
-        mergeability,
-        impactedTargets,
-        runId,
-        testRunId,
-        isolated);
+    Copy c = new Copy(this);
+    c.state = PrState.TESTS_PASSED;
+    c.stateChangedAt = at;
+    c.verifiedByTestRun = runId;
+    return c.entry();
+  }
+
+  /** The fields a transition may change, copied from an entry; the submission itself is fixed. */
+  private static final class Copy {
+    private final Entry from;
+    private Priority priority;
+    private boolean priorityDefaulted;
+    private boolean noBatch;
+    private PrState state;
+    private Instant stateChangedAt;
+    private PullRequestInfo pr;
+    private Mergeability mergeability;
+    private ImpactedTargets impactedTargets;
+    private String verifiedByTestRun;
+    private String testRunId;
+    private boolean isolated;
+
+    private Copy(Entry from) {
+      this.from = from;
+      priority = from.priority;
+      priorityDefaulted = from.priorityDefaulted;
+      noBatch = from.noBatch;
+      state = from.state;
+      stateChangedAt = from.stateChangedAt;
+      pr = from.pr;
+      mergeability = from.mergeability;
+      impactedTargets = from.impactedTargets;
+      verifiedByTestRun = from.verifiedByTestRun;
+      testRunId = from.testRunId;
+      isolated = from.isolated;
+    }
+
+    private Entry entry() {
+      return new Entry(
+          from.id,
+          from.prNumber,
+          from.sequence,
+          priority,
+          priorityDefaulted,
+          noBatch,
+          state,
+          stateChangedAt,
+          from.submittedAt,
+          pr,
+          mergeability,
+          impactedTargets,
+          verifiedByTestRun,
+          testRunId,
+          isolated);
+    }
   }
 }
