@@ -141,6 +141,38 @@ class MetricsIT extends QueueScenario {
   }
 
   @Test
+  void aRestartedTestRunCountsAsARestartOfItsLane() throws Exception {
+    create(api, name, 1);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    ci.hold(true);
+    submit(api, name, 1);
+    awaitState(api, name, 1, "testing");
+    int runsBefore = ci.testRunsSeen();
+
+    Api.Response restart = api.post("/v1/restartTestsOnPullRequest", Api.prBody(name, 1));
+    assertThat(restart.status()).as(restart.body()).isEqualTo(200);
+    Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> ci.testRunsSeen() > runsBefore);
+    ci.hold(false);
+    awaitState(api, name, 1, "merged");
+
+    Map<String, String> main =
+        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "main");
+    Map<String, String> bisection =
+        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "bisection");
+    PromText text =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> PromText.parse(metrics(api, repoQuery()).body()),
+                t ->
+                    t.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")) == 1);
+    assertThat(text.value("mq_pr_restarts_1h_total", main)).isEqualTo(1);
+    assertThat(text.value("mq_pr_restarts_1h_total", bisection)).isZero();
+    // the cancelled first run says nothing about test durations: only the run that passed counts
+    assertThat(text.value("mq_pr_test_duration_1h_seconds_count", main)).isEqualTo(1);
+  }
+
+  @Test
   void badQueriesUnknownRepositoriesOtherTenantsAndMissingTokens() {
     create(api, name, 1);
 
