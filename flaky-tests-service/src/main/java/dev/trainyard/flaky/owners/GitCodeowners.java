@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.errors.MissingObjectException;
@@ -49,9 +50,10 @@ public final class GitCodeowners {
     return new GitCodeowners(null);
   }
 
-  /** The CODEOWNERS of {@code repo} at {@code commit} (a full hexadecimal object id). */
-  public Optional<String> at(Repo repo, String commit) {
-    if (root == null || commit == null || !OBJECT_ID.matcher(commit).matches()) {
+  /** The CODEOWNERS of {@code repo} at {@code commitSha} (a full hexadecimal object id). */
+  public Optional<String> at(Repo repo, String commitSha) {
+    String commit = commitSha == null ? "" : commitSha.toLowerCase(Locale.ROOT);
+    if (root == null || !OBJECT_ID.matcher(commit).matches()) {
       return Optional.empty();
     }
     Path dir = root.resolve(repo.host()).resolve(repo.owner()).resolve(repo.name() + ".git");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jgit.api.Git;
@@ -69,6 +70,9 @@ class GitCodeownersTest {
     GitCodeowners git = GitCodeowners.under(root);
     assertThat(git.at(REPO, first)).contains("* @first\n");
     assertThat(git.at(REPO, second)).contains("* @second\n");
+    assertThat(git.at(REPO, first.toUpperCase(Locale.ROOT)))
+        .as("in capitals")
+        .contains("* @first\n");
   }
 
   @Test
