@@ -1,5 +1,6 @@
 package dev.trainyard.flaky.http;
 
+import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.token.InvalidTokenException;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.KafkaException;
@@ -40,9 +41,9 @@ public class ErrorHandler implements WebExceptionHandler {
     if (error instanceof ApiException api) {
       status = api.status();
       message = api.getMessage();
-    } else if (error instanceof InvalidTokenException token) {
+    } else if (error instanceof InvalidTokenException || error instanceof InvalidRequestException) {
       status = HttpStatus.BAD_REQUEST;
-      message = token.getMessage();
+      message = error.getMessage();
     } else if (causedBy(error, DataBufferLimitException.class)) {
       status = HttpStatus.CONTENT_TOO_LARGE;
       message = "a part of the upload is larger than its limit";

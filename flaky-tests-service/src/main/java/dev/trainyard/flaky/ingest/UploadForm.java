@@ -1,5 +1,6 @@
 package dev.trainyard.flaky.ingest;
 
+import dev.trainyard.common.json.StrictJson;
 import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.http.JsonBody;
 import dev.trainyard.flaky.repo.Repo;
@@ -34,12 +35,12 @@ public record UploadForm(
                         "repo is required: a part holding {\"host\",\"owner\",\"name\"}"));
     Repo repo = JsonBody.repoPart(repoJson);
     String sha =
-        JsonBody.checkName(
+        StrictJson.checkName(
             "commitSha",
             field(parts, "commitSha")
                 .orElseThrow(() -> ApiException.badRequest("commitSha is required")));
     String branch =
-        JsonBody.checkName(
+        StrictJson.checkName(
             "branch",
             field(parts, "branch")
                 .orElseThrow(() -> ApiException.badRequest("branch is required")));
@@ -56,7 +57,8 @@ public record UploadForm(
                 })
             .orElse(null);
     String variant = field(parts, "variant").orElse("");
-    if (variant.length() > JsonBody.MAX_NAME || variant.chars().anyMatch(Character::isISOControl)) {
+    if (variant.length() > StrictJson.MAX_NAME
+        || variant.chars().anyMatch(Character::isISOControl)) {
       throw ApiException.badRequest(
           "variant must be a string of at most 255 characters without control characters");
     }

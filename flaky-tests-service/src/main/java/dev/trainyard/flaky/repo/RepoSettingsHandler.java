@@ -1,8 +1,8 @@
 package dev.trainyard.flaky.repo;
 
+import dev.trainyard.common.json.StrictJson;
 import dev.trainyard.flaky.http.Caller;
 import dev.trainyard.flaky.http.JsonAnswers;
-import dev.trainyard.flaky.http.JsonBody;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
@@ -29,7 +29,7 @@ public class RepoSettingsHandler {
               Repo repo = body.repo();
               String target =
                   body.optionalString("target_branch")
-                      .map(b -> JsonBody.checkName("target_branch", b))
+                      .map(b -> StrictJson.checkName("target_branch", b))
                       .orElse(null);
               Boolean auto = body.optionalBoolean("auto_quarantine").orElse(null);
               return Mono.fromRunnable(() -> settings.update(org, repo, target, auto))

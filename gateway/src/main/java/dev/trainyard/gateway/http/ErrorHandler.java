@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.http;
 
+import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.token.InvalidTokenException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
@@ -46,9 +47,9 @@ public class ErrorHandler implements WebExceptionHandler {
     if (cause instanceof ApiException api) {
       status = api.status();
       message = api.getMessage();
-    } else if (cause instanceof InvalidTokenException token) {
+    } else if (cause instanceof InvalidTokenException || cause instanceof InvalidRequestException) {
       status = HttpStatus.BAD_REQUEST;
-      message = token.getMessage();
+      message = cause.getMessage();
     } else if (cause instanceof DataBufferLimitException) {
       status = HttpStatus.CONTENT_TOO_LARGE;
       message = "the request body is larger than the limit of 20 MiB";
