@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,21 @@ class MetricsIT extends QueueScenario {
     return client.send(client.request("/v1/getMergeQueueMetrics" + query).GET());
   }
 
+  /** The labels of one lane of this test's queue. */
+  private Map<String, String> lane(String queueType) {
+    return Map.of("repo", "acme/" + name, "branch", "main", "queue_type", queueType);
+  }
+
+  /**
+   * The repository's metrics once {@code ready} holds; figures follow a change within 5 s (API.md
+   * §4).
+   */
+  private PromText awaitMetrics(Predicate<PromText> ready) {
+    return Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> PromText.parse(metrics(api, repoQuery()).body()), ready);
+  }
+
   private String repoQuery() {
     return "?repo=acme/" + name + "&repoHost=github.com";
   }
@@ -43,17 +59,9 @@ class MetricsIT extends QueueScenario {
     submit(api, name, 1);
     awaitState(api, name, 1, "merged");
 
-    Map<String, String> main =
-        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "main");
-    Map<String, String> bisection =
-        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "bisection");
-    // figures reflect a change within 5 s (API.md §4)
-    PromText text =
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(5))
-            .until(
-                () -> PromText.parse(metrics(api, repoQuery()).body()),
-                t -> t.value("mq_pr_test_duration_1h_seconds_count", main) == 1);
+    Map<String, String> main = lane("main");
+    Map<String, String> bisection = lane("bisection");
+    PromText text = awaitMetrics(t -> t.value("mq_pr_test_duration_1h_seconds_count", main) == 1);
     Api.Response response = metrics(api, repoQuery());
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
@@ -121,14 +129,8 @@ class MetricsIT extends QueueScenario {
     submit(api, name, 1);
     awaitState(api, name, 1, "testing");
 
-    Map<String, String> main =
-        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "main");
-    PromText text =
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(5))
-            .until(
-                () -> PromText.parse(metrics(api, repoQuery()).body()),
-                t -> t.value("mq_testing_slots_active", main) == 1);
+    Map<String, String> main = lane("main");
+    PromText text = awaitMetrics(t -> t.value("mq_testing_slots_active", main) == 1);
     assertThat(text.value("mq_depth_current", main)).isEqualTo(1);
     assertThat(text.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")))
         .isZero();
@@ -155,17 +157,11 @@ class MetricsIT extends QueueScenario {
     ci.hold(false);
     awaitState(api, name, 1, "merged");
 
-    Map<String, String> main =
-        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "main");
-    Map<String, String> bisection =
-        Map.of("repo", "acme/" + name, "branch", "main", "queue_type", "bisection");
+    Map<String, String> main = lane("main");
+    Map<String, String> bisection = lane("bisection");
     PromText text =
-        Awaitility.await()
-            .atMost(Duration.ofSeconds(5))
-            .until(
-                () -> PromText.parse(metrics(api, repoQuery()).body()),
-                t ->
-                    t.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")) == 1);
+        awaitMetrics(
+            t -> t.value("mq_pr_conclusions_1h_total", with(main, "conclusion", "merged")) == 1);
     assertThat(text.value("mq_pr_restarts_1h_total", main)).isEqualTo(1);
     assertThat(text.value("mq_pr_restarts_1h_total", bisection)).isZero();
     // the cancelled first run says nothing about test durations: only the run that passed counts
