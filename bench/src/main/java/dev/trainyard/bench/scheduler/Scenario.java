@@ -32,83 +32,75 @@ record Scenario(
   }
 
   Scenario named(String newName) {
-    return new Scenario(
-        newName,
-        ciTime,
-        brokenRate,
-        flakeRate,
-        concurrency,
-        backlog,
-        hours,
-        seed,
-        batchSize,
-        pendingFailureDepth,
-        optimisticMerge,
-        lanes);
+    Copy c = new Copy(this);
+    c.name = newName;
+    return c.scenario();
   }
 
   Scenario flakes(double rate) {
-    return new Scenario(
-        name,
-        ciTime,
-        brokenRate,
-        rate,
-        concurrency,
-        backlog,
-        hours,
-        seed,
-        batchSize,
-        pendingFailureDepth,
-        optimisticMerge,
-        lanes);
+    Copy c = new Copy(this);
+    c.flakeRate = rate;
+    return c.scenario();
   }
 
   Scenario batches(int size) {
-    return new Scenario(
-        name,
-        ciTime,
-        brokenRate,
-        flakeRate,
-        concurrency,
-        backlog,
-        hours,
-        seed,
-        size,
-        pendingFailureDepth,
-        optimisticMerge,
-        lanes);
+    Copy c = new Copy(this);
+    c.batchSize = size;
+    return c.scenario();
   }
 
   Scenario antiFlake(long depth, boolean optimistic) {
-    return new Scenario(
-        name,
-        ciTime,
-        brokenRate,
-        flakeRate,
-        concurrency,
-        backlog,
-        hours,
-        seed,
-        batchSize,
-        depth,
-        optimistic,
-        lanes);
+    Copy c = new Copy(this);
+    c.pendingFailureDepth = depth;
+    c.optimisticMerge = optimistic;
+    return c.scenario();
   }
 
+  /** {@code laneCount} disjoint groups, each with the backlog one queue had. */
   Scenario parallel(int laneCount) {
-    return new Scenario(
-        name,
-        ciTime,
-        brokenRate,
-        flakeRate,
-        concurrency,
-        backlog * Math.max(1, laneCount),
-        hours,
-        seed,
-        batchSize,
-        pendingFailureDepth,
-        optimisticMerge,
-        laneCount);
+    Copy c = new Copy(this);
+    c.backlog = backlog * Math.max(1, laneCount);
+    c.lanes = laneCount;
+    return c.scenario();
+  }
+
+  /** The settings a variant changes, copied from a scenario; CI, rates and the run are fixed. */
+  private static final class Copy {
+    private final Scenario from;
+    private String name;
+    private double flakeRate;
+    private int backlog;
+    private int batchSize;
+    private long pendingFailureDepth;
+    private boolean optimisticMerge;
+    private int lanes;
+
+    private Copy(Scenario from) {
+      this.from = from;
+      name = from.name;
+      flakeRate = from.flakeRate;
+      backlog = from.backlog;
+      batchSize = from.batchSize;
+      pendingFailureDepth = from.pendingFailureDepth;
+      optimisticMerge = from.optimisticMerge;
+      lanes = from.lanes;
+    }
+
+    private Scenario scenario() {
+      return new Scenario(
+          name,
+          from.ciTime,
+          from.brokenRate,
+          flakeRate,
+          from.concurrency,
+          backlog,
+          from.hours,
+          from.seed,
+          batchSize,
+          pendingFailureDepth,
+          optimisticMerge,
+          lanes);
+    }
   }
 
   /** Expected merges per CI duration with speculation reset on failure: s(1 − s^C)/p. */
