@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.metrics;
 
+import dev.trainyard.common.json.StrictJson;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.gateway.auth.AuthFilter;
 import dev.trainyard.gateway.http.ApiException;
@@ -18,7 +19,6 @@ import reactor.core.publisher.Mono;
  */
 @Component
 public class MetricsHandler {
-  private static final int MAX_LENGTH = 255;
   private final MetricsReader reader;
   private final InstantSource clock;
 
@@ -55,16 +55,9 @@ public class MetricsHandler {
     }
     String owner = slug.substring(0, slash);
     String name = slug.substring(slash + 1);
-    requireText("repoHost", host);
-    requireText("repo", owner);
-    requireText("repo", name);
+    StrictJson.checkName("repoHost", host);
+    StrictJson.checkName("repo", owner);
+    StrictJson.checkName("repo", name);
     return QueueKey.of(org, host, owner, name, "").id();
-  }
-
-  private static void requireText(String field, String value) {
-    if (value.length() > MAX_LENGTH || value.chars().anyMatch(Character::isISOControl)) {
-      throw ApiException.badRequest(
-          field + " must be at most " + MAX_LENGTH + " characters without control characters");
-    }
   }
 }

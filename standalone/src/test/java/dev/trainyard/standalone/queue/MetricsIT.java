@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.PromText;
 import dev.trainyard.standalone.support.QueueSteps;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +32,15 @@ class MetricsIT extends QueueScenario {
 
   private Api.Response metrics(Api client, String query) {
     return client.send(client.request("/v1/getMergeQueueMetrics" + query).GET());
+  }
+
+  /** PR 1 in a queue of {@code concurrency}, held under test by CI. */
+  private void pullRequestUnderTest(int concurrency) throws IOException {
+    create(api, name, concurrency);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    ci.hold(true);
+    submit(api, name, 1);
+    awaitState(api, name, 1, "testing");
   }
 
   /** The labels of one lane of this test's queue. */
@@ -123,11 +133,7 @@ class MetricsIT extends QueueScenario {
 
   @Test
   void aPullRequestUnderTestShowsInTheGaugesAndEveryLaneHasAllItsSeries() throws Exception {
-    create(api, name, 2);
-    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
-    ci.hold(true);
-    submit(api, name, 1);
-    awaitState(api, name, 1, "testing");
+    pullRequestUnderTest(2);
 
     Map<String, String> main = lane("main");
     PromText text = awaitMetrics(t -> t.value("mq_testing_slots_active", main) == 1);
@@ -144,11 +150,7 @@ class MetricsIT extends QueueScenario {
 
   @Test
   void aRestartedTestRunCountsAsARestartOfItsLane() throws Exception {
-    create(api, name, 1);
-    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
-    ci.hold(true);
-    submit(api, name, 1);
-    awaitState(api, name, 1, "testing");
+    pullRequestUnderTest(1);
     int runsBefore = ci.testRunsSeen();
 
     Api.Response restart = api.post("/v1/restartTestsOnPullRequest", Api.prBody(name, 1));
@@ -179,6 +181,14 @@ class MetricsIT extends QueueScenario {
     Api.Response malformed = metrics(api, "?repo=" + name + "&repoHost=github.com");
     assertThat(malformed.status()).isEqualTo(400);
     assertThat(malformed.body()).contains("repo must have the form owner/name");
+    Api.Response controlCharacter = metrics(api, "?repo=acme/" + name + "&repoHost=git%01hub.com");
+    assertThat(controlCharacter.status()).isEqualTo(400);
+    assertThat(controlCharacter.body())
+        .startsWith("repoHost must be")
+        .contains("control characters");
+    Api.Response tooLong = metrics(api, "?repo=" + "a".repeat(256) + "/x&repoHost=github.com");
+    assertThat(tooLong.status()).isEqualTo(400);
+    assertThat(tooLong.body()).startsWith("repo must be").contains("at most 255 characters");
 
     Api.Response unknown = metrics(api, "?repo=acme/no-such-repo-" + name + "&repoHost=github.com");
     assertThat(unknown.status()).isEqualTo(200);
