@@ -614,7 +614,7 @@ public class ApiContractIT {
   /**
    * A request answered at once (no token: the filter replies before any I/O) followed by one on the
    * same keep-alive connection: reactor-netty 1.3.6 sometimes stopped reading such a connection and
-   * the second request hung (about 1 in 150 pairs here; ADR 0010).
+   * the second request hung (2 of 200 such pairs in a replay against the standalone; ADR 0010).
    */
   @Test
   void aKeepAliveConnectionAnswersEveryRequestAfterAnImmediateError() {
