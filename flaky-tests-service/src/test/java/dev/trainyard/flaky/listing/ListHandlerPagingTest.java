@@ -2,11 +2,7 @@ package dev.trainyard.flaky.listing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
-import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.trainyard.common.token.SignedToken;
 import dev.trainyard.flaky.cases.QuarantineSetting;
 import dev.trainyard.flaky.cases.TestCase;
@@ -15,7 +11,7 @@ import dev.trainyard.flaky.classify.Health;
 import dev.trainyard.flaky.classify.Status;
 import dev.trainyard.flaky.repo.Repo;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
-import java.net.InetSocketAddress;
+import dev.trainyard.flaky.store.WireStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,17 +35,14 @@ class ListHandlerPagingTest {
       "a-test-secret-of-at-least-32-characters".getBytes(StandardCharsets.UTF_8);
   private static final String SCOPE = String.join("|", "unhealthy", ORG, REPO.key(), "FLAKY", "2");
 
-  private MongoServer server;
-  private MongoClient client;
+  private WireStore store;
   private TestCaseStore cases;
   private ListHandler handler;
 
   @BeforeEach
   void start() {
-    server = new MongoServer(new MemoryBackend());
-    InetSocketAddress address = server.bind();
-    client = MongoClients.create("mongodb://127.0.0.1:" + address.getPort());
-    MongoTemplate mongo = new MongoTemplate(client, "flaky");
+    store = new WireStore();
+    MongoTemplate mongo = store.mongo();
     cases = new TestCaseStore(mongo);
     handler =
         new ListHandler(
@@ -61,8 +54,7 @@ class ListHandlerPagingTest {
 
   @AfterEach
   void stop() {
-    client.close();
-    server.shutdownNow();
+    store.close();
   }
 
   private static TestCase flaky(String id, Instant since) {

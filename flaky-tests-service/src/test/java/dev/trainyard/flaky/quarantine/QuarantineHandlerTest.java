@@ -3,10 +3,6 @@ package dev.trainyard.flaky.quarantine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.trainyard.flaky.cases.QuarantineSetting;
 import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.cases.TestCaseStore;
@@ -17,7 +13,7 @@ import dev.trainyard.flaky.events.TestCaseEvent;
 import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.repo.Repo;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
-import java.net.InetSocketAddress;
+import dev.trainyard.flaky.store.WireStore;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -63,18 +59,15 @@ class QuarantineHandlerTest {
     }
   }
 
-  private MongoServer server;
-  private MongoClient client;
+  private WireStore store;
   private TestCaseStore cases;
   private RecordingBroker broker;
   private QuarantineHandler handler;
 
   @BeforeEach
   void start() {
-    server = new MongoServer(new MemoryBackend());
-    InetSocketAddress address = server.bind();
-    client = MongoClients.create("mongodb://127.0.0.1:" + address.getPort());
-    MongoTemplate mongo = new MongoTemplate(client, "flaky");
+    store = new WireStore();
+    MongoTemplate mongo = store.mongo();
     cases = new TestCaseStore(mongo);
     broker = new RecordingBroker();
     handler =
@@ -88,8 +81,7 @@ class QuarantineHandlerTest {
 
   @AfterEach
   void stop() {
-    client.close();
-    server.shutdownNow();
+    store.close();
   }
 
   private TestCase stored(String testId, QuarantineSetting setting, Health health) {
