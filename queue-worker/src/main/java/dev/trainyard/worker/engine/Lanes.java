@@ -1,6 +1,5 @@
 package dev.trainyard.worker.engine;
 
-import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -62,28 +61,33 @@ final class Lanes {
         .findFirst();
   }
 
-  /** The chain runs with their PRs' entries, read once for many placements. */
-  record RunEntries(TestRun run, List<Entry> entries) {}
+  /**
+   * A chain run with its PRs' entries, read once for many placements. A PR of the run whose entry
+   * is gone has unknown targets, so the run overlaps everything.
+   */
+  record RunEntries(TestRun run, List<Entry> entries, boolean anyUnknown) {
+    boolean overlaps(Entry entry) {
+      return anyUnknown || entries.stream().anyMatch(e -> Lanes.overlaps(e, entry));
+    }
+  }
 
   static List<RunEntries> runEntries(QueueAggregate state) {
     return state.runs().chain().stream()
         .map(
-            r ->
-                new RunEntries(
-                    r, r.entryIds().stream().map(state::entry).flatMap(Optional::stream).toList()))
+            r -> {
+              List<Optional<Entry>> found = r.entryIds().stream().map(state::entry).toList();
+              return new RunEntries(
+                  r,
+                  found.stream().flatMap(Optional::stream).toList(),
+                  found.stream().anyMatch(Optional::isEmpty));
+            })
         .toList();
   }
 
-  /** In single mode: on the last chain run. In parallel mode: see the class comment. */
+  /** Where a PR can start in parallel mode (see the class comment). */
   static Placement place(QueueAggregate state, List<RunEntries> chain, Entry entry) {
-    if (state.settings().mode() != QueueMode.PARALLEL) {
-      return new Placement(true, chain.isEmpty() ? null : chain.get(chain.size() - 1).run());
-    }
     List<TestRun> overlapping =
-        chain.stream()
-            .filter(r -> r.entries().stream().anyMatch(e -> overlaps(e, entry)))
-            .map(RunEntries::run)
-            .toList();
+        chain.stream().filter(r -> r.overlaps(entry)).map(RunEntries::run).toList();
     if (overlapping.isEmpty()) {
       return new Placement(true, null);
     }

@@ -64,18 +64,8 @@ final class RunApplier {
         return mapRun(state, run.id(), r -> r.withStatus(e.status()));
       }
     }
-    List<UnclaimedStatus> unclaimed = new ArrayList<>();
-    for (UnclaimedStatus u : state.runs().unclaimed()) {
-      boolean replaced =
-          u.sha().equals(e.sha()) && u.status().context().equals(e.status().context());
-      if (!replaced) {
-        unclaimed.add(u);
-      }
-    }
-    unclaimed.add(new UnclaimedStatus(e.sha(), e.status()));
-    int overflow = unclaimed.size() - RunBook.MAX_UNCLAIMED;
     return withBook(
-        state, null, null, unclaimed.subList(Math.max(0, overflow), unclaimed.size()), null);
+        state, null, null, remember(state.runs().unclaimed(), e.sha(), List.of(e.status())), null);
   }
 
   static QueueAggregate passed(QueueAggregate state, String runId, Instant at) {
@@ -173,21 +163,31 @@ final class RunApplier {
     List<TestRun> finished = new ArrayList<>();
     finished.add(run);
     finished.addAll(state.runs().finished());
-    List<UnclaimedStatus> known = new ArrayList<>(state.runs().unclaimed());
-    if (run.headSha() != null) {
-      for (RunStatus status : run.statuses()) {
-        known.removeIf(
-            u -> u.sha().equals(run.headSha()) && u.status().context().equals(status.context()));
-        known.add(new UnclaimedStatus(run.headSha(), status));
-      }
-    }
-    int overflow = known.size() - RunBook.MAX_UNCLAIMED;
+    List<UnclaimedStatus> known =
+        run.headSha() == null
+            ? state.runs().unclaimed()
+            : remember(state.runs().unclaimed(), run.headSha(), run.statuses());
     return withBook(
         state,
         live,
         finished.subList(0, Math.min(finished.size(), RunBook.MAX_FINISHED)),
-        known.subList(Math.max(0, overflow), known.size()),
+        known,
         null);
+  }
+
+  /**
+   * The statuses kept for commits no live run heads: each of {@code statuses} replaces the one of
+   * its context for {@code sha}, and only the newest {@link RunBook#MAX_UNCLAIMED} stay.
+   */
+  private static List<UnclaimedStatus> remember(
+      List<UnclaimedStatus> kept, String sha, List<RunStatus> statuses) {
+    List<UnclaimedStatus> known = new ArrayList<>(kept);
+    for (RunStatus status : statuses) {
+      known.removeIf(u -> u.sha().equals(sha) && u.status().context().equals(status.context()));
+      known.add(new UnclaimedStatus(sha, status));
+    }
+    return List.copyOf(
+        known.subList(Math.max(0, known.size() - RunBook.MAX_UNCLAIMED), known.size()));
   }
 
   private static QueueAggregate mapRun(

@@ -398,8 +398,8 @@ final class RunPlanner {
     if (!next.startsAt(ctx.now())) {
       return List.of();
     }
-    TestRun predecessor =
-        Lanes.place(state, Lanes.runEntries(state), next.entries().get(0)).predecessor();
+    List<TestRun> chain = state.runs().chain();
+    TestRun predecessor = chain.isEmpty() ? null : chain.get(chain.size() - 1);
     return List.of(new TestRunStarted(run(state, ctx, next.entries(), predecessor)));
   }
 

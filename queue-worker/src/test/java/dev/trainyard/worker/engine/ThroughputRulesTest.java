@@ -4,6 +4,7 @@ import static dev.trainyard.worker.engine.QueueFixture.queue;
 import static dev.trainyard.worker.engine.RunRulesTest.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueState;
@@ -71,7 +72,7 @@ class ThroughputRulesTest {
         row(
             "speculation: a passed run waiting to land frees its CI slot for a run behind",
             () -> queue().concurrency(2).queued(1, 2, 3, 4, 5).builtAll(),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunPassed", "TestRunStarted"),
             q -> assertThat(q.state().runs().chain()).hasSize(3)),
         row(
@@ -84,13 +85,13 @@ class ThroughputRulesTest {
                     .queued(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
                     .state(QueueState.RUNNING)
                     .builtAll(),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunPassed"),
             q -> assertThat(q.state().runs().chain()).hasSize(2)),
         row(
             "bisect: a red batch is split in halves; its PRs queue again, none failed",
             ThroughputRulesTest::batchOfFour,
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
             List.of(
                 "StatusReported", "TestRunBisected", "BisectionRunStarted", "BisectionRunStarted"),
             q -> {
@@ -103,13 +104,13 @@ class ThroughputRulesTest {
         row(
             "bisect: no more than bisectionConcurrency bisection runs at once",
             () -> batchOfFour().bisectionConcurrency(1),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
             List.of("StatusReported", "TestRunBisected", "BisectionRunStarted"),
             q -> assertThat(q.runOf(3).state()).isEqualTo(RunState.WAITING)),
         row(
             "bisect: a green half clears its PRs, which get a run of the chain again",
             () -> batchOfFour().red(1).builtAll(),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunCleared", "TestRunStarted"),
             q -> {
               assertThat(q.runOf(1).bisection()).isFalse();
@@ -119,7 +120,7 @@ class ThroughputRulesTest {
         row(
             "bisect: a red half of one PR fails that PR alone",
             ThroughputRulesTest::bisectedPair,
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
             List.of("StatusReported", "TestRunFailed"),
             q -> {
               assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED);
@@ -128,7 +129,7 @@ class ThroughputRulesTest {
         row(
             "bisect: a red half of several PRs is split again",
             () -> batchOfFour().red(1).builtAll(),
-            q -> RunRulesTest.status(q, 3, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 3, CommitState.FAILURE),
             List.of(
                 "StatusReported", "TestRunBisected", "BisectionRunStarted", "BisectionRunStarted"),
             q -> {
@@ -138,7 +139,7 @@ class ThroughputRulesTest {
         row(
             "bisect: skipping redundant tests, a green half convicts the other without its result",
             () -> bisectedPair().skippingRedundantTests(),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunCleared", "TestRunFailed", "TestRunStarted"),
             q -> {
               assertThat(q.stateOf(2)).isEqualTo(PrState.FAILED);
@@ -147,7 +148,7 @@ class ThroughputRulesTest {
         row(
             "bisect: both halves green leave the failure unexplained; the second is isolated",
             () -> bisectedPair().green(1).after(Duration.ofMinutes(1)),
-            q -> RunRulesTest.status(q, 2, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 2, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunCleared", "TestRunStarted"),
             q -> {
               assertThat(q.state().activeEntry(2).orElseThrow().isolated()).isTrue();
@@ -157,13 +158,13 @@ class ThroughputRulesTest {
         row(
             "pending failure depth: a red head waits for the run behind it",
             () -> queue().antiFlake(1, false).queued(1, 2).builtAll(),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
             List.of("StatusReported", "TestRunWentRed"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING_FAILURE)),
         row(
             "pending failure depth: once the runs behind finished, the red head fails",
             () -> queue().antiFlake(1, false).queued(1, 2).builtAll().red(1),
-            q -> RunRulesTest.status(q, 2, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 2, CommitState.SUCCESS),
             List.of(
                 "StatusReported",
                 "TestRunPassed",
@@ -177,7 +178,7 @@ class ThroughputRulesTest {
         row(
             "optimistic merge: a green run behind a red head vindicates it",
             () -> queue().antiFlake(1, true).queued(1, 2).builtAll().red(1),
-            q -> RunRulesTest.status(q, 2, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 2, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunPassed", "TestRunRescued"),
             q -> {
               assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
@@ -187,19 +188,19 @@ class ThroughputRulesTest {
         row(
             "optimistic merge: a run behind that passed first vindicates a head that goes red later",
             () -> queue().antiFlake(0, true).queued(1, 2).builtAll().green(2),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
             List.of("StatusReported", "TestRunWentRed", "TestRunRescued"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED)),
         row(
             "optimistic merge: without pending failure depth a red head fails before any rescue",
             () -> queue().antiFlake(0, true).queued(1, 2).builtAll(),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
             List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
         row(
             "optimistic merge: a pending failure is vindicated once every run ahead passed",
             () -> queue().antiFlake(0, true).queued(1, 2, 3).builtAll().red(2).green(3),
-            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunPassed", "TestRunRescued"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.TESTS_PASSED)));
   }
