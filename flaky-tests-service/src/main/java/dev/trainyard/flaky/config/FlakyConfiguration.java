@@ -99,14 +99,11 @@ public class FlakyConfiguration {
   /** Only the gateway may speak for an organization: its header must carry the gateway's proof. */
   @Bean
   GatewayProof gatewayProof(FlakyProperties props) {
-    if (props.internalKey() == null || props.internalKey().length() < MIN_KEY) {
-      throw new IllegalStateException(
-          "trainyard.flaky.internal-key (TRAINYARD_FLAKY_INTERNAL_KEY) must hold a secret of at"
-              + " least "
-              + MIN_KEY
-              + " characters, the same the gateway signs the organization header with");
-    }
-    return new GatewayProof(props.internalKey());
+    return new GatewayProof(
+        requireSecret(
+            props.internalKey(),
+            "trainyard.flaky.internal-key (TRAINYARD_FLAKY_INTERNAL_KEY)",
+            "the same the gateway signs the organization header with"));
   }
 
   @Bean
@@ -117,13 +114,12 @@ public class FlakyConfiguration {
       EventPublisher events,
       InstantSource clock,
       FlakyProperties props) {
-    if (props.tokenKey() == null || props.tokenKey().length() < MIN_KEY) {
-      throw new IllegalStateException(
-          "trainyard.flaky.token-key (TRAINYARD_FLAKY_TOKEN_KEY) must hold a secret of at least "
-              + MIN_KEY
-              + " characters that signs page tokens; every replica needs the same one");
-    }
-    byte[] key = props.tokenKey().getBytes(StandardCharsets.UTF_8);
+    byte[] key =
+        requireSecret(
+                props.tokenKey(),
+                "trainyard.flaky.token-key (TRAINYARD_FLAKY_TOKEN_KEY)",
+                "that signs page tokens; every replica needs the same one")
+            .getBytes(StandardCharsets.UTF_8);
     UploadHandler uploads = new UploadHandler(ingestion);
     ListHandler list = new ListHandler(cases, settings, key, props.publicUrl(), clock);
     QuarantineHandler quarantine =
@@ -138,5 +134,16 @@ public class FlakyConfiguration {
         .POST("/v1/flaky-tests/link-ticket-to-test-case", tickets::link)
         .POST("/v1/flaky-tests/update-repo-settings", repos::update)
         .build();
+  }
+
+  /**
+   * {@code value} when it holds at least {@link #MIN_KEY} characters; the start fails otherwise.
+   */
+  private static String requireSecret(String value, String property, String purpose) {
+    if (value == null || value.length() < MIN_KEY) {
+      throw new IllegalStateException(
+          property + " must hold a secret of at least " + MIN_KEY + " characters, " + purpose);
+    }
+    return value;
   }
 }

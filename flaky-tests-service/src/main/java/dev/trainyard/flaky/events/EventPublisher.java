@@ -14,9 +14,11 @@ import org.springframework.kafka.core.KafkaTemplate;
 
 /**
  * Publishes {@code test_case.*} events to {@code trainyard.events} (key = test id, headers of
- * {@link EventHeaders}) and waits for the broker: callers publish before they store the change, so
- * a failure leaves nothing half-done and a retry publishes the same ids again (subscribers receive
- * an id once).
+ * {@link EventHeaders}) and waits for the broker. Each caller makes its retry safe with ids derived
+ * from the change, so a retry publishes the same ids again (subscribers receive an id once):
+ * ingestion publishes before it stores a new status, so a failure stores nothing; a quarantine
+ * setting is stored first with its event pending on the document and published after, and the next
+ * change of that test publishes a pending event first.
  */
 public class EventPublisher {
   private static final long ACK_SECONDS = 5;

@@ -2,11 +2,7 @@ package dev.trainyard.flaky.http;
 
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.common.flaky.OrgSignature;
-import java.nio.charset.StandardCharsets;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -35,16 +31,10 @@ public class GatewayProof implements WebFilter {
     if (org != null && OrgSignature.verify(key, org, signature)) {
       return chain.filter(exchange);
     }
-    ServerHttpResponse response = exchange.getResponse();
-    response.setStatusCode(HttpStatus.UNAUTHORIZED);
-    response.getHeaders().setContentType(new MediaType("text", "plain", StandardCharsets.UTF_8));
-    DataBuffer body =
-        response
-            .bufferFactory()
-            .wrap(
-                "the request does not carry the gateway's signed organization: call the"
-                    .concat(" flaky-tests API through the gateway")
-                    .getBytes(StandardCharsets.UTF_8));
-    return response.writeWith(Mono.just(body));
+    return ErrorHandler.write(
+        exchange.getResponse(),
+        HttpStatus.UNAUTHORIZED,
+        "the request does not carry the gateway's signed organization: call the flaky-tests API"
+            + " through the gateway");
   }
 }

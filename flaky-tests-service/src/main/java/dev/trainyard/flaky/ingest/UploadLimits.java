@@ -2,8 +2,8 @@ package dev.trainyard.flaky.ingest;
 
 /**
  * What one upload may hold, counted across all its files while they are parsed, so that memory, the
- * write time (ingestion runs at about 1,000 test cases a second, and the gateway gives an upload 2
- * minutes) and every stored document stay bounded:
+ * write time (the gateway gives an upload 2 minutes; the module README relates the case limit to
+ * the measured ingestion rate) and every stored document stay bounded:
  *
  * <ul>
  *   <li>at most {@value #MAX_TEST_CASES} test cases (400 naming the limit: split the results into

@@ -1,6 +1,5 @@
 package dev.trainyard.flaky.repo;
 
-import dev.trainyard.common.json.StrictJson;
 import dev.trainyard.flaky.http.Caller;
 import dev.trainyard.flaky.http.JsonAnswers;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -27,10 +26,7 @@ public class RepoSettingsHandler {
         .flatMap(
             body -> {
               Repo repo = body.repo();
-              String target =
-                  body.optionalString("target_branch")
-                      .map(b -> StrictJson.checkName("target_branch", b))
-                      .orElse(null);
+              String target = body.optionalName("target_branch").orElse(null);
               Boolean auto = body.optionalBoolean("auto_quarantine").orElse(null);
               return Mono.fromRunnable(() -> settings.update(org, repo, target, auto))
                   .subscribeOn(Schedulers.boundedElastic())
