@@ -1,5 +1,7 @@
 package dev.trainyard.flaky.classify;
 
+import dev.trainyard.common.queue.TestBranches;
+
 /**
  * Which runs are target-branch runs (the ones B1, B2, F3 and the target recovery read). A
  * repository with {@code target_branch} set names it; one without it has no guessed default (a
@@ -9,9 +11,6 @@ package dev.trainyard.flaky.classify;
  * the default branch sends.
  */
 public record TargetBranch(String name) {
-  /** trainyard's merge-queue test branches: {@code trainyard-merge/<target>/<runId>}. */
-  public static final String TEST_BRANCH_PREFIX = "trainyard-merge/";
-
   /** The repository's setting; null = not set (inferred per run). */
   public static TargetBranch of(String configured) {
     return new TargetBranch(configured);
@@ -25,7 +24,7 @@ public record TargetBranch(String name) {
     if (name != null) {
       return name.equals(branch);
     }
-    return prNumber == null && branch != null && !branch.startsWith(TEST_BRANCH_PREFIX);
+    return prNumber == null && branch != null && !branch.startsWith(TestBranches.PREFIX);
   }
 
   public boolean matches(Observation run) {

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.queue.TestBranches;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +97,7 @@ public record TestRun(
 
   /** {@code trainyard-merge/<targetBranch>/<id>}, without {@code refs/heads/}. */
   public String branch(String targetBranch) {
-    return "trainyard-merge/" + targetBranch + "/" + id;
+    return TestBranches.name(targetBranch, id);
   }
 
   public boolean contains(String entryId) {
