@@ -8,7 +8,11 @@ import dev.trainyard.gateway.http.ApiException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.netty.channel.ChannelOption;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -26,6 +30,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.PrematureCloseException;
 
 /**
  * Forwards {@code /v1/flaky-tests/*} to the flaky-tests service. The organization the auth filter
@@ -38,6 +43,14 @@ import reactor.core.publisher.Mono;
 @Component
 public class FlakyTestsProxy {
   private static final Logger log = LoggerFactory.getLogger(FlakyTestsProxy.class);
+  private static final List<Class<? extends Throwable>> SERVICE_FAILURES =
+      List.of(
+          TimeoutException.class,
+          ConnectException.class,
+          UnknownHostException.class,
+          NoRouteToHostException.class,
+          PrematureCloseException.class);
+  private static final int MIN_KEY = 32;
   private static final String UNAVAILABLE =
       "the flaky-tests service is unavailable right now; retry later";
   private final GatewayProperties.FlakyTests settings;
@@ -56,10 +69,19 @@ public class FlakyTestsProxy {
       ReactorResourceFactory resources,
       @Value("${trainyard.flaky.internal-key:#{null}}") String internalKey) {
     this.settings = props.flakyTests();
+    boolean forwarding = settings.url() != null && !settings.url().isBlank();
+    if (forwarding && (internalKey == null || internalKey.length() < MIN_KEY)) {
+      // the service answers every unsigned request with a 401: refuse to start instead
+      throw new IllegalStateException(
+          "trainyard.flaky.internal-key (TRAINYARD_FLAKY_INTERNAL_KEY) must hold the secret of at"
+              + " least "
+              + MIN_KEY
+              + " characters the flaky-tests service holds, to sign the organization header");
+    }
     this.internalKey = internalKey;
     this.maxBodyBytes = props.maxBodyBytes();
     this.client =
-        settings.url() == null || settings.url().isBlank()
+        !forwarding
             ? null
             : WebClient.builder()
                 .baseUrl(settings.url())
@@ -88,11 +110,6 @@ public class FlakyTestsProxy {
     return readBreaker;
   }
 
-  /** The breaker of uploads. */
-  public CircuitBreaker uploadBreaker() {
-    return uploadBreaker;
-  }
-
   /**
    * Whether an error says the service is down: it could not be reached (connect refused or timed
    * out, unknown host), did not answer in time, or dropped the connection mid-answer. Anything else
@@ -100,16 +117,7 @@ public class FlakyTestsProxy {
    * not counted.
    */
   static boolean serviceFailure(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof TimeoutException
-          || t instanceof java.net.ConnectException
-          || t instanceof java.net.UnknownHostException
-          || t instanceof java.net.NoRouteToHostException
-          || t instanceof reactor.netty.http.client.PrematureCloseException) {
-        return true;
-      }
-    }
-    return false;
+    return SERVICE_FAILURES.stream().anyMatch(type -> find(error, type) != null);
   }
 
   public Mono<ServerResponse> forward(ServerRequest request) {
@@ -137,9 +145,7 @@ public class FlakyTestsProxy {
                 out.setContentType(type);
               }
               out.set(FlakyTestsHeaders.ORG, org);
-              if (internalKey != null) {
-                out.set(FlakyTestsHeaders.ORG_SIGNATURE, OrgSignature.sign(internalKey, org));
-              }
+              out.set(FlakyTestsHeaders.ORG_SIGNATURE, OrgSignature.sign(internalKey, org));
             })
         .body(
             BodyInserters.fromDataBuffers(
@@ -207,9 +213,6 @@ public class FlakyTestsProxy {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (type.isInstance(t)) {
         return type.cast(t);
-      }
-      if (t.getCause() == t) {
-        break;
       }
     }
     return null;

@@ -216,12 +216,13 @@ public class MetricsReader {
   private Mono<Collection<PullRequestRow>> concludedSince(QueueKey key, Instant since) {
     Query query =
         Query.query(
-            Criteria.where("queueKey")
-                .is(key.id())
-                .and("stateChangedAt")
-                .gte(Timestamps.format(since))
-                .and("concludedAt")
-                .ne(null));
+                Criteria.where("queueKey")
+                    .is(key.id())
+                    .and("stateChangedAt")
+                    .gte(Timestamps.format(since))
+                    .and("concludedAt")
+                    .ne(null))
+            .with(Sort.by("stateChangedAt")); // oldest first: the newest row of a PR is kept
     return rows(query)
         .collectMap(PullRequestRow::prId, row -> row, LinkedHashMap::new)
         .map(Map::values);

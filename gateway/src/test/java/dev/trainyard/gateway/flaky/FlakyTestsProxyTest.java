@@ -28,6 +28,7 @@ class FlakyTestsProxyTest {
         new Row("connection refused", wrapped(new ConnectException("refused")), true),
         new Row("connect timed out", wrapped(new ConnectTimeoutException("1 s")), true),
         new Row("unknown host", wrapped(new UnknownHostException("flaky")), true),
+        new Row("no route to the host", wrapped(new java.net.NoRouteToHostException("down")), true),
         new Row("the client aborted its upload", new AbortedException("client gone"), false),
         new Row("the client's body broke", new IOException("Connection reset by peer"), false),
         new Row("a bug of ours", new IllegalStateException("oops"), false));
