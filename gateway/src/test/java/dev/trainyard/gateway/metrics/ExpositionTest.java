@@ -136,6 +136,7 @@ class ExpositionTest {
 
   @Test
   void noLanesRenderHeadersOnly() {
-    assertThat(Exposition.render(List.of()).lines()).allMatch(l -> l.startsWith("# "));
+    // a HELP and a TYPE line for each of the 8 metrics, and no sample
+    assertThat(Exposition.render(List.of()).lines()).hasSize(16).allMatch(l -> l.startsWith("# "));
   }
 }

@@ -81,11 +81,6 @@ class ThroughputIT extends QueueScenario {
                 .map(e -> e.get("pr_number").asLong())
                 .collect(Collectors.toSet()))
         .isEqualTo(Set.of(5L, 6L, 7L, 8L));
-    assertThat(
-            events.stream()
-                .filter(e -> e.get("type").asString().equals("pull_request.testing"))
-                .anyMatch(e -> e.get("is_bisection").asBoolean()))
-        .isTrue();
     assertThat(events.stream().filter(e -> e.get("type").asString().equals("pull_request.failed")))
         .extracting(e -> e.get("pr_number").asLong())
         .containsOnly(5L);
