@@ -672,16 +672,7 @@ public class ApiContractIT {
   void tenantsCannotSeeEachOther() {
     String repo = newQueue();
     assertOk(api.post("/v1/submitPullRequest", prBody(repo, 1)));
-    Api admin = stack.admin();
-    String org = "other-" + Api.uniqueRepo();
-    assertOk(admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + org + "\"}"));
-    String token =
-        admin
-            .post("/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}")
-            .json()
-            .get("token")
-            .asString();
-    Api other = api.withToken(token);
+    Api other = stack.otherOrganization().api();
     assertError(other.post("/v1/getQueue", body(repo, "")), 404, "no queue exists");
     assertError(other.post("/v1/getSubmittedPullRequest", prBody(repo, 1)), 404, "no queue exists");
     assertError(other.post("/v1/cancelPullRequest", prBody(repo, 1)), 404, "no queue exists");

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.bson.Document;
 import org.eclipse.jgit.lib.ObjectId;
@@ -295,21 +294,8 @@ class FlakyTestsIT extends OwnStack {
         Multipart.upload(repo, "abc", "main", null)
             .file("file", "r.xml", Reports.surefire("a.B", List.of("t:R"))));
     String testId = list(repo, "FLAKY", 10, "").get("tests").get(0).get("id").asString();
-    String slug = "other-" + UUID.randomUUID().toString().substring(0, 8);
-    assertThat(
-            stack
-                .admin()
-                .post("/admin/v1/createOrganization", "{\"slug\":\"" + slug + "\"}")
-                .status())
-        .isEqualTo(200);
-    String token =
-        stack
-            .admin()
-            .post("/admin/v1/createApiToken", "{\"org\":\"" + slug + "\"}")
-            .json()
-            .get("token")
-            .asString();
-    Api other = api.withToken(token);
+    TestStack.Organization stranger = stack.otherOrganization();
+    Api other = stranger.api();
 
     // even naming the first organization in the internal header gets the caller's own data
     Api.Response listed =
@@ -317,7 +303,9 @@ class FlakyTestsIT extends OwnStack {
             other
                 .request("/v1/flaky-tests/list-unhealthy-tests")
                 .header("x-trainyard-org", TestStack.ORG)
-                .POST(HttpRequest.BodyPublishers.ofString(listBody(repo, slug, "FLAKY", 10, ""))));
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        listBody(repo, stranger.slug(), "FLAKY", 10, ""))));
     assertThat(listed.status()).as(listed.body()).isEqualTo(200);
     assertThat(listed.json().get("tests")).isEmpty();
     assertThat(listed.json().get("page").get("total_rows").asInt()).isZero();

@@ -12,7 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.QueueSteps;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
@@ -26,15 +25,6 @@ import tools.jackson.databind.JsonNode;
  * and landing the pull requests.
  */
 class MergeQueueIT extends QueueScenario {
-
-  /** PR 1 in a run that CI holds: it stays {@code testing} until the test lets CI answer. */
-  private void onePullRequestUnderTest() throws IOException {
-    ci.hold(true);
-    create(api, name, 2);
-    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
-    submit(api, name, 1);
-    awaitState(api, name, 1, "testing");
-  }
 
   @Test
   void goodPullRequestsAllLandInOrderWithinTheConcurrency() throws Exception {
@@ -120,7 +110,7 @@ class MergeQueueIT extends QueueScenario {
 
   @Test
   void cancellingWhileTestingStopsTheRunAndDeletesItsBranch() throws Exception {
-    onePullRequestUnderTest();
+    pullRequestUnderTest(2);
 
     assertThat(api.post("/v1/cancelPullRequest", prBody(name, 1)).status()).isEqualTo(200);
 
@@ -132,7 +122,7 @@ class MergeQueueIT extends QueueScenario {
 
   @Test
   void restartingTestsGivesTheRunANewId() throws Exception {
-    onePullRequestUnderTest();
+    pullRequestUnderTest(2);
     String before = ci.testBranches().keySet().iterator().next();
 
     assertThat(api.post("/v1/restartTestsOnPullRequest", prBody(name, 1)).status()).isEqualTo(200);
@@ -153,7 +143,7 @@ class MergeQueueIT extends QueueScenario {
 
   @Test
   void aPullRequestPushedToWhileTestingIsCancelled() throws Exception {
-    onePullRequestUnderTest();
+    pullRequestUnderTest(2);
 
     git.pushTo(1, "Fix a", "a.txt", "a2\n");
 

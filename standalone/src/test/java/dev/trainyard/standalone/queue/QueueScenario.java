@@ -1,5 +1,9 @@
 package dev.trainyard.standalone.queue;
 
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.submit;
+
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.EventLog;
@@ -41,6 +45,18 @@ abstract class QueueScenario extends OwnStack {
   @Override
   protected Map<String, Object> properties() {
     return Map.of("trainyard.git.root", gitRoot.toString());
+  }
+
+  /**
+   * PR 1 in a queue of {@code concurrency}, in a run CI holds: it stays {@code testing} until the
+   * test lets CI answer.
+   */
+  protected void pullRequestUnderTest(int concurrency) throws IOException {
+    ci.hold(true);
+    create(api, name, concurrency);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    submit(api, name, 1);
+    awaitState(api, name, 1, "testing");
   }
 
   /** Every event published for this test's repository, oldest first. */

@@ -1,10 +1,11 @@
 package dev.trainyard.standalone.support;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -35,7 +36,7 @@ public final class PromText {
       throw new IllegalArgumentException("the exposition does not end with a line feed");
     }
     String family = null;
-    Map<String, Boolean> seen = new HashMap<>();
+    Set<String> seen = new HashSet<>();
     for (String line : text.split("\n", -1)) {
       if (line.isEmpty()) {
         continue;
@@ -56,7 +57,7 @@ public final class PromText {
         if (family == null || !(sample.name().equals(family) || base.equals(family))) {
           throw new IllegalArgumentException("a sample outside its family: " + line);
         }
-        if (seen.put(sample.name() + sample.labels(), true) != null) {
+        if (!seen.add(sample.name() + sample.labels())) {
           throw new IllegalArgumentException("a repeated series: " + line);
         }
         out.samples.add(sample);

@@ -108,6 +108,23 @@ public final class TestStack implements AutoCloseable {
     return new Api("http://127.0.0.1:" + services.gatewayPort(), adminToken);
   }
 
+  /** An organization of the stack: its slug, and a client holding its API token. */
+  public record Organization(String slug, Api api) {}
+
+  /** A new organization, created through the admin API. */
+  public Organization otherOrganization() {
+    Api admin = admin();
+    String slug = "other-" + Api.uniqueRepo();
+    Api.Response created =
+        admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + slug + "\"}");
+    Api.Response token = admin.post("/admin/v1/createApiToken", "{\"org\":\"" + slug + "\"}");
+    if (created.status() != 200 || token.status() != 200) {
+      throw new IllegalStateException(
+          "could not create organization " + slug + ": " + created.body() + token.body());
+    }
+    return new Organization(slug, api().withToken(token.json().get("token").asString()));
+  }
+
   public Infrastructure infrastructure() {
     return infrastructure;
   }

@@ -59,8 +59,7 @@ class WebhookSubscriptionsIT extends OwnStack {
         .startsWith("whsec_")
         .isNotEqualTo(created.json().get("secret").asString());
 
-    String other = otherOrganization();
-    Api stranger = api.withToken(other);
+    Api stranger = stack.otherOrganization().api();
     assertThat(stranger.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
         .isEqualTo(404);
     assertThat(stranger.post("/v1/webhooks/listEndpoints", "{}").body()).doesNotContain(id);
@@ -84,21 +83,5 @@ class WebhookSubscriptionsIT extends OwnStack {
     assertThat(api.post("/v1/webhooks/listDeliveries", "{\"take\":0}").status()).isEqualTo(400);
     assertThat(api.post("/v1/webhooks/redeliver", "{\"deliveryId\":\"msg_nope\"}").status())
         .isEqualTo(404);
-  }
-
-  private String otherOrganization() {
-    String slug = "org-" + Api.uniqueRepo();
-    assertThat(
-            stack
-                .admin()
-                .post("/admin/v1/createOrganization", "{\"slug\":\"" + slug + "\"}")
-                .status())
-        .isEqualTo(200);
-    return stack
-        .admin()
-        .post("/admin/v1/createApiToken", "{\"org\":\"" + slug + "\"}")
-        .json()
-        .get("token")
-        .asString();
   }
 }
