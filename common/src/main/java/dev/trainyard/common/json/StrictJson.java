@@ -1,5 +1,6 @@
 package dev.trainyard.common.json;
 
+import dev.trainyard.common.queue.RepoNames;
 import dev.trainyard.common.queue.WireEnum;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -74,13 +75,28 @@ public class StrictJson {
     R of(String host, String owner, String name);
   }
 
-  /** {@code repo}: a required object whose host, owner and name are names. */
+  /**
+   * {@code repo}: a required object whose host, owner and name pass {@link RepoNames} (they become
+   * paths in git repositories).
+   */
   protected <R> R repo(RepoOf<R> repoOf) {
     if (node("repo").filter(JsonNode::isObject).isEmpty()) {
       throw new InvalidRequestException(
           "repo is required and must be an object with host, owner and name");
     }
-    return repoOf.of(name("repo.host"), name("repo.owner"), name("repo.name"));
+    return repoOf.of(
+        RepoNames.host("repo.host", name("repo.host")),
+        RepoNames.segment("repo.owner", name("repo.owner")),
+        RepoNames.segment("repo.name", name("repo.name")));
+  }
+
+  /** A required git branch name ({@link RepoNames#branch}). */
+  public String branch(String path) {
+    return RepoNames.branch(path, name(path));
+  }
+
+  public Optional<String> optionalBranch(String path) {
+    return optionalName(path).map(value -> RepoNames.branch(path, value));
   }
 
   /** A non-empty string of at most 255 characters without control characters. */

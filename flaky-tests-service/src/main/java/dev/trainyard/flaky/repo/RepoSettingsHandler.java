@@ -26,7 +26,7 @@ public class RepoSettingsHandler {
         .flatMap(
             body -> {
               Repo repo = body.repo();
-              String target = body.optionalName("target_branch").orElse(null);
+              String target = body.optionalBranch("target_branch").orElse(null);
               Boolean auto = body.optionalBoolean("auto_quarantine").orElse(null);
               return Mono.fromRunnable(() -> settings.update(org, repo, target, auto))
                   .subscribeOn(Schedulers.boundedElastic())

@@ -23,7 +23,7 @@ public final class RequestBody extends StrictJson {
   }
 
   public QueueKey queueKey(String org) {
-    return new QueueKey(org, repo(), name("targetBranch"));
+    return new QueueKey(org, repo(), branch("targetBranch"));
   }
 
   public RepoRef repo() {
