@@ -7,5 +7,7 @@ public enum RejectionType {
   /** The command is not allowed in the current state, e.g. submit to a draining queue (400). */
   INVALID_STATE,
   /** The thing to create exists already (409). */
-  CONFLICT
+  CONFLICT,
+  /** A limit of the queue is reached, e.g. the pull requests it may hold (429). */
+  LIMIT_REACHED
 }

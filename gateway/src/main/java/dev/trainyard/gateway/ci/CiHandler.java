@@ -3,7 +3,7 @@ package dev.trainyard.gateway.ci;
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.RepoRef;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
@@ -40,7 +40,7 @@ public class CiHandler {
               RepoRef repo = body.repo();
               QueueCommand.ReportStatus status = status(body);
               return queues
-                  .require(AuthFilter.org(request.exchange()), repo)
+                  .require(RouteGuard.org(request.exchange()), repo)
                   .flatMapMany(Flux::fromIterable)
                   .concatMap(key -> commands.sendExpectingAcceptance(key, status))
                   .then(JsonResponses.empty());

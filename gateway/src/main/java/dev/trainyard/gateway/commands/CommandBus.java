@@ -70,6 +70,7 @@ public class CommandBus {
           case NOT_FOUND -> HttpStatus.NOT_FOUND;
           case INVALID_STATE -> HttpStatus.BAD_REQUEST;
           case CONFLICT -> HttpStatus.CONFLICT;
+          case LIMIT_REACHED -> HttpStatus.TOO_MANY_REQUESTS;
         };
     return new ApiException(status, reply.message());
   }

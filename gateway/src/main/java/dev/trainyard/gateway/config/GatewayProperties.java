@@ -14,6 +14,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxBodyBytes the request body limit (413 beyond it)
  * @param webhook the key that encrypts webhook secrets and what endpoint URLs may target
  * @param flakyTests where the flaky-tests service listens ({@code TRAINYARD_FLAKY_TESTS_URL})
+ * @param rateLimitPerOrg requests a second each organization may make across every replica ({@code
+ *     TRAINYARD_RATE_LIMIT_PER_ORG}, default 200, bursts to twice that; 0 = no limit)
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -23,9 +25,11 @@ public record GatewayProperties(
     Integer replyPartitions,
     Long maxBodyBytes,
     Webhook webhook,
-    FlakyTests flakyTests) {
+    FlakyTests flakyTests,
+    Integer rateLimitPerOrg) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
+  public static final int DEFAULT_RATE_LIMIT_PER_ORG = 200;
 
   public GatewayProperties {
     bootstrap = bootstrap == null ? new Bootstrap(null, null) : bootstrap;
@@ -34,6 +38,10 @@ public record GatewayProperties(
     maxBodyBytes = maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes;
     webhook = webhook == null ? new Webhook(null, null, null) : webhook;
     flakyTests = flakyTests == null ? new FlakyTests(null, null, null) : flakyTests;
+    rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
+    if (rateLimitPerOrg < 0) {
+      throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
+    }
   }
 
   /**

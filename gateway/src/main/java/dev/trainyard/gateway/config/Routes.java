@@ -1,6 +1,9 @@
 package dev.trainyard.gateway.config;
 
+import dev.trainyard.gateway.auth.Access;
 import dev.trainyard.gateway.auth.AdminHandler;
+import dev.trainyard.gateway.auth.RouteGuard;
+import dev.trainyard.gateway.auth.SecuredRoutes;
 import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.metrics.MetricsHandler;
@@ -14,7 +17,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.web.reactive.function.server.RouterFunction;
-import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
@@ -42,8 +44,10 @@ public class Routes {
     return InstantSource.system();
   }
 
+  /** Every endpoint with the access it demands; nothing is routed any other way. */
   @Bean
-  RouterFunction<ServerResponse> apiRoutes(
+  SecuredRoutes.Table apiRouteTable(
+      RouteGuard guard,
       PullRequestHandler pulls,
       QueueHandler queues,
       ScmHandler scm,
@@ -52,31 +56,38 @@ public class Routes {
       FlakyTestsProxy flakyTests,
       MetricsHandler metrics,
       AdminHandler admin) {
-    return RouterFunctions.route()
-        .POST("/v1/submitPullRequest", pulls::submit)
-        .POST("/v1/cancelPullRequest", pulls::cancel)
-        .POST("/v1/restartTestsOnPullRequest", pulls::restart)
-        .POST("/v1/getSubmittedPullRequest", pulls::get)
-        .POST("/v1/setImpactedTargets", pulls::setImpactedTargets)
-        .POST("/v1/getMergeQueueTestingDetails", pulls::testingDetails)
-        .POST("/v1/listPullRequests", pulls::list)
-        .POST("/v1/createQueue", queues::create)
-        .POST("/v1/getQueue", queues::get)
-        .POST("/v1/updateQueue", queues::update)
-        .POST("/v1/deleteQueue", queues::delete)
-        .GET("/v1/getMergeQueueMetrics", metrics::get)
-        .POST("/v1/scm/git/notify", scm::gitNotify)
-        .POST("/v1/ci/reportStatus", ci::reportStatus)
-        .POST("/v1/webhooks/createEndpoint", webhooks::createEndpoint)
-        .POST("/v1/webhooks/listEndpoints", webhooks::listEndpoints)
-        .POST("/v1/webhooks/deleteEndpoint", webhooks::deleteEndpoint)
-        .POST("/v1/webhooks/rotateSecret", webhooks::rotateSecret)
-        .POST("/v1/webhooks/listDeliveries", webhooks::listDeliveries)
-        .POST("/v1/webhooks/redeliver", webhooks::redeliver)
-        .POST("/v1/flaky-tests/{operation}", flakyTests::forward)
-        .POST("/admin/v1/createOrganization", admin::createOrganization)
-        .POST("/admin/v1/createApiToken", admin::createApiToken)
-        .POST("/admin/v1/revokeApiToken", admin::revokeApiToken)
+    Access org = Access.ORGANIZATION;
+    return new SecuredRoutes(guard)
+        .post("/v1/submitPullRequest", org, pulls::submit)
+        .post("/v1/cancelPullRequest", org, pulls::cancel)
+        .post("/v1/restartTestsOnPullRequest", org, pulls::restart)
+        .post("/v1/getSubmittedPullRequest", org, pulls::get)
+        .post("/v1/setImpactedTargets", org, pulls::setImpactedTargets)
+        .post("/v1/getMergeQueueTestingDetails", org, pulls::testingDetails)
+        .post("/v1/listPullRequests", org, pulls::list)
+        .post("/v1/createQueue", org, queues::create)
+        .post("/v1/getQueue", org, queues::get)
+        .post("/v1/updateQueue", org, queues::update)
+        .post("/v1/deleteQueue", org, queues::delete)
+        .get("/v1/getMergeQueueMetrics", org, metrics::get)
+        .post("/v1/scm/git/notify", org, scm::gitNotify)
+        .post("/v1/ci/reportStatus", org, ci::reportStatus)
+        .post("/v1/webhooks/createEndpoint", org, webhooks::createEndpoint)
+        .post("/v1/webhooks/listEndpoints", org, webhooks::listEndpoints)
+        .post("/v1/webhooks/deleteEndpoint", org, webhooks::deleteEndpoint)
+        .post("/v1/webhooks/rotateSecret", org, webhooks::rotateSecret)
+        .post("/v1/webhooks/listDeliveries", org, webhooks::listDeliveries)
+        .post("/v1/webhooks/redeliver", org, webhooks::redeliver)
+        .post("/v1/flaky-tests/{operation}", org, flakyTests::forward)
+        .post("/admin/v1/createOrganization", Access.ADMIN, admin::createOrganization)
+        .post("/admin/v1/createApiToken", Access.ADMIN, admin::createApiToken)
+        .post("/admin/v1/revokeApiToken", Access.ADMIN, admin::revokeApiToken)
         .build();
+  }
+
+  /** The gateway's one router: a second {@code RouterFunction} bean would bypass the guard. */
+  @Bean
+  RouterFunction<ServerResponse> apiRoutes(SecuredRoutes.Table table) {
+    return table.router();
   }
 }

@@ -2,7 +2,7 @@ package dev.trainyard.gateway.flaky;
 
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.common.flaky.OrgSignature;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -124,7 +124,7 @@ public class FlakyTestsProxy {
     if (client == null) {
       return Mono.error(ApiException.unavailable(UNAVAILABLE));
     }
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     String path = request.path();
     boolean upload = path.equals(FlakyTestsHeaders.UPLOAD_PATH);
     long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : maxBodyBytes;

@@ -44,9 +44,11 @@ public class ErrorHandler implements WebExceptionHandler {
     Throwable cause = unwrap(error);
     HttpStatusCode status;
     String message;
+    long retryAfter = 0;
     if (cause instanceof ApiException api) {
       status = api.status();
       message = api.getMessage();
+      retryAfter = api.retryAfterSeconds();
     } else if (cause instanceof InvalidTokenException || cause instanceof InvalidRequestException) {
       status = HttpStatus.BAD_REQUEST;
       message = cause.getMessage();
@@ -65,16 +67,27 @@ public class ErrorHandler implements WebExceptionHandler {
       message = "internal error";
       log.error("unexpected error on {}", exchange.getRequest().getPath(), cause);
     }
-    return write(response, status, message);
+    return write(response, status, message, retryAfter);
   }
 
   public static Mono<Void> write(
       ServerHttpResponse response, HttpStatusCode status, String message) {
+    return write(response, status, message, 0);
+  }
+
+  /**
+   * Writes the sentence; a 503 or 429 names when to retry ({@code retryAfterSeconds}, or {@value
+   * #RETRY_AFTER_SECONDS} s when 0).
+   */
+  public static Mono<Void> write(
+      ServerHttpResponse response, HttpStatusCode status, String message, long retryAfterSeconds) {
     response.setStatusCode(status);
     HttpHeaders headers = response.getHeaders();
     headers.setContentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8));
     if (status.value() == 503 || status.value() == 429) {
-      headers.set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+      headers.set(
+          HttpHeaders.RETRY_AFTER,
+          retryAfterSeconds > 0 ? Long.toString(retryAfterSeconds) : RETRY_AFTER_SECONDS);
     }
     DataBuffer buffer =
         response.bufferFactory().wrap((message + "\n").getBytes(StandardCharsets.UTF_8));

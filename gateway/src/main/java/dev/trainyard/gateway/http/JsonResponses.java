@@ -6,6 +6,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /** Reading request bodies and writing JSON answers with the project's one JSON configuration. */
 public final class JsonResponses {
@@ -16,6 +17,18 @@ public final class JsonResponses {
   /** The body, parsed strictly; the codec's size limit turns an oversized body into a 413. */
   public static Mono<RequestBody> body(ServerRequest request) {
     return request.bodyToMono(byte[].class).defaultIfEmpty(EMPTY).map(RequestBody::parse);
+  }
+
+  /**
+   * The body, parsed strictly on a worker thread rather than the event loop: for endpoints whose
+   * body may be megabytes (impacted targets), so parsing one cannot stall other connections.
+   */
+  public static Mono<RequestBody> largeBody(ServerRequest request) {
+    return request
+        .bodyToMono(byte[].class)
+        .defaultIfEmpty(EMPTY)
+        .publishOn(Schedulers.boundedElastic())
+        .map(RequestBody::parse);
   }
 
   public static Mono<ServerResponse> ok(Object value) {

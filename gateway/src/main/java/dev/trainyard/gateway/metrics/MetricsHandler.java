@@ -1,8 +1,8 @@
 package dev.trainyard.gateway.metrics;
 
-import dev.trainyard.common.json.StrictJson;
 import dev.trainyard.common.queue.QueueKey;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.common.queue.RepoNames;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.http.ApiException;
 import java.time.InstantSource;
 import java.util.Optional;
@@ -28,7 +28,7 @@ public class MetricsHandler {
   }
 
   public Mono<ServerResponse> get(ServerRequest request) {
-    return Mono.fromCallable(() -> prefix(AuthFilter.org(request.exchange()), request))
+    return Mono.fromCallable(() -> prefix(RouteGuard.org(request.exchange()), request))
         .flatMap(prefix -> reader.lanes(prefix, clock.instant()))
         .flatMap(
             lanes ->
@@ -55,9 +55,9 @@ public class MetricsHandler {
     }
     String owner = slug.substring(0, slash);
     String name = slug.substring(slash + 1);
-    StrictJson.checkName("repoHost", host);
-    StrictJson.checkName("repo", owner);
-    StrictJson.checkName("repo", name);
+    RepoNames.host("repoHost", host);
+    RepoNames.segment("repo", owner);
+    RepoNames.segment("repo", name);
     return QueueKey.of(org, host, owner, name, "").id();
   }
 }

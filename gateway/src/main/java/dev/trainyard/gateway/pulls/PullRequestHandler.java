@@ -9,7 +9,7 @@ import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
@@ -18,6 +18,7 @@ import dev.trainyard.gateway.queues.QueueReader;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
@@ -25,6 +26,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -33,7 +35,11 @@ import tools.jackson.databind.node.ObjectNode;
 public class PullRequestHandler {
   private static final int DEFAULT_TAKE = 50;
   private static final int MAX_TAKE = 100;
-  private static final int MAX_TARGET_LENGTH = 4096;
+
+  /** API.md §2: beyond these a client should send {@code "ALL"}. */
+  static final int MAX_TARGETS = 100_000;
+
+  static final int MAX_TARGET_LENGTH = 1024;
 
   private final CommandBus commands;
   private final QueueReader queues;
@@ -100,18 +106,24 @@ public class PullRequestHandler {
   }
 
   public Mono<ServerResponse> setImpactedTargets(ServerRequest request) {
-    return JsonResponses.body(request)
+    return JsonResponses.largeBody(request)
         .flatMap(
             body -> {
               QueueKey key = key(request, body);
               long number = body.prNumber();
               String sha = body.name("pr.sha");
-              Mono<QueueCommand> command =
-                  impactedTargets(body)
-                      .map(s -> new QueueCommand.SetImpactedTargets(number, sha, s));
+              Optional<List<String>> list = impactedTargets(body);
+              // sorting, hashing and storing up to 100,000 targets: not on an event loop
+              Mono<ImpactedTargets> stored =
+                  Mono.defer(
+                          () ->
+                              list.map(targets::store)
+                                  .orElseGet(() -> Mono.just(ImpactedTargets.everything())))
+                      .subscribeOn(Schedulers.boundedElastic());
               return queues
                   .requireExists(key)
-                  .then(command)
+                  .then(stored)
+                  .map(s -> new QueueCommand.SetImpactedTargets(number, sha, s))
                   .flatMap(c -> commands.sendExpectingAcceptance(key, c))
                   .then(JsonResponses.empty());
             });
@@ -213,7 +225,8 @@ public class PullRequestHandler {
         .then(JsonResponses.empty());
   }
 
-  private Mono<ImpactedTargets> impactedTargets(RequestBody body) {
+  /** The targets of the request, empty for {@code "ALL"}; a 400 when they break the limits. */
+  private static Optional<List<String>> impactedTargets(RequestBody body) {
     JsonNode node =
         body.node("impactedTargets")
             .orElseThrow(
@@ -225,10 +238,17 @@ public class PullRequestHandler {
       if (!all.equals("ALL") && !all.equals("IMPACTS_ALL")) {
         throw ApiException.badRequest("impactedTargets must be an array of strings or \"ALL\"");
       }
-      return Mono.just(ImpactedTargets.everything());
+      return Optional.empty();
     }
-    List<String> list = body.optionalStringList("impactedTargets", MAX_TARGET_LENGTH).orElseThrow();
-    return targets.store(list);
+    if (node.isArray() && node.size() > MAX_TARGETS) {
+      throw ApiException.badRequest(
+          "impactedTargets holds "
+              + node.size()
+              + " targets, more than the limit of "
+              + MAX_TARGETS
+              + "; send \"ALL\" instead when a pull request impacts that many");
+    }
+    return Optional.of(body.optionalStringList("impactedTargets", MAX_TARGET_LENGTH).orElseThrow());
   }
 
   private static Priority priority(RequestBody body) {
@@ -261,6 +281,6 @@ public class PullRequestHandler {
   }
 
   private static QueueKey key(ServerRequest request, RequestBody body) {
-    return body.queueKey(AuthFilter.org(request.exchange()));
+    return body.queueKey(RouteGuard.org(request.exchange()));
   }
 }

@@ -8,7 +8,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
 import dev.trainyard.common.queue.QueueState;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
@@ -35,7 +35,7 @@ public class QueueHandler {
     return JsonResponses.body(request)
         .flatMap(
             body -> {
-              QueueKey key = body.queueKey(AuthFilter.org(request.exchange()));
+              QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
               QueueMode mode = body.optionalEnum("mode", QueueMode.class).orElse(QueueMode.SINGLE);
               long concurrency = body.optionalLong("concurrency", 1, MAX).orElse(5L);
               return commands
@@ -46,7 +46,7 @@ public class QueueHandler {
 
   public Mono<ServerResponse> get(ServerRequest request) {
     return JsonResponses.body(request)
-        .flatMap(body -> reader.view(body.queueKey(AuthFilter.org(request.exchange()))))
+        .flatMap(body -> reader.view(body.queueKey(RouteGuard.org(request.exchange()))))
         .flatMap(view -> JsonResponses.ok(QueueJson.render(view, true)));
   }
 
@@ -54,7 +54,7 @@ public class QueueHandler {
     return JsonResponses.body(request)
         .flatMap(
             body -> {
-              QueueKey key = body.queueKey(AuthFilter.org(request.exchange()));
+              QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
               QueueSettingsPatch patch = patch(body);
               return commands
                   .sendExpectingAcceptance(key, new QueueCommand.UpdateQueue(patch))
@@ -68,7 +68,7 @@ public class QueueHandler {
         .flatMap(
             body ->
                 commands.sendExpectingAcceptance(
-                    body.queueKey(AuthFilter.org(request.exchange())),
+                    body.queueKey(RouteGuard.org(request.exchange())),
                     new QueueCommand.DeleteQueue()))
         .then(JsonResponses.empty());
   }

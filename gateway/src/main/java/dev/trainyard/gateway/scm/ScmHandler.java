@@ -1,7 +1,7 @@
 package dev.trainyard.gateway.scm;
 
 import dev.trainyard.common.command.QueueCommand;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.queues.RepositoryQueues;
@@ -27,7 +27,7 @@ public class ScmHandler {
 
   public Mono<ServerResponse> gitNotify(ServerRequest request) {
     return JsonResponses.body(request)
-        .flatMap(body -> queues.require(AuthFilter.org(request.exchange()), body.repo()))
+        .flatMap(body -> queues.require(RouteGuard.org(request.exchange()), body.repo()))
         .flatMapMany(Flux::fromIterable)
         .concatMap(key -> commands.sendExpectingAcceptance(key, new QueueCommand.RefreshFromScm()))
         .then(JsonResponses.empty());

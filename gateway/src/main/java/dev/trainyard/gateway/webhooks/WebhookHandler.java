@@ -10,7 +10,7 @@ import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.common.webhook.UrlGuard;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
-import dev.trainyard.gateway.auth.AuthFilter;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
@@ -72,7 +72,7 @@ public class WebhookHandler {
   }
 
   public Mono<ServerResponse> createEndpoint(ServerRequest request) {
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(
             body -> {
@@ -115,7 +115,7 @@ public class WebhookHandler {
   }
 
   public Mono<ServerResponse> listEndpoints(ServerRequest request) {
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .thenMany(
             mongo.find(
@@ -128,7 +128,7 @@ public class WebhookHandler {
   }
 
   public Mono<ServerResponse> deleteEndpoint(ServerRequest request) {
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(body -> endpoint(org, body.name("id")))
         .flatMap(e -> mongo.remove(byId(e.id()), Collections.WEBHOOK_ENDPOINTS))
@@ -136,7 +136,7 @@ public class WebhookHandler {
   }
 
   public Mono<ServerResponse> rotateSecret(ServerRequest request) {
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(body -> endpoint(org, body.name("id")))
         .flatMap(
@@ -166,7 +166,7 @@ public class WebhookHandler {
   }
 
   public Mono<ServerResponse> listDeliveries(ServerRequest request) {
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .zipWith(cursorSecret.get())
         .flatMap(
@@ -213,7 +213,7 @@ public class WebhookHandler {
   }
 
   public Mono<ServerResponse> redeliver(ServerRequest request) {
-    String org = AuthFilter.org(request.exchange());
+    String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(
             body -> {

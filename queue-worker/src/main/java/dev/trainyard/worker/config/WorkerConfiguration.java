@@ -2,6 +2,7 @@ package dev.trainyard.worker.config;
 
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.worker.effects.EffectRunner;
+import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
@@ -87,7 +88,10 @@ public class WorkerConfiguration {
       InstantSource clock,
       ObjectProvider<ProcessingProbe> probe,
       ObjectProvider<ScmRefresher> refresher,
-      ObjectProvider<EffectRunner> effects) {
+      ObjectProvider<EffectRunner> effects,
+      // TRAINYARD_MAX_QUEUE_PRS: a top-level setting of API.md §6, not one of trainyard.worker.*
+      @Value("${trainyard.max-queue-prs:" + QueueEngine.DEFAULT_MAX_QUEUE_PRS + "}")
+          int maxQueuePrs) {
     return new CommandProcessor(
         store,
         outboxes,
@@ -97,7 +101,8 @@ public class WorkerConfiguration {
         clock,
         probe.getIfAvailable(() -> ProcessingProbe.NONE),
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
-        state -> effects.ifAvailable(runner -> runner.reconcile(state)));
+        state -> effects.ifAvailable(runner -> runner.reconcile(state)),
+        maxQueuePrs);
   }
 
   @Bean

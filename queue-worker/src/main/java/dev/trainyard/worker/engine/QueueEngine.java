@@ -45,8 +45,26 @@ public final class QueueEngine {
   /** Each step changes the state towards a fixed point; this bound only catches a broken rule. */
   private static final int MAX_PLANNING_STEPS = 10_000;
 
+  /** {@code TRAINYARD_MAX_QUEUE_PRS}'s default (API.md §6). */
+  public static final int DEFAULT_MAX_QUEUE_PRS = 10_000;
+
   private final Planner planner = new Planner();
   private final RunPlanner runs = new RunPlanner();
+  private final int maxQueuePrs;
+
+  public QueueEngine() {
+    this(DEFAULT_MAX_QUEUE_PRS);
+  }
+
+  /**
+   * @param maxQueuePrs pull requests one queue may hold; a submit beyond them is refused
+   */
+  public QueueEngine(int maxQueuePrs) {
+    if (maxQueuePrs < 1) {
+      throw new IllegalArgumentException("TRAINYARD_MAX_QUEUE_PRS must be at least 1");
+    }
+    this.maxQueuePrs = maxQueuePrs;
+  }
 
   /**
    * @param state the queue, or null when it does not exist
@@ -129,7 +147,9 @@ public final class QueueEngine {
     } else if (command instanceof QueueCommand.RefreshFromScm) {
       return Decision.accept(List.of()); // reading the source host is the shell's work
     }
-    return Decision.accept(RunResults.decide(state, command, ctx));
+    return RunResults.beyondLimits(state, command)
+        .map(Decision::reject)
+        .orElseGet(() -> Decision.accept(RunResults.decide(state, command, ctx)));
   }
 
   /** A PR in a run gets a new one (the runs behind are rebuilt); one waiting is re-planned. */
@@ -199,6 +219,15 @@ public final class QueueEngine {
                       command.priority() == null && e.priorityDefaulted(),
                       command.noBatch() != null ? command.noBatch() : e.noBatch()))
               : List.of());
+    }
+    if (state.entries().size() >= maxQueuePrs) {
+      return Decision.reject(
+          Rejection.limitReached(
+              "the queue holds "
+                  + state.entries().size()
+                  + " pull requests, the most it may hold (TRAINYARD_MAX_QUEUE_PRS = "
+                  + maxQueuePrs
+                  + "); submit again once some have landed or been cancelled"));
     }
     Entry entry =
         new Entry(

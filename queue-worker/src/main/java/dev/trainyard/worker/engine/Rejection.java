@@ -15,4 +15,8 @@ public record Rejection(RejectionType type, String message) {
   static Rejection conflict(String message) {
     return new Rejection(RejectionType.CONFLICT, message);
   }
+
+  static Rejection limitReached(String message) {
+    return new Rejection(RejectionType.LIMIT_REACHED, message);
+  }
 }

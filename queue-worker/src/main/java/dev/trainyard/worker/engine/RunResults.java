@@ -24,7 +24,33 @@ import java.util.Optional;
  * cancelled, or the result arrives twice) changes nothing: effects repeat, results must not.
  */
 final class RunResults {
+  /**
+   * Distinct CI contexts one test run keeps: far more than any real pipeline reports, and few
+   * enough that a client reporting endless new contexts cannot grow the queue's document.
+   */
+  static final int MAX_STATUSES_PER_RUN = 100;
+
   private RunResults() {}
+
+  /** A status with a new context for a run that holds {@link #MAX_STATUSES_PER_RUN} already. */
+  static Optional<Rejection> beyondLimits(QueueAggregate state, QueueCommand command) {
+    if (!(command instanceof ReportStatus c)) {
+      return Optional.empty();
+    }
+    return state.runs().live().stream()
+        .filter(r -> c.sha().equals(r.headSha()))
+        .filter(r -> r.statuses().size() >= MAX_STATUSES_PER_RUN)
+        .filter(r -> r.statuses().stream().noneMatch(s -> s.context().equals(c.context())))
+        .findFirst()
+        .map(
+            r ->
+                Rejection.limitReached(
+                    "test run "
+                        + r.id()
+                        + " holds statuses of "
+                        + MAX_STATUSES_PER_RUN
+                        + " contexts, the most a run keeps; report again on one of them"));
+  }
 
   static List<QueueEvent> decide(QueueAggregate state, QueueCommand command, CommandContext ctx) {
     if (command instanceof ReportStatus c) {

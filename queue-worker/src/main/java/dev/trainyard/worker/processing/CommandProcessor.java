@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 public class CommandProcessor {
   private static final int MAX_WRITE_ATTEMPTS = 16;
 
-  private final QueueEngine engine = new QueueEngine();
+  private final QueueEngine engine;
   private final QueueStore store;
   private final OutboxStore outboxes;
   private final HistoryStore history;
@@ -60,7 +60,9 @@ public class CommandProcessor {
       InstantSource clock,
       ProcessingProbe probe,
       ScmRefresher refresher,
-      Consumer<QueueAggregate> afterwards) {
+      Consumer<QueueAggregate> afterwards,
+      int maxQueuePrs) {
+    this.engine = new QueueEngine(maxQueuePrs);
     this.store = store;
     this.outboxes = outboxes;
     this.history = history;

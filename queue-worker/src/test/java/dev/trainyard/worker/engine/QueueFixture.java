@@ -23,13 +23,23 @@ final class QueueFixture {
   static final QueueKey KEY = QueueKey.of("acme-org", "github.com", "acme", "rocket", "main");
   static final Instant T0 = Instant.parse("2026-09-17T10:00:00Z");
 
-  private final QueueEngine engine = new QueueEngine();
+  private final QueueEngine engine;
   private QueueAggregate state;
   private final List<QueueEvent> log = new java.util.ArrayList<>();
   private Instant now = T0;
 
+  private QueueFixture(QueueEngine engine) {
+    this.engine = engine;
+  }
+
   static QueueFixture absent() {
-    return new QueueFixture();
+    return new QueueFixture(new QueueEngine());
+  }
+
+  /** A queue whose engine lets it hold at most {@code maxQueuePrs} pull requests. */
+  static QueueFixture queue(int maxQueuePrs) {
+    return new QueueFixture(new QueueEngine(maxQueuePrs))
+        .apply(new QueueCommand.CreateQueue(QueueMode.SINGLE, 5));
   }
 
   static QueueFixture queue() {

@@ -1,0 +1,63 @@
+package dev.trainyard.gateway.auth;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.http.HttpMethod;
+import org.springframework.web.reactive.function.server.HandlerFunction;
+import org.springframework.web.reactive.function.server.RequestPredicates;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+/**
+ * The only way to register an endpoint: each route names its {@link Access}, and its handler is
+ * wrapped in the {@link RouteGuard} of that level. Authentication is thus decided by the route that
+ * will serve the request, after routing, so no spelling of a path can reach a handler with less
+ * than that handler's own check (API.md §1 Routing).
+ */
+public final class SecuredRoutes {
+  private final RouteGuard guard;
+  private final List<Route> table = new ArrayList<>();
+  private RouterFunction<ServerResponse> routes;
+
+  /** One registered endpoint. */
+  public record Route(HttpMethod method, String path, Access access) {}
+
+  /** The router and what it holds, for whoever walks every route (tests, docs). */
+  public record Table(RouterFunction<ServerResponse> router, List<Route> routes) {}
+
+  public SecuredRoutes(RouteGuard guard) {
+    this.guard = guard;
+  }
+
+  public SecuredRoutes post(String path, Access access, HandlerFunction<ServerResponse> handler) {
+    return add(HttpMethod.POST, path, access, handler);
+  }
+
+  public SecuredRoutes get(String path, Access access, HandlerFunction<ServerResponse> handler) {
+    return add(HttpMethod.GET, path, access, handler);
+  }
+
+  private SecuredRoutes add(
+      HttpMethod method, String path, Access access, HandlerFunction<ServerResponse> handler) {
+    Objects.requireNonNull(access, () -> "route " + path + " declares no access level");
+    if (!CanonicalPaths.isCanonical(path.replaceAll("\\{[a-z]+}", "x"))) {
+      throw new IllegalArgumentException("route " + path + " is not a canonical path");
+    }
+    RouterFunction<ServerResponse> route =
+        RouterFunctions.route(
+                RequestPredicates.method(method).and(RequestPredicates.path(path)), handler)
+            .filter(guard.forAccess(access));
+    routes = routes == null ? route : routes.and(route);
+    table.add(new Route(method, path, access));
+    return this;
+  }
+
+  public Table build() {
+    if (routes == null) {
+      throw new IllegalStateException("no routes");
+    }
+    return new Table(routes, List.copyOf(table));
+  }
+}
