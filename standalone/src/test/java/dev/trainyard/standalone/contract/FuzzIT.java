@@ -136,6 +136,70 @@ class FuzzIT {
     }
   }
 
+  /** Names that would leave the organization's git folder or name another ref (API.md §1). */
+  private static final List<String> HOSTILE_NAMES =
+      List.of("..", ".", "../victim", "a/b", "%2e%2e", "a\\\\b", "a b", "a;b", "~root", "x\\u0000");
+
+  private static final List<String> HOSTILE_BRANCHES =
+      List.of("../main", "-main", "main.lock", "a..b", "/main", "main/", "a//b", "a:b", "HEAD");
+
+  @Test
+  void namesThatCouldEscapeAreRefusedNamingTheFieldOnEveryEndpointThatTakesARepo() {
+    Api api = TestStack.shared().api();
+    List<String> endpoints = new ArrayList<>(ENDPOINTS.subList(0, 13));
+    endpoints.addAll(
+        List.of(
+            "flaky-tests/get-quarantine-config",
+            "flaky-tests/set-quarantine-setting",
+            "flaky-tests/link-ticket-to-test-case",
+            "flaky-tests/update-repo-settings",
+            "flaky-tests/list-unhealthy-tests"));
+    int cases = 0;
+    for (String endpoint : endpoints) {
+      for (String field : List.of("host", "owner", "name")) {
+        for (String name : HOSTILE_NAMES) {
+          String body =
+              new String(
+                  withField(validFor(endpoint), "repo." + field, "\"" + name + "\""),
+                  StandardCharsets.UTF_8);
+          assertRefused(api, endpoint, body, "repo." + field);
+          cases++;
+        }
+      }
+      if (!endpoint.startsWith("flaky-tests/") && !endpoint.contains("/")) {
+        for (String branch : HOSTILE_BRANCHES) {
+          String body =
+              new String(
+                  withField(validFor(endpoint), "targetBranch", "\"" + branch + "\""),
+                  StandardCharsets.UTF_8);
+          assertRefused(api, endpoint, body, "targetBranch");
+          cases++;
+        }
+      }
+    }
+    Api.Response metrics =
+        api.send(
+            api.request("/v1/getMergeQueueMetrics?repo=..%2Fvictim&repoHost=github.com").GET());
+    assertThat(metrics.status()).isEqualTo(400);
+    assertThat(cases).isGreaterThan(500);
+  }
+
+  private static String validFor(String endpoint) {
+    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"rocket\"},"
+        + "\"targetBranch\":\"main\",\"pr\":{\"number\":1,\"sha\":\"abc\"},"
+        + "\"impactedTargets\":[],\"testRunId\":\"cc58fdda-3258-4f4e-b229-7c5dd9c29324\","
+        + "\"sha\":\"0123456789012345678901234567890123456789\",\"context\":\"ci\","
+        + "\"state\":\"success\",\"org_url_slug\":\"acme-org\",\"status\":\"FLAKY\","
+        + "\"page_query\":{\"page_size\":10},\"test_id\":\"cd7ef2fe-0ec1-5e40-a323-027029579f5b\","
+        + "\"setting\":\"UNSPECIFIED\",\"ticket_url\":\"https://tracker/1\"}";
+  }
+
+  private static void assertRefused(Api api, String endpoint, String body, String field) {
+    Api.Response r = api.post("/v1/" + endpoint, body);
+    assertThat(r.status()).as("%s %s -> %s", endpoint, body, r.body()).isEqualTo(400);
+    assertThat(r.body()).as("%s %s", endpoint, body).startsWith(field + " must be");
+  }
+
   private static byte[] malformed(Random random, String repo) {
     String valid =
         Api.body(

@@ -96,6 +96,8 @@ public final class TestStack implements AutoCloseable {
     props.put("trainyard.webhook.poll-interval", "100ms");
     props.put("trainyard.flaky.token-key", FLAKY_TOKEN_KEY);
     props.put("trainyard.flaky.internal-key", FLAKY_INTERNAL_KEY);
+    // suites drive hundreds of requests a second from one organization; RateLimitIT sets its own
+    props.put("trainyard.rate-limit-per-org", 0);
     props.putAll(overrides);
     return props;
   }

@@ -1,0 +1,158 @@
+package dev.trainyard.standalone.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.gateway.auth.Access;
+import dev.trainyard.gateway.auth.SecuredRoutes;
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.TestStack;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.bson.Document;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.http.HttpMethod;
+
+/**
+ * Walks every registered route with every other spelling of its path (API.md §1 Routing):
+ * percent-encoded letters, {@code ;x} in each segment, {@code //}, {@code /./}, {@code /../}, upper
+ * case, a trailing slash. Without a token, and with an ordinary API token against the admin routes,
+ * each answers 401 or 404 — never 2xx or 5xx — and nothing is created.
+ */
+class RouteSpellingIT {
+  private static final Set<Integer> REFUSED = Set.of(401, 404);
+  private static TestStack stack;
+  private static List<SecuredRoutes.Route> routes;
+
+  @BeforeAll
+  static void stack() {
+    stack = TestStack.shared();
+    routes = stack.services().gatewayContext().getBean(SecuredRoutes.Table.class).routes();
+  }
+
+  @Test
+  void adminRoutesDemandTheAdminTokenAndApiRoutesAnOrganizationsToken() {
+    assertThat(routes).hasSizeGreaterThan(20);
+    assertThat(routes).allSatisfy(r -> assertThat(r.access()).isNotNull());
+    assertThat(routes)
+        .filteredOn(r -> r.path().startsWith("/admin/"))
+        .isNotEmpty()
+        .allSatisfy(r -> assertThat(r.access()).isEqualTo(Access.ADMIN));
+    assertThat(routes)
+        .filteredOn(r -> r.path().startsWith("/v1/"))
+        .allSatisfy(r -> assertThat(r.access()).isEqualTo(Access.ORGANIZATION));
+  }
+
+  @Test
+  void noOtherSpellingOfAnyRouteGetsPastItsAuthentication() {
+    Api anonymous = stack.api().withToken(null);
+    Api ordinary = stack.api();
+    long organizations = count("organizations");
+    long tokens = count("api_tokens");
+    List<String> seen = new ArrayList<>();
+
+    for (SecuredRoutes.Route route : routes) {
+      String path = route.path().replace("{operation}", "list-unhealthy-tests");
+      for (String spelling : spellings(path)) {
+        assertRefused(anonymous, route, spelling);
+        if (route.access() == Access.ADMIN) {
+          assertRefused(ordinary, route, spelling);
+        } else {
+          // the organization's own token reaches no handler through another spelling either
+          assertThat(send(ordinary, route.method(), spelling).status())
+              .as("%s with a token", spelling)
+              .isEqualTo(404);
+        }
+        seen.add(spelling);
+      }
+      // the canonical path still demands the route's own level
+      assertThat(send(anonymous, route.method(), path).status()).as(path).isEqualTo(401);
+      if (route.access() == Access.ADMIN) {
+        assertThat(send(ordinary, route.method(), path).status()).as(path).isEqualTo(401);
+      }
+    }
+
+    assertThat(seen).hasSizeGreaterThan(routes.size() * 15);
+    assertThat(count("organizations")).as("no organization was created").isEqualTo(organizations);
+    assertThat(count("api_tokens")).as("no token was created or revoked").isEqualTo(tokens);
+    assertThat(ordinary.post("/v1/getQueue", Api.body(Api.uniqueRepo(), "")).status())
+        .as("the ordinary token still works")
+        .isEqualTo(404);
+  }
+
+  @Test
+  void theSpellingsThatOnceOpenedTheAdminApiAreRefused() {
+    Api anonymous = stack.api().withToken(null);
+
+    assertThat(anonymous.post("/%61dmin/v1/createApiToken", "{\"org\":\"acme-org\"}").status())
+        .isEqualTo(404);
+    assertThat(anonymous.post("/admin/v1;x/createOrganization", "{\"slug\":\"x1\"}").status())
+        .isEqualTo(404);
+    Api.Response semicolon = anonymous.post("/v1;x/getQueue", Api.body("r", ""));
+    assertThat(semicolon.status()).isEqualTo(404);
+    assertThat(semicolon.body()).isEqualTo("no endpoint has this path\n");
+  }
+
+  private static void assertRefused(Api api, SecuredRoutes.Route route, String spelling) {
+    Api.Response r = send(api, route.method(), spelling);
+    assertThat(r.status())
+        .as("%s %s (token: %s) -> %s", route.method(), spelling, api.token() != null, r.body())
+        .isIn(REFUSED);
+  }
+
+  private static Api.Response send(Api api, HttpMethod method, String path) {
+    String body =
+        "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"walk\"},"
+            + "\"targetBranch\":\"main\",\"pr\":{\"number\":1},\"slug\":\"walked-in\","
+            + "\"org\":\""
+            + TestStack.ORG
+            + "\",\"token\":\""
+            + stack.api().token()
+            + "\",\"url\":\"http://127.0.0.1:9/hook\"}";
+    HttpRequest.Builder request = api.request(path);
+    return api.send(
+        method == HttpMethod.GET
+            ? request.GET()
+            : request.POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  /** Every other way of writing {@code path} that a lenient router might take for it. */
+  static List<String> spellings(String path) {
+    String[] segments = path.substring(1).split("/");
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < segments.length; i++) {
+      out.add(withSegment(segments, i, percentEncodedFirstLetter(segments[i])));
+      out.add(withSegment(segments, i, segments[i] + ";x"));
+      out.add(withSegment(segments, i, segments[i].toUpperCase(Locale.ROOT)));
+      out.add(withSegment(segments, i, "./" + segments[i]));
+      out.add(withSegment(segments, i, "x/../" + segments[i]));
+      out.add(withSegment(segments, i, "/" + segments[i]));
+    }
+    out.add("/" + path);
+    out.add(path + "/");
+    out.add(path + "/.");
+    out.add(path.replace("/v1/", "/v1/../v1/"));
+    return out.stream().filter(p -> !p.equals(path)).distinct().toList();
+  }
+
+  private static String withSegment(String[] segments, int index, String replacement) {
+    String[] copy = segments.clone();
+    copy[index] = replacement;
+    return "/" + String.join("/", copy);
+  }
+
+  private static String percentEncodedFirstLetter(String segment) {
+    return String.format("%%%02X", (int) segment.charAt(0)) + segment.substring(1);
+  }
+
+  private static long count(String collection) {
+    ReactiveMongoTemplate mongo =
+        stack.services().gatewayContext().getBean(ReactiveMongoTemplate.class);
+    return mongo.count(new Query(), Document.class, collection).block();
+  }
+}
