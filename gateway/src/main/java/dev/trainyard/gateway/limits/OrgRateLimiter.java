@@ -123,6 +123,9 @@ public class OrgRateLimiter {
         new TokenBucket(
             doc.get("tokens", Number.class).doubleValue(), doc.get("at", Number.class).longValue());
     TokenBucket.Take take = bucket.take(now, rate, burst, slice);
+    if (take.granted() == 0) {
+      return Mono.just(take); // nothing taken: nothing to write
+    }
     Query query = Query.query(Criteria.where("_id").is(org).and("v").is(version));
     Update update =
         new Update()

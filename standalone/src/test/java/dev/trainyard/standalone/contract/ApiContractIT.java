@@ -466,6 +466,34 @@ public class ApiContractIT {
   }
 
   @Test
+  void moreTargetsThanTheLimitOrOneTooLongAreRefusedWithTheAdviceToSendAll() {
+    String repo = newQueue();
+    String tooMany =
+        java.util.stream.IntStream.rangeClosed(0, 100_000)
+            .mapToObj(i -> "\"//t:" + i + "\"")
+            .collect(java.util.stream.Collectors.joining(",", "[", "]"));
+    String tooLong = "[\"//" + "x".repeat(1_023) + "\"]";
+    String exactlyLong = "[\"//" + "x".repeat(1_022) + "\"]";
+
+    assertError(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":1,\"sha\":\"a\"},\"impactedTargets\":" + tooMany)),
+        400,
+        "impactedTargets holds 100001 targets, more than the limit of 100000; send \"ALL\"");
+    assertError(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":1,\"sha\":\"a\"},\"impactedTargets\":" + tooLong)),
+        400,
+        "impactedTargets must be an array of strings of at most 1024 characters");
+    assertOk(
+        api.post(
+            "/v1/setImpactedTargets",
+            body(repo, "\"pr\":{\"number\":1,\"sha\":\"a\"},\"impactedTargets\":" + exactlyLong)));
+  }
+
+  @Test
   void testingDetailsOfUnknownRunsAreNotFound() {
     String repo = newQueue();
     assertError(

@@ -23,16 +23,19 @@ import org.springframework.context.ConfigurableApplicationContext;
  * store: a burst from one organization spread over both is held to one bucket, answered 429 with an
  * integer {@code Retry-After}, while another organization's calls in the same second all pass.
  */
-class RateLimitIT {
+class LimitsIT {
   private static final int RATE = 10;
   private static final int BURST = 2 * RATE;
+  private static final int MAX_QUEUE_PRS = 3;
   private static TestStack stack;
   private static ConfigurableApplicationContext secondGateway;
 
   @BeforeAll
   static void start() {
     stack =
-        TestStack.start(EmbeddedInfrastructure::new, Map.of("trainyard.rate-limit-per-org", RATE));
+        TestStack.start(
+            EmbeddedInfrastructure::new,
+            Map.of("trainyard.rate-limit-per-org", RATE, "trainyard.max-queue-prs", MAX_QUEUE_PRS));
     secondGateway = TrainyardServices.gateway(stack.properties());
   }
 
@@ -80,7 +83,7 @@ class RateLimitIT {
       }
       double seconds = (System.nanoTime() - started) / 1e9;
       System.out.printf(
-          "RateLimitIT: %d admitted, %d refused in %.2f s at %d/s over two gateways%n",
+          "LimitsIT: %d admitted, %d refused in %.2f s at %d/s over two gateways%n",
           admitted, limited, seconds, RATE);
 
       assertThat(limited).as("the burst went past the bucket").isGreaterThan(0);
@@ -97,5 +100,26 @@ class RateLimitIT {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void aQueueHoldingItsLimitOfPullRequestsRefusesAnotherWith429NamingTheLimit() {
+    Api api = stack.otherOrganization().api();
+    String repo = Api.uniqueRepo();
+    assertThat(api.post("/v1/createQueue", Api.body(repo, "")).status()).isEqualTo(200);
+    for (int pr = 1; pr <= MAX_QUEUE_PRS; pr++) {
+      assertThat(api.post("/v1/submitPullRequest", Api.prBody(repo, pr)).status()).isEqualTo(200);
+    }
+
+    Api.Response refused = api.post("/v1/submitPullRequest", Api.prBody(repo, 99));
+    Api.Response again = api.post("/v1/submitPullRequest", Api.prBody(repo, 2));
+
+    assertThat(refused.status()).as(refused.body()).isEqualTo(429);
+    assertThat(refused.body()).contains("TRAINYARD_MAX_QUEUE_PRS = 3");
+    assertThat(refused.headers().firstValue("retry-after")).isPresent();
+    assertThat(again.status()).as("a PR already in the queue is still idempotent").isEqualTo(200);
+    assertThat(api.post("/v1/getSubmittedPullRequest", Api.prBody(repo, 99)).status())
+        .as("nothing was stored for the refused PR")
+        .isEqualTo(404);
   }
 }
