@@ -1,18 +1,19 @@
 package dev.trainyard.common.flaky;
 
 /**
- * How the gateway and the flaky-tests service talk: the gateway authenticates the caller, strips
- * any copy of {@link #ORG} the client sent, and forwards {@code /v1/flaky-tests/*} with this header
- * naming the caller's organization and {@link #ORG_SIGNATURE} proving it ({@link OrgSignature},
- * under the secret both share). The service answers 401 to a request without a valid proof; it
- * should still only be reachable from the gateway (a cluster-internal Service).
+ * How the gateway and the flaky-tests service talk: the gateway authenticates the caller, drops any
+ * copy of {@link #ORG} or {@link #PROOF} the client sent, and forwards {@code /v1/flaky-tests/*}
+ * with {@link #ORG} naming the caller's organization and {@link #PROOF} binding it to this one
+ * request ({@link RequestProof}, under the secret both share). The service answers 401 to a request
+ * without a valid, fresh, unused proof; it should still only be reachable from the gateway (a
+ * cluster-internal Service).
  */
 public final class FlakyTestsHeaders {
   /** The organization (slug) the gateway authenticated the request for. */
   public static final String ORG = "x-trainyard-org";
 
-  /** The gateway's proof of {@link #ORG}. */
-  public static final String ORG_SIGNATURE = "x-trainyard-org-signature";
+  /** The gateway's single-use proof of {@link #ORG} for this request ({@link RequestProof}). */
+  public static final String PROOF = "x-trainyard-proof";
 
   /** The path prefix the gateway forwards. */
   public static final String PATH_PREFIX = "/v1/flaky-tests/";

@@ -1,9 +1,11 @@
 package dev.trainyard.flaky.config;
 
+import dev.trainyard.common.flaky.RequestProof;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.http.ErrorHandler;
 import dev.trainyard.flaky.http.GatewayProof;
+import dev.trainyard.flaky.http.SeenNonces;
 import dev.trainyard.flaky.ingest.Ingestion;
 import dev.trainyard.flaky.ingest.ResultStore;
 import dev.trainyard.flaky.ingest.UploadHandler;
@@ -96,14 +98,15 @@ public class FlakyConfiguration {
     return args -> FlakyIndexes.create(mongo, props.retention());
   }
 
-  /** Only the gateway may speak for an organization: its header must carry the gateway's proof. */
+  /** Only the gateway may speak for an organization: each request carries its single-use proof. */
   @Bean
-  GatewayProof gatewayProof(FlakyProperties props) {
-    return new GatewayProof(
+  GatewayProof gatewayProof(FlakyProperties props, MongoTemplate mongo, InstantSource clock) {
+    String key =
         requireSecret(
             props.internalKey(),
             "trainyard.flaky.internal-key (TRAINYARD_FLAKY_INTERNAL_KEY)",
-            "the same the gateway signs the organization header with"));
+            "the same the gateway signs each forwarded request with");
+    return new GatewayProof(new RequestProof(key, clock), new SeenNonces(mongo, clock));
   }
 
   @Bean

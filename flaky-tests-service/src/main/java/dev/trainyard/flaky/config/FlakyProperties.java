@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     replica needs the same one)
  * @param publicUrl the gateway's base URL, for {@code html_url}
  * @param retention how long per-run results are kept (a TTL index removes older ones)
- * @param internalKey the secret the gateway signs the organization header with (at least 32
+ * @param internalKey the secret the gateway signs each forwarded request with (at least 32
  *     characters; the gateway reads the same property)
  */
 @ConfigurationProperties("trainyard.flaky")

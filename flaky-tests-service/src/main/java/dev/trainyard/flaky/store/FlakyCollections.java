@@ -17,5 +17,8 @@ public final class FlakyCollections {
   /** One document per (organization, repository): its settings and CODEOWNERS. */
   public static final String REPO_SETTINGS = "flaky_repo_settings";
 
+  /** One document per accepted gateway proof: its nonce, kept while the proof is fresh. */
+  public static final String SEEN_NONCES = "flaky_seen_nonces";
+
   private FlakyCollections() {}
 }

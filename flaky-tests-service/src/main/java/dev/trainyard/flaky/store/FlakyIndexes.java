@@ -32,5 +32,10 @@ public final class FlakyIndexes {
         .createIndex(
             Indexes.ascending("at"),
             new IndexOptions().expireAfter(retention.toSeconds(), TimeUnit.SECONDS));
+    // MongoDB drops a spent nonce once its proof is stale (the embedded store ignores TTL)
+    mongo
+        .getCollection(FlakyCollections.SEEN_NONCES)
+        .createIndex(
+            Indexes.ascending("expiresAt"), new IndexOptions().expireAfter(0L, TimeUnit.SECONDS));
   }
 }

@@ -1,7 +1,7 @@
 package dev.trainyard.gateway.flaky;
 
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
-import dev.trainyard.common.flaky.OrgSignature;
+import dev.trainyard.common.flaky.RequestProof;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
@@ -12,6 +12,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -19,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -33,12 +35,14 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.client.PrematureCloseException;
 
 /**
- * Forwards {@code /v1/flaky-tests/*} to the flaky-tests service. The organization the auth filter
- * resolved travels in {@link FlakyTestsHeaders#ORG} (a copy sent by the client is dropped); the
- * body streams through under its limit; the answer (status, content type, Retry-After, body) comes
- * back unchanged. Unreachable, timing out or answering 5xx counts against a circuit breaker (one
- * for uploads, one for the rest; a client aborting its request is not counted): while it is open,
- * calls get a 503 at once instead of waiting on a service that is down.
+ * Forwards {@code /v1/flaky-tests/*} to the flaky-tests service. The organization the route guard
+ * resolved travels in {@link FlakyTestsHeaders#ORG} with a fresh single-use {@link
+ * FlakyTestsHeaders#PROOF} for this method and path (copies sent by the client are dropped: only
+ * the content type is passed on); the body streams through under its limit; the answer (status,
+ * content type, Retry-After, body) comes back unchanged. Unreachable, timing out or answering 5xx
+ * counts against a circuit breaker (one for uploads, one for the rest; a client aborting its
+ * request is not counted): while it is open, calls get a 503 at once instead of waiting on a
+ * service that is down.
  */
 @Component
 public class FlakyTestsProxy {
@@ -54,7 +58,7 @@ public class FlakyTestsProxy {
   private static final String UNAVAILABLE =
       "the flaky-tests service is unavailable right now; retry later";
   private final GatewayProperties.FlakyTests settings;
-  private final String internalKey;
+  private final RequestProof proofs;
   private final long maxBodyBytes;
   private final WebClient client;
   private final CircuitBreaker readBreaker;
@@ -62,12 +66,14 @@ public class FlakyTestsProxy {
 
   /**
    * @param internalKey the secret both the gateway and the flaky-tests service hold ({@code
-   *     trainyard.flaky.internal-key}); the organization header is signed with it
+   *     trainyard.flaky.internal-key}); each forwarded request's proof is signed with it
+   * @param clock the time each proof states; the service refuses one 5 minutes off its own clock
    */
   public FlakyTestsProxy(
       GatewayProperties props,
       ReactorResourceFactory resources,
-      @Value("${trainyard.flaky.internal-key:#{null}}") String internalKey) {
+      @Value("${trainyard.flaky.internal-key:#{null}}") String internalKey,
+      InstantSource clock) {
     this.settings = props.flakyTests();
     boolean forwarding = settings.url() != null && !settings.url().isBlank();
     if (forwarding && (internalKey == null || internalKey.length() < MIN_KEY)) {
@@ -76,9 +82,9 @@ public class FlakyTestsProxy {
           "trainyard.flaky.internal-key (TRAINYARD_FLAKY_INTERNAL_KEY) must hold the secret of at"
               + " least "
               + MIN_KEY
-              + " characters the flaky-tests service holds, to sign the organization header");
+              + " characters the flaky-tests service holds, to sign each forwarded request");
     }
-    this.internalKey = internalKey;
+    this.proofs = forwarding ? new RequestProof(internalKey, clock) : null;
     this.maxBodyBytes = props.maxBodyBytes();
     this.client =
         !forwarding
@@ -135,8 +141,12 @@ public class FlakyTestsProxy {
     }
     long started = System.nanoTime();
     HttpHeaders incoming = request.headers().asHttpHeaders();
+    // the proof names exactly what is sent: this method, and the path with no query (the
+    // flaky-tests routes take none, so none is forwarded)
+    HttpMethod method = HttpMethod.POST;
+    String proof = proofs.sign(new RequestProof.Request(org, method.name(), path));
     return client
-        .post()
+        .method(method)
         .uri(path)
         .headers(
             out -> {
@@ -145,7 +155,7 @@ public class FlakyTestsProxy {
                 out.setContentType(type);
               }
               out.set(FlakyTestsHeaders.ORG, org);
-              out.set(FlakyTestsHeaders.ORG_SIGNATURE, OrgSignature.sign(internalKey, org));
+              out.set(FlakyTestsHeaders.PROOF, proof);
             })
         .body(
             BodyInserters.fromDataBuffers(

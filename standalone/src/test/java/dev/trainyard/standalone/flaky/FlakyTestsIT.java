@@ -3,7 +3,7 @@ package dev.trainyard.standalone.flaky;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
-import dev.trainyard.common.flaky.OrgSignature;
+import dev.trainyard.common.flaky.RequestProof;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.flaky.store.FlakyCollections;
 import dev.trainyard.standalone.support.Api;
@@ -15,6 +15,7 @@ import dev.trainyard.worker.scm.git.BareRepo;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +30,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The flaky-tests service through the gateway, over real sockets: upload → classify → list, owners
- * and tickets, quarantine and its events at a real subscribed receiver, tenancy, and hostile
- * uploads that store nothing.
+ * and tickets, quarantine and its events at a real subscribed receiver, tenancy, hostile uploads
+ * that store nothing, and the service called directly with forged, stale and replayed proofs.
  */
 class FlakyTestsIT extends OwnStack {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -297,12 +298,18 @@ class FlakyTestsIT extends OwnStack {
     TestStack.Organization stranger = stack.otherOrganization();
     Api other = stranger.api();
 
-    // even naming the first organization in the internal header gets the caller's own data
+    // even naming the first organization in the internal headers, with a proof of it the service
+    // would accept, gets the caller's own data: the gateway sends its own headers instead
+    String path = "/v1/flaky-tests/list-unhealthy-tests";
     Api.Response listed =
         other.send(
             other
-                .request("/v1/flaky-tests/list-unhealthy-tests")
-                .header("x-trainyard-org", TestStack.ORG)
+                .request(path)
+                .header(FlakyTestsHeaders.ORG, TestStack.ORG)
+                .header(
+                    FlakyTestsHeaders.PROOF,
+                    gatewayProofs(Duration.ZERO)
+                        .sign(new RequestProof.Request(TestStack.ORG, "POST", path)))
                 .POST(
                     HttpRequest.BodyPublishers.ofString(
                         listBody(repo, stranger.slug(), "FLAKY", 10, ""))));
@@ -504,38 +511,76 @@ class FlakyTestsIT extends OwnStack {
   }
 
   @Test
-  void theServiceItselfAnswersOnlyRequestsWhoseOrganizationTheGatewaySigned() throws Exception {
-    var env = stack.services().flakyContext().getEnvironment();
-    String base = "http://127.0.0.1:" + env.getRequiredProperty("local.server.port");
-    String key = env.getRequiredProperty("trainyard.flaky.internal-key");
+  void theServiceItselfAnswersOnlyAFreshUnusedGatewayProofOfThatRequest() {
+    String list = "/v1/flaky-tests/list-unhealthy-tests";
     String body = listBody(Api.uniqueRepo(), TestStack.ORG, "FLAKY", 10, "");
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    RequestProof.Request listing = new RequestProof.Request(TestStack.ORG, "POST", list);
+    String captured = gatewayProofs(Duration.ZERO).sign(listing);
 
-    java.net.http.HttpResponse<String> forged =
-        http.send(
-            HttpRequest.newBuilder(
-                    java.net.URI.create(base + "/v1/flaky-tests/list-unhealthy-tests"))
-                .header("content-type", "application/json")
-                .header(FlakyTestsHeaders.ORG, TestStack.ORG)
-                .header(
-                    FlakyTestsHeaders.ORG_SIGNATURE,
-                    OrgSignature.sign("not the key", TestStack.ORG))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            java.net.http.HttpResponse.BodyHandlers.ofString());
-    java.net.http.HttpResponse<String> signed =
-        http.send(
-            HttpRequest.newBuilder(
-                    java.net.URI.create(base + "/v1/flaky-tests/list-unhealthy-tests"))
-                .header("content-type", "application/json")
-                .header(FlakyTestsHeaders.ORG, TestStack.ORG)
-                .header(FlakyTestsHeaders.ORG_SIGNATURE, OrgSignature.sign(key, TestStack.ORG))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            java.net.http.HttpResponse.BodyHandlers.ofString());
+    // replayed on another path before the gateway's own request arrives: bound to its path
+    assertRefused(
+        direct("/v1/flaky-tests/get-quarantine-config", body, TestStack.ORG, captured),
+        "the gateway proof does not match this request");
+    assertRefused(
+        direct(list, body, "other-org", captured), "the gateway proof does not match this request");
+    assertThat(direct(list, body, TestStack.ORG, captured).status()).isEqualTo(200);
+    // replayed on its own path afterwards: spent
+    assertRefused(direct(list, body, TestStack.ORG, captured), "the gateway proof was used before");
 
-    assertThat(forged.statusCode()).isEqualTo(401);
-    assertThat(forged.body()).contains("through the gateway");
-    assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
+    // captured more than five minutes ago (or made by a gateway whose clock runs that far ahead)
+    for (Duration skew :
+        List.of(Duration.ofMinutes(-5).minusSeconds(1), Duration.ofMinutes(5).plusSeconds(1))) {
+      assertRefused(
+          direct(list, body, TestStack.ORG, gatewayProofs(skew).sign(listing)),
+          "more than 5 minutes");
+    }
+    String forged =
+        new RequestProof("not the key of the gateway, not at all", Instant::now).sign(listing);
+    assertRefused(
+        direct(list, body, TestStack.ORG, forged), "the gateway proof does not match this request");
+    for (String spelling : List.of(list, "/v1/flaky%2Dtests/list-unhealthy-tests")) {
+      assertRefused(
+          direct(spelling, body, TestStack.ORG, null),
+          "the request carries no gateway proof of its organization");
+    }
+  }
+
+  /** Proofs as the gateway makes them, with a clock {@code skew} off the service's. */
+  private RequestProof gatewayProofs(Duration skew) {
+    String key =
+        stack
+            .services()
+            .flakyContext()
+            .getEnvironment()
+            .getRequiredProperty("trainyard.flaky.internal-key");
+    return new RequestProof(key, () -> Instant.now().plus(skew));
+  }
+
+  /** A request straight to the flaky-tests service, past the gateway. */
+  private Api.Response direct(String path, String body, String org, String proof) {
+    Api service =
+        new Api(
+            "http://127.0.0.1:"
+                + stack
+                    .services()
+                    .flakyContext()
+                    .getEnvironment()
+                    .getRequiredProperty("local.server.port"),
+            null);
+    HttpRequest.Builder request =
+        service
+            .request(path)
+            .header(FlakyTestsHeaders.ORG, org)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (proof != null) {
+      request.header(FlakyTestsHeaders.PROOF, proof);
+    }
+    return service.send(request);
+  }
+
+  private static void assertRefused(Api.Response response, String reason) {
+    assertThat(response.status()).as(response.body()).isEqualTo(401);
+    assertThat(response.contentType()).startsWith("text/plain");
+    assertThat(response.body()).contains(reason).contains("through the gateway");
   }
 }
