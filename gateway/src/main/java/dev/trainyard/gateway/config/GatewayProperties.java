@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.config;
 
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -16,6 +17,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param flakyTests where the flaky-tests service listens ({@code TRAINYARD_FLAKY_TESTS_URL})
  * @param rateLimitPerOrg requests a second each organization may make across every replica ({@code
  *     TRAINYARD_RATE_LIMIT_PER_ORG}, default 200, bursts to twice that; 0 = no limit)
+ * @param outbound hosts the outbound address guard does not check
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -26,7 +28,8 @@ public record GatewayProperties(
     Long maxBodyBytes,
     Webhook webhook,
     FlakyTests flakyTests,
-    Integer rateLimitPerOrg) {
+    Integer rateLimitPerOrg,
+    Outbound outbound) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
   public static final int DEFAULT_RATE_LIMIT_PER_ORG = 200;
@@ -39,6 +42,7 @@ public record GatewayProperties(
     webhook = webhook == null ? new Webhook(null, null, null) : webhook;
     flakyTests = flakyTests == null ? new FlakyTests(null, null, null) : flakyTests;
     rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
+    outbound = outbound == null ? new Outbound(null) : outbound;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -64,6 +68,16 @@ public record GatewayProperties(
     public Webhook {
       allowLoopback = allowLoopback != null && allowLoopback;
       allowHttp = allowHttp != null && allowHttp;
+    }
+  }
+
+  /**
+   * {@code TRAINYARD_OUTBOUND_ALLOWED_HOSTS}: host names (comma-separated) that URLs may target
+   * whatever they resolve to — internal receivers an operator trusts.
+   */
+  public record Outbound(List<String> allowedHosts) {
+    public Outbound {
+      allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
     }
   }
 

@@ -2,12 +2,12 @@ package dev.trainyard.gateway.webhooks;
 
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.token.SignedToken;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.EndpointSecret;
 import dev.trainyard.common.webhook.EventTypeFilter;
 import dev.trainyard.common.webhook.SecretBox;
-import dev.trainyard.common.webhook.UrlGuard;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import dev.trainyard.gateway.auth.RouteGuard;
@@ -52,7 +52,7 @@ public class WebhookHandler {
   private final ReactiveMongoTemplate mongo;
   private final CursorSecret cursorSecret;
   private final SecretBox secrets;
-  private final UrlGuard guard;
+  private final OutboundGuard guard;
   private final InstantSource clock;
 
   public WebhookHandler(
@@ -66,9 +66,10 @@ public class WebhookHandler {
     GatewayProperties.Webhook webhook = props.webhook();
     this.secrets = webhook.key() == null ? null : new SecretBox(webhook.key());
     this.guard =
-        new UrlGuard(
-            new UrlGuard.Policy(webhook.allowHttp(), webhook.allowLoopback()),
-            UrlGuard.Resolver.DNS);
+        new OutboundGuard(
+            OutboundGuard.Policy.webhooks(
+                webhook.allowHttp(), webhook.allowLoopback(), props.outbound().allowedHosts()),
+            OutboundGuard.Resolver.DNS);
   }
 
   public Mono<ServerResponse> createEndpoint(ServerRequest request) {

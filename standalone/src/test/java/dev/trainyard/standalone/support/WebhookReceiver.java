@@ -14,7 +14,8 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * A real HTTP server that receives webhooks on loopback and records every request. {@code answer}
- * maps the n-th request (from 1) to the status it gets; {@code delayMillis} makes it slow.
+ * maps the n-th request (from 1) to the status it gets; {@code delayMillis} makes it slow; a 3xx
+ * answer carries {@code Location: location} when one is set.
  */
 public final class WebhookReceiver implements AutoCloseable {
   /** One request as it arrived, with the status it was answered with. */
@@ -28,6 +29,7 @@ public final class WebhookReceiver implements AutoCloseable {
   private final List<Received> received = new CopyOnWriteArrayList<>();
   private volatile IntUnaryOperator answer = n -> 200;
   private volatile long delayMillis;
+  private volatile String location;
 
   public WebhookReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -52,6 +54,9 @@ public final class WebhookReceiver implements AutoCloseable {
             if (status == 503 || status == 429) {
               exchange.getResponseHeaders().add("Retry-After", "0");
             }
+            if (status / 100 == 3 && location != null) {
+              exchange.getResponseHeaders().add("Location", location);
+            }
             exchange.sendResponseHeaders(status, -1);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -63,11 +68,20 @@ public final class WebhookReceiver implements AutoCloseable {
   }
 
   public String url() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+    return "http://127.0.0.1:" + port() + "/hook";
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
   }
 
   public void answer(IntUnaryOperator statusOfNthRequest) {
     this.answer = statusOfNthRequest;
+  }
+
+  /** Where 3xx answers point. */
+  public void location(String url) {
+    this.location = url;
   }
 
   public void delay(long millis) {

@@ -27,6 +27,9 @@ class WebhookSubscriptionsIT extends OwnStack {
     "http://10.0.0.1/hook, private",
     "http://localhost:9000/hook, loopback",
     "'http://[::1]:9000/hook', loopback",
+    "http://2852039166/hook, url host 2852039166 is the IPv4 address 169.254.169.254",
+    "'http://[::a9fe:a9fe]/hook', IPv4-compatible",
+    "'http://[64:ff9b::a9fe:a9fe]/hook', through NAT64",
     "ftp://93.184.216.34/hook, url must use http or https",
     "'', url is required"
   })

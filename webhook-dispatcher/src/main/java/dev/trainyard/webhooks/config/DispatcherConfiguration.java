@@ -1,7 +1,7 @@
 package dev.trainyard.webhooks.config;
 
+import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.webhook.SecretBox;
-import dev.trainyard.common.webhook.UrlGuard;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
 import dev.trainyard.webhooks.delivery.Dispatcher;
 import dev.trainyard.webhooks.delivery.RetrySchedule;
@@ -18,7 +18,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 /** The dispatcher's beans: stores, the dispatcher and the event intake. */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
-@EnableConfigurationProperties(DispatcherProperties.class)
+@EnableConfigurationProperties({DispatcherProperties.class, OutboundProperties.class})
 public class DispatcherConfiguration {
 
   @Bean
@@ -42,6 +42,7 @@ public class DispatcherConfiguration {
       DeliveryStore deliveries,
       EndpointStore endpoints,
       DispatcherProperties props,
+      OutboundProperties outbound,
       InstantSource clock) {
     if (props.key() == null) {
       throw new IllegalStateException(
@@ -52,8 +53,10 @@ public class DispatcherConfiguration {
         deliveries,
         endpoints,
         new SecretBox(props.key()),
-        new UrlGuard(
-            new UrlGuard.Policy(props.allowHttp(), props.allowLoopback()), UrlGuard.Resolver.DNS),
+        new OutboundGuard(
+            OutboundGuard.Policy.webhooks(
+                props.allowHttp(), props.allowLoopback(), outbound.allowedHosts()),
+            OutboundGuard.Resolver.DNS),
         clock,
         new Dispatcher.Settings(
             RetrySchedule.parse(props.retrySchedule()),

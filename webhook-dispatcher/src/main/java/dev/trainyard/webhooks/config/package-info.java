@@ -1,2 +1,5 @@
-/** Wiring and settings ({@code trainyard.webhook.*}) of the dispatcher. */
+/**
+ * Wiring and settings of the dispatcher: {@code trainyard.webhook.*}, and {@code
+ * trainyard.outbound.*} for the address guard every connection passes.
+ */
 package dev.trainyard.webhooks.config;

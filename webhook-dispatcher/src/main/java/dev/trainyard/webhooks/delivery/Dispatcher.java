@@ -1,23 +1,22 @@
 package dev.trainyard.webhooks.delivery;
 
+import dev.trainyard.common.net.OutboundGuard;
+import dev.trainyard.common.net.OutboundRefusedException;
 import dev.trainyard.common.webhook.EndpointSecret;
 import dev.trainyard.common.webhook.SecretBox;
-import dev.trainyard.common.webhook.UrlGuard;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
+import dev.trainyard.webhooks.outbound.WebhookClient;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +37,9 @@ import org.springframework.scheduling.annotation.Scheduled;
  * circuit breaker, and every call is asynchronous with a timeout, so one slow or dead endpoint
  * never delays deliveries to the others. After an attempt the delivery is delivered, failed (410
  * Gone, schedule exhausted, or its endpoint disabled after failing for too long), or due again
- * after the schedule's next delay ({@code Retry-After} for 429 and 503).
+ * after the schedule's next delay ({@code Retry-After} for 429 and 503). Every connection goes
+ * through the outbound guard again ({@link WebhookClient}): a URL or address it refuses is a failed
+ * attempt that made no connection, logged as {@code refused: …}.
  */
 public class Dispatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -58,10 +59,9 @@ public class Dispatcher implements AutoCloseable {
   private final DeliveryStore deliveries;
   private final EndpointStore endpoints;
   private final SecretBox secrets;
-  private final UrlGuard guard;
   private final InstantSource clock;
   private final Settings settings;
-  private final HttpClient http;
+  private final WebhookClient http;
   private final CircuitBreakerRegistry breakers;
   private final Map<String, Semaphore> slots = new ConcurrentHashMap<>();
   private final Map<String, Deque<Claimed>> waiting = new ConcurrentHashMap<>();
@@ -77,21 +77,16 @@ public class Dispatcher implements AutoCloseable {
       DeliveryStore deliveries,
       EndpointStore endpoints,
       SecretBox secrets,
-      UrlGuard guard,
+      OutboundGuard guard,
       InstantSource clock,
       Settings settings) {
     this.deliveries = deliveries;
     this.endpoints = endpoints;
     this.secrets = secrets;
-    this.guard = guard;
     this.clock = clock;
     this.settings = settings;
     this.outcomes = new OutcomeWriter(deliveries);
-    this.http =
-        HttpClient.newBuilder()
-            .connectTimeout(settings.timeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    this.http = new WebhookClient(guard, settings.timeout());
     this.breakers =
         CircuitBreakerRegistry.of(
             CircuitBreakerConfig.custom()
@@ -133,6 +128,7 @@ public class Dispatcher implements AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+    http.close();
     outcomes.close();
   }
 
@@ -193,11 +189,6 @@ public class Dispatcher implements AutoCloseable {
   private void attempt(
       WebhookDelivery d, WebhookEndpoint endpoint, CircuitBreaker breaker, Semaphore held) {
     Instant started = clock.instant();
-    Optional<String> refused = guard.problem(endpoint.url());
-    if (refused.isPresent()) {
-      finish(d, endpoint, breaker, held, started, 0, "refused: " + refused.get(), null);
-      return;
-    }
     long timestamp = started.getEpochSecond();
     List<String> signing =
         endpoint.secrets().stream()
@@ -206,31 +197,28 @@ public class Dispatcher implements AutoCloseable {
             .map(secrets::open)
             .toList();
     String signature = Signer.signature(d.id(), timestamp, d.body(), signing);
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(endpoint.url()))
-            .timeout(settings.timeout())
-            .header("content-type", "application/json")
-            .header("user-agent", "trainyard-webhooks/1")
-            .header("webhook-id", d.id())
-            .header("webhook-timestamp", Long.toString(timestamp))
-            .header("webhook-signature", signature)
-            .header("svix-id", d.id())
-            .header("svix-timestamp", Long.toString(timestamp))
-            .header("svix-signature", signature)
-            .POST(HttpRequest.BodyPublishers.ofString(d.body()))
-            .build();
-    http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("content-type", "application/json");
+    headers.put("user-agent", "trainyard-webhooks/1");
+    headers.put("webhook-id", d.id());
+    headers.put("webhook-timestamp", Long.toString(timestamp));
+    headers.put("webhook-signature", signature);
+    headers.put("svix-id", d.id());
+    headers.put("svix-timestamp", Long.toString(timestamp));
+    headers.put("svix-signature", signature);
+    http.post(endpoint.url(), headers, d.body())
+        .toFuture()
         .whenCompleteAsync(
-            (response, error) ->
+            (answer, error) ->
                 finish(
                     d,
                     endpoint,
                     breaker,
                     held,
                     started,
-                    response == null ? 0 : response.statusCode(),
+                    answer == null ? 0 : answer.status(),
                     error == null ? null : describe(error),
-                    response),
+                    answer),
             pool);
   }
 
@@ -242,7 +230,7 @@ public class Dispatcher implements AutoCloseable {
       Instant started,
       int status,
       String error,
-      HttpResponse<?> response) {
+      WebhookClient.Answer answer) {
     try {
       Instant now = clock.instant();
       long latency = Duration.between(started, now).toMillis();
@@ -254,7 +242,7 @@ public class Dispatcher implements AutoCloseable {
               new NextStep.Attempted(
                   status,
                   error,
-                  retryAfter(status, response),
+                  retryAfter(status, answer),
                   endpoint.failingSince(),
                   d.attempts().size(),
                   now),
@@ -288,19 +276,23 @@ public class Dispatcher implements AutoCloseable {
   }
 
   /** {@code Retry-After} in seconds on a 429 or 503, bounded to ten hours. */
-  static Optional<Duration> retryAfter(int status, HttpResponse<?> response) {
-    if (response == null || (status != 429 && status != 503)) {
+  static Optional<Duration> retryAfter(int status, WebhookClient.Answer answer) {
+    if (answer == null || (status != 429 && status != 503)) {
       return Optional.empty();
     }
-    return response
-        .headers()
-        .firstValue("retry-after")
+    return answer
+        .retryAfter()
         .filter(v -> v.matches("\\d{1,9}"))
         .map(v -> Duration.ofSeconds(Long.parseLong(v)))
         .map(d -> d.compareTo(LONGEST_RETRY_AFTER) > 0 ? LONGEST_RETRY_AFTER : d);
   }
 
   private static String describe(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof OutboundRefusedException) {
+        return "refused: " + t.getMessage(); // no connection was made
+      }
+    }
     Throwable cause = error.getCause() != null ? error.getCause() : error;
     return cause.getClass().getSimpleName()
         + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
