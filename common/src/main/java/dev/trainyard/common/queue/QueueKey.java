@@ -18,6 +18,11 @@ public record QueueKey(String org, RepoRef repo, String branch) {
     return new QueueKey(org, new RepoRef(host, owner, name), branch);
   }
 
+  /** The queue's repository as its organization names it. */
+  public OrgRepo orgRepo() {
+    return new OrgRepo(org, repo);
+  }
+
   /** The key as text; the validated parts never contain control characters. */
   public String id() {
     return org + "/" + repo.host() + "/" + repo.owner() + "/" + repo.name() + ":" + branch;

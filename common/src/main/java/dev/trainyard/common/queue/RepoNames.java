@@ -23,12 +23,16 @@ public final class RepoNames {
 
   /** {@code repo.host}: a host name or address with an optional port. */
   public static String host(String field, String value) {
-    return matching(field, value, HOST, "a host name or address with an optional port");
+    return matching(
+        field,
+        value,
+        HOST,
+        "a host name or address with an optional port (letters, digits, '.', '-', ':', '[', ']')");
   }
 
   /** {@code repo.owner} or {@code repo.name}: one path segment. */
   public static String segment(String field, String value) {
-    return matching(field, value, SEGMENT, "one path segment of letters, digits, '.', '_' or '-'");
+    return matching(field, value, SEGMENT, "one path segment (letters, digits, '.', '_', '-')");
   }
 
   /** A branch name as {@code git check-ref-format --branch} accepts it. */

@@ -118,7 +118,8 @@ public class Ingestion {
           at);
     }
     RepoSettings repoSettings = settings.get(org, repo);
-    String newOwners = codeowners != null ? codeowners : committedCodeowners(form, repoSettings);
+    String newOwners =
+        codeowners != null ? codeowners : committedCodeowners(org, form, repoSettings);
     if (newOwners != null && !newOwners.equals(repoSettings.codeowners())) {
       settings.codeowners(org, repo, newOwners);
       repoSettings = settings.get(org, repo);
@@ -205,11 +206,11 @@ public class Ingestion {
    * repository; other runs (pull requests, trainyard's test branches) hold changes that are not
    * merged, so they never change the repository's owners. Null when there is nothing to read.
    */
-  private String committedCodeowners(UploadForm form, RepoSettings repoSettings) {
+  private String committedCodeowners(String org, UploadForm form, RepoSettings repoSettings) {
     if (!repoSettings.target().matches(form.branch(), form.prNumber())) {
       return null;
     }
-    return git.at(form.repo(), form.commitSha()).orElse(null);
+    return git.at(org, form.repo(), form.commitSha()).orElse(null);
   }
 
   /** Without a client-given id: the same upload content (and metadata) is the same upload. */

@@ -1,9 +1,11 @@
 package dev.trainyard.flaky.owners;
 
+import dev.trainyard.common.git.GitLayout;
+import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.flaky.repo.Repo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -23,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * CODEOWNERS as committed in the git adapter's repositories (bare, at {@code
- * <root>/<host>/<owner>/<name>.git}): the file at a commit, from the first of GitHub's locations
- * that holds one. Whatever is missing — no git root, repository, commit or file, or a file over
- * {@link Codeowners#MAX_FILE_BYTES} — reads as empty, so an upload never fails on it.
+ * <root>/<org>/<host>/<owner>/<name>.git}, located by {@link GitLayout} so an organization reads
+ * only its own): the file at a commit, from the first of GitHub's locations that holds one.
+ * Whatever is missing — no git root, repository, commit or file, or a file over {@link
+ * Codeowners#MAX_FILE_BYTES} — reads as empty, so an upload never fails on it.
  */
 public final class GitCodeowners {
   /** Where GitHub looks, in its order. */
@@ -50,17 +53,25 @@ public final class GitCodeowners {
     return new GitCodeowners(null);
   }
 
-  /** The CODEOWNERS of {@code repo} at {@code commitSha} (a full hexadecimal object id). */
-  public Optional<String> at(Repo repo, String commitSha) {
+  /**
+   * The CODEOWNERS of organization {@code org}'s {@code repo} at {@code commitSha} (a full
+   * hexadecimal object id).
+   */
+  public Optional<String> at(String org, Repo repo, String commitSha) {
     String commit = commitSha == null ? "" : commitSha.toLowerCase(Locale.ROOT);
     if (root == null || !OBJECT_ID.matcher(commit).matches()) {
       return Optional.empty();
     }
-    Path dir = root.resolve(repo.host()).resolve(repo.owner()).resolve(repo.name() + ".git");
-    dir = dir.normalize();
-    if (!dir.startsWith(root) || !Files.isDirectory(dir)) {
+    GitLayout.Location found =
+        GitLayout.locate(
+            root, new OrgRepo(org, new RepoRef(repo.host(), repo.owner(), repo.name())));
+    if (!(found instanceof GitLayout.Location.Served served)) {
+      if (found instanceof GitLayout.Location.Refused refused) {
+        log.warn("CODEOWNERS not read: {}", refused.reason());
+      }
       return Optional.empty();
     }
+    Path dir = served.path();
     try (Repository git =
             new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
         RevWalk walk = new RevWalk(git)) {

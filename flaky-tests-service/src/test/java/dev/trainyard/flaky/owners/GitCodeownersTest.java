@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -20,19 +19,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** CODEOWNERS read from real git repositories laid out as the git adapter keeps them. */
 class GitCodeownersTest {
+  private static final String ORG = "acme-org";
   private static final Repo REPO = new Repo("github.com", "acme", "shop");
   @TempDir Path root;
   @TempDir Path work;
 
   /**
    * Commits {@code files} (path → content) to the repository at {@code
-   * <root>/github.com/acme/shop.git}.
+   * <root>/acme-org/github.com/acme/shop.git}.
    */
   private String commit(Map<String, String> files) throws IOException, GitAPIException {
     try (Git git =
         Git.init()
             .setDirectory(work.toFile())
-            .setGitDir(root.resolve("github.com/acme/shop.git").toFile())
+            .setGitDir(root.resolve(ORG + "/github.com/acme/shop.git").toFile())
             .call()) {
       for (Map.Entry<String, String> f : files.entrySet()) {
         Path file = work.resolve(f.getKey());
@@ -59,7 +59,8 @@ class GitCodeownersTest {
     }
     String sha = commit(files);
 
-    assertThat(GitCodeowners.under(root).at(REPO, sha)).contains("* @owner-of-" + expected + "\n");
+    assertThat(GitCodeowners.under(root).at(ORG, REPO, sha))
+        .contains("* @owner-of-" + expected + "\n");
   }
 
   @Test
@@ -68,9 +69,9 @@ class GitCodeownersTest {
     String second = commit(Map.of("CODEOWNERS", "* @second\n"));
 
     GitCodeowners git = GitCodeowners.under(root);
-    assertThat(git.at(REPO, first)).contains("* @first\n");
-    assertThat(git.at(REPO, second)).contains("* @second\n");
-    assertThat(git.at(REPO, first.toUpperCase(Locale.ROOT)))
+    assertThat(git.at(ORG, REPO, first)).contains("* @first\n");
+    assertThat(git.at(ORG, REPO, second)).contains("* @second\n");
+    assertThat(git.at(ORG, REPO, first.toUpperCase(Locale.ROOT)))
         .as("in capitals")
         .contains("* @first\n");
   }
@@ -79,7 +80,7 @@ class GitCodeownersTest {
   void aDirectoryNamedCodeownersIsNotTheFile() throws Exception {
     String sha = commit(Map.of(".github/CODEOWNERS/README", "not it\n", "CODEOWNERS", "* @root\n"));
 
-    assertThat(GitCodeowners.under(root).at(REPO, sha)).contains("* @root\n");
+    assertThat(GitCodeowners.under(root).at(ORG, REPO, sha)).contains("* @root\n");
   }
 
   @Test
@@ -89,7 +90,7 @@ class GitCodeownersTest {
         .isGreaterThan(Codeowners.MAX_FILE_BYTES);
     String sha = commit(Map.of("CODEOWNERS", big));
 
-    assertThat(GitCodeowners.under(root).at(REPO, sha)).isEmpty();
+    assertThat(GitCodeowners.under(root).at(ORG, REPO, sha)).isEmpty();
   }
 
   @Test
@@ -98,25 +99,29 @@ class GitCodeownersTest {
     String unknown = "0123456789abcdef0123456789abcdef01234567";
     GitCodeowners git = GitCodeowners.under(root);
 
-    assertThat(git.at(REPO, sha)).as("no file").isEmpty();
-    assertThat(git.at(REPO, unknown)).as("a commit the repository lacks").isEmpty();
-    assertThat(git.at(REPO, sha.substring(0, 12))).as("an abbreviated id").isEmpty();
-    assertThat(git.at(REPO, "main")).as("a branch name is not a commit").isEmpty();
-    assertThat(git.at(REPO, null)).as("no commit").isEmpty();
-    assertThat(git.at(new Repo("github.com", "acme", "other"), sha)).as("no repository").isEmpty();
-    assertThat(GitCodeowners.none().at(REPO, sha)).as("no git root").isEmpty();
+    assertThat(git.at(ORG, REPO, sha)).as("no file").isEmpty();
+    assertThat(git.at(ORG, REPO, unknown)).as("a commit the repository lacks").isEmpty();
+    assertThat(git.at(ORG, REPO, sha.substring(0, 12))).as("an abbreviated id").isEmpty();
+    assertThat(git.at(ORG, REPO, "main")).as("a branch name is not a commit").isEmpty();
+    assertThat(git.at(ORG, REPO, null)).as("no commit").isEmpty();
+    assertThat(git.at(ORG, new Repo("github.com", "acme", "other"), sha))
+        .as("no repository")
+        .isEmpty();
+    assertThat(GitCodeowners.none().at(ORG, REPO, sha)).as("no git root").isEmpty();
   }
 
   @Test
-  void aRepositoryNameCannotLeaveTheGitRoot() throws Exception {
+  void aRepositoryNameCannotLeaveTheOrganizationsFolder() throws Exception {
     String sha = commit(Map.of("CODEOWNERS", "* @secret\n"));
-    Path inner = root.resolve("github.com/acme/inner");
-    Files.createDirectories(inner);
+    GitCodeowners git = GitCodeowners.under(root);
 
-    // <inner>/../../acme/shop.git is the real repository, reached from outside the root's layout
-    Optional<String> read = GitCodeowners.under(inner).at(new Repo("..", "..", "acme/shop"), sha);
-
-    assertThat(read).isEmpty();
-    assertThat(GitCodeowners.under(root).at(REPO, sha)).contains("* @secret\n");
+    assertThat(git.at("other-org", REPO, sha)).as("another organization, same names").isEmpty();
+    assertThat(git.at("other-org", new Repo("..", ORG, "github.com"), sha)).isEmpty();
+    assertThat(git.at(ORG, new Repo("..", "..", "acme/shop"), sha)).isEmpty();
+    Path link = Files.createDirectories(root.resolve("other-org/github.com/acme"));
+    Files.createSymbolicLink(
+        link.resolve("shop.git"), root.resolve(ORG + "/github.com/acme/shop.git"));
+    assertThat(git.at("other-org", REPO, sha)).as("a link into acme-org's folder").isEmpty();
+    assertThat(git.at(ORG, REPO, sha)).contains("* @secret\n");
   }
 }

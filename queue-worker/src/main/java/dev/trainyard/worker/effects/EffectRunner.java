@@ -112,7 +112,7 @@ public class EffectRunner implements AutoCloseable {
 
   private void run(QueueKey key, String runKey, Effect effect) {
     try {
-      if (!scm.serves(key.repo())) {
+      if (!scm.serves(key.orgRepo())) {
         return; // no repository here (yet): the sweep asks again
       }
       results.send(key, execute(key, effect));
@@ -127,7 +127,7 @@ public class EffectRunner implements AutoCloseable {
     if (effect instanceof Effect.BuildTestBranch b) {
       TestBranchResult built =
           scm.buildTestBranch(
-              key.repo(), key.branch(), b.branch(), b.baseSha(), heads(b.prs()), b.at());
+              key.orgRepo(), key.branch(), b.branch(), b.baseSha(), heads(b.prs()), b.at());
       if (built instanceof TestBranchResult.Built ok) {
         return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha());
       } else if (built instanceof TestBranchResult.Conflict c) {
@@ -137,7 +137,7 @@ public class EffectRunner implements AutoCloseable {
     } else if (effect instanceof Effect.LandRun l) {
       MergeResult merged =
           scm.merge(
-              key.repo(),
+              key.orgRepo(),
               key.branch(),
               l.expectedTargetSha(),
               l.builtOnSha(),
@@ -152,7 +152,7 @@ public class EffectRunner implements AutoCloseable {
       return new RecordMergeRefused(l.runId(), null, ((MergeResult.Conflict) merged).prNumber());
     }
     Effect.DeleteTestBranch d = (Effect.DeleteTestBranch) effect;
-    scm.deleteBranch(key.repo(), d.branch());
+    scm.deleteBranch(key.orgRepo(), d.branch());
     return new RecordBranchDeleted(d.runId());
   }
 

@@ -2,26 +2,27 @@ package dev.trainyard.worker.scm;
 
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
-import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.queue.OrgRepo;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * One source host. Every call is blocking I/O: callers run it off the Kafka listener threads. Calls
- * are idempotent: a test branch's name contains its run id, and a merge checks the target's head
- * before moving it.
+ * One source host. Every call names the organization with the repository: organizations are
+ * separate tenants, and a provider serves one only its own repositories. Every call is blocking
+ * I/O: callers run it off the Kafka listener threads. Calls are idempotent: a test branch's name
+ * contains its run id, and a merge checks the target's head before moving it.
  */
 public interface ScmProvider {
 
   /** Whether this provider holds {@code repo}. */
-  boolean serves(RepoRef repo);
+  boolean serves(OrgRepo repo);
 
   /** The pull request, if the host has it; its base defaults to {@code targetBranch}. */
-  Optional<ScmPullRequest> pullRequest(RepoRef repo, long number, String targetBranch);
+  Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch);
 
   /** Whether {@code headSha} merges cleanly into the current head of {@code targetBranch}. */
-  Mergeability mergeability(RepoRef repo, String targetBranch, String headSha);
+  Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha);
 
   /**
    * Builds {@code branch} (the run's {@code trainyard-merge/<targetBranch>/<id>}, named by the
@@ -30,7 +31,7 @@ public interface ScmProvider {
    * same commits.
    */
   TestBranchResult buildTestBranch(
-      RepoRef repo,
+      OrgRepo repo,
       String targetBranch,
       String branch,
       String baseSha,
@@ -44,7 +45,7 @@ public interface ScmProvider {
    * holds exactly this landing (a repeated call), answers {@code Merged} with it.
    */
   MergeResult merge(
-      RepoRef repo,
+      OrgRepo repo,
       String targetBranch,
       String expectedTargetSha,
       String builtOnSha,
@@ -53,8 +54,8 @@ public interface ScmProvider {
       List<PullRequestHead> prs);
 
   /** Deletes a branch; deleting one that does not exist is not an error. */
-  void deleteBranch(RepoRef repo, String branch);
+  void deleteBranch(OrgRepo repo, String branch);
 
   /** The current head of {@code branch}, if it exists. */
-  Optional<String> branchHead(RepoRef repo, String branch);
+  Optional<String> branchHead(OrgRepo repo, String branch);
 }

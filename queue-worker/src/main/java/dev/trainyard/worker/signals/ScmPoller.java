@@ -2,8 +2,8 @@ package dev.trainyard.worker.signals;
 
 import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
 import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
-import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -59,7 +59,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     Predicate<String> mine = owned.now();
     try {
       for (QueueKey key : store.activeQueues()) {
-        if (mine.test(key.id()) && scm.serves(key.repo())) {
+        if (mine.test(key.id()) && scm.serves(key.orgRepo())) {
           store.load(key.id()).map(StoredQueue::aggregate).ifPresent(this::observe);
         }
       }
@@ -79,7 +79,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
                 store
                     .load(key.id())
                     .map(StoredQueue::aggregate)
-                    .filter(q -> scm.serves(key.repo()))
+                    .filter(q -> scm.serves(key.orgRepo()))
                     .map(this::observe)
                     .orElse(List.of()),
             refreshes)
@@ -95,7 +95,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private List<CompletableFuture<?>> observe(QueueAggregate queue) {
     List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
-    RepoRef repo = key.repo();
+    OrgRepo repo = key.orgRepo();
     Optional<String> target = scm.branchHead(repo, key.branch());
     for (Entry entry : queue.entries()) {
       Optional<ScmPullRequest> pr = scm.pullRequest(repo, entry.prNumber(), key.branch());

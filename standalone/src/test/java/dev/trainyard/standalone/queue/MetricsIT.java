@@ -173,8 +173,8 @@ class MetricsIT extends QueueScenario {
     Api.Response controlCharacter = metrics(api, "?repo=acme/" + name + "&repoHost=git%01hub.com");
     assertThat(controlCharacter.status()).isEqualTo(400);
     assertThat(controlCharacter.body())
-        .startsWith("repoHost must be")
-        .contains("control characters");
+        .startsWith("repoHost must be a host name or address")
+        .contains("(letters, digits, '.', '-', ':', '[', ']')");
     Api.Response tooLong = metrics(api, "?repo=" + "a".repeat(256) + "/x&repoHost=github.com");
     assertThat(tooLong.status()).isEqualTo(400);
     assertThat(tooLong.body()).startsWith("repo must be").contains("at most 255 characters");

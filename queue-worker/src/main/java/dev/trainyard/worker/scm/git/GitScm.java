@@ -1,8 +1,9 @@
 package dev.trainyard.worker.scm.git;
 
+import dev.trainyard.common.git.GitLayout;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
-import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -10,13 +11,13 @@ import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
@@ -27,15 +28,20 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ScmProvider} of plain git repositories on disk (the standalone and every e2e test).
+ * The {@link ScmProvider} of plain git repositories on disk (the standalone and every e2e test):
+ * organization O's repositories are the bare repositories under {@code <root>/<O>/} (API.md §6).
  */
 public final class GitScm implements ScmProvider, AutoCloseable {
   private static final String PULL_PREFIX = "refs/pull/";
   private final Path root;
   private final PersonIdent committer;
+  private static final Logger log = LoggerFactory.getLogger(GitScm.class);
   private final Map<Path, Repository> open = new ConcurrentHashMap<>();
+  private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
   public GitScm(Path root, PersonIdent committer) {
     this.root = root;
@@ -43,12 +49,12 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
-  public boolean serves(RepoRef repo) {
-    return Files.isDirectory(location(repo));
+  public boolean serves(OrgRepo repo) {
+    return location(repo).isPresent();
   }
 
   @Override
-  public Optional<ScmPullRequest> pullRequest(RepoRef repo, long number, String targetBranch) {
+  public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
     return io(
         () -> {
           Repository git = repository(repo);
@@ -71,7 +77,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
-  public Mergeability mergeability(RepoRef repo, String targetBranch, String headSha) {
+  public Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha) {
     return io(
         () -> {
           Repository git = repository(repo);
@@ -88,7 +94,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
 
   @Override
   public TestBranchResult buildTestBranch(
-      RepoRef repo,
+      OrgRepo repo,
       String targetBranch,
       String branch,
       String baseSha,
@@ -127,7 +133,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
 
   @Override
   public MergeResult merge(
-      RepoRef repo,
+      OrgRepo repo,
       String targetBranch,
       String expectedTargetSha,
       String builtOnSha,
@@ -178,7 +184,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
-  public void deleteBranch(RepoRef repo, String branch) {
+  public void deleteBranch(OrgRepo repo, String branch) {
     io(
         () -> {
           RefUpdate update = repository(repo).updateRef(Constants.R_HEADS + branch);
@@ -189,7 +195,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
-  public Optional<String> branchHead(RepoRef repo, String branch) {
+  public Optional<String> branchHead(OrgRepo repo, String branch) {
     return io(
         () ->
             Optional.ofNullable(repository(repo).exactRef(Constants.R_HEADS + branch))
@@ -211,18 +217,31 @@ public final class GitScm implements ScmProvider, AutoCloseable {
     return Optional.of(Repository.shortenRefName(base.getTarget().getName()));
   }
 
-  private Path location(RepoRef repo) {
-    return root.resolve(repo.host()).resolve(repo.owner()).resolve(repo.name() + ".git");
+  /**
+   * The repository's folder under {@code <root>/<org>/} ({@link GitLayout}); empty when the
+   * organization has none by these names, or when they would lead outside its folder (logged once).
+   */
+  private Optional<Path> location(OrgRepo repo) {
+    GitLayout.Location location = GitLayout.locate(root, repo);
+    if (location instanceof GitLayout.Location.Refused refused && warned.add(repo.toString())) {
+      log.warn("git repository refused: {}", refused.reason());
+    }
+    return location instanceof GitLayout.Location.Served served
+        ? Optional.of(served.path())
+        : Optional.empty();
   }
 
-  private Repository repository(RepoRef repo) {
+  private Repository repository(OrgRepo repo) {
+    Path dir =
+        location(repo)
+            .orElseThrow(() -> new UncheckedIOException(new IOException("no repository " + repo)));
     return open.computeIfAbsent(
-        location(repo),
-        dir -> {
+        dir,
+        d -> {
           try {
-            return new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
+            return new FileRepositoryBuilder().setGitDir(d.toFile()).setMustExist(true).build();
           } catch (IOException e) {
-            throw new UncheckedIOException("no repository at " + dir, e);
+            throw new UncheckedIOException("no repository at " + d, e);
           }
         });
   }

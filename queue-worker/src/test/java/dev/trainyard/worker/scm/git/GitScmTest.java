@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
@@ -27,7 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class GitScmTest {
   private static final java.time.Instant AT = java.time.Instant.parse("2026-09-17T10:00:00Z");
-  private static final RepoRef REPO = new RepoRef("git.local", "acme", "rocket");
+  private static final OrgRepo REPO =
+      new OrgRepo("acme-org", new RepoRef("git.local", "acme", "rocket"));
   @TempDir Path root;
   private BareRepo repo;
   private GitScm scm;
@@ -35,7 +37,7 @@ class GitScmTest {
 
   @BeforeEach
   void repository() throws Exception {
-    repo = new BareRepo(root.resolve("git.local/acme/rocket.git"));
+    repo = new BareRepo(root.resolve("acme-org/git.local/acme/rocket.git"));
     scm = new GitScm(root, new PersonIdent("trainyard", "trainyard@localhost"));
     main = repo.commit(null, files("README", "hello\n", "app.txt", "v1\n"), "initial", "carol");
     repo.setRef("refs/heads/main", main);
@@ -57,9 +59,23 @@ class GitScmTest {
   }
 
   @Test
-  void servesOnlyRepositoriesUnderItsRoot() {
+  void servesAnOrganizationOnlyTheRepositoriesUnderItsOwnFolder() throws Exception {
     assertThat(scm.serves(REPO)).isTrue();
-    assertThat(scm.serves(new RepoRef("git.local", "acme", "other"))).isFalse();
+    assertThat(scm.serves(new OrgRepo("acme-org", new RepoRef("git.local", "acme", "other"))))
+        .isFalse();
+    OrgRepo sameNamesOtherOrg = new OrgRepo("other-org", REPO.repo());
+    assertThat(scm.serves(sameNamesOtherOrg)).as("another organization, same names").isFalse();
+    OrgRepo traversal = new OrgRepo("other-org", new RepoRef("..", "acme-org", "git.local"));
+    assertThat(scm.serves(traversal)).isFalse();
+    java.nio.file.Files.createDirectories(root.resolve("other-org/git.local/acme"));
+    java.nio.file.Files.createSymbolicLink(
+        root.resolve("other-org/git.local/acme/rocket.git"),
+        root.resolve("acme-org/git.local/acme/rocket.git"));
+    assertThat(scm.serves(sameNamesOtherOrg)).as("a link into acme-org's folder").isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> scm.branchHead(sameNamesOtherOrg, "main"))
+        .as("nothing of acme-org's repository is read for other-org")
+        .isInstanceOf(java.io.UncheckedIOException.class);
   }
 
   @Test
