@@ -102,7 +102,7 @@ public final class StandaloneApplication {
         "%n trainyard is running: http://localhost:%d/v1%n"
             + "   organization: %s%n   API token:    %s%n   admin token:  %s%n"
             + "   data:         %s (Kafka on 127.0.0.1:%d, document store on 127.0.0.1:%d)%n"
-            + "   git root:     %s (bare repositories at <host>/<owner>/<name>.git)%n%n",
+            + "   git root:     %s (bare repositories at <organization>/<host>/<owner>/<name>.git)%n%n",
         services.gatewayPort(),
         org,
         apiToken,

@@ -35,7 +35,8 @@ public final class MergeLatencyBenchmark {
     int warmUp = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     try (StandaloneProcess standalone = StandaloneProcess.start(jar);
         BareRepository repo =
-            new BareRepository(standalone.data().resolve("git/github.com/acme/bench.git"))) {
+            new BareRepository(
+                standalone.data().resolve("git/default/github.com/acme/bench.git"))) {
       ApiClient api = new ApiClient(standalone.baseUrl());
       api.post("/v1/createQueue", "{" + QUEUE + ",\"concurrency\":1}");
       long[] toMerge = new long[prs];

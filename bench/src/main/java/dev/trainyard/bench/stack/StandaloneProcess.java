@@ -61,7 +61,10 @@ public final class StandaloneProcess implements AutoCloseable {
     return standalone;
   }
 
-  /** The data directory (its {@code git} folder is the git root). */
+  /**
+   * The data directory (its {@code git} folder is the git root; the bootstrap organization {@code
+   * default} keeps its repositories in {@code git/default/}).
+   */
   public Path data() {
     return data;
   }

@@ -59,7 +59,7 @@ class FlakyTestsIT extends OwnStack {
   void codeownersFollowTheTargetBranchOfTheGitRepository() throws Exception {
     String repo = Api.uniqueRepo();
     String file = "tests/test_cart.py";
-    try (BareRepo git = new BareRepo(gitRoot.resolve("github.com/acme/" + repo + ".git"))) {
+    try (BareRepo git = new BareRepo(GitHost.location(gitRoot, TestStack.ORG, repo))) {
       ObjectId main =
           git.commit(null, BareRepo.files("CODEOWNERS", "* @acme/shop\n"), "owners", "carol");
       git.setRef("refs/heads/main", main);

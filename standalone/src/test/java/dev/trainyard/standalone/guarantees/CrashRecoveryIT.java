@@ -25,7 +25,7 @@ class CrashRecoveryIT {
     String name = Api.uniqueRepo();
     StandaloneProcess first = StandaloneProcess.start(data, port);
     Api api = new Api("http://127.0.0.1:" + port, first.awaitToken());
-    try (GitHost git = new GitHost(data.resolve("git"), api, name);
+    try (GitHost git = new GitHost(data.resolve("git"), "default", api, name);
         CiSimulator ci = new CiSimulator(git.repo(), api, name)) {
       QueueSteps.create(api, name, 3);
       for (long pr = 1; pr <= 6; pr++) {

@@ -9,6 +9,7 @@ import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.TestStack;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +33,7 @@ abstract class QueueScenario extends OwnStack {
   void repository() throws IOException {
     api = stack.api();
     name = Api.uniqueRepo();
-    git = new GitHost(gitRoot, api, name);
+    git = new GitHost(gitRoot, TestStack.ORG, api, name);
     ci = new CiSimulator(git.repo(), api, name);
   }
 

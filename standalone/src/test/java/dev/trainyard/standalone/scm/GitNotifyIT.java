@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.worker.scm.git.BareRepo;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +38,7 @@ class GitNotifyIT extends OwnStack {
     assertThat(api.post("/v1/scm/git/notify", notify).status())
         .as("no queue uses it yet")
         .isEqualTo(404);
-    try (BareRepo repo = new BareRepo(gitRoot.resolve("github.com/acme/" + name + ".git"))) {
+    try (BareRepo repo = new BareRepo(GitHost.location(gitRoot, TestStack.ORG, name))) {
       ObjectId main = repo.commit(null, files("README", "hi\n"), "initial", "carol");
       repo.setRef("refs/heads/main", main);
       assertThat(api.post("/v1/createQueue", body(name, "")).status()).isEqualTo(200);

@@ -9,6 +9,7 @@ import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.worker.scm.git.BareRepo;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,7 @@ class GitRepositoriesIT extends OwnStack {
   void submittedPullRequestsAreReadFromTheRepository() throws Exception {
     Api api = stack.api();
     String name = Api.uniqueRepo();
-    try (BareRepo repo = new BareRepo(gitRoot.resolve("github.com/acme/" + name + ".git"))) {
+    try (BareRepo repo = new BareRepo(GitHost.location(gitRoot, TestStack.ORG, name))) {
       ObjectId main = repo.commit(null, files("README", "hi\n"), "initial", "carol");
       repo.setRef("refs/heads/main", main);
       ObjectId good = repo.commit(main, files("README", "hi\n", "b.txt", "b\n"), "Add b", "alice");
@@ -82,6 +83,43 @@ class GitRepositoriesIT extends OwnStack {
                   .map(e -> e.type() + " " + e.body().get("pr_number").asLong()))
           .contains("pull_request.queued 1", "pull_request.canceled 2");
     }
+  }
+
+  @Test
+  void anotherOrganizationNamingTheRepositoryIsNotServedAndLeavesItUntouched() throws Exception {
+    Api owner = stack.api();
+    Api stranger = stack.otherOrganization().api();
+    String name = Api.uniqueRepo();
+    try (GitHost git = new GitHost(gitRoot, TestStack.ORG, owner, name)) {
+      git.openPr(1, "Add a", "alice", "a.txt", "a\n");
+      ObjectId main = git.main();
+      // the stranger queues first, so every poll that serves the owner has seen its queue too
+      assertThat(stranger.post("/v1/createQueue", body(name, "")).status()).isEqualTo(200);
+      assertThat(stranger.post("/v1/submitPullRequest", prBody(name, 1)).status()).isEqualTo(200);
+      assertThat(stranger.post("/v1/scm/git/notify", "{\"repo\":" + repo(name) + "}").status())
+          .isEqualTo(200);
+      assertThat(owner.post("/v1/createQueue", body(name, "")).status()).isEqualTo(200);
+      assertThat(owner.post("/v1/submitPullRequest", prBody(name, 1)).status()).isEqualTo(200);
+
+      awaitPr(owner, name, 1, pr -> pr.get("state").asString().equals("testing"));
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> git.repo().refs("refs/heads/trainyard-merge/").size() == 1);
+
+      JsonNode theirs = stranger.post("/v1/getSubmittedPullRequest", prBody(name, 1)).json();
+      assertThat(theirs.get("state").asString()).isEqualTo("not_ready");
+      assertThat(theirs.get("readiness").get("gitHubMergeability").asString())
+          .isEqualTo("unspecified");
+      assertThat(theirs.get("prSha").asString()).as("nothing was read for it").isEmpty();
+      assertThat(git.repo().refs("refs/heads/trainyard-merge/"))
+          .as("the owner's one test branch, none for the stranger")
+          .hasSize(1);
+      assertThat(git.main()).as("main untouched").isEqualTo(main);
+    }
+  }
+
+  private static String repo(String name) {
+    return "{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + name + "\"}";
   }
 
   private static JsonNode awaitPr(

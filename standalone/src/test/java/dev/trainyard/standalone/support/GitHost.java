@@ -21,13 +21,24 @@ public final class GitHost implements AutoCloseable {
   private final Api api;
   private final String name;
 
-  public GitHost(Path gitRoot, Api api, String name) throws IOException {
-    this.repo = new BareRepo(gitRoot.resolve("github.com/acme/" + name + ".git"));
+  /**
+   * Repository {@code github.com/acme/<name>} of organization {@code org} under {@code gitRoot}.
+   */
+  public GitHost(Path gitRoot, String org, Api api, String name) throws IOException {
+    this.repo = new BareRepo(location(gitRoot, org, name));
     this.api = api;
     this.name = name;
     repo.setRef(
         "refs/heads/main",
         repo.commit(null, files("README", "hello\n"), "Initial commit", "carol"));
+  }
+
+  /**
+   * Where the git adapter looks for organization {@code org}'s {@code github.com/acme/<name>}:
+   * {@code <git root>/<org>/github.com/acme/<name>.git}.
+   */
+  public static Path location(Path gitRoot, String org, String name) {
+    return gitRoot.resolve(org).resolve("github.com/acme/" + name + ".git");
   }
 
   /** A fresh, empty git root for a stack's {@code trainyard.git.root}. */
