@@ -35,10 +35,12 @@ public final class StandaloneApplication {
     int controllerPort = data.port("kafka.controller.port", 0);
     int mongoPort = data.port("mongo.port", intEnv(env, "TRAINYARD_MONGO_PORT", 27017));
     int serverPort = intEnv(env, "SERVER_PORT", 8080);
-    String adminToken =
+    int managementPort =
+        data.port("management.port", intEnv(env, "TRAINYARD_MANAGEMENT_PORT", 8081));
+    DataDirectory.Secret adminToken =
         data.secret("admin.token", env.get("TRAINYARD_ADMIN_TOKEN"), StandaloneApplication::token);
     String org = env.getOrDefault("TRAINYARD_BOOTSTRAP_ORG", "default");
-    String apiToken =
+    DataDirectory.Secret apiToken =
         data.secret(
             "bootstrap.token", env.get("TRAINYARD_BOOTSTRAP_TOKEN"), StandaloneApplication::token);
 
@@ -47,9 +49,10 @@ public final class StandaloneApplication {
     Map<String, Object> props =
         TrainyardServices.connection(kafka.bootstrapServers(), store.uri("trainyard"));
     props.put("server.port", serverPort);
-    props.put("trainyard.admin-token", adminToken);
+    props.put("trainyard.admin-token", adminToken.value());
     props.put("trainyard.bootstrap.org", org);
-    props.put("trainyard.bootstrap.token", apiToken);
+    props.put("trainyard.bootstrap.token", apiToken.value());
+    props.put(TrainyardServices.MANAGEMENT_PORT, managementPort);
     props.put("trainyard.worker.public-url", "http://localhost:" + serverPort);
     Path gitRoot =
         Path.of(env.getOrDefault("TRAINYARD_GIT_ROOT", data.resolve("git").toString()))
@@ -58,7 +61,7 @@ public final class StandaloneApplication {
     props.put("trainyard.git.root", gitRoot.toString());
     props.put(
         "trainyard.webhook.key",
-        data.secret("webhook.key", env.get("TRAINYARD_WEBHOOK_KEY"), SecretBox::newKey));
+        data.secret("webhook.key", env.get("TRAINYARD_WEBHOOK_KEY"), SecretBox::newKey).value());
     // one machine, trying it out: webhooks may go to local receivers (API.md §6)
     props.put(
         "trainyard.webhook.allow-loopback",
@@ -69,14 +72,18 @@ public final class StandaloneApplication {
     props.put(
         "trainyard.flaky.token-key",
         data.secret(
-            "flaky.token.key", env.get("TRAINYARD_FLAKY_TOKEN_KEY"), StandaloneApplication::token));
+                "flaky.token.key",
+                env.get("TRAINYARD_FLAKY_TOKEN_KEY"),
+                StandaloneApplication::token)
+            .value());
     props.put("trainyard.flaky.public-url", "http://localhost:" + serverPort);
     props.put(
         "trainyard.flaky.internal-key",
         data.secret(
-            "flaky.internal.key",
-            env.get("TRAINYARD_FLAKY_INTERNAL_KEY"),
-            StandaloneApplication::token));
+                "flaky.internal.key",
+                env.get("TRAINYARD_FLAKY_INTERNAL_KEY"),
+                StandaloneApplication::token)
+            .value());
     TrainyardServices services;
     try {
       services = TrainyardServices.start(props);
@@ -101,17 +108,31 @@ public final class StandaloneApplication {
     System.out.printf(
         "%n trainyard is running: http://localhost:%d/v1%n"
             + "   organization: %s%n   API token:    %s%n   admin token:  %s%n"
+            + "   management:   http://localhost:%d/actuator/prometheus%n"
             + "   data:         %s (Kafka on 127.0.0.1:%d, document store on 127.0.0.1:%d)%n"
             + "   git root:     %s (bare repositories at <organization>/<host>/<owner>/<name>.git)%n%n",
         services.gatewayPort(),
         org,
-        apiToken,
-        adminToken,
+        shown(apiToken, "TRAINYARD_BOOTSTRAP_TOKEN", data),
+        shown(adminToken, "TRAINYARD_ADMIN_TOKEN", data),
+        services.gatewayManagementPort(),
         data.resolve("").toAbsolutePath(),
         kafkaPort,
         mongoPort,
         gitRoot);
     stopped.await();
+  }
+
+  /**
+   * A token as the banner shows it: its value only at the start that generated it (API.md §6), so a
+   * secret from the environment, or one printed before, never reaches a terminal or a log again.
+   */
+  private static String shown(DataDirectory.Secret secret, String variable, DataDirectory data) {
+    return switch (secret.origin()) {
+      case GENERATED_NOW -> secret.value();
+      case GIVEN -> "(from " + variable + ")";
+      case REMEMBERED -> "(generated at the first start; kept in " + data.file() + ")";
+    };
   }
 
   private static int intEnv(Map<String, String> env, String name, int fallback) {

@@ -25,6 +25,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * {@code /v1/flaky-tests/*} to it.
  */
 public final class TrainyardServices implements AutoCloseable {
+  /** The gateway's management port ({@code TRAINYARD_MANAGEMENT_PORT}; 0 = a free one). */
+  public static final String MANAGEMENT_PORT = "trainyard.management-port";
+
   private static final Duration PARTITION_WAIT = Duration.ofSeconds(30);
   private final ConfigurableApplicationContext worker;
   private final ConfigurableApplicationContext gateway;
@@ -81,8 +84,13 @@ public final class TrainyardServices implements AutoCloseable {
    */
   public static ConfigurableApplicationContext flaky(Map<String, Object> properties) {
     // command-line arguments outrank the environment: SERVER_PORT belongs to the gateway
+    // its management endpoints too: on a free loopback port, not the gateway's
     return service(FlakyTestsApplication.class, "flaky", WebApplicationType.REACTIVE, properties)
-        .run("--server.port=0", "--server.address=127.0.0.1");
+        .run(
+            "--server.port=0",
+            "--server.address=127.0.0.1",
+            "--management.server.port=0",
+            "--management.server.address=127.0.0.1");
   }
 
   public ConfigurableApplicationContext flakyContext() {
@@ -146,9 +154,19 @@ public final class TrainyardServices implements AutoCloseable {
     }
   }
 
+  /**
+   * The gateway; its management port, when {@code properties} name one, outranks a {@code
+   * TRAINYARD_MANAGEMENT_PORT} of the environment (the standalone resolves {@code 0} to a port it
+   * remembers).
+   */
   public static ConfigurableApplicationContext gateway(Map<String, Object> properties) {
+    Object management = properties.get(MANAGEMENT_PORT);
+    String[] args =
+        management == null
+            ? new String[0]
+            : new String[] {"--" + MANAGEMENT_PORT + "=" + management};
     return service(GatewayApplication.class, "gateway", WebApplicationType.REACTIVE, properties)
-        .run();
+        .run(args);
   }
 
   /** One service's context: its own profile, no banner, stopped by whoever started it. */
@@ -167,6 +185,11 @@ public final class TrainyardServices implements AutoCloseable {
 
   public int gatewayPort() {
     return port(gateway);
+  }
+
+  /** The port of the gateway's management endpoints (Prometheus, info, health). */
+  public int gatewayManagementPort() {
+    return Integer.parseInt(gateway.getEnvironment().getRequiredProperty("local.management.port"));
   }
 
   public ConfigurableApplicationContext gatewayContext() {

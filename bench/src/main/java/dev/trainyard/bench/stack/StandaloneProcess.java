@@ -56,6 +56,9 @@ public final class StandaloneProcess implements AutoCloseable {
     builder.environment().put("TRAINYARD_KAFKA_PORT", "0");
     builder.environment().put("TRAINYARD_MONGO_PORT", "0");
     builder.environment().put("TRAINYARD_BOOTSTRAP_TOKEN", TOKEN);
+    builder.environment().put("TRAINYARD_MANAGEMENT_PORT", "0");
+    // the benchmarks measure the stack's own capacity, far past one organization's default limit
+    builder.environment().put("TRAINYARD_RATE_LIMIT_PER_ORG", "0");
     StandaloneProcess standalone = new StandaloneProcess(builder.start(), port, data);
     standalone.awaitHealthy(Duration.ofSeconds(120), data);
     return standalone;

@@ -6,6 +6,7 @@ import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.SecuredRoutes;
 import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
+import dev.trainyard.gateway.health.HealthHandler;
 import dev.trainyard.gateway.metrics.MetricsHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
@@ -55,7 +56,8 @@ public class Routes {
       WebhookHandler webhooks,
       FlakyTestsProxy flakyTests,
       MetricsHandler metrics,
-      AdminHandler admin) {
+      AdminHandler admin,
+      HealthHandler health) {
     Access org = Access.ORGANIZATION;
     return new SecuredRoutes(guard)
         .post("/v1/submitPullRequest", org, pulls::submit)
@@ -82,6 +84,9 @@ public class Routes {
         .post("/admin/v1/createOrganization", Access.ADMIN, admin::createOrganization)
         .post("/admin/v1/createApiToken", Access.ADMIN, admin::createApiToken)
         .post("/admin/v1/revokeApiToken", Access.ADMIN, admin::revokeApiToken)
+        .get("/actuator/health", Access.PUBLIC, health::overall)
+        .get("/actuator/health/liveness", Access.PUBLIC, health::liveness)
+        .get("/actuator/health/readiness", Access.PUBLIC, health::readiness)
         .build();
   }
 

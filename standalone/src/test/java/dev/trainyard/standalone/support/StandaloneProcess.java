@@ -16,11 +16,13 @@ import java.util.stream.Stream;
 public final class StandaloneProcess {
   private final Process process;
   private final CompletableFuture<String> token = new CompletableFuture<>();
-
+  private final java.util.List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final Path data;
   private final Path log;
 
-  private StandaloneProcess(Process process, Path log) {
+  private StandaloneProcess(Process process, Path data, Path log) {
     this.process = process;
+    this.data = data;
     this.log = log;
     Thread reader = new Thread(this::readOutput, "standalone-output");
     reader.setDaemon(true);
@@ -54,16 +56,34 @@ public final class StandaloneProcess {
     builder.environment().put("SERVER_PORT", Integer.toString(port));
     builder.environment().put("TRAINYARD_KAFKA_PORT", "0");
     builder.environment().put("TRAINYARD_MONGO_PORT", "0");
+    builder.environment().put("TRAINYARD_MANAGEMENT_PORT", "0");
     builder.environment().remove("TRAINYARD_BOOTSTRAP_TOKEN");
     builder.environment().remove("TRAINYARD_ADMIN_TOKEN");
     builder.environment().remove("TRAINYARD_GIT_ROOT");
     builder.environment().putAll(env);
-    return new StandaloneProcess(builder.start(), data.resolve("standalone-" + port + ".log"));
+    return new StandaloneProcess(
+        builder.start(), data, data.resolve("standalone-" + port + ".log"));
   }
 
-  /** The API token from the start banner, once the services are up. */
+  /**
+   * The API token, once the start banner says the services are up: as printed when this start
+   * generated it, else as the data directory remembers it.
+   */
   public String awaitToken() throws Exception {
-    return token.get(Duration.ofSeconds(120).toSeconds(), TimeUnit.SECONDS);
+    String shown = token.get(Duration.ofSeconds(120).toSeconds(), TimeUnit.SECONDS);
+    if (!shown.startsWith("(")) {
+      return shown;
+    }
+    java.util.Properties remembered = new java.util.Properties();
+    try (var in = Files.newBufferedReader(data.resolve("standalone.properties"))) {
+      remembered.load(in);
+    }
+    return remembered.getProperty("bootstrap.token", shown);
+  }
+
+  /** Every line the process printed so far. */
+  public java.util.List<String> output() {
+    return java.util.List.copyOf(output);
   }
 
   /** SIGTERM, as Ctrl-C or Kubernetes would; returns whether it stopped within a minute. */
@@ -101,6 +121,7 @@ public final class StandaloneProcess {
         file.write(line);
         file.newLine();
         file.flush();
+        output.add(line);
         if (line.trim().startsWith("API token:")) {
           token.complete(line.trim().substring("API token:".length()).trim());
         }

@@ -83,6 +83,7 @@ public final class TestStack implements AutoCloseable {
             TrainyardServices.connection(
                 infrastructure.kafkaBootstrap(), infrastructure.mongoUri()));
     props.put("server.port", 0);
+    props.put(TrainyardServices.MANAGEMENT_PORT, 0);
     props.put("trainyard.admin-token", adminToken);
     props.put("trainyard.bootstrap.org", ORG);
     props.put("trainyard.bootstrap.token", token);
