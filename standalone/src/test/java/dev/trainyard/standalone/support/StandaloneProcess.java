@@ -37,20 +37,8 @@ public final class StandaloneProcess {
   /** The same, with {@code env} added to the process environment. */
   public static StandaloneProcess start(Path data, int port, java.util.Map<String, String> env)
       throws IOException {
-    Path jar;
-    try (Stream<Path> files = Files.list(Path.of("target"))) {
-      jar =
-          files
-              .filter(p -> p.getFileName().toString().matches("trainyard-standalone-.*\\.jar"))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("package the standalone jar first"));
-    }
     ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx768m",
-                "-jar",
-                jar.toString())
+        javaJar(Path.of("target"), "trainyard-standalone-.*\\.jar", "768m")
             .redirectErrorStream(true);
     builder.environment().put("TRAINYARD_DATA_DIR", data.toString());
     builder.environment().put("SERVER_PORT", Integer.toString(port));
@@ -84,6 +72,24 @@ public final class StandaloneProcess {
   /** Every line the process printed so far. */
   public java.util.List<String> output() {
     return java.util.List.copyOf(output);
+  }
+
+  /** {@code java -Xmx<maxHeap> -jar <the jar in folder whose name matches>}, on this JVM's java. */
+  public static ProcessBuilder javaJar(Path folder, String jarName, String maxHeap)
+      throws IOException {
+    Path jar;
+    try (Stream<Path> files = Files.list(folder)) {
+      jar =
+          files
+              .filter(p -> p.getFileName().toString().matches(jarName))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("package " + folder + " first"));
+    }
+    return new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + maxHeap,
+        "-jar",
+        jar.toString());
   }
 
   /** SIGTERM, as Ctrl-C or Kubernetes would; returns whether it stopped within a minute. */
