@@ -53,6 +53,11 @@ public class ErrorHandler implements WebExceptionHandler {
     } else if (error instanceof ResponseStatusException rse) {
       status = rse.getStatusCode();
       message = rse.getReason() != null ? rse.getReason() : "request not accepted";
+    } else if (causedBy(error, reactor.netty.channel.AbortedException.class)) {
+      // the caller closed the connection mid-body (an upload cut off at its limit): not a bug
+      status = HttpStatus.BAD_REQUEST;
+      message = "the connection closed before the request body was received";
+      log.info("request on {} aborted by the caller", exchange.getRequest().getPath());
     } else if (causedBy(error, com.mongodb.MongoInterruptedException.class)) {
       // the caller went away (the gateway's timeout) and the work was interrupted: not a bug
       status = HttpStatus.SERVICE_UNAVAILABLE;
