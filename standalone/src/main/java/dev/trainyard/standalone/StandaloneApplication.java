@@ -3,6 +3,7 @@ package dev.trainyard.standalone;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
+import dev.trainyard.standalone.topology.Topology;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -19,7 +20,12 @@ import java.util.concurrent.CountDownLatch;
 public final class StandaloneApplication {
   private StandaloneApplication() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0) {
+      // the cluster's topology on one machine, and the processes it is made of
+      Topology.main(args);
+      return;
+    }
     try {
       run(System.getenv());
     } catch (Exception e) {

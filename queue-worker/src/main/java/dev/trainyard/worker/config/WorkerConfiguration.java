@@ -1,6 +1,5 @@
 package dev.trainyard.worker.config;
 
-import dev.trainyard.common.topic.Topics;
 import dev.trainyard.worker.effects.EffectRunner;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
@@ -19,7 +18,6 @@ import dev.trainyard.worker.store.QueueStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -28,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
@@ -40,23 +39,8 @@ import tools.jackson.core.JacksonException;
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 @EnableConfigurationProperties(WorkerProperties.class)
+@Import(WorkerTopics.class)
 public class WorkerConfiguration {
-
-  @Bean
-  NewTopic queueCommandsTopic(WorkerProperties props) {
-    return new NewTopic(
-        Topics.QUEUE_COMMANDS, props.commandPartitions(), props.replicationFactor());
-  }
-
-  @Bean
-  NewTopic queueRepliesTopic(WorkerProperties props) {
-    return new NewTopic(Topics.QUEUE_REPLIES, props.replyPartitions(), props.replicationFactor());
-  }
-
-  @Bean
-  NewTopic eventsTopic(WorkerProperties props) {
-    return new NewTopic(Topics.EVENTS, props.eventPartitions(), props.replicationFactor());
-  }
 
   /**
    * A failed command is retried for as long as it takes (MongoDB or Kafka down must not drop an

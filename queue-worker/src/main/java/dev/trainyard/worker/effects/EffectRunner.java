@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +39,7 @@ import org.springframework.scheduling.annotation.Scheduled;
  */
 public class EffectRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EffectRunner.class);
+  static final Duration DRAIN = Duration.ofSeconds(20);
   private final ScmProvider scm;
   private final Results results;
   private final QueueStore store;
@@ -105,8 +107,22 @@ public class EffectRunner implements AutoCloseable {
     }
   }
 
+  /**
+   * On shutdown (SIGTERM): takes no new effect and gives the running ones {@link #DRAIN} to finish
+   * and report; whatever is still running after that is interrupted — it is handed back, not lost:
+   * effects are derived from the stored state, so the partition's next owner starts it again.
+   */
   @Override
   public void close() {
+    pool.shutdown();
+    try {
+      if (!pool.awaitTermination(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+        log.info(
+            "effects still running after {}; the next owner of their queues redoes them", DRAIN);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     pool.shutdownNow();
   }
 

@@ -1,0 +1,48 @@
+package dev.trainyard.common.boot;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+
+/**
+ * Registers {@link BrokerHealth} as {@code broker} and {@link StoreHealth} as {@code store} in
+ * every service; {@code trainyard-management.properties} puts both in the readiness group.
+ */
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration",
+      "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
+      "org.springframework.boot.mongodb.autoconfigure.MongoReactiveAutoConfiguration"
+    })
+@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+public class ProcessHealthConfiguration {
+
+  @Bean
+  @ConditionalOnBean(KafkaAdmin.class)
+  BrokerHealth brokerHealthIndicator(KafkaAdmin admin) {
+    return new BrokerHealth(admin.getConfigurationProperties());
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "com.mongodb.client.MongoClient")
+  @ConditionalOnBean(type = "com.mongodb.client.MongoClient")
+  static class SyncStore {
+    @Bean
+    StoreHealth storeHealthIndicator(com.mongodb.client.MongoClient client) {
+      return new StoreHealth(client::getClusterDescription);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "com.mongodb.reactivestreams.client.MongoClient")
+  @ConditionalOnBean(type = "com.mongodb.reactivestreams.client.MongoClient")
+  static class ReactiveStore {
+    @Bean
+    StoreHealth storeHealthIndicator(com.mongodb.reactivestreams.client.MongoClient client) {
+      return new StoreHealth(client::getClusterDescription);
+    }
+  }
+}

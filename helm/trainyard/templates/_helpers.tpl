@@ -1,0 +1,252 @@
+{{/* Names: <release>-trainyard (or the release name when it already says trainyard). */}}
+{{- define "trainyard.fullname" -}}
+{{- if contains "trainyard" .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-trainyard" .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "trainyard.labels" -}}
+app.kubernetes.io/name: trainyard
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{/* Selector labels of one component: (dict "root" $ "component" "gateway") */}}
+{{- define "trainyard.selector" -}}
+app.kubernetes.io/name: trainyard
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "trainyard.image" -}}
+{{- printf "%s/%s:%s" .root.Values.image.repository .service (default .root.Chart.AppVersion .root.Values.image.tag) -}}
+{{- end -}}
+
+{{- define "trainyard.secretName" -}}
+{{- default (include "trainyard.fullname" .) .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/* Where the services reach Kafka and MongoDB. */}}
+{{- define "trainyard.kafkaBootstrap" -}}
+{{- if .Values.kafka.enabled -}}
+{{- printf "%s-kafka:9092" (include "trainyard.fullname" .) -}}
+{{- else -}}
+{{- required "externalKafka.bootstrapServers is required (or kafka.enabled=true for evaluation)" .Values.externalKafka.bootstrapServers -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "trainyard.replicasFit" -}}
+{{- if gt (int .Values.queueWorker.replicas) (int .Values.topics.commandPartitions) -}}
+{{- fail (printf "queueWorker.replicas (%d) may not exceed topics.commandPartitions (%d): each worker owns command partitions, a replica beyond their count idles" (int .Values.queueWorker.replicas) (int .Values.topics.commandPartitions)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The environment every container shares: the ConfigMap, and the secrets by reference. */}}
+{{- define "trainyard.commonEnv" -}}
+envFrom:
+  - configMapRef:
+      name: {{ include "trainyard.fullname" . }}
+env:
+  - name: SPRING_MONGODB_URI
+    valueFrom:
+      secretKeyRef:
+{{- if .Values.mongodb.enabled }}
+        name: {{ include "trainyard.fullname" . }}
+        key: mongodb-uri
+{{- else if .Values.externalMongodb.existingSecret }}
+        name: {{ .Values.externalMongodb.existingSecret }}
+        key: {{ .Values.externalMongodb.uriKey }}
+{{- else }}
+        name: {{ include "trainyard.fullname" . }}
+        key: mongodb-uri
+{{- end }}
+{{- if hasPrefix "SASL" .Values.externalKafka.securityProtocol }}
+  - name: KAFKA_SASL_PASSWORD
+    valueFrom:
+      secretKeyRef:
+        name: {{ default (include "trainyard.fullname" .) .Values.externalKafka.sasl.existingSecret }}
+        key: {{ ternary .Values.externalKafka.sasl.passwordKey "kafka-password" (ne .Values.externalKafka.sasl.existingSecret "") }}
+  - name: SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG
+    value: {{ printf "%s required username=\"%s\" password=\"$(KAFKA_SASL_PASSWORD)\";" (ternary "org.apache.kafka.common.security.plain.PlainLoginModule" "org.apache.kafka.common.security.scram.ScramLoginModule" (eq .Values.externalKafka.sasl.mechanism "PLAIN")) .Values.externalKafka.sasl.username | quote }}
+{{- end }}
+{{- end -}}
+
+{{- define "trainyard.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "trainyard.secretName" .root }}
+      key: {{ .key }}
+{{- if .optional }}
+      optional: true
+{{- end }}
+{{- end -}}
+
+{{/* The restrictive security context of every trainyard container. */}}
+{{- define "trainyard.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: 65532
+runAsGroup: 65532
+fsGroup: 65532
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{- define "trainyard.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+runAsNonRoot: true
+capabilities:
+  drop: [ALL]
+{{- end -}}
+
+{{/* The CA of TLS Kafka, mounted where the ConfigMap's trust store location points. */}}
+{{- define "trainyard.kafkaCaMount" -}}
+{{- if .Values.externalKafka.tls.caSecret }}
+- name: kafka-ca
+  mountPath: /etc/trainyard/kafka-ca
+  readOnly: true
+{{- end }}
+{{- end -}}
+
+{{- define "trainyard.kafkaCaVolume" -}}
+{{- if .Values.externalKafka.tls.caSecret }}
+- name: kafka-ca
+  secret:
+    secretName: {{ .Values.externalKafka.tls.caSecret }}
+    items:
+      - key: {{ .Values.externalKafka.tls.caKey }}
+        path: ca.crt
+{{- end }}
+{{- end -}}
+
+{{/*
+One Deployment: (dict "root" $ "component" "gateway" "service" "gateway" "spec" .Values.gateway
+"api" true "env" <extra env YAML> "mounts" <YAML> "volumes" <YAML>)
+*/}}
+{{- define "trainyard.deployment" -}}
+{{- $root := .root -}}
+{{- $spec := .spec -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "trainyard.fullname" $root }}-{{ .component }}
+  labels:
+    {{- include "trainyard.labels" $root | nindent 4 }}
+    app.kubernetes.io/component: {{ .component }}
+spec:
+  {{- if not (and $spec.autoscaling $spec.autoscaling.enabled) }}
+  replicas: {{ $spec.replicas }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "trainyard.selector" . | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "trainyard.labels" $root | nindent 8 }}
+        app.kubernetes.io/component: {{ .component }}
+      annotations:
+        checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
+        checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
+        {{- with $spec.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      terminationGracePeriodSeconds: {{ $root.Values.terminationGracePeriodSeconds }}
+      automountServiceAccountToken: false
+      securityContext:
+        {{- include "trainyard.podSecurityContext" $root | nindent 8 }}
+      {{- with $root.Values.image.pullSecrets }}
+      imagePullSecrets:
+        {{- range . }}
+        - name: {{ . }}
+        {{- end }}
+      {{- end }}
+      topologySpreadConstraints:
+        - maxSkew: 1
+          topologyKey: topology.kubernetes.io/zone
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels:
+              {{- include "trainyard.selector" . | nindent 14 }}
+        - maxSkew: 1
+          topologyKey: kubernetes.io/hostname
+          whenUnsatisfiable: ScheduleAnyway
+          labelSelector:
+            matchLabels:
+              {{- include "trainyard.selector" . | nindent 14 }}
+      {{- with $spec.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $spec.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $spec.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      containers:
+        - name: {{ .component }}
+          image: {{ include "trainyard.image" (dict "root" $root "service" .service) }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          securityContext:
+            {{- include "trainyard.containerSecurityContext" $root | nindent 12 }}
+          ports:
+            {{- if .api }}
+            - name: http
+              containerPort: 8080
+            {{- end }}
+            - name: management
+              containerPort: 8081
+          {{- include "trainyard.commonEnv" $root | nindent 10 }}
+            {{- with .env }}
+            {{- . | nindent 12 }}
+            {{- end }}
+            {{- with $spec.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+          startupProbe:
+            httpGet: {path: /actuator/health/liveness, port: management}
+            periodSeconds: 5
+            failureThreshold: 36
+          livenessProbe:
+            httpGet: {path: /actuator/health/liveness, port: management}
+            periodSeconds: 10
+            failureThreshold: 3
+          readinessProbe:
+            httpGet: {path: /actuator/health/readiness, port: management}
+            periodSeconds: 5
+            failureThreshold: 2
+          resources:
+            {{- toYaml $spec.resources | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+            {{- include "trainyard.kafkaCaMount" $root | nindent 12 }}
+            {{- with .mounts }}
+            {{- . | nindent 12 }}
+            {{- end }}
+      volumes:
+        - name: tmp
+          emptyDir: {}
+        {{- include "trainyard.kafkaCaVolume" $root | nindent 8 }}
+        {{- with .volumes }}
+        {{- . | nindent 8 }}
+        {{- end }}
+{{- end -}}
+
+{{/* A GitHub App secret: from github.existingSecret or the chart's Secret. */}}
+{{- define "trainyard.githubEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ default (include "trainyard.fullname" .root) .root.Values.github.existingSecret }}
+      key: {{ .key }}
+{{- end -}}

@@ -1,0 +1,436 @@
+package dev.trainyard.standalone.topology;
+
+import dev.trainyard.standalone.topology.RenderedChart.Service;
+import dev.trainyard.standalone.topology.RenderedChart.Workload;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code java -jar trainyard-standalone.jar cluster [folder]}, run in a built checkout: renders
+ * {@code helm/trainyard} with {@code ci/topology-values.yaml}, starts a broker and a store as
+ * processes of their own, runs the chart's topic Job, then every replica of every rendered
+ * Deployment from its service's jar, with the Deployment's arguments and environment (ports and the
+ * Services' names mapped to free local ports, emptyDir mounts to folders). Prints {@code BASE=},
+ * {@code TOKEN=}, {@code ADMIN=} and {@code ORG=} once the gateway answers, one {@code PROCESS}
+ * line per process, then {@code READY}; SIGTERM or Ctrl-C stops every process it started. Data,
+ * rendered manifests and logs stay in the folder (default {@code data/local-cluster}).
+ *
+ * <p>Settings: {@code TRAINYARD_HELM} (default {@code .ci/.tools/bin/helm}, then {@code helm} on
+ * the path), {@code TRAINYARD_CHECKOUT} (default the working directory).
+ */
+public final class LocalCluster {
+  static final String RELEASE = "trainyard";
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final Path checkout;
+  private final Path folder;
+  private final List<Running> running = new ArrayList<>();
+
+  /** One started process and where it answers. */
+  record Running(String name, Process process, Integer apiPort, int managementPort, Path log) {}
+
+  private LocalCluster(Path checkout, Path folder) {
+    this.checkout = checkout;
+    this.folder = folder;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path checkout =
+        Path.of(System.getenv().getOrDefault("TRAINYARD_CHECKOUT", "."))
+            .toAbsolutePath()
+            .normalize();
+    Path folder =
+        (args.length > 0 ? Path.of(args[0]) : checkout.resolve("data/local-cluster"))
+            .toAbsolutePath()
+            .normalize();
+    LocalCluster cluster = new LocalCluster(checkout, folder);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  cluster.stopAll();
+                  stopped.countDown();
+                },
+                "local-cluster-stop"));
+    try {
+      cluster.start();
+    } catch (Exception e) {
+      System.err.println("local cluster: " + e.getMessage());
+      System.exit(1);
+    }
+    stopped.await();
+  }
+
+  private void start() throws Exception {
+    Files.createDirectories(folder.resolve("logs"));
+    System.out.println("FOLDER=" + folder);
+    int kafkaPort = Backend.freePort();
+    int storePort = Backend.freePort();
+    backend("kafka", kafkaPort);
+    backend("store", storePort);
+    Path gitRoot = Files.createDirectories(folder.resolve("git"));
+    RenderedChart chart =
+        render(
+            "externalKafka.bootstrapServers=127.0.0.1:" + kafkaPort,
+            "externalMongodb.uri=mongodb://127.0.0.1:" + storePort + "/trainyard",
+            "queueWorker.gitRoot.path=" + gitRoot);
+    for (Workload job : chart.workloads("Job")) {
+      runToCompletion(job);
+    }
+    List<Workload> deployments = chart.workloads("Deployment");
+    Map<String, Map<Integer, Integer>> localPorts = new LinkedHashMap<>();
+    for (Workload deployment : deployments) {
+      Map<Integer, Integer> ports = new LinkedHashMap<>();
+      for (int port : deployment.containerPorts().values()) {
+        ports.put(port, Backend.freePort());
+      }
+      localPorts.put(deployment.name(), ports);
+    }
+    Map<String, String> addresses = addresses(chart.services(), deployments, localPorts);
+    Running gateway = null;
+    Map<String, String> gatewayEnv = Map.of();
+    // the gateway last: it is the door, and it answers once the rest is there
+    List<Workload> ordered = new ArrayList<>(deployments);
+    ordered.sort((a, b) -> Boolean.compare(isGateway(a), isGateway(b)));
+    for (Workload deployment : ordered) {
+      for (int replica = 0; replica < deployment.replicas(); replica++) {
+        String name = deployment.name() + "-" + replica;
+        Map<Integer, Integer> ports =
+            replica == 0 ? localPorts.get(deployment.name()) : freshPorts(deployment);
+        Map<String, String> env = localEnvironment(deployment, name, ports, addresses);
+        Running process = launch(name, deployment, env, ports);
+        if (isGateway(deployment)) {
+          gateway = process;
+          gatewayEnv = env;
+        }
+      }
+    }
+    for (Running process : running) {
+      awaitReady(process);
+    }
+    if (gateway == null) {
+      throw new IllegalStateException("the rendered chart has no gateway Deployment");
+    }
+    for (Running process : running) {
+      System.out.println(
+          "PROCESS name="
+              + process.name()
+              + " pid="
+              + process.process().pid()
+              + " management="
+              + process.managementPort()
+              + (process.apiPort() == null ? "" : " api=" + process.apiPort())
+              + " log="
+              + process.log());
+    }
+    System.out.println("GIT_ROOT=" + gitRoot);
+    System.out.println("BASE=http://127.0.0.1:" + gateway.apiPort() + "/v1");
+    System.out.println("TOKEN=" + gatewayEnv.get("TRAINYARD_BOOTSTRAP_TOKEN"));
+    System.out.println("ADMIN=" + gatewayEnv.get("TRAINYARD_ADMIN_TOKEN"));
+    System.out.println("ORG=" + gatewayEnv.getOrDefault("TRAINYARD_BOOTSTRAP_ORG", "default"));
+    System.out.println("READY");
+  }
+
+  private static boolean isGateway(Workload workload) {
+    return workload.module().equals("gateway");
+  }
+
+  private Map<Integer, Integer> freshPorts(Workload deployment) throws IOException {
+    Map<Integer, Integer> ports = new LinkedHashMap<>();
+    for (int port : deployment.containerPorts().values()) {
+      ports.put(port, Backend.freePort());
+    }
+    return ports;
+  }
+
+  private RenderedChart render(String... values) throws Exception {
+    Path chart = checkout.resolve("helm/trainyard");
+    List<String> command = new ArrayList<>();
+    command.add(helm().toString());
+    command.addAll(
+        List.of(
+            "template",
+            RELEASE,
+            chart.toString(),
+            "-f",
+            chart.resolve("ci/topology-values.yaml").toString()));
+    for (String value : values) {
+      command.add("--set");
+      command.add(value);
+    }
+    Path rendered = folder.resolve("rendered.yaml");
+    Process helm =
+        new ProcessBuilder(command)
+            .redirectOutput(rendered.toFile())
+            .redirectError(folder.resolve("logs/helm.log").toFile())
+            .start();
+    if (!helm.waitFor(60, TimeUnit.SECONDS) || helm.exitValue() != 0) {
+      throw new IllegalStateException(
+          "helm template failed: " + Files.readString(folder.resolve("logs/helm.log")));
+    }
+    return new RenderedChart(Files.readString(rendered));
+  }
+
+  private Path helm() {
+    String given = System.getenv("TRAINYARD_HELM");
+    if (given != null && !given.isBlank()) {
+      return Path.of(given);
+    }
+    Path installed = checkout.resolve(".ci/.tools/bin/helm");
+    return Files.isExecutable(installed) ? installed : Path.of("helm");
+  }
+
+  /**
+   * Every way a pod reaches a Service ({@code name:port}, {@code name.namespace…:port}) mapped to
+   * the local address of the first replica behind it.
+   */
+  private static Map<String, String> addresses(
+      List<Service> services,
+      List<Workload> deployments,
+      Map<String, Map<Integer, Integer>> localPorts) {
+    Map<String, String> addresses = new LinkedHashMap<>();
+    for (Service service : services) {
+      for (Workload deployment : deployments) {
+        if (!deployment.labels().entrySet().containsAll(service.selector().entrySet())) {
+          continue;
+        }
+        service
+            .ports()
+            .forEach(
+                (port, target) -> {
+                  Integer containerPort =
+                      target instanceof Number n
+                          ? Integer.valueOf(n.intValue())
+                          : deployment.containerPorts().get(String.valueOf(target));
+                  Integer local = localPorts.get(deployment.name()).get(containerPort);
+                  if (local != null) {
+                    addresses.put(service.name() + ":" + port, "127.0.0.1:" + local);
+                    addresses.put(service.name() + ".svc:" + port, "127.0.0.1:" + local);
+                  }
+                });
+      }
+    }
+    return addresses;
+  }
+
+  private Map<String, String> localEnvironment(
+      Workload deployment, String name, Map<Integer, Integer> ports, Map<String, String> addresses)
+      throws IOException {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (Map.Entry<String, String> variable : deployment.env().entrySet()) {
+      String value = variable.getValue();
+      if (variable.getKey().endsWith("_PORT")
+          && value.matches("\\d+")
+          && ports.containsKey(Integer.parseInt(value))) {
+        value = Integer.toString(ports.get(Integer.parseInt(value)));
+      }
+      for (Map.Entry<String, String> address : addresses.entrySet()) {
+        value = value.replaceAll(serviceHost(address.getKey()), address.getValue());
+      }
+      for (Map.Entry<String, String> mount : deployment.emptyDirMounts().entrySet()) {
+        if (value.startsWith(mount.getKey())) {
+          Path local = Files.createDirectories(folder.resolve(name).resolve(mount.getValue()));
+          value = local + value.substring(mount.getKey().length());
+        }
+      }
+      env.put(variable.getKey(), value);
+    }
+    return env;
+  }
+
+  /** {@code name:port} also as {@code name.namespace.svc.cluster.local:port} and shorter. */
+  private static String serviceHost(String nameAndPort) {
+    String name = nameAndPort.substring(0, nameAndPort.indexOf(':')).replace(".svc", "");
+    String port = nameAndPort.substring(nameAndPort.indexOf(':') + 1);
+    return "\\b" + java.util.regex.Pattern.quote(name) + "(\\.[a-z0-9.-]+)?:" + port + "\\b";
+  }
+
+  private Running launch(
+      String name, Workload workload, Map<String, String> env, Map<Integer, Integer> ports)
+      throws IOException {
+    Path log = folder.resolve("logs/" + name + ".log");
+    Path tmp = Files.createDirectories(folder.resolve(name).resolve("tmp"));
+    List<String> command = new ArrayList<>();
+    command.add(java());
+    command.add("-Xmx" + heapMegabytes(workload.memoryLimit()) + "m");
+    command.add("-XX:+ExitOnOutOfMemoryError");
+    command.add("-Djava.io.tmpdir=" + tmp);
+    command.add("-jar");
+    command.add(jar(workload.module()).toString());
+    command.addAll(workload.args());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            k -> k.startsWith("TRAINYARD_") || k.startsWith("SPRING_") || k.startsWith("SERVER_"));
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    Integer api = env.get("SERVER_PORT") == null ? null : Integer.valueOf(env.get("SERVER_PORT"));
+    int management = Integer.parseInt(env.getOrDefault("TRAINYARD_MANAGEMENT_PORT", "-1"));
+    if (management < 0) {
+      management = ports.values().stream().filter(p -> !p.equals(api)).findFirst().orElseThrow();
+    }
+    Running running = new Running(name, process, api, management, log);
+    if (workload.kind().equals("Deployment")) {
+      this.running.add(running);
+    }
+    return running;
+  }
+
+  private void runToCompletion(Workload job) throws Exception {
+    Running process = launch(job.name(), job, job.env(), Map.of(0, 0));
+    if (!process.process().waitFor(3, TimeUnit.MINUTES) || process.process().exitValue() != 0) {
+      process.process().destroyForcibly();
+      throw new IllegalStateException(
+          "the Job " + job.name() + " failed; its log: " + process.log());
+    }
+  }
+
+  private void backend(String kind, int port) throws Exception {
+    Path log = folder.resolve("logs/" + kind + ".log");
+    Process process =
+        new ProcessBuilder(
+                java(),
+                "-Xmx512m",
+                "-jar",
+                standaloneJar().toString(),
+                kind,
+                folder.resolve(kind).toString(),
+                Integer.toString(port))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    running.add(new Running(kind, process, port, -1, log));
+    Instant deadline = Instant.now().plusSeconds(90);
+    while (!Files.readString(log).contains("READY " + kind)) {
+      if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException(kind + " did not start; its log: " + log);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private void awaitReady(Running process) throws Exception {
+    if (process.managementPort() < 0) {
+      return;
+    }
+    Instant deadline = Instant.now().plusSeconds(180);
+    while (readiness(process.managementPort()) != 200) {
+      if (!process.process().isAlive() || Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException(
+            process.name() + " did not get ready; its log: " + process.log());
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  private static int readiness(int port) {
+    try {
+      return HTTP.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /** Services first (each finishes its work), then the store and the broker they used. */
+  private void stopAll() {
+    List<Running> services = running.stream().filter(r -> r.managementPort() >= 0).toList();
+    List<Running> backends = running.stream().filter(r -> r.managementPort() < 0).toList();
+    stop(services);
+    stop(backends);
+  }
+
+  private static void stop(List<Running> processes) {
+    processes.forEach(r -> r.process().destroy());
+    for (Running r : processes) {
+      try {
+        if (!r.process().waitFor(40, TimeUnit.SECONDS)) {
+          r.process().destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        r.process().destroyForcibly();
+      }
+    }
+  }
+
+  static int heapMegabytes(String memoryLimit) {
+    if (memoryLimit == null) {
+      return 512;
+    }
+    long bytes = Quantity.bytes(memoryLimit);
+    // what -XX:MaxRAMPercentage=75 gives the container's JVM in the image
+    return (int) Math.max(128, bytes * 3 / 4 / (1024 * 1024));
+  }
+
+  private static String java() {
+    return ProcessHandle.current().info().command().orElse("java");
+  }
+
+  private Path jar(String module) throws IOException {
+    return only(checkout.resolve(module).resolve("target"), "-exec.jar");
+  }
+
+  private Path standaloneJar() throws IOException {
+    return only(checkout.resolve("standalone/target"), ".jar", "trainyard-standalone-");
+  }
+
+  private static Path only(Path folder, String suffix, String... prefix) throws IOException {
+    try (Stream<Path> files = Files.list(folder)) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(suffix))
+          .filter(p -> prefix.length == 0 || p.getFileName().toString().startsWith(prefix[0]))
+          .filter(p -> !p.getFileName().toString().endsWith("-sources.jar"))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new IllegalStateException("no *" + suffix + " in " + folder + " (build first)"));
+    }
+  }
+
+  /** Kubernetes resource quantities of memory: {@code 768Mi}, {@code 1Gi}, {@code 500M}. */
+  static final class Quantity {
+    private Quantity() {}
+
+    static long bytes(String quantity) {
+      String[][] units = {
+        {"Ki", "1024"}, {"Mi", "1048576"}, {"Gi", "1073741824"},
+        {"k", "1000"}, {"M", "1000000"}, {"G", "1000000000"}
+      };
+      for (String[] unit : units) {
+        if (quantity.endsWith(unit[0])) {
+          return Long.parseLong(quantity.substring(0, quantity.length() - unit[0].length()))
+              * Long.parseLong(unit[1]);
+        }
+      }
+      return Long.parseLong(quantity);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.trainyard.standalone.topology;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The standalone jar's commands besides running everything in one process: {@code cluster [folder]}
+ * ({@link LocalCluster}), and {@code kafka|store <folder> <port>}, the broker and the store as the
+ * processes the local cluster starts.
+ */
+public final class Topology {
+  private Topology() {}
+
+  public static void main(String[] args) throws Exception {
+    switch (args[0]) {
+      case "cluster" -> LocalCluster.main(Arrays.copyOfRange(args, 1, args.length));
+      case "kafka", "store" -> {
+        if (args.length != 3) {
+          usage();
+        }
+        Backend.run(args[0], Path.of(args[1]), Integer.parseInt(args[2]));
+      }
+      default -> usage();
+    }
+  }
+
+  private static void usage() {
+    System.err.println(
+        "usage: java -jar trainyard-standalone.jar [cluster [folder] | kafka|store <folder> <port>]"
+            + " (no argument: everything in this process)");
+    System.exit(2);
+  }
+}
