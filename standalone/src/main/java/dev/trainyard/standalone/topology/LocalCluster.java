@@ -244,7 +244,9 @@ public final class LocalCluster {
         value = value.replaceAll(serviceHost(address.getKey()), address.getValue());
       }
       for (Map.Entry<String, String> mount : deployment.emptyDirMounts().entrySet()) {
-        if (value.startsWith(mount.getKey())) {
+        // /tmp is the JVM's (java.io.tmpdir below); host paths given to helm may start with it
+        boolean inMount = value.equals(mount.getKey()) || value.startsWith(mount.getKey() + "/");
+        if (inMount && !mount.getKey().equals("/tmp")) {
           Path local = Files.createDirectories(folder.resolve(name).resolve(mount.getValue()));
           value = local + value.substring(mount.getKey().length());
         }

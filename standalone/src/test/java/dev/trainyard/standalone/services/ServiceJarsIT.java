@@ -88,6 +88,49 @@ class ServiceJarsIT {
     }
   }
 
+  @Test
+  void aMissingOrMalformedSettingEndsTheServiceAtOnceWithOneLineNamingIt() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9");
+    env.put("SPRING_MONGODB_URI", "mongodb://127.0.0.1:9/trainyard");
+    env.put("TRAINYARD_RATE_LIMIT_PER_ORG", "lots");
+    try (ServiceProcess gateway = ServiceProcess.start("gateway", env, freePort(), logs)) {
+      assertThat(gateway.exitCode(30)).as("exit code of a bad setting").isEqualTo(2);
+      assertThat(gateway.output())
+          .containsExactly(
+              "trainyard gateway: TRAINYARD_RATE_LIMIT_PER_ORG is malformed: a whole number, 0 or"
+                  + " more");
+    }
+    env.remove("TRAINYARD_RATE_LIMIT_PER_ORG");
+    env.remove("SPRING_MONGODB_URI");
+    try (ServiceProcess dispatcher =
+        ServiceProcess.start("webhook-dispatcher", env, freePort(), logs)) {
+      assertThat(dispatcher.exitCode(30)).isEqualTo(2);
+      assertThat(dispatcher.output())
+          .containsExactly(
+              "trainyard dispatcher: SPRING_MONGODB_URI is not set: a MongoDB connection string,"
+                  + " mongodb://... or mongodb+srv://...; TRAINYARD_WEBHOOK_KEY is not set: 32"
+                  + " random bytes in base64 (e.g. `head -c32 /dev/urandom | base64`)");
+    }
+  }
+
+  @Test
+  void readinessIsDownWhileTheBrokerIsUnreachableAndLivenessStaysUp() throws Exception {
+    try (EmbeddedInfrastructure infrastructure = new EmbeddedInfrastructure()) {
+      Map<String, String> env = new HashMap<>();
+      env.put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + freePort()); // nothing listens
+      env.put("SPRING_MONGODB_URI", infrastructure.mongoUri());
+      env.put("TRAINYARD_WEBHOOK_KEY", SecretBox.newKey());
+      try (ServiceProcess dispatcher =
+          ServiceProcess.start("webhook-dispatcher", env, freePort(), logs)) {
+        dispatcher.awaitStatus("/actuator/health/liveness", 200);
+        assertThat(dispatcher.status("/actuator/health/readiness"))
+            .as("not ready without its broker")
+            .isEqualTo(503);
+      }
+    }
+  }
+
   private static Map<String, String> with(Map<String, String> env, String name, String value) {
     Map<String, String> copy = new HashMap<>(env);
     copy.put(name, value);

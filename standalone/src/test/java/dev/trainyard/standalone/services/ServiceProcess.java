@@ -61,6 +61,25 @@ final class ServiceProcess implements AutoCloseable {
     return this;
   }
 
+  /** Waits until {@code path} on the management port answers {@code status}. */
+  ServiceProcess awaitStatus(String path, int status) {
+    Awaitility.await(name + " " + path + " " + status + " (log: " + log + ")")
+        .atMost(Duration.ofSeconds(150))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> process.isAlive() && status(path) == status);
+    return this;
+  }
+
+  /** Its exit code, waiting up to {@code seconds}; -1 when it still runs. */
+  int exitCode(int seconds) throws InterruptedException {
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+  }
+
+  /** Everything it printed, line by line. */
+  java.util.List<String> output() throws IOException {
+    return java.nio.file.Files.readAllLines(log);
+  }
+
   int status(String path) {
     try {
       return CLIENT
