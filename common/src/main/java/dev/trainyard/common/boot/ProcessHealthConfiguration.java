@@ -3,13 +3,16 @@ package dev.trainyard.common.boot;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * Registers {@link BrokerHealth} as {@code broker} and {@link StoreHealth} as {@code store} in
- * every service; {@code trainyard-management.properties} puts both in the readiness group.
+ * every service; {@code trainyard-management.properties} puts both in the readiness group. A
+ * context with both MongoDB clients (the gateway's reactive one beside a sync one, as in the
+ * standalone) gets one store check: whichever client registers first.
  */
 @AutoConfiguration(
     afterName = {
@@ -31,6 +34,7 @@ public class ProcessHealthConfiguration {
   @ConditionalOnBean(type = "com.mongodb.client.MongoClient")
   static class SyncStore {
     @Bean
+    @ConditionalOnMissingBean(name = "storeHealthIndicator")
     StoreHealth storeHealthIndicator(com.mongodb.client.MongoClient client) {
       return new StoreHealth(client::getClusterDescription);
     }
@@ -41,6 +45,7 @@ public class ProcessHealthConfiguration {
   @ConditionalOnBean(type = "com.mongodb.reactivestreams.client.MongoClient")
   static class ReactiveStore {
     @Bean
+    @ConditionalOnMissingBean(name = "storeHealthIndicator")
     StoreHealth storeHealthIndicator(com.mongodb.reactivestreams.client.MongoClient client) {
       return new StoreHealth(client::getClusterDescription);
     }
