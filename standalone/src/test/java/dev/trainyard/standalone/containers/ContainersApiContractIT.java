@@ -2,6 +2,7 @@ package dev.trainyard.standalone.containers;
 
 import dev.trainyard.standalone.contract.ApiContractIT;
 import dev.trainyard.standalone.support.ContainerInfrastructure;
+import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
 import org.junit.jupiter.api.AfterAll;
 import org.testcontainers.junit.jupiter.EnabledIfDockerAvailable;
@@ -10,7 +11,7 @@ import org.testcontainers.junit.jupiter.EnabledIfDockerAvailable;
 @EnabledIfDockerAvailable
 class ContainersApiContractIT extends ApiContractIT {
   @Override
-  protected TestStack createStack() {
+  protected Stack createStack() {
     return TestStack.start(ContainerInfrastructure::new);
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.Api.Response;
+import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
@@ -73,10 +74,10 @@ public class ApiContractIT {
           "prBaseBranch",
           "prAuthor");
 
-  protected TestStack stack;
+  protected Stack stack;
   protected Api api;
 
-  protected TestStack createStack() {
+  protected Stack createStack() {
     return TestStack.shared();
   }
 

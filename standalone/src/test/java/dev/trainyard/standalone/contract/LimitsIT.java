@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EmbeddedInfrastructure;
+import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,7 @@ class LimitsIT {
             "http://127.0.0.1:"
                 + secondGateway.getEnvironment().getRequiredProperty("local.server.port"),
             first.token());
-    TestStack.Organization other = stack.otherOrganization();
+    Stack.Organization other = stack.otherOrganization();
     String body = Api.body(Api.uniqueRepo(), "");
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {

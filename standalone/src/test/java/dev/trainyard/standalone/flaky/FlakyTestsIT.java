@@ -9,6 +9,7 @@ import dev.trainyard.flaky.store.FlakyCollections;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.standalone.support.WebhookReceiver;
 import dev.trainyard.worker.scm.git.BareRepo;
@@ -295,7 +296,7 @@ class FlakyTestsIT extends OwnStack {
         Multipart.upload(repo, "abc", "main", null)
             .file("file", "r.xml", Reports.surefire("a.B", List.of("t:R"))));
     String testId = list(repo, "FLAKY", 10, "").get("tests").get(0).get("id").asString();
-    TestStack.Organization stranger = stack.otherOrganization();
+    Stack.Organization stranger = stack.otherOrganization();
     Api other = stranger.api();
 
     // even naming the first organization in the internal headers, with a proof of it the service

@@ -13,7 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Infrastructure plus the worker and gateway, started the way the standalone starts them, with an
  * admin token and a bootstrap organization whose token the tests use.
  */
-public final class TestStack implements AutoCloseable {
+public final class TestStack implements Stack {
   public static final String ORG = "acme-org";
   private static TestStack shared;
 
@@ -103,29 +103,14 @@ public final class TestStack implements AutoCloseable {
     return props;
   }
 
+  @Override
   public Api api() {
     return new Api("http://127.0.0.1:" + services.gatewayPort(), token);
   }
 
+  @Override
   public Api admin() {
     return new Api("http://127.0.0.1:" + services.gatewayPort(), adminToken);
-  }
-
-  /** An organization of the stack: its slug, and a client holding its API token. */
-  public record Organization(String slug, Api api) {}
-
-  /** A new organization, created through the admin API. */
-  public Organization otherOrganization() {
-    Api admin = admin();
-    String slug = "other-" + Api.uniqueRepo();
-    Api.Response created =
-        admin.post("/admin/v1/createOrganization", "{\"slug\":\"" + slug + "\"}");
-    Api.Response token = admin.post("/admin/v1/createApiToken", "{\"org\":\"" + slug + "\"}");
-    if (created.status() != 200 || token.status() != 200) {
-      throw new IllegalStateException(
-          "could not create organization " + slug + ": " + created.body() + token.body());
-    }
-    return new Organization(slug, api().withToken(token.json().get("token").asString()));
   }
 
   public Infrastructure infrastructure() {

@@ -1,0 +1,198 @@
+package dev.trainyard.standalone.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntPredicate;
+import org.awaitility.Awaitility;
+
+/**
+ * The Helm chart's topology on one machine, started the documented way ({@code
+ * trainyard-standalone.jar cluster <folder>}) and read from its output: the {@code BASE}, {@code
+ * TOKEN}, {@code ADMIN}, {@code ORG} and {@code GIT_ROOT} lines and one {@link Member} per {@code
+ * PROCESS} line. Closing it sends the harness SIGTERM and checks that every process it started is
+ * gone.
+ */
+public final class ClusterHarness implements Stack {
+  private final Process cluster;
+  private final Map<String, String> lines = new LinkedHashMap<>();
+  private final List<Member> members = new ArrayList<>();
+
+  /** One process of the topology, as its {@code PROCESS} line names it. */
+  public record Member(Map<String, String> fields) {
+    static Member parse(String line) {
+      Map<String, String> fields = new LinkedHashMap<>();
+      for (String part : line.substring("PROCESS ".length()).split(" ")) {
+        int eq = part.indexOf('=');
+        if (eq > 0) {
+          fields.put(part.substring(0, eq), part.substring(eq + 1));
+        }
+      }
+      return new Member(fields);
+    }
+
+    public String name() {
+      return fields.get("name");
+    }
+
+    public ProcessHandle process() {
+      return ProcessHandle.of(Long.parseLong(fields.get("pid"))).orElseThrow();
+    }
+
+    /**
+     * Command partitions this member's Kafka consumers hold, from its Prometheus scrape, awaited
+     * until {@code expected} holds (the group may still be balancing).
+     */
+    public int awaitAssignedPartitions(IntPredicate expected) {
+      URI scrape =
+          URI.create("http://127.0.0.1:" + fields.get("management") + "/actuator/prometheus");
+      HttpClient http = HttpClient.newHttpClient();
+      return Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(
+              () ->
+                  (int)
+                      http.send(
+                              HttpRequest.newBuilder(scrape).build(),
+                              HttpResponse.BodyHandlers.ofString())
+                          .body()
+                          .lines()
+                          .filter(
+                              l -> l.startsWith("kafka_consumer_coordinator_assigned_partitions"))
+                          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                          .sum(),
+              expected::test);
+    }
+  }
+
+  private ClusterHarness(Process cluster) {
+    this.cluster = cluster;
+  }
+
+  /** Starts the topology in {@code folder} and returns once it printed {@code READY}. */
+  public static ClusterHarness start(Path folder) throws IOException {
+    ProcessBuilder builder =
+        StandaloneProcess.javaJar(
+                Path.of("target").toAbsolutePath(), "trainyard-standalone-.*SNAPSHOT\\.jar", "256m")
+            .directory(Path.of("..").toFile())
+            .redirectErrorStream(true);
+    builder.command().add("cluster");
+    builder.command().add(folder.toString());
+    ClusterHarness harness = new ClusterHarness(builder.start());
+    try {
+      CompletableFuture.runAsync(harness::readUntilReady).get(300, TimeUnit.SECONDS);
+    } catch (InterruptedException | ExecutionException | TimeoutException e) {
+      harness.close();
+      throw new IllegalStateException("the local cluster did not become ready", e);
+    }
+    for (String key : List.of("BASE", "TOKEN", "ADMIN", "ORG", "GIT_ROOT")) {
+      if (!harness.lines.containsKey(key)) {
+        harness.close();
+        throw new IllegalStateException(
+            "the harness printed no " + key + " line: " + harness.lines);
+      }
+    }
+    return harness;
+  }
+
+  private void readUntilReady() {
+    // not closed here: after READY a thread keeps draining it, so the harness never blocks
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(cluster.getInputStream(), StandardCharsets.UTF_8));
+    try {
+      String line;
+      while ((line = out.readLine()) != null && !line.equals("READY")) {
+        if (line.startsWith("PROCESS ")) {
+          members.add(Member.parse(line));
+        } else if (line.matches("[A-Z_]+=.*")) {
+          lines.put(line.substring(0, line.indexOf('=')), line.substring(line.indexOf('=') + 1));
+        } else {
+          System.out.println("cluster: " + line);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Thread drain =
+        new Thread(
+            () -> {
+              try {
+                out.transferTo(Writer.nullWriter());
+              } catch (IOException e) {
+                // the harness ended
+              }
+            });
+    drain.setDaemon(true);
+    drain.start();
+  }
+
+  /** The gateway's address, without {@code /v1}. */
+  public String base() {
+    return lines.get("BASE").replaceFirst("/v1$", "");
+  }
+
+  public String org() {
+    return lines.get("ORG");
+  }
+
+  public Path gitRoot() {
+    return Path.of(lines.get("GIT_ROOT"));
+  }
+
+  /** The members whose Deployment is {@code deployment} (e.g. {@code trainyard-queue-worker}). */
+  public List<Member> members(String deployment) {
+    return members.stream().filter(m -> m.name().startsWith(deployment + "-")).toList();
+  }
+
+  @Override
+  public Api api() {
+    return new Api(base(), lines.get("TOKEN"));
+  }
+
+  @Override
+  public Api admin() {
+    return new Api(base(), lines.get("ADMIN"));
+  }
+
+  /** SIGTERM to the harness; throws unless it and every process it started are gone. */
+  @Override
+  public void close() {
+    cluster.destroy();
+    try {
+      if (!cluster.waitFor(120, TimeUnit.SECONDS)) {
+        cluster.destroyForcibly();
+        throw new IllegalStateException("the harness did not stop within 120 s of SIGTERM");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    List<String> alive =
+        members.stream()
+            .filter(m -> ProcessHandle.of(Long.parseLong(m.fields().get("pid"))).isPresent())
+            .filter(m -> m.process().isAlive())
+            .map(Member::name)
+            .toList();
+    if (!alive.isEmpty()) {
+      throw new IllegalStateException("still running after the harness stopped: " + alive);
+    }
+  }
+}
