@@ -25,7 +25,10 @@ public class WorkerApplication {
           Setting.optional("trainyard.worker.replication-factor", Rule.POSITIVE_COUNT),
           Setting.optional("trainyard.max-queue-prs", Rule.POSITIVE_COUNT),
           Setting.optional("trainyard.scm.poll-interval", Rule.DURATION),
-          Setting.optional("trainyard.git.root", Rule.TEXT));
+          Setting.optional("trainyard.git.root", Rule.TEXT),
+          Setting.optional("trainyard.git.cache", Rule.TEXT),
+          Setting.optional("trainyard.git.allow-loopback", Rule.BOOLEAN),
+          Setting.optional("trainyard.webhook.key", Rule.KEY_32_BYTES));
 
   public static void main(String[] args) {
     // its defaults live in application-worker.properties, as when the standalone composes it

@@ -66,6 +66,14 @@ public final class StandaloneApplication {
     java.nio.file.Files.createDirectories(gitRoot);
     props.put("trainyard.git.root", gitRoot.toString());
     props.put(
+        "trainyard.git.cache",
+        Path.of(env.getOrDefault("TRAINYARD_GIT_CACHE", data.resolve("git-cache").toString()))
+            .toAbsolutePath()
+            .toString());
+    // one machine, trying it out: remotes may be local git servers (API.md §6)
+    props.put(
+        "trainyard.git.allow-loopback", env.getOrDefault("TRAINYARD_GIT_ALLOW_LOOPBACK", "true"));
+    props.put(
         "trainyard.webhook.key",
         data.secret("webhook.key", env.get("TRAINYARD_WEBHOOK_KEY"), SecretBox::newKey).value());
     // one machine, trying it out: webhooks may go to local receivers (API.md §6)

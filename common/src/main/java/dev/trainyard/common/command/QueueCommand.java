@@ -21,6 +21,7 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
   @JsonSubTypes.Type(QueueCommand.SetImpactedTargets.class),
   @JsonSubTypes.Type(QueueCommand.Tick.class),
   @JsonSubTypes.Type(QueueCommand.RecordPullRequestState.class),
+  @JsonSubTypes.Type(QueueCommand.RecordSourceProblem.class),
   @JsonSubTypes.Type(QueueCommand.RefreshFromScm.class),
   @JsonSubTypes.Type(QueueCommand.ReportStatus.class),
   @JsonSubTypes.Type(QueueCommand.RecordTestBranch.class),
@@ -71,6 +72,12 @@ public sealed interface QueueCommand {
       return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null);
     }
   }
+
+  /**
+   * The worker's shell found the source host unable to serve the queue's repository ({@code
+   * problem}: one sentence saying why), or able again ({@code problem} null).
+   */
+  record RecordSourceProblem(String problem) implements QueueCommand {}
 
   /**
    * The source host says refs changed (a post-receive hook): re-read the queue's PRs now. Handled

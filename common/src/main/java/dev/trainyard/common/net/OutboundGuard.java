@@ -57,6 +57,15 @@ public final class OutboundGuard {
           allowedHosts == null ? Set.of() : Set.copyOf(allowedHosts));
     }
 
+    /** Git remotes ({@code setRemote}): {@code https}, {@code http} and {@code ssh}. */
+    public static Policy gitRemotes(boolean allowLoopback, Collection<String> allowedHosts) {
+      return new Policy(
+          "git remotes",
+          List.of("https", "http", "ssh"),
+          allowLoopback,
+          allowedHosts == null ? Set.of() : Set.copyOf(allowedHosts));
+    }
+
     boolean exempts(UrlHost host) {
       return allowedHosts.contains(withoutTrailingDot(host.name()));
     }
@@ -112,6 +121,11 @@ public final class OutboundGuard {
   public OutboundGuard(Policy policy, Resolver resolver) {
     this.policy = policy;
     this.resolver = resolver;
+  }
+
+  /** A guard that resolves names with the system's DNS. */
+  public static OutboundGuard resolving(Policy policy) {
+    return new OutboundGuard(policy, Resolver.DNS);
   }
 
   /**

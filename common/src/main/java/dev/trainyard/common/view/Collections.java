@@ -34,5 +34,14 @@ public final class Collections {
   /** The delivery log ({@code WebhookDelivery}): written by the webhook dispatcher. */
   public static final String WEBHOOK_DELIVERIES = "webhook_deliveries";
 
+  /** Remote git repositories of organizations ({@code GitRemote}): written by the gateway. */
+  public static final String GIT_REMOTES = "git_remotes";
+
+  /** GitHub App installations and the organization each serves ({@code GithubInstallation}). */
+  public static final String GITHUB_INSTALLATIONS = "github_installations";
+
+  /** GitHub webhook deliveries already applied, by {@code X-GitHub-Delivery} (kept 7 days). */
+  public static final String GITHUB_DELIVERIES = "github_deliveries";
+
   private Collections() {}
 }

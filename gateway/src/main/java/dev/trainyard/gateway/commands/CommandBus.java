@@ -36,10 +36,17 @@ public class CommandBus {
   }
 
   public Mono<CommandReply> send(QueueKey key, QueueCommand command) {
+    return send(key, command, UUID.randomUUID().toString());
+  }
+
+  /**
+   * Sends the command under {@code commandId}: the worker applies one id once, so a command sent
+   * again with the same id (a redelivered webhook) has no second effect.
+   */
+  public Mono<CommandReply> send(QueueKey key, QueueCommand command, String commandId) {
     String correlationId = UUID.randomUUID().toString();
     CommandEnvelope envelope =
-        new CommandEnvelope(
-            UUID.randomUUID().toString(), correlationId, key, Instant.now(), command);
+        new CommandEnvelope(commandId, correlationId, key, Instant.now(), command);
     String json = Json.mapper().writeValueAsString(envelope);
     return Mono.defer(
             () -> {

@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param rateLimitPerOrg requests a second each organization may make across every replica ({@code
  *     TRAINYARD_RATE_LIMIT_PER_ORG}, default 200, bursts to twice that; 0 = no limit)
  * @param outbound hosts the outbound address guard does not check
+ * @param git what remote git URLs may target ({@code TRAINYARD_GIT_ALLOW_LOOPBACK})
+ * @param github the GitHub App's webhook secret, the host it serves and its default organization
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -29,7 +31,9 @@ public record GatewayProperties(
     Webhook webhook,
     FlakyTests flakyTests,
     Integer rateLimitPerOrg,
-    Outbound outbound) {
+    Outbound outbound,
+    Git git,
+    Github github) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
   public static final int DEFAULT_RATE_LIMIT_PER_ORG = 200;
@@ -43,6 +47,8 @@ public record GatewayProperties(
     flakyTests = flakyTests == null ? new FlakyTests(null, null, null) : flakyTests;
     rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
     outbound = outbound == null ? new Outbound(null) : outbound;
+    git = git == null ? new Git(null) : git;
+    github = github == null ? new Github(null, null, null) : github;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -78,6 +84,26 @@ public record GatewayProperties(
   public record Outbound(List<String> allowedHosts) {
     public Outbound {
       allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
+    }
+  }
+
+  /** {@code TRAINYARD_GIT_ALLOW_LOOPBACK}: remote git URLs may target loopback addresses. */
+  public record Git(Boolean allowLoopback) {
+    public Git {
+      allowLoopback = allowLoopback != null && allowLoopback;
+    }
+  }
+
+  /**
+   * {@code TRAINYARD_GITHUB_WEBHOOK_SECRET} (unset: the webhook answers 503), {@code
+   * TRAINYARD_GITHUB_HOST} (the {@code repo.host} the App serves, default {@code github.com}),
+   * {@code TRAINYARD_GITHUB_DEFAULT_ORG} (the organization a new installation serves).
+   */
+  public record Github(String webhookSecret, String host, String defaultOrg) {
+    public Github {
+      webhookSecret = webhookSecret == null || webhookSecret.isEmpty() ? null : webhookSecret;
+      host = host == null || host.isBlank() ? "github.com" : host;
+      defaultOrg = defaultOrg == null || defaultOrg.isBlank() ? null : defaultOrg;
     }
   }
 

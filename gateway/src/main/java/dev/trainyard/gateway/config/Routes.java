@@ -10,7 +10,10 @@ import dev.trainyard.gateway.health.HealthHandler;
 import dev.trainyard.gateway.metrics.MetricsHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
+import dev.trainyard.gateway.scm.GitRemoteHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
+import dev.trainyard.gateway.scm.github.GithubAdminHandler;
+import dev.trainyard.gateway.scm.github.GithubWebhookHandler;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
 import java.time.InstantSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -52,6 +55,9 @@ public class Routes {
       PullRequestHandler pulls,
       QueueHandler queues,
       ScmHandler scm,
+      GitRemoteHandler remotes,
+      GithubWebhookHandler github,
+      GithubAdminHandler githubAdmin,
       CiHandler ci,
       WebhookHandler webhooks,
       FlakyTestsProxy flakyTests,
@@ -73,6 +79,10 @@ public class Routes {
         .post("/v1/deleteQueue", org, queues::delete)
         .get("/v1/getMergeQueueMetrics", org, metrics::get)
         .post("/v1/scm/git/notify", org, scm::gitNotify)
+        .post("/v1/scm/git/setRemote", org, remotes::setRemote)
+        .post("/v1/scm/git/getRemote", org, remotes::getRemote)
+        .post("/v1/scm/git/deleteRemote", org, remotes::deleteRemote)
+        .post("/v1/scm/github/webhook", Access.PUBLIC, github::receive)
         .post("/v1/ci/reportStatus", org, ci::reportStatus)
         .post("/v1/webhooks/createEndpoint", org, webhooks::createEndpoint)
         .post("/v1/webhooks/listEndpoints", org, webhooks::listEndpoints)
@@ -84,6 +94,8 @@ public class Routes {
         .post("/admin/v1/createOrganization", Access.ADMIN, admin::createOrganization)
         .post("/admin/v1/createApiToken", Access.ADMIN, admin::createApiToken)
         .post("/admin/v1/revokeApiToken", Access.ADMIN, admin::revokeApiToken)
+        .post("/admin/v1/bindGithubInstallation", Access.ADMIN, githubAdmin::bind)
+        .post("/admin/v1/unbindGithubInstallation", Access.ADMIN, githubAdmin::unbind)
         .get("/actuator/health", Access.PUBLIC, health::overall)
         .get("/actuator/health/liveness", Access.PUBLIC, health::liveness)
         .get("/actuator/health/readiness", Access.PUBLIC, health::readiness)

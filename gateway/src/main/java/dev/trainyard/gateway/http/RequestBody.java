@@ -13,6 +13,7 @@ import tools.jackson.databind.JsonNode;
  */
 public final class RequestBody extends StrictJson {
   public static final long MAX_UINT32 = 4_294_967_295L;
+  public static final int MAX_URL = 2048;
 
   private RequestBody(JsonNode root) {
     super(root);
@@ -28,6 +29,16 @@ public final class RequestBody extends StrictJson {
 
   public RepoRef repo() {
     return repo(RepoRef::new);
+  }
+
+  /** {@code url}: a required non-empty string of at most {@value #MAX_URL} characters. */
+  public String url() {
+    return optionalString("url")
+        .filter(u -> !u.isEmpty() && u.length() <= MAX_URL)
+        .orElseThrow(
+            () ->
+                new InvalidRequestException(
+                    "url is required: an absolute URL of at most " + MAX_URL + " characters"));
   }
 
   /**

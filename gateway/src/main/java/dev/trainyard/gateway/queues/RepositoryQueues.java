@@ -2,6 +2,7 @@ package dev.trainyard.gateway.queues;
 
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.gateway.http.ApiException;
@@ -23,25 +24,37 @@ public class RepositoryQueues {
     this.mongo = mongo;
   }
 
+  /** A queue on the repository, with its settings. */
+  public record RepositoryQueue(QueueKey key, QueueSettings settings) {}
+
   /** The queues, or a 404 when the organization has none on {@code repo}. */
   public Mono<List<QueueKey>> require(String org, RepoRef repo) {
-    // queue ids are org/host/owner/name:branch, so the repository's queues share a prefix
-    String prefix = QueueKey.of(org, repo.host(), repo.owner(), repo.name(), "").id();
-    Query query =
-        Query.query(Criteria.where("_id").regex("^" + Pattern.quote(prefix)).and("view").ne(null));
-    query.fields().include("aggregate.key");
-    return mongo
-        .find(query, Document.class, Collections.QUEUES)
-        .map(
-            doc ->
-                Json.mapper()
-                    .convertValue(doc.get("aggregate", Document.class).get("key"), QueueKey.class))
-        .collectList()
+    return find(org, repo)
+        .map(queues -> queues.stream().map(RepositoryQueue::key).toList())
         .filter(keys -> !keys.isEmpty())
         .switchIfEmpty(
             Mono.error(
                 () ->
                     ApiException.notFound(
                         "no queue of this organization uses " + repo.host() + "/" + repo.slug())));
+  }
+
+  /** The organization's queues on {@code repo} (none: an empty list). */
+  public Mono<List<RepositoryQueue>> find(String org, RepoRef repo) {
+    // queue ids are org/host/owner/name:branch, so the repository's queues share a prefix
+    String prefix = QueueKey.of(org, repo.host(), repo.owner(), repo.name(), "").id();
+    Query query =
+        Query.query(Criteria.where("_id").regex("^" + Pattern.quote(prefix)).and("view").ne(null));
+    query.fields().include("aggregate.key").include("aggregate.settings");
+    return mongo
+        .find(query, Document.class, Collections.QUEUES)
+        .map(
+            doc -> {
+              Document aggregate = doc.get("aggregate", Document.class);
+              return new RepositoryQueue(
+                  Json.mapper().convertValue(aggregate.get("key"), QueueKey.class),
+                  Json.mapper().convertValue(aggregate.get("settings"), QueueSettings.class));
+            })
+        .collectList();
   }
 }

@@ -12,6 +12,7 @@ import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.config.SecretsAtRest;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
@@ -45,13 +46,12 @@ import reactor.core.scheduler.Schedulers;
 @Component
 public class WebhookHandler {
   static final int GRACE_HOURS = 24;
-  private static final int MAX_URL = 2048;
   private static final int MAX_TYPES = 100;
   private static final int MAX_TAKE = 100;
   private static final int DEFAULT_TAKE = 50;
   private final ReactiveMongoTemplate mongo;
   private final CursorSecret cursorSecret;
-  private final SecretBox secrets;
+  private final SecretsAtRest secrets;
   private final OutboundGuard guard;
   private final InstantSource clock;
 
@@ -59,17 +59,17 @@ public class WebhookHandler {
       ReactiveMongoTemplate mongo,
       CursorSecret cursorSecret,
       GatewayProperties props,
+      SecretsAtRest secrets,
       InstantSource clock) {
     this.mongo = mongo;
     this.clock = clock;
     this.cursorSecret = cursorSecret;
     GatewayProperties.Webhook webhook = props.webhook();
-    this.secrets = webhook.key() == null ? null : new SecretBox(webhook.key());
+    this.secrets = secrets;
     this.guard =
-        new OutboundGuard(
+        OutboundGuard.resolving(
             OutboundGuard.Policy.webhooks(
-                webhook.allowHttp(), webhook.allowLoopback(), props.outbound().allowedHosts()),
-            OutboundGuard.Resolver.DNS);
+                webhook.allowHttp(), webhook.allowLoopback(), props.outbound().allowedHosts()));
   }
 
   public Mono<ServerResponse> createEndpoint(ServerRequest request) {
@@ -77,15 +77,7 @@ public class WebhookHandler {
     return JsonResponses.body(request)
         .flatMap(
             body -> {
-              String url =
-                  body.optionalString("url")
-                      .filter(u -> !u.isEmpty() && u.length() <= MAX_URL)
-                      .orElseThrow(
-                          () ->
-                              ApiException.badRequest(
-                                  "url is required: an absolute URL of at most "
-                                      + MAX_URL
-                                      + " characters"));
+              String url = body.url();
               List<String> types = eventTypes(body);
               String description = body.optionalString("description").orElse(null);
               return checked(url)
@@ -101,7 +93,7 @@ public class WebhookHandler {
                                     url,
                                     types,
                                     description,
-                                    List.of(new EndpointSecret(box().seal(secret), now, null)),
+                                    List.of(new EndpointSecret(secrets.seal(secret), now, null)),
                                     now,
                                     false,
                                     null,
@@ -145,7 +137,7 @@ public class WebhookHandler {
               Instant now = clock.instant();
               String secret = SecretBox.newSecret();
               List<EndpointSecret> kept = new ArrayList<>();
-              kept.add(new EndpointSecret(box().seal(secret), now, null));
+              kept.add(new EndpointSecret(secrets.seal(secret), now, null));
               for (EndpointSecret old : e.secrets()) {
                 if (old.signsAt(now)) {
                   Instant retires = now.plus(Duration.ofHours(GRACE_HOURS));
@@ -286,15 +278,6 @@ public class WebhookHandler {
                 problem.isPresent()
                     ? Mono.error(ApiException.badRequest(problem.get()))
                     : Mono.empty());
-  }
-
-  private SecretBox box() {
-    if (secrets == null) {
-      throw ApiException.unavailable(
-          "webhooks are not configured here: set TRAINYARD_WEBHOOK_KEY on the gateway and the"
-              + " dispatcher");
-    }
-    return secrets;
   }
 
   private static List<String> eventTypes(RequestBody body) {

@@ -1,11 +1,15 @@
 package dev.trainyard.worker.config;
 
+import dev.trainyard.common.net.OutboundGuard;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.worker.effects.EffectRunner;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.scm.git.GitRemotes;
 import dev.trainyard.worker.scm.git.GitScm;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
@@ -18,15 +22,16 @@ import dev.trainyard.worker.store.QueueStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
@@ -104,22 +109,40 @@ public class WorkerConfiguration {
     return new Ticker(store, owned, signals, clock);
   }
 
-  /** The git adapter, when a git root is configured ({@code TRAINYARD_GIT_ROOT}). */
+  /**
+   * The git adapter: bare repositories under {@code TRAINYARD_GIT_ROOT} (when set) and the remotes
+   * organizations registered, mirrored under {@code TRAINYARD_GIT_CACHE}; their credentials are
+   * opened with {@code TRAINYARD_WEBHOOK_KEY}, their URLs pass the outbound address guard.
+   */
   @Bean
-  @ConditionalOnProperty("trainyard.git.root")
-  GitScm gitScm(@Value("${trainyard.git.root}") Path root) {
-    return new GitScm(root, new PersonIdent("trainyard", "trainyard@localhost"));
+  GitScm gitScm(
+      MongoTemplate mongo,
+      @Value("${trainyard.git.root:#{null}}") Path root,
+      @Value("${trainyard.git.cache:#{null}}") Path cache,
+      @Value("${trainyard.git.allow-loopback:false}") boolean allowLoopback,
+      @Value("${trainyard.outbound.allowed-hosts:}") List<String> allowedHosts,
+      @Value("${trainyard.webhook.key:#{null}}") String secretsKey) {
+    Path mirrors =
+        cache != null
+            ? cache
+            : Path.of(System.getProperty("java.io.tmpdir"), "trainyard-git-cache");
+    return new GitScm(
+        root,
+        mirrors,
+        new GitRemotes(
+            mongo.getCollection(Collections.GIT_REMOTES),
+            secretsKey == null || secretsKey.isBlank() ? null : new SecretBox(secretsKey)),
+        OutboundGuard.resolving(OutboundGuard.Policy.gitRemotes(allowLoopback, allowedHosts)),
+        new PersonIdent("trainyard", "trainyard@localhost"));
   }
 
   @Bean
-  @ConditionalOnProperty("trainyard.git.root")
   ScmPoller scmPoller(QueueStore store, OwnedQueues owned, Signals signals, GitScm scm) {
     return new ScmPoller(store, owned, signals, scm);
   }
 
   /** Carries out builds, merges and branch deletions for the queues of the git adapter. */
   @Bean
-  @ConditionalOnProperty("trainyard.git.root")
   EffectRunner effectRunner(
       GitScm scm,
       Signals signals,

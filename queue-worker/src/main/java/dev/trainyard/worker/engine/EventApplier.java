@@ -15,6 +15,7 @@ import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
 import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
 import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
 import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
+import dev.trainyard.worker.engine.QueueEvent.SourceProblemChanged;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TargetMoved;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
@@ -51,6 +52,8 @@ public final class EventApplier {
       return state.with(e.state(), e.settings());
     } else if (event instanceof QueueDeleted) {
       return null;
+    } else if (event instanceof SourceProblemChanged e) {
+      return state.withSourceProblem(e.problem());
     } else if (event instanceof PullRequestSubmitted e) {
       return submitted(state, e);
     } else if (event instanceof PullRequestResubmitted e) {

@@ -25,7 +25,8 @@ public record QueueAggregate(
     List<PendingTargets> targetsBeforeSubmit,
     List<Entry> concluded,
     RunBook runs,
-    QueueMode switchingTo) {
+    QueueMode switchingTo,
+    String sourceProblem) {
 
   /** How many target uploads for not-yet-submitted PRs are remembered; the oldest go first. */
   public static final int MAX_TARGETS_BEFORE_SUBMIT = 1000;
@@ -54,6 +55,7 @@ public record QueueAggregate(
         List.of(),
         List.of(),
         RunBook.EMPTY,
+        null,
         null);
   }
 
@@ -83,86 +85,89 @@ public record QueueAggregate(
   }
 
   QueueAggregate with(QueueState newState, QueueSettings newSettings) {
-    return new QueueAggregate(
-        key,
-        newState,
-        newSettings,
-        createdAt,
-        nextSequence,
-        entries,
-        targetsBeforeSubmit,
-        concluded,
-        runs,
-        switchingTo);
+    Copy c = new Copy(this);
+    c.state = newState;
+    c.settings = newSettings;
+    return c.aggregate();
   }
 
   QueueAggregate withEntries(List<Entry> newEntries, long newNextSequence) {
-    return new QueueAggregate(
-        key,
-        state,
-        settings,
-        createdAt,
-        newNextSequence,
-        newEntries,
-        targetsBeforeSubmit,
-        concluded,
-        runs,
-        switchingTo);
+    Copy c = new Copy(this);
+    c.entries = newEntries;
+    c.nextSequence = newNextSequence;
+    return c.aggregate();
   }
 
   QueueAggregate withTargetsBeforeSubmit(List<PendingTargets> pending) {
-    return new QueueAggregate(
-        key,
-        state,
-        settings,
-        createdAt,
-        nextSequence,
-        entries,
-        pending,
-        concluded,
-        runs,
-        switchingTo);
+    Copy c = new Copy(this);
+    c.targetsBeforeSubmit = pending;
+    return c.aggregate();
   }
 
   QueueAggregate withConcluded(List<Entry> newEntries, List<Entry> newConcluded) {
-    return new QueueAggregate(
-        key,
-        state,
-        settings,
-        createdAt,
-        nextSequence,
-        newEntries,
-        targetsBeforeSubmit,
-        newConcluded,
-        runs,
-        switchingTo);
+    Copy c = new Copy(this);
+    c.entries = newEntries;
+    c.concluded = newConcluded;
+    return c.aggregate();
   }
 
   QueueAggregate withRuns(RunBook newRuns) {
-    return new QueueAggregate(
-        key,
-        state,
-        settings,
-        createdAt,
-        nextSequence,
-        entries,
-        targetsBeforeSubmit,
-        concluded,
-        newRuns,
-        switchingTo);
+    Copy c = new Copy(this);
+    c.runs = newRuns;
+    return c.aggregate();
   }
 
   QueueAggregate withSwitchingTo(QueueMode mode) {
-    return new QueueAggregate(
-        key,
-        state,
-        settings,
-        createdAt,
-        nextSequence,
-        entries,
-        targetsBeforeSubmit,
-        concluded,
-        runs,
-        mode);
+    Copy c = new Copy(this);
+    c.switchingTo = mode;
+    return c.aggregate();
+  }
+
+  QueueAggregate withSourceProblem(String problem) {
+    Copy c = new Copy(this);
+    c.sourceProblem = problem;
+    return c.aggregate();
+  }
+
+  /** A mutable copy, so each {@code with} names only what it changes. */
+  private static final class Copy {
+    private final QueueAggregate from;
+    private QueueState state;
+    private QueueSettings settings;
+    private long nextSequence;
+    private List<Entry> entries;
+    private List<PendingTargets> targetsBeforeSubmit;
+    private List<Entry> concluded;
+    private RunBook runs;
+    private QueueMode switchingTo;
+    private String sourceProblem;
+
+    private Copy(QueueAggregate from) {
+      this.from = from;
+      state = from.state;
+      settings = from.settings;
+      nextSequence = from.nextSequence;
+      entries = from.entries;
+      targetsBeforeSubmit = from.targetsBeforeSubmit;
+      concluded = from.concluded;
+      runs = from.runs;
+      switchingTo = from.switchingTo;
+      sourceProblem = from.sourceProblem;
+    }
+
+    private QueueAggregate aggregate() {
+      return new QueueAggregate(
+          from.key,
+          state,
+          settings,
+          from.createdAt,
+          nextSequence,
+          entries,
+          targetsBeforeSubmit,
+          concluded,
+          runs,
+          switchingTo,
+          sourceProblem);
+    }
   }
 }

@@ -34,6 +34,7 @@ import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -144,6 +145,10 @@ public final class QueueEngine {
       return Decision.accept(List.of());
     } else if (command instanceof RecordPullRequestState c) {
       return observed(state, c, ctx);
+    } else if (command instanceof QueueCommand.RecordSourceProblem c) {
+      return Objects.equals(c.problem(), state.sourceProblem())
+          ? Decision.accept(List.of())
+          : Decision.accept(List.of(new QueueEvent.SourceProblemChanged(c.problem())));
     } else if (command instanceof QueueCommand.RefreshFromScm) {
       return Decision.accept(List.of()); // reading the source host is the shell's work
     }

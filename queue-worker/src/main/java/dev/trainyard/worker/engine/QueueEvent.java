@@ -20,6 +20,12 @@ public sealed interface QueueEvent {
 
   record QueueDeleted() implements QueueEvent {}
 
+  /**
+   * Why the source host cannot serve the queue's repository now (no adapter serves it, the remote
+   * could not be fetched), or null once it can: the reason its not-ready PRs show.
+   */
+  record SourceProblemChanged(String problem) implements QueueEvent {}
+
   record PullRequestSubmitted(Entry entry) implements QueueEvent {}
 
   /** A PR already in the queue was submitted again: its priority and noBatch are refreshed. */

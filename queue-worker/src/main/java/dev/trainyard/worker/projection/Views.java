@@ -1,5 +1,7 @@
 package dev.trainyard.worker.projection;
 
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.PullRequestView;
 import dev.trainyard.common.view.QueueView;
@@ -24,7 +26,8 @@ public final class Views {
             e.hasImpactedTargets(),
             queue.settings().requiresImpactedTargets(),
             queue.key().branch().equals(e.pr().baseBranch()),
-            e.mergeability());
+            e.mergeability(),
+            e.state() == PrState.NOT_READY ? notReadyReason(queue, e) : null);
     return new PullRequestView(
         e.id(),
         e.state(),
@@ -43,5 +46,30 @@ public final class Views {
         false,
         !e.state().isFinal(),
         e.verifiedByTestRun());
+  }
+
+  /** One sentence: the first reason, in the order the planner's readiness rule checks them. */
+  static String notReadyReason(QueueAggregate queue, Entry e) {
+    String branch = queue.key().branch();
+    if (queue.sourceProblem() != null) {
+      return queue.sourceProblem();
+    }
+    if (e.pr().sha().isEmpty()) {
+      return "the source host has not reported pull request #" + e.prNumber() + " yet";
+    }
+    if (!branch.equals(e.pr().baseBranch())) {
+      return "its base branch is " + e.pr().baseBranch() + ", not the queue's branch " + branch;
+    }
+    if (e.mergeability() == Mergeability.NOT_MERGEABLE) {
+      return "it does not merge cleanly into " + branch;
+    }
+    if (e.mergeability() != Mergeability.MERGEABLE) {
+      return "its mergeability is not known yet";
+    }
+    if (queue.settings().requiresImpactedTargets() && !e.hasImpactedTargets()) {
+      return "no impacted targets were uploaded for its head commit, and the queue runs in"
+          + " parallel mode";
+    }
+    return "it is ready and waits for the queue to re-plan";
   }
 }

@@ -18,6 +18,14 @@ public interface ScmProvider {
   /** Whether this provider holds {@code repo}. */
   boolean serves(OrgRepo repo);
 
+  /**
+   * Brings what this provider reads of {@code repo} up to date with its host (a remote's fetch);
+   * nothing where the provider reads the host directly.
+   *
+   * @throws java.io.UncheckedIOException with one sentence saying why the host cannot be reached
+   */
+  default void fetch(OrgRepo repo) {}
+
   /** The pull request, if the host has it; its base defaults to {@code targetBranch}. */
   Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch);
 

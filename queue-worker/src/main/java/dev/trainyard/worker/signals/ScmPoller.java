@@ -1,6 +1,7 @@
 package dev.trainyard.worker.signals;
 
 import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
+import dev.trainyard.common.command.QueueCommand.RecordSourceProblem;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
@@ -10,13 +11,16 @@ import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Predicate;
@@ -25,10 +29,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
 
 /**
- * Every interval, reads the queued PRs of this instance's queues from the source host and reports
- * each one whose head, title, author, base or mergeability differs from what the queue recorded (or
- * that disappeared after it had been seen: closed). Runs on the scheduler thread, never on a
- * listener thread; mergeability is computed once per (target head, PR head).
+ * Every interval, fetches the repository of each of this instance's queues and reads its queued PRs
+ * from the source host, reporting each one whose head, title, author, base or mergeability differs
+ * from what the queue recorded (or that disappeared after it had been seen: closed). A repository
+ * no adapter serves, or one that cannot be fetched, is recorded as the queue's source problem (the
+ * reason its PRs are not ready); a queue whose problem is recorded is only re-checked, not re-read.
+ * Runs on the scheduler thread, never on a listener thread; mergeability is computed once per
+ * (target head, PR head).
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
@@ -38,6 +45,10 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final Signals signals;
   private final ScmProvider scm;
   private final ExecutorService refreshes = Executors.newFixedThreadPool(2);
+
+  /** The source problem last seen recorded per queue: such queues are not re-read every round. */
+  private final Map<String, String> reported = new ConcurrentHashMap<>();
+
   private final Map<String, Mergeability> merges =
       Collections.synchronizedMap(
           new LinkedHashMap<>(16, 0.75f, true) {
@@ -57,14 +68,26 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   @Scheduled(fixedDelayString = "${trainyard.scm.poll-interval:5s}")
   public void poll() {
     Predicate<String> mine = owned.now();
+    List<QueueKey> active;
     try {
-      for (QueueKey key : store.activeQueues()) {
-        if (mine.test(key.id()) && scm.serves(key.orgRepo())) {
-          store.load(key.id()).map(StoredQueue::aggregate).ifPresent(this::observe);
-        }
-      }
+      active = store.activeQueues();
     } catch (RuntimeException e) {
-      log.warn("could not poll the source host; the next round retries: {}", e.toString());
+      log.warn("could not list the queues to poll; the next round retries: {}", e.toString());
+      return;
+    }
+    for (QueueKey key : active) {
+      if (!mine.test(key.id())) {
+        continue;
+      }
+      try {
+        String problem = problem(key.orgRepo());
+        if (problem != null && problem.equals(reported.get(key.id()))) {
+          continue; // recorded already; nothing to read
+        }
+        store.load(key.id()).map(StoredQueue::aggregate).ifPresent(q -> observe(q, problem));
+      } catch (RuntimeException e) {
+        log.warn("could not poll {}; the next round retries: {}", key.id(), e.toString());
+      }
     }
   }
 
@@ -79,8 +102,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
                 store
                     .load(key.id())
                     .map(StoredQueue::aggregate)
-                    .filter(q -> scm.serves(key.orgRepo()))
-                    .map(this::observe)
+                    .map(q -> observe(q, problem(key.orgRepo())))
                     .orElse(List.of()),
             refreshes)
         .thenCompose(sends -> CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)));
@@ -92,10 +114,42 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     refreshes.shutdownNow();
   }
 
-  private List<CompletableFuture<?>> observe(QueueAggregate queue) {
+  /**
+   * Why the source host cannot serve {@code repo} now, or null once it is fetched: the sentence its
+   * not-ready PRs show.
+   */
+  private String problem(OrgRepo repo) {
+    try {
+      if (!scm.serves(repo)) {
+        return "no source host serves "
+            + repo.repo().host()
+            + "/"
+            + repo.repo().slug()
+            + " for this organization";
+      }
+      scm.fetch(repo);
+      return null;
+    } catch (UncheckedIOException e) {
+      return e.getCause().getMessage();
+    } catch (RuntimeException e) {
+      return "the source host could not be read: " + e.getMessage();
+    }
+  }
+
+  /** Records a changed source problem, then (when there is none) every PR that changed. */
+  private List<CompletableFuture<?>> observe(QueueAggregate queue, String problem) {
     List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
     OrgRepo repo = key.orgRepo();
+    if (!Objects.equals(problem, queue.sourceProblem())) {
+      sends.add(signals.send(key, new RecordSourceProblem(problem)));
+      reported.remove(key.id());
+    } else if (problem != null) {
+      reported.put(key.id(), problem); // seen recorded: later rounds need not load the queue
+    }
+    if (problem != null) {
+      return sends;
+    }
     Optional<String> target = scm.branchHead(repo, key.branch());
     for (Entry entry : queue.entries()) {
       Optional<ScmPullRequest> pr = scm.pullRequest(repo, entry.prNumber(), key.branch());

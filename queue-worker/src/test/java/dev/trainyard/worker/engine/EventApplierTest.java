@@ -37,7 +37,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(28);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(29);
   }
 
   /**
@@ -208,6 +208,8 @@ class EventApplierTest {
     if (type == QueueEvent.BisectionRunStarted.class)
       return new QueueEvent.BisectionRunStarted(run, t);
     if (type == QueueEvent.TargetMoved.class) return new QueueEvent.TargetMoved("moved");
+    if (type == QueueEvent.SourceProblemChanged.class)
+      return new QueueEvent.SourceProblemChanged("the remote could not be fetched");
     if (type == QueueEvent.TestRunCleared.class) return new QueueEvent.TestRunCleared(run, true, t);
     if (type == QueueEvent.TestRunRescued.class)
       return new QueueEvent.TestRunRescued(run, "run-13", t);

@@ -4,6 +4,7 @@ import static dev.trainyard.standalone.support.Api.body;
 import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CrashAfterStore;
@@ -32,8 +33,12 @@ import tools.jackson.databind.JsonNode;
  */
 public class GuaranteesIT extends OwnStack {
   private static final String CRASHING_REPO = "crash-" + Api.uniqueRepo();
+  // the API's commands only: the poller also records that no source host serves this repository
   private final CrashAfterStore crash =
-      new CrashAfterStore(e -> e.queue().repo().name().equals(CRASHING_REPO));
+      new CrashAfterStore(
+          e ->
+              e.queue().repo().name().equals(CRASHING_REPO)
+                  && !(e.command() instanceof QueueCommand.RecordSourceProblem));
   private Api api;
 
   @Override

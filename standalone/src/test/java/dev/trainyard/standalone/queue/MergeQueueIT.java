@@ -15,6 +15,7 @@ import dev.trainyard.standalone.support.QueueSteps;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -152,6 +153,22 @@ class MergeQueueIT extends QueueScenario {
     assertThat(first(events(), "pull_request.canceled", 1).get("cancellation_reason").asString())
         .isEqualTo("PR_PUSHED_TO");
     assertThat(git.mainSubjects()).containsExactly("Initial commit");
+  }
+
+  @Test
+  void aTargetMovedBySomeoneElseDuringARunIsNeverOverwritten() throws Exception {
+    pullRequestUnderTest(1);
+
+    ObjectId hotfix = git.pushToMain("Hotfix by hand", "hotfix.txt", "fix\n");
+    ci.hold(false);
+
+    awaitState(api, name, 1, "merged");
+    assertThat(git.mainSubjects())
+        .containsExactly("Merge pull request #1: Add a", "Hotfix by hand", "Initial commit");
+    assertThat(git.repo().tree(git.main())).containsKeys("a.txt", "hotfix.txt");
+    assertThat(git.repo().history(git.main(), null).stream().map(RevCommit::getId))
+        .as("the hand-pushed commit stays on main")
+        .contains(hotfix);
   }
 
   @Test

@@ -33,9 +33,21 @@ abstract class QueueScenario extends OwnStack {
   void repository() throws IOException {
     api = stack.api();
     name = Api.uniqueRepo();
-    git = new GitHost(gitRoot, TestStack.ORG, api, name);
+    git = new GitHost(repositories(), TestStack.ORG, api, name);
+    serve(name);
     ci = new CiSimulator(git.repo(), api, name);
   }
+
+  /** Where this scenario's git server keeps the repositories: the stack's git root. */
+  protected Path repositories() {
+    return gitRoot;
+  }
+
+  /**
+   * Makes the stack reach {@code github.com/acme/<name>}: nothing to do for a repository under the
+   * git root; a remote variant registers its URL.
+   */
+  protected void serve(String repositoryName) throws IOException {}
 
   @AfterEach
   void closeRepository() {

@@ -111,6 +111,8 @@ class GitRepositoriesIT extends OwnStack {
       assertThat(theirs.get("readiness").get("gitHubMergeability").asString())
           .isEqualTo("unspecified");
       assertThat(theirs.get("prSha").asString()).as("nothing was read for it").isEmpty();
+      assertThat(theirs.get("readiness").get("notReadyReason").asString())
+          .isEqualTo("no source host serves github.com/acme/" + name + " for this organization");
       assertThat(git.repo().refs("refs/heads/trainyard-merge/"))
           .as("the owner's one test branch, none for the stranger")
           .hasSize(1);

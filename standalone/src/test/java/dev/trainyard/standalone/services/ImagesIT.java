@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.standalone.support.EmbeddedInfrastructure;
+import dev.trainyard.standalone.support.Prerequisites;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
@@ -40,12 +40,10 @@ class ImagesIT {
   @ValueSource(strings = {"gateway", "queue-worker", "webhook-dispatcher", "flaky-tests-service"})
   void theImageStartsFromItsOwnFilesystemAndAnswersHealth(String module) throws Exception {
     Path image = Path.of("..", module, "target", "image", module + "-image.tar").toAbsolutePath();
-    boolean required = "required".equals(System.getProperty("trainyard.images"));
-    boolean runnable = Files.exists(image) && onPath("bwrap");
-    if (required) {
-      assertThat(runnable).as("image " + image + " built and bwrap installed").isTrue();
-    }
-    Assumptions.assumeTrue(runnable, "no image built (profile images) or no bwrap");
+    Prerequisites.require(
+        Files.exists(image) && Prerequisites.onPath("bwrap"),
+        "trainyard.images",
+        "no image " + image + " built (profile images) or no bwrap");
 
     Path work = Files.createTempDirectory("trainyard-image-");
     Path rootfs = Files.createDirectories(work.resolve("rootfs"));
@@ -152,15 +150,6 @@ class ImagesIT {
     assertThat(process.waitFor(5, TimeUnit.MINUTES) && process.exitValue() == 0)
         .as(String.join(" ", command))
         .isTrue();
-  }
-
-  private static boolean onPath(String tool) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(dir, tool))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static int status(int port, String path) {

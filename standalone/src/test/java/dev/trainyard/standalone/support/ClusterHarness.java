@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,8 +88,18 @@ public final class ClusterHarness implements Stack {
     this.cluster = cluster;
   }
 
-  /** Starts the topology in {@code folder} and returns once it printed {@code READY}. */
+  /**
+   * Starts the topology in {@code folder} and returns once it printed {@code READY}. Needs helm
+   * ({@code .ci/helm-check} installs it, or {@code helm} on the path): without it the caller is
+   * skipped, unless {@code -Dtrainyard.cluster=required} (CI) makes that a failure.
+   */
   public static ClusterHarness start(Path folder) throws IOException {
+    boolean helm =
+        System.getenv("TRAINYARD_HELM") != null
+            || Files.isExecutable(Path.of("..", ".ci/.tools/bin/helm"))
+            || Prerequisites.onPath("helm");
+    Prerequisites.require(
+        helm, "trainyard.cluster", "no helm to render the chart with (.ci/helm-check installs it)");
     ProcessBuilder builder =
         StandaloneProcess.javaJar(
                 Path.of("target").toAbsolutePath(), "trainyard-standalone-.*SNAPSHOT\\.jar", "256m")

@@ -1,6 +1,7 @@
 package dev.trainyard.worker.scm.git;
 
 import dev.trainyard.common.git.GitLayout;
+import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
@@ -23,41 +24,69 @@ import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
-import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ScmProvider} of plain git repositories on disk (the standalone and every e2e test):
- * organization O's repositories are the bare repositories under {@code <root>/<O>/} (API.md §6).
+ * The {@link ScmProvider} of plain git repositories (API.md §6): organization O's repositories are
+ * the remotes O registered ({@link GitRemotes}, mirrored under the git cache) and the bare
+ * repositories under {@code <root>/<O>/}; a registered remote wins over a folder of the same name.
+ * Commits are built in the local repository or mirror; refs move only with the value they are
+ * expected to replace, so a target someone else moved is never overwritten.
  */
 public final class GitScm implements ScmProvider, AutoCloseable {
   private static final String PULL_PREFIX = "refs/pull/";
-  private final Path root;
-  private final PersonIdent committer;
   private static final Logger log = LoggerFactory.getLogger(GitScm.class);
-  private final Map<Path, Repository> open = new ConcurrentHashMap<>();
+  private final Path root;
+  private final Path cache;
+  private final GitRemotes remotes;
+  private final OutboundGuard guard;
+  private final PersonIdent committer;
+  private final Map<Path, LocalPlace> local = new ConcurrentHashMap<>();
+  private final Map<String, RemoteMirror> mirrors = new ConcurrentHashMap<>();
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-  public GitScm(Path root, PersonIdent committer) {
+  /**
+   * @param root the git root (null: no local repositories)
+   * @param cache where remote repositories are mirrored
+   * @param guard what remote URLs may reach, checked before every connection
+   */
+  public GitScm(
+      Path root, Path cache, GitRemotes remotes, OutboundGuard guard, PersonIdent committer) {
     this.root = root;
+    this.cache = cache;
+    this.remotes = remotes;
+    this.guard = guard;
     this.committer = committer;
+  }
+
+  /** Only the repositories under {@code root} (tests, tools). */
+  public GitScm(Path root, PersonIdent committer) {
+    this(root, null, GitRemotes.NONE, null, committer);
   }
 
   @Override
   public boolean serves(OrgRepo repo) {
-    return location(repo).isPresent();
+    return remotes.find(repo).isPresent() || location(repo).isPresent();
+  }
+
+  @Override
+  public void fetch(OrgRepo repo) {
+    io(
+        () -> {
+          place(repo).sync();
+          return null;
+        });
   }
 
   @Override
   public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
     return io(
         () -> {
-          Repository git = repository(repo);
+          Repository git = place(repo).repository();
           Ref head = git.exactRef(PULL_PREFIX + number + "/head");
           if (head == null) {
             return Optional.empty();
@@ -80,7 +109,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   public Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha) {
     return io(
         () -> {
-          Repository git = repository(repo);
+          Repository git = place(repo).repository();
           Ref target = git.exactRef(Constants.R_HEADS + targetBranch);
           if (target == null) {
             return Mergeability.NOT_MERGEABLE;
@@ -102,9 +131,10 @@ public final class GitScm implements ScmProvider, AutoCloseable {
       Instant at) {
     return io(
         () -> {
-          Repository git = repository(repo);
-          Optional<String> base =
-              baseSha != null ? Optional.of(baseSha) : branchHead(repo, targetBranch);
+          GitPlace place = place(repo);
+          place.sync();
+          Repository git = place.repository();
+          Optional<String> base = baseSha != null ? Optional.of(baseSha) : head(git, targetBranch);
           if (base.isEmpty()) {
             return new TestBranchResult.NoBase("branch " + targetBranch + " does not exist");
           }
@@ -123,10 +153,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
             }
             current = merged.get();
           }
-          RefUpdate update = git.updateRef(Constants.R_HEADS + branch);
-          update.setNewObjectId(current);
-          update.setForceUpdate(true);
-          check(update.update(), update);
+          if (place.update(Constants.R_HEADS + branch, null, current) != GitPlace.Update.MOVED) {
+            throw new IOException("could not write test branch " + branch);
+          }
           return new TestBranchResult.Built(branch, base.get(), current.name());
         });
   }
@@ -142,18 +171,16 @@ public final class GitScm implements ScmProvider, AutoCloseable {
       List<PullRequestHead> prs) {
     return io(
         () -> {
-          Repository git = repository(repo);
+          GitPlace place = place(repo);
+          Repository git = place.repository();
           ObjectId expected = ObjectId.fromString(expectedTargetSha);
           ObjectId tested = ObjectId.fromString(testedSha);
-          Optional<String> head = branchHead(repo, targetBranch);
-          if (head.isPresent() && !head.get().equals(expectedTargetSha)) {
-            ObjectId at = ObjectId.fromString(head.get());
-            return InMemoryMerges.landedOn(git, at, tested, expected)
-                ? new MergeResult.Merged(head.get())
-                : new MergeResult.TargetMoved(head.get());
-          }
+          Optional<String> head = head(git, targetBranch);
           if (head.isEmpty()) {
             return new MergeResult.TargetMoved(null);
+          }
+          if (!head.get().equals(expectedTargetSha)) {
+            return movedOrLanded(git, head.get(), tested, expected);
           }
           PersonIdent now = new PersonIdent(committer, new Date());
           ObjectId builtOn = ObjectId.fromString(builtOnSha);
@@ -170,15 +197,15 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           if (landed.isEmpty()) {
             return new MergeResult.Conflict(prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number());
           }
-          RefUpdate update = git.updateRef(Constants.R_HEADS + targetBranch);
-          update.setExpectedOldObjectId(expected);
-          update.setNewObjectId(landed.get());
-          update.setForceUpdate(false);
-          RefUpdate.Result result = update.update();
-          if (result == RefUpdate.Result.LOCK_FAILURE || result == RefUpdate.Result.REJECTED) {
-            return new MergeResult.TargetMoved(branchHead(repo, targetBranch).orElse(null));
+          if (place.update(Constants.R_HEADS + targetBranch, expected, landed.get())
+              == GitPlace.Update.REFUSED) {
+            // moved since we looked: by someone else, or by our own earlier attempt
+            place.sync();
+            Optional<String> now2 = head(git, targetBranch);
+            return now2.isEmpty()
+                ? new MergeResult.TargetMoved(null)
+                : movedOrLanded(git, now2.get(), tested, expected);
           }
-          check(result, update);
           return new MergeResult.Merged(landed.get().name());
         });
   }
@@ -187,25 +214,34 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   public void deleteBranch(OrgRepo repo, String branch) {
     io(
         () -> {
-          RefUpdate update = repository(repo).updateRef(Constants.R_HEADS + branch);
-          update.setForceUpdate(true);
-          update.delete();
+          place(repo).delete(Constants.R_HEADS + branch);
           return null;
         });
   }
 
   @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
-    return io(
-        () ->
-            Optional.ofNullable(repository(repo).exactRef(Constants.R_HEADS + branch))
-                .map(ref -> ref.getObjectId().name()));
+    return io(() -> head(place(repo).repository(), branch));
   }
 
   @Override
   public void close() {
-    open.values().forEach(Repository::close);
-    open.clear();
+    local.values().forEach(GitPlace::close);
+    local.clear();
+    mirrors.values().forEach(GitPlace::close);
+    mirrors.clear();
+  }
+
+  private static MergeResult movedOrLanded(
+      Repository git, String head, ObjectId tested, ObjectId expected) throws IOException {
+    return InMemoryMerges.landedOn(git, ObjectId.fromString(head), tested, expected)
+        ? new MergeResult.Merged(head)
+        : new MergeResult.TargetMoved(head);
+  }
+
+  private static Optional<String> head(Repository git, String branch) throws IOException {
+    return Optional.ofNullable(git.exactRef(Constants.R_HEADS + branch))
+        .map(ref -> ref.getObjectId().name());
   }
 
   /** A PR's base is the queue's branch unless {@code refs/pull/<n>/base} points elsewhere. */
@@ -222,6 +258,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
    * organization has none by these names, or when they would lead outside its folder (logged once).
    */
   private Optional<Path> location(OrgRepo repo) {
+    if (root == null) {
+      return Optional.empty();
+    }
     GitLayout.Location location = GitLayout.locate(root, repo);
     if (location instanceof GitLayout.Location.Refused refused && warned.add(repo.toString())) {
       log.warn("git repository refused: {}", refused.reason());
@@ -231,26 +270,55 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         : Optional.empty();
   }
 
-  private Repository repository(OrgRepo repo) {
+  /** The remote's mirror (rebuilt when its registration changed), else the local repository. */
+  private GitPlace place(OrgRepo repo) throws IOException {
+    Optional<RemoteAccess> remote = remotes.find(repo);
+    if (remote.isPresent()) {
+      return mirror(repo, remote.get());
+    }
     Path dir =
-        location(repo)
-            .orElseThrow(() -> new UncheckedIOException(new IOException("no repository " + repo)));
-    return open.computeIfAbsent(
-        dir,
-        d -> {
-          try {
-            return new FileRepositoryBuilder().setGitDir(d.toFile()).setMustExist(true).build();
-          } catch (IOException e) {
-            throw new UncheckedIOException("no repository at " + d, e);
-          }
-        });
+        location(repo).orElseThrow(() -> new IOException("no source host serves " + repo.repo()));
+    LocalPlace place = local.get(dir);
+    if (place == null) {
+      LocalPlace opened = new LocalPlace(dir);
+      place = local.putIfAbsent(dir, opened);
+      if (place == null) {
+        place = opened;
+      } else {
+        opened.close();
+      }
+    }
+    return place;
   }
 
-  private static void check(RefUpdate.Result result, RefUpdate update) throws IOException {
-    switch (result) {
-      case NEW, FORCED, FAST_FORWARD, NO_CHANGE -> {}
-      default -> throw new IOException("could not update " + update.getName() + ": " + result);
+  private synchronized RemoteMirror mirror(OrgRepo repo, RemoteAccess access) throws IOException {
+    RemoteMirror current = mirrors.get(repo.toString());
+    if (current != null && current.access().equals(access)) {
+      return current;
     }
+    if (cache == null) {
+      throw new IOException("no git cache is configured for remote repositories");
+    }
+    RemoteMirror fresh = new RemoteMirror(mirrorDir(repo), access, guard);
+    mirrors.put(repo.toString(), fresh);
+    if (current != null) {
+      current.close();
+    }
+    return fresh;
+  }
+
+  /** {@code <cache>/<org>/<host>/<owner>/<name>.git}: names were checked as path segments. */
+  private Path mirrorDir(OrgRepo repo) throws IOException {
+    Path org = cache.resolve(repo.org()).normalize();
+    Path dir =
+        org.resolve(repo.repo().host())
+            .resolve(repo.repo().owner())
+            .resolve(repo.repo().name() + ".git")
+            .normalize();
+    if (!org.startsWith(cache.normalize()) || !dir.startsWith(org)) {
+      throw new IOException(repo + " has a name that is not one plain path segment");
+    }
+    return dir;
   }
 
   /** A git operation that may fail with an I/O error. */

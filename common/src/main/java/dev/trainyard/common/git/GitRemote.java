@@ -1,0 +1,35 @@
+package dev.trainyard.common.git;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.queue.RepoRef;
+import java.time.Instant;
+
+/**
+ * A repository an organization's git adapter reaches on a git server instead of under the git root
+ * ({@code /v1/scm/git/setRemote}): its URL, and credentials sealed with the secrets key ({@code
+ * SecretBox}; null when not given). Written by the gateway, read by the workers.
+ *
+ * @param id the repository as the organization names it ({@link OrgRepo#toString()})
+ * @param url an {@code https}, {@code http} or {@code ssh} URL (an ssh URL may carry the user)
+ * @param password the sealed password or token for HTTP(S)
+ * @param privateKey the sealed private key (OpenSSH or PEM) for SSH
+ */
+public record GitRemote(
+    @JsonProperty("_id") String id,
+    String org,
+    RepoRef repo,
+    String url,
+    String username,
+    String password,
+    String privateKey,
+    Instant updatedAt) {
+
+  public static String id(OrgRepo repo) {
+    return repo.toString();
+  }
+
+  public OrgRepo orgRepo() {
+    return new OrgRepo(org, repo);
+  }
+}

@@ -1,0 +1,2 @@
+/** What the GitHub App adapter shares between the gateway and the workers. */
+package dev.trainyard.common.github;

@@ -1,0 +1,28 @@
+package dev.trainyard.gateway.config;
+
+import dev.trainyard.common.webhook.SecretBox;
+import dev.trainyard.gateway.http.ApiException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Seals the secrets the gateway stores (webhook endpoint secrets, remote git credentials) with
+ * {@code TRAINYARD_WEBHOOK_KEY}; without the key, storing one is a 503 that names it.
+ */
+@Component
+public class SecretsAtRest {
+  private final SecretBox box;
+
+  public SecretsAtRest(GatewayProperties props) {
+    String key = props.webhook().key();
+    this.box = key == null || key.isBlank() ? null : new SecretBox(key);
+  }
+
+  public String seal(String secret) {
+    if (box == null) {
+      throw ApiException.unavailable(
+          "secrets cannot be stored here: set TRAINYARD_WEBHOOK_KEY (the key that encrypts"
+              + " secrets at rest) on the gateway, the dispatcher and the workers");
+    }
+    return box.seal(secret);
+  }
+}

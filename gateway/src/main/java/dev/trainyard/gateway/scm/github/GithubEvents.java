@@ -1,0 +1,150 @@
+package dev.trainyard.gateway.scm.github;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.queue.RepoRef;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads a GitHub App webhook delivery (API.md §6 "The GitHub App adapter") into what it asks of
+ * trainyard, without acting on it: an installation that changed, or changes to one repository's
+ * pull requests, statuses and labels for the queues on it. Pure, so every published example can be
+ * checked against it.
+ */
+public final class GithubEvents {
+  /** The check run trainyard writes on each PR: never a CI result. */
+  public static final String OWN_CHECK_RUN = "trainyard";
+
+  private static final Set<String> GREEN = Set.of("success", "neutral", "skipped");
+
+  private GithubEvents() {}
+
+  /** What one delivery asks. */
+  public sealed interface Routed {
+    /** Nothing trainyard acts on (another event type or action); {@code why} for the log. */
+    record Ignored(String why) implements Routed {}
+
+    /** An installation was created, deleted, suspended or unsuspended. */
+    record Installation(long id, String account, String action) implements Routed {}
+
+    /** Changes for the queues of {@code repo} that installation {@code installationId} serves. */
+    record Repository(long installationId, RepoRef repo, List<Intent> intents) implements Routed {}
+  }
+
+  /** One change for the queues of a repository. */
+  public sealed interface Intent {
+    /** Pull requests or branches changed: re-read them from GitHub. */
+    record Refresh() implements Intent {}
+
+    /** A CI result for a commit (a commit status, or a check run by its name). */
+    record Status(String sha, String context, CommitState state, String url, String description)
+        implements Intent {}
+
+    /**
+     * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base}.
+     */
+    record Label(long number, String base, String label, boolean added) implements Intent {}
+  }
+
+  /**
+   * @param event the {@code X-GitHub-Event} header
+   * @param host the {@code repo.host} the App serves ({@code TRAINYARD_GITHUB_HOST})
+   */
+  public static Routed read(String event, JsonNode payload, String host) {
+    String action = payload.path("action").asString("");
+    if (event.equals("installation")) {
+      JsonNode installation = payload.path("installation");
+      return Set.of("created", "deleted", "suspend", "unsuspend").contains(action)
+          ? new Routed.Installation(
+              installation.path("id").asLong(),
+              installation.path("account").path("login").asString(""),
+              action)
+          : new Routed.Ignored("installation " + action);
+    }
+    List<Intent> intents = intents(event, action, payload);
+    if (intents.isEmpty()) {
+      return new Routed.Ignored(event + (action.isEmpty() ? "" : " " + action));
+    }
+    JsonNode installation = payload.path("installation").path("id");
+    JsonNode repository = payload.path("repository");
+    if (!installation.isNumber() || repository.isMissingNode()) {
+      return new Routed.Ignored(event + " without an installation or a repository");
+    }
+    return new Routed.Repository(
+        installation.asLong(),
+        new RepoRef(
+            host,
+            repository.path("owner").path("login").asString(""),
+            repository.path("name").asString("")),
+        intents);
+  }
+
+  private static List<Intent> intents(String event, String action, JsonNode payload) {
+    return switch (event) {
+      case "pull_request" -> pullRequest(action, payload);
+      case "pull_request_review", "push", "installation_repositories" ->
+          List.of(new Intent.Refresh());
+      case "status" -> status(payload);
+      case "check_run" -> checkRun(action, payload.path("check_run"));
+      default -> List.of();
+    };
+  }
+
+  private static List<Intent> status(JsonNode payload) {
+    String state = payload.path("state").asString("").toUpperCase(Locale.ROOT);
+    if (Arrays.stream(CommitState.values()).noneMatch(s -> s.name().equals(state))) {
+      return List.of();
+    }
+    return List.of(
+        new Intent.Status(
+            payload.path("sha").asString(""),
+            payload.path("context").asString(""),
+            CommitState.valueOf(state),
+            text(payload.path("target_url")),
+            text(payload.path("description"))));
+  }
+
+  private static List<Intent> pullRequest(String action, JsonNode payload) {
+    if (action.equals("labeled") || action.equals("unlabeled")) {
+      return List.of(
+          new Intent.Refresh(),
+          new Intent.Label(
+              payload.path("number").asLong(),
+              payload.path("pull_request").path("base").path("ref").asString(""),
+              payload.path("label").path("name").asString(""),
+              action.equals("labeled")));
+    }
+    return List.of(new Intent.Refresh());
+  }
+
+  private static List<Intent> checkRun(String action, JsonNode run) {
+    String name = run.path("name").asString("");
+    if (name.equals(OWN_CHECK_RUN) || !(action.equals("created") || action.equals("completed"))) {
+      return List.of();
+    }
+    CommitState state;
+    if (!run.path("status").asString("").equals("completed")) {
+      state = CommitState.PENDING;
+    } else {
+      String conclusion = run.path("conclusion").asString("");
+      state =
+          GREEN.contains(conclusion)
+              ? CommitState.SUCCESS
+              : conclusion.equals("cancelled") ? CommitState.ERROR : CommitState.FAILURE;
+    }
+    return List.of(
+        new Intent.Status(
+            run.path("head_sha").asString(""),
+            name,
+            state,
+            text(run.path("details_url")),
+            text(run.path("output").path("title"))));
+  }
+
+  private static String text(JsonNode node) {
+    return node.isString() ? node.asString() : null;
+  }
+}

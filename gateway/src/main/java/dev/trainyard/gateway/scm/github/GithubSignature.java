@@ -1,0 +1,39 @@
+package dev.trainyard.gateway.scm.github;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * GitHub's webhook signature: {@code X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body
+ * keyed with the webhook secret>}, compared in constant time.
+ */
+public final class GithubSignature {
+  private static final String PREFIX = "sha256=";
+
+  private GithubSignature() {}
+
+  /** The header value GitHub sends for {@code body}. */
+  public static String sign(String secret, byte[] body) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return PREFIX + HexFormat.of().formatHex(mac.doFinal(body));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 is not available", e);
+    }
+  }
+
+  /** Whether {@code header} is GitHub's signature of {@code body}; false when absent. */
+  public static boolean verifies(String secret, byte[] body, String header) {
+    if (header == null || !header.startsWith(PREFIX)) {
+      return false;
+    }
+    return MessageDigest.isEqual(
+        sign(secret, body).getBytes(StandardCharsets.US_ASCII),
+        header.getBytes(StandardCharsets.US_ASCII));
+  }
+}

@@ -1,0 +1,131 @@
+package dev.trainyard.gateway.scm.github;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
+import dev.trainyard.gateway.scm.github.GithubEvents.Routed;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** What each kind of GitHub delivery asks of the queues, as a table. */
+class GithubEventsTest {
+  private static final String REPO =
+      "\"installation\":{\"id\":42},\"repository\":{\"name\":\"rocket\",\"owner\":{\"login\":\"acme\"}}";
+  private static final String SHA = "6113728f27ae82c7b1a177c8d03f9e96e0adf246";
+
+  static Stream<Arguments> deliveries() {
+    return Stream.of(
+        Arguments.of("pull_request", "{\"action\":\"opened\"," + REPO + "}", List.of(refresh())),
+        Arguments.of("push", "{" + REPO + "}", List.of(refresh())),
+        Arguments.of(
+            "pull_request",
+            "{\"action\":\"labeled\",\"number\":7,\"label\":{\"name\":\"merge\"},"
+                + "\"pull_request\":{\"base\":{\"ref\":\"main\"}},"
+                + REPO
+                + "}",
+            List.of(refresh(), new Intent.Label(7, "main", "merge", true))),
+        Arguments.of(
+            "status",
+            "{\"sha\":\""
+                + SHA
+                + "\",\"context\":\"ci/test\",\"state\":\"failure\","
+                + "\"target_url\":\"https://ci/1\",\"description\":null,"
+                + REPO
+                + "}",
+            List.of(new Intent.Status(SHA, "ci/test", CommitState.FAILURE, "https://ci/1", null))),
+        Arguments.of("status", "{\"sha\":\"" + SHA + "\",\"state\":\"weird\"," + REPO + "}", null),
+        Arguments.of(
+            "check_run", checkRun("created", "queued", null), List.of(status(CommitState.PENDING))),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "success"),
+            List.of(status(CommitState.SUCCESS))),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "skipped"),
+            List.of(status(CommitState.SUCCESS))),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "timed_out"),
+            List.of(status(CommitState.FAILURE))),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "cancelled"),
+            List.of(status(CommitState.ERROR))),
+        Arguments.of("check_run", checkRun("rerequested", "completed", "failure"), null),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "failure").replace("\"build\"", "\"trainyard\""),
+            null),
+        Arguments.of("check_suite", "{\"action\":\"completed\"," + REPO + "}", null),
+        Arguments.of("star", "{\"action\":\"created\"," + REPO + "}", null),
+        Arguments.of("pull_request", "{\"action\":\"opened\"}", null));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("deliveries")
+  void aDeliveryAsksForItsIntents(String event, String payload, List<Intent> intents) {
+    Routed routed = GithubEvents.read(event, Json.mapper().readTree(payload), "github.com");
+    if (intents == null) {
+      assertThat(routed).isInstanceOf(Routed.Ignored.class);
+    } else {
+      assertThat(routed)
+          .isEqualTo(
+              new Routed.Repository(42, new RepoRef("github.com", "acme", "rocket"), intents));
+    }
+  }
+
+  @ParameterizedTest(name = "installation {0}")
+  @MethodSource("installationActions")
+  void installationsAreReadForTheirLifecycle(String action, boolean routed) {
+    Routed read =
+        GithubEvents.read(
+            "installation",
+            Json.mapper()
+                .readTree(
+                    "{\"action\":\""
+                        + action
+                        + "\",\"installation\":{\"id\":9,\"account\":{\"login\":\"octo\"}}}"),
+            "github.com");
+    assertThat(read)
+        .isEqualTo(routed ? new Routed.Installation(9, "octo", action) : read)
+        .isInstanceOf(routed ? Routed.Installation.class : Routed.Ignored.class);
+  }
+
+  static Stream<Arguments> installationActions() {
+    return Stream.of(
+        Arguments.of("created", true),
+        Arguments.of("deleted", true),
+        Arguments.of("suspend", true),
+        Arguments.of("unsuspend", true),
+        Arguments.of("new_permissions_accepted", false));
+  }
+
+  private static Intent refresh() {
+    return new Intent.Refresh();
+  }
+
+  private static Intent status(CommitState state) {
+    return new Intent.Status(SHA, "build", state, "https://ci/run", "Build");
+  }
+
+  private static String checkRun(String action, String status, String conclusion) {
+    return "{\"action\":\""
+        + action
+        + "\",\"check_run\":{\"name\":\"build\",\"head_sha\":\""
+        + SHA
+        + "\",\"status\":\""
+        + status
+        + "\",\"conclusion\":"
+        + (conclusion == null ? "null" : "\"" + conclusion + "\"")
+        + ",\"details_url\":\"https://ci/run\",\"output\":{\"title\":\"Build\"}},"
+        + REPO
+        + "}";
+  }
+}

@@ -1,0 +1,84 @@
+package dev.trainyard.worker.scm.git;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import dev.trainyard.common.git.GitRemote;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.webhook.SecretBox;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.bson.Document;
+
+/**
+ * The remote repositories organizations registered ({@code /v1/scm/git/setRemote}), read from the
+ * store with their credentials opened. A lookup is remembered for {@link #FRESH}: the poller asks
+ * for every queue each round, and a changed registration may take that long to be seen.
+ */
+public final class GitRemotes {
+  static final Duration FRESH = Duration.ofSeconds(1);
+
+  /** No registrations anywhere (no store, as in unit tests). */
+  public static final GitRemotes NONE = new GitRemotes(null, null);
+
+  private final MongoCollection<Document> remotes;
+  private final SecretBox secrets;
+  private final Map<String, Seen> seen = new ConcurrentHashMap<>();
+
+  private record Seen(Optional<RemoteAccess> access, Instant at) {}
+
+  /**
+   * @param secrets opens the sealed credentials ({@code TRAINYARD_WEBHOOK_KEY}); null when the
+   *     worker has no key, and then a remote with credentials cannot be reached
+   */
+  public GitRemotes(MongoCollection<Document> remotes, SecretBox secrets) {
+    this.remotes = remotes;
+    this.secrets = secrets;
+  }
+
+  /**
+   * The remote {@code repo} is registered at, if any.
+   *
+   * @throws IllegalStateException when its credentials cannot be opened (no or another key)
+   */
+  Optional<RemoteAccess> find(OrgRepo repo) {
+    if (remotes == null) {
+      return Optional.empty();
+    }
+    String id = GitRemote.id(repo);
+    Instant now = Instant.now();
+    Seen last = seen.get(id);
+    if (last != null && last.at().plus(FRESH).isAfter(now)) {
+      return last.access();
+    }
+    Document doc = remotes.find(Filters.eq("_id", id)).first();
+    Optional<RemoteAccess> access =
+        Optional.ofNullable(doc).map(d -> open(Json.mapper().convertValue(d, GitRemote.class)));
+    seen.put(id, new Seen(access, now));
+    return access;
+  }
+
+  private RemoteAccess open(GitRemote remote) {
+    return new RemoteAccess(
+        remote.url(),
+        remote.username(),
+        unseal(remote.password()),
+        unseal(remote.privateKey()),
+        remote.updatedAt());
+  }
+
+  private String unseal(String sealed) {
+    if (sealed == null) {
+      return null;
+    }
+    if (secrets == null) {
+      throw new IllegalStateException(
+          "the remote's credentials cannot be opened: TRAINYARD_WEBHOOK_KEY is not set on the"
+              + " worker");
+    }
+    return secrets.open(sealed);
+  }
+}

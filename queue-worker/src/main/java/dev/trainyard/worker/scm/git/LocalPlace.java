@@ -1,0 +1,75 @@
+package dev.trainyard.worker.scm.git;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+
+/** A bare repository under the git root: reads and ref updates go to it directly. */
+final class LocalPlace implements GitPlace {
+  private final Repository repository;
+
+  LocalPlace(Path dir) throws IOException {
+    this.repository =
+        new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
+  }
+
+  @Override
+  public Repository repository() {
+    return repository;
+  }
+
+  @Override
+  public void sync() {
+    // the refs live here
+  }
+
+  @Override
+  public Update update(String ref, ObjectId expectedOld, ObjectId newId) throws IOException {
+    return move(repository, ref, expectedOld, newId);
+  }
+
+  @Override
+  public void delete(String ref) throws IOException {
+    new Deleter(repository).delete(ref);
+  }
+
+  /** Deletes refs of one repository, whatever they hold. */
+  record Deleter(Repository repository) {
+    void delete(String ref) throws IOException {
+      RefUpdate update = repository.updateRef(ref);
+      update.setForceUpdate(true);
+      update.delete();
+    }
+  }
+
+  @Override
+  public void close() {
+    repository.close();
+  }
+
+  /** A ref update in {@code repository} with {@link GitPlace#update}'s rules. */
+  static Update move(Repository repository, String ref, ObjectId expectedOld, ObjectId newId)
+      throws IOException {
+    RefUpdate update = repository.updateRef(ref);
+    update.setNewObjectId(newId);
+    if (expectedOld != null) {
+      update.setExpectedOldObjectId(expectedOld);
+      update.setForceUpdate(false);
+    } else {
+      update.setForceUpdate(true);
+    }
+    RefUpdate.Result result = update.update();
+    switch (result) {
+      case NEW, FORCED, FAST_FORWARD, NO_CHANGE -> {
+        return Update.MOVED;
+      }
+      case LOCK_FAILURE, REJECTED -> {
+        return Update.REFUSED;
+      }
+      default -> throw new IOException("could not update " + ref + ": " + result);
+    }
+  }
+}

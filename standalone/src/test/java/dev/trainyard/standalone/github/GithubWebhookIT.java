@@ -1,0 +1,210 @@
+package dev.trainyard.standalone.github;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.GithubDeliveries;
+import dev.trainyard.standalone.support.GithubDeliveries.Example;
+import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.TestStack;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The GitHub App's webhook receiver (API.md §6) against GitHub's own published example payloads:
+ * every example of every handled event type is taken with a valid signature and refused (401) when
+ * tampered with or unsigned; unknown types are answered 200 and change nothing; an installation
+ * serves the organization it is bound to and no other; a delivery redelivered is applied once.
+ */
+class GithubWebhookIT extends OwnStack {
+  private static final String SECRET = "it-is-a-secret-" + UUID.randomUUID();
+  static final Set<String> HANDLED =
+      Set.of(
+          "installation",
+          "installation_repositories",
+          "pull_request",
+          "pull_request_review",
+          "issue_comment",
+          "check_run",
+          "check_suite",
+          "status",
+          "push");
+  private GithubDeliveries github;
+  private Api admin;
+
+  @Override
+  protected Map<String, Object> properties() {
+    return Map.of("trainyard.github.webhook-secret", SECRET);
+  }
+
+  @BeforeEach
+  void clients() {
+    github = new GithubDeliveries(stack.api(), SECRET);
+    admin = stack.admin();
+  }
+
+  @Test
+  void everyPublishedExampleIsTakenSignedAndRefusedTamperedOrUnsigned() throws Exception {
+    List<Example> examples = GithubDeliveries.examples();
+    assertThat(examples.stream().map(Example::event).distinct()).containsAll(HANDLED);
+    int handled = 0;
+    for (Example example : examples) {
+      byte[] body = GithubDeliveries.bytes(example.payload());
+      String delivery = UUID.randomUUID().toString();
+      byte[] tampered = Arrays.copyOf(body, body.length + 1);
+      tampered[body.length] = ' ';
+      Api.Response forged = github.post(example.event(), delivery, tampered, github.sign(body));
+      assertThat(forged.status()).as("tampered " + example).isEqualTo(401);
+      assertThat(forged.body()).contains("X-Hub-Signature-256");
+      assertThat(github.post(example.event(), delivery, body, null).status())
+          .as("unsigned " + example)
+          .isEqualTo(401);
+      Api.Response taken = github.deliver(example.event(), delivery, body);
+      assertThat(taken.status()).as(example + ": " + taken.body()).isEqualTo(200);
+      handled += HANDLED.contains(example.event()) ? 1 : 0;
+    }
+    assertThat(handled).as("examples of the handled event types").isGreaterThan(70);
+  }
+
+  @Test
+  void deliveriesWithoutTheirHeadersOrWithABrokenBodyAreBadRequests() {
+    byte[] body = "{\"zen\":\"Keep it logically awesome.\"}".getBytes();
+    assertThat(github.post("ping", "", body, github.sign(body)).status()).isEqualTo(400);
+    byte[] broken = "{not json".getBytes();
+    Api.Response notJson = github.deliver("ping", UUID.randomUUID().toString(), broken);
+    assertThat(notJson.status()).isEqualTo(400);
+    assertThat(notJson.body()).contains("not JSON");
+    assertThat(github.deliver("ping", UUID.randomUUID().toString(), body).status()).isEqualTo(200);
+  }
+
+  @Test
+  void anInstallationServesOneOrganizationAtATime() {
+    long id = 90_000_000L + (long) (Math.random() * 1_000_000);
+    String body = "{\"org\":\"" + TestStack.ORG + "\",\"installationId\":" + id + "}";
+    assertThat(stack.api().post("/admin/v1/bindGithubInstallation", body).status()).isEqualTo(401);
+    assertThat(admin.post("/admin/v1/bindGithubInstallation", body).status()).isEqualTo(200);
+    assertThat(admin.post("/admin/v1/bindGithubInstallation", body).status())
+        .as("again, to the same organization")
+        .isEqualTo(200);
+    String other = stack.otherOrganization().slug();
+    Api.Response taken =
+        admin.post(
+            "/admin/v1/bindGithubInstallation",
+            "{\"org\":\"" + other + "\",\"installationId\":" + id + "}");
+    assertThat(taken.status()).isEqualTo(409);
+    assertThat(taken.body()).contains("bound to another organization");
+    assertThat(
+            admin
+                .post(
+                    "/admin/v1/bindGithubInstallation",
+                    "{\"org\":\"nobody\",\"installationId\":" + (id + 1) + "}")
+                .status())
+        .isEqualTo(404);
+    assertThat(
+            admin
+                .post(
+                    "/admin/v1/bindGithubInstallation",
+                    "{\"org\":\"" + other + "\",\"installationId\":\"7\"}")
+                .status())
+        .isEqualTo(400);
+    String unbind = "{\"installationId\":" + id + "}";
+    assertThat(admin.post("/admin/v1/unbindGithubInstallation", unbind).status()).isEqualTo(200);
+    assertThat(admin.post("/admin/v1/unbindGithubInstallation", unbind).status()).isEqualTo(404);
+    assertThat(
+            admin
+                .post(
+                    "/admin/v1/bindGithubInstallation",
+                    "{\"org\":\"" + other + "\",\"installationId\":" + id + "}")
+                .status())
+        .as("free again")
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aLabelSubmitsOnceHoweverOftenItIsDeliveredAndOnlyForTheBoundOrganization() throws Exception {
+    Example labeled = GithubDeliveries.example("pull_request", "labeled");
+    ObjectNode payload = labeled.payload();
+    long installation = payload.path("installation").path("id").asLong();
+    String owner = payload.path("repository").path("owner").path("login").asString();
+    String name = payload.path("repository").path("name").asString();
+    String base = payload.path("pull_request").path("base").path("ref").asString();
+    String label = payload.path("label").path("name").asString();
+    long number = payload.path("number").asLong();
+    String repo =
+        "{\"repo\":{\"host\":\"github.com\",\"owner\":\""
+            + owner
+            + "\",\"name\":\""
+            + name
+            + "\"},\"targetBranch\":\""
+            + base
+            + "\"";
+    String settings =
+        ",\"labelCommandsEnabled\":true,\"enqueueingLabel\":\""
+            + label
+            + "\",\"state\":\"paused\"}";
+    Api api = stack.api();
+    Api stranger = stack.otherOrganization().api();
+    for (Api tenant : List.of(api, stranger)) {
+      assertThat(tenant.post("/v1/createQueue", repo + "}").status()).isEqualTo(200);
+      assertThat(tenant.post("/v1/updateQueue", repo + settings).status()).isEqualTo(200);
+    }
+    assertThat(
+            admin
+                .post(
+                    "/admin/v1/bindGithubInstallation",
+                    "{\"org\":\"" + TestStack.ORG + "\",\"installationId\":" + installation + "}")
+                .status())
+        .isEqualTo(200);
+
+    byte[] body = GithubDeliveries.bytes(payload);
+    String prBody = repo + ",\"pr\":{\"number\":" + number + "}}";
+    // the same payload under an event type trainyard does not handle changes nothing
+    assertThat(github.deliver("merge_group", UUID.randomUUID().toString(), body).status())
+        .isEqualTo(200);
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody).status()).isEqualTo(404);
+
+    String delivery = UUID.randomUUID().toString();
+    // GitHub redelivers: twice at once, then once more after the first was applied
+    List<CompletableFuture<Api.Response>> together =
+        List.of(
+            CompletableFuture.supplyAsync(() -> github.deliver("pull_request", delivery, body)),
+            CompletableFuture.supplyAsync(() -> github.deliver("pull_request", delivery, body)));
+    for (CompletableFuture<Api.Response> response : together) {
+      assertThat(response.get().status()).isEqualTo(200);
+    }
+    assertThat(github.deliver("pull_request", delivery, body).status()).isEqualTo(200);
+
+    Api.Response submitted = api.post("/v1/getSubmittedPullRequest", prBody);
+    assertThat(submitted.status()).as(submitted.body()).isEqualTo(200);
+    assertThat(submitted.json().get("isCurrentlySubmittedToQueue").asBoolean()).isTrue();
+    assertThat(
+            EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
+                .filter(e -> e.body().get("repository").get("name").asString().equals(name))
+                .filter(e -> e.body().get("pr_number").asLong() == number)
+                .map(EventLog.Event::type))
+        .as("applied once")
+        .containsExactly("pull_request.submitted");
+    assertThat(stranger.post("/v1/getSubmittedPullRequest", prBody).status())
+        .as("the other organization's queue on the same repository got nothing")
+        .isEqualTo(404);
+
+    // removing the label takes the PR out of the queue
+    payload.put("action", "unlabeled");
+    assertThat(
+            github
+                .deliver(
+                    "pull_request", UUID.randomUUID().toString(), GithubDeliveries.bytes(payload))
+                .status())
+        .isEqualTo(200);
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody).json().get("state").asString())
+        .isEqualTo("cancelled");
+  }
+}
