@@ -95,6 +95,7 @@ public final class TestStack implements Stack {
     props.put("trainyard.webhook.allow-http", true);
     props.put("trainyard.git.allow-loopback", true);
     props.put("trainyard.git.cache", GitHost.newRoot().toString());
+    props.put("trainyard.github.webhook-secret", "github-webhook-secret-" + UUID.randomUUID());
     props.put("trainyard.webhook.retry-schedule", "300ms,300ms,300ms,300ms,300ms,300ms,300ms");
     props.put("trainyard.webhook.poll-interval", "100ms");
     props.put("trainyard.flaky.token-key", FLAKY_TOKEN_KEY);

@@ -2,23 +2,18 @@ package dev.trainyard.worker.scm.git;
 
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.net.OutboundRefusedException;
-import java.io.ByteArrayInputStream;
+import dev.trainyard.worker.scm.PrivateKeys;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PublicKey;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import org.apache.sshd.common.NamedResource;
 import org.apache.sshd.common.config.keys.KeyUtils;
-import org.apache.sshd.common.util.security.SecurityUtils;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.NullProgressMonitor;
@@ -228,19 +223,8 @@ final class RemoteMirror implements GitPlace {
   }
 
   private static SshdSessionFactory sshFactory(Path dir, String privateKey) throws IOException {
-    List<KeyPair> keys = new ArrayList<>();
-    if (privateKey != null) {
-      try {
-        SecurityUtils.loadKeyPairIdentities(
-                null,
-                NamedResource.ofName("the remote's private key"),
-                new ByteArrayInputStream(privateKey.getBytes(StandardCharsets.UTF_8)),
-                null)
-            .forEach(keys::add);
-      } catch (GeneralSecurityException | RuntimeException e) {
-        throw new IOException("the remote's private key cannot be read: " + e.getMessage());
-      }
-    }
+    List<KeyPair> keys =
+        privateKey == null ? List.of() : PrivateKeys.read(privateKey, "the remote's private key");
     Path home = dir.resolve("ssh-home");
     Files.createDirectories(home.resolve(".ssh"));
     Path hostKeys = dir.resolve(HOST_KEYS);

@@ -1,0 +1,204 @@
+package dev.trainyard.worker.scm.github;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.worker.scm.PrivateKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.KeyPair;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.NullNode;
+
+/**
+ * GitHub's REST API for one App (API.md §6 "The GitHub App adapter"), blocking, for the worker's
+ * effect and poll threads. Calls run as the App (its JWT) or as one installation, whose token is
+ * fetched on first use and reused until {@link #TOKEN_MARGIN} before it expires. GitHub's limits
+ * are honoured: a {@code Retry-After} (secondary limit) or an exhausted {@code x-ratelimit} makes
+ * the call wait and try again, up to {@link #MAX_WAIT} in all; past that the call fails and is
+ * retried by its caller later, so nothing is lost.
+ */
+public final class GithubClient {
+  static final Duration TOKEN_MARGIN = Duration.ofMinutes(5);
+  static final Duration MAX_WAIT = Duration.ofSeconds(60);
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private final URI api;
+  private final AppJwt jwt;
+  private final HttpClient http;
+  private final InstantSource clock;
+  private final Sleeper sleeper;
+  private final Map<Long, Token> tokens = new ConcurrentHashMap<>();
+
+  /** A call's answer: its status and JSON body ({@link NullNode} when it had none). */
+  public record Answer(int status, JsonNode body) {
+    public boolean ok() {
+      return status / 100 == 2;
+    }
+  }
+
+  /** How a call waits out a rate limit; tests pass a clock that moves instead of sleeping. */
+  public interface Sleeper {
+    void sleep(Duration duration) throws InterruptedException;
+
+    Sleeper THREAD = d -> Thread.sleep(d.toMillis());
+  }
+
+  private record Token(String value, Instant expires) {}
+
+  /**
+   * The client of App {@code appId} with its private key ({@code TRAINYARD_GITHUB_PRIVATE_KEY}, PEM
+   * as GitHub hands it out) at {@code api} ({@code TRAINYARD_GITHUB_API_URL}).
+   *
+   * @throws IOException when the key cannot be read
+   */
+  public static GithubClient create(
+      URI api, String appId, String privateKeyPem, InstantSource clock, Sleeper sleeper)
+      throws IOException {
+    KeyPair key = PrivateKeys.read(privateKeyPem, "the GitHub App's private key").get(0);
+    return new GithubClient(
+        api,
+        new AppJwt(appId, key.getPrivate(), clock),
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
+        clock,
+        sleeper);
+  }
+
+  GithubClient(URI api, AppJwt jwt, HttpClient http, InstantSource clock, Sleeper sleeper) {
+    this.api = api;
+    this.jwt = jwt;
+    this.http = http;
+    this.clock = clock;
+    this.sleeper = sleeper;
+  }
+
+  /** A call as the App itself (installations, the installation of a repository). */
+  public Answer asApp(String method, String path, Object body) {
+    return call(method, path, body, "Bearer " + jwt.token());
+  }
+
+  /**
+   * A call as installation {@code installation}. A 401 drops its cached token (GitHub revoked it,
+   * or the installation was removed) and is tried once more with a fresh one.
+   */
+  public Answer as(long installation, String method, String path, Object body) {
+    Answer answer = call(method, path, body, "token " + token(installation));
+    if (answer.status() == 401) {
+      tokens.remove(installation);
+      answer = call(method, path, body, "token " + token(installation));
+    }
+    return answer;
+  }
+
+  private String token(long installation) {
+    Token cached = tokens.get(installation);
+    if (cached != null && clock.instant().isBefore(cached.expires().minus(TOKEN_MARGIN))) {
+      return cached.value();
+    }
+    Answer issued = asApp("POST", "/app/installations/" + installation + "/access_tokens", null);
+    if (issued.status() != 201) {
+      throw new GithubException(
+          issued.status(),
+          "GitHub gave no token for installation "
+              + installation
+              + " (HTTP "
+              + issued.status()
+              + "): "
+              + message(issued));
+    }
+    Token fresh =
+        new Token(
+            issued.body().path("token").asString(),
+            Instant.parse(issued.body().path("expires_at").asString()));
+    tokens.put(installation, fresh);
+    return fresh.value();
+  }
+
+  private Answer call(String method, String path, Object body, String authorization) {
+    Duration waited = Duration.ZERO;
+    while (true) {
+      HttpResponse<byte[]> response = send(method, path, body, authorization);
+      Optional<Duration> wait = limited(response);
+      if (wait.isEmpty()) {
+        byte[] bytes = response.body();
+        return new Answer(
+            response.statusCode(),
+            bytes.length == 0 ? NullNode.getInstance() : Json.mapper().readTree(bytes));
+      }
+      if (waited.plus(wait.get()).compareTo(MAX_WAIT) > 0) {
+        throw new GithubException(
+            response.statusCode(),
+            "GitHub's rate limit holds for "
+                + wait.get().toSeconds()
+                + " s more; the call is tried again later");
+      }
+      try {
+        sleeper.sleep(wait.get());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new GithubException(0, "interrupted while waiting out GitHub's rate limit");
+      }
+      waited = waited.plus(wait.get());
+    }
+  }
+
+  /**
+   * How long GitHub asks to wait: {@code Retry-After} on a 403 or 429 (a secondary limit), or until
+   * {@code x-ratelimit-reset} when {@code x-ratelimit-remaining} is 0; empty when not limited.
+   */
+  private Optional<Duration> limited(HttpResponse<byte[]> response) {
+    int status = response.statusCode();
+    if (status != 403 && status != 429) {
+      return Optional.empty();
+    }
+    Optional<String> retryAfter = response.headers().firstValue("retry-after");
+    if (retryAfter.isPresent() && retryAfter.get().matches("\\d{1,6}")) {
+      return Optional.of(Duration.ofSeconds(Math.max(1, Long.parseLong(retryAfter.get()))));
+    }
+    if (response.headers().firstValue("x-ratelimit-remaining").orElse("").equals("0")) {
+      long reset = response.headers().firstValueAsLong("x-ratelimit-reset").orElse(0);
+      Duration until = Duration.between(clock.instant(), Instant.ofEpochSecond(reset));
+      return Optional.of(until.isNegative() ? Duration.ofSeconds(1) : until.plusSeconds(1));
+    }
+    return Optional.empty();
+  }
+
+  private HttpResponse<byte[]> send(String method, String path, Object body, String authorization) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(api.toString().replaceAll("/+$", "") + path))
+            .timeout(TIMEOUT)
+            .header("Accept", "application/vnd.github+json")
+            .header("X-GitHub-Api-Version", "2022-11-28")
+            .header("User-Agent", "trainyard")
+            .header("Authorization", authorization);
+    if (body == null) {
+      request.method(method, HttpRequest.BodyPublishers.noBody());
+    } else {
+      request
+          .header("Content-Type", "application/json")
+          .method(
+              method,
+              HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body)));
+    }
+    try {
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException("GitHub could not be reached at " + api + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GithubException(0, "interrupted while calling GitHub");
+    }
+  }
+
+  /** GitHub's own sentence for an error answer. */
+  static String message(Answer answer) {
+    return answer.body().path("message").asString("no message");
+  }
+}

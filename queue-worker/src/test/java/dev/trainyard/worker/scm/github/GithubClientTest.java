@@ -1,0 +1,140 @@
+package dev.trainyard.worker.scm.github;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The GitHub App's client against the GitHub simulator (every exchange checked against GitHub's
+ * REST description): App JWTs from the PKCS#1 key GitHub hands out, installation tokens fetched
+ * once and renewed before they expire or when revoked, and GitHub's rate limits waited out (a
+ * secondary limit's Retry-After, a spent primary limit until its reset) but never past a minute.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GithubClientTest {
+  private static final long INSTALLATION = 77;
+  private OpenApiContract contract;
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-11-24T12:00:00Z"));
+  private final InstantSource clock = () -> now.get();
+  private final List<Duration> slept = new ArrayList<>();
+  private GithubSimulator github;
+  private GithubClient client;
+
+  @BeforeAll
+  void description() throws Exception {
+    boolean present = Files.exists(OpenApiContract.DESCRIPTION);
+    if ("required".equals(System.getProperty("trainyard.github-fixtures"))) {
+      assertThat(present).as("GitHub's REST description (.ci/github-fixtures)").isTrue();
+    }
+    Assumptions.assumeTrue(present, "GitHub's REST description is not installed");
+    contract = new OpenApiContract(OpenApiContract.DESCRIPTION);
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    slept.clear();
+    now.set(Instant.parse("2026-11-24T12:00:00Z"));
+    github = new GithubSimulator(contract, clock);
+    github.install(INSTALLATION, "acme", "rocket");
+    github.setRef("acme", "rocket", "refs/heads/main", "6113728f27ae82c7b1a177c8d03f9e96e0adf246");
+    client =
+        GithubClient.create(
+            github.api(),
+            Long.toString(GithubSimulator.APP_ID),
+            github.privateKeyPem(),
+            clock,
+            d -> {
+              slept.add(d);
+              now.set(now.get().plus(d));
+            });
+  }
+
+  @AfterEach
+  void stop() {
+    assertThat(github.problems()).as("breaches of GitHub's REST description").isEmpty();
+    github.close();
+  }
+
+  @Test
+  void anInstallationTokenIsFetchedOnceAndRenewedBeforeItExpires() {
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(mainHead().body().path("object").path("sha").asString())
+        .isEqualTo("6113728f27ae82c7b1a177c8d03f9e96e0adf246");
+    assertThat(tokenRequests()).isEqualTo(1);
+
+    now.set(now.get().plus(Duration.ofMinutes(56))); // 4 minutes left: within the margin
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(tokenRequests()).isEqualTo(2);
+  }
+
+  @Test
+  void aRevokedTokenIsReplacedOnce() {
+    assertThat(mainHead().status()).isEqualTo(200);
+    github.uninstall(INSTALLATION);
+    github.install(INSTALLATION, "acme", "rocket"); // reinstalled: the old token is gone
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(tokenRequests()).isEqualTo(2);
+  }
+
+  @Test
+  void aRemovedInstallationIsAnErrorThatSaysSo() {
+    github.uninstall(INSTALLATION);
+    assertThatThrownBy(this::mainHead)
+        .isInstanceOf(GithubException.class)
+        .hasMessageContaining("no token for installation " + INSTALLATION)
+        .hasMessageContaining("404");
+  }
+
+  @Test
+  void theAppFindsTheInstallationOfARepository() {
+    GithubClient.Answer answer = client.asApp("GET", "/repos/acme/rocket/installation", null);
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body().path("id").asLong()).isEqualTo(INSTALLATION);
+    assertThat(client.asApp("GET", "/repos/acme/other/installation", null).status()).isEqualTo(404);
+  }
+
+  @Test
+  void aSecondaryLimitIsWaitedOutForItsRetryAfter() {
+    github.secondaryLimit(7);
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(slept).containsExactly(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void aSpentPrimaryLimitIsWaitedOutUntilItsReset() {
+    github.primaryLimit(now.get().plusSeconds(20));
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(slept).containsExactly(Duration.ofSeconds(21));
+  }
+
+  @Test
+  void aLimitLongerThanAMinuteFailsTheCallForALaterRetry() {
+    github.primaryLimit(now.get().plus(Duration.ofMinutes(30)));
+    assertThatThrownBy(this::mainHead)
+        .isInstanceOf(GithubException.class)
+        .hasMessageContaining("rate limit");
+    assertThat(slept).isEmpty();
+  }
+
+  private GithubClient.Answer mainHead() {
+    return client.as(INSTALLATION, "GET", "/repos/acme/rocket/git/ref/heads/main", null);
+  }
+
+  private long tokenRequests() {
+    return github.calls().stream().filter(c -> c.endsWith("/access_tokens")).count();
+  }
+}

@@ -1,0 +1,296 @@
+package dev.trainyard.worker.scm.github;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.trainyard.common.json.Json;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * GitHub for the tests: an HTTP server answering the REST calls of a GitHub App. Every request it
+ * gets and every response it gives are checked against GitHub's official REST description ({@link
+ * OpenApiContract}); a breach fails the test that caused it ({@link #problems()}), so the simulator
+ * cannot drift from GitHub and the adapter cannot call an endpoint or send a field GitHub does not
+ * have. Its answers start from the description's own examples. The App's key is generated here and
+ * handed out in GitHub's format (PKCS#1 PEM); App calls must carry a valid RS256 JWT of it,
+ * installation calls a token it issued and that has not expired.
+ */
+public final class GithubSimulator implements AutoCloseable {
+  public static final long APP_ID = 4242;
+  private static final Pattern INSTALLATION_TOKENS =
+      Pattern.compile("/app/installations/(\\d+)/access_tokens");
+  private static final Pattern REPO = Pattern.compile("/repos/([^/]+)/([^/]+)(/.*)?");
+
+  private final OpenApiContract contract;
+  private final InstantSource clock;
+  private final HttpServer server;
+  private final KeyPair appKey;
+  private final Map<Long, Set<String>> installations = new ConcurrentHashMap<>();
+  private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, String>> refs = new ConcurrentHashMap<>();
+  private final List<String> problems = new CopyOnWriteArrayList<>();
+  private final List<String> calls = new CopyOnWriteArrayList<>();
+  private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
+  private volatile Duration tokenLifetime = Duration.ofHours(1);
+
+  private record Issued(long installation, Instant expires) {}
+
+  /** A rate-limit answer to give instead of the next call's. */
+  private record Limit(int status, Map<String, String> headers) {}
+
+  public GithubSimulator(OpenApiContract contract, InstantSource clock) throws IOException {
+    this.contract = contract;
+    this.clock = clock;
+    this.appKey = rsa();
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  public URI api() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** The App's private key as GitHub hands it out: PKCS#1 ({@code BEGIN RSA PRIVATE KEY}). */
+  public String privateKeyPem() {
+    byte[] pkcs8 = appKey.getPrivate().getEncoded();
+    // PKCS#8 wraps the PKCS#1 key after a fixed 26-byte header for RSA keys of this size
+    byte[] pkcs1 = java.util.Arrays.copyOfRange(pkcs8, 26, pkcs8.length);
+    return "-----BEGIN RSA PRIVATE KEY-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(pkcs1)
+        + "\n-----END RSA PRIVATE KEY-----\n";
+  }
+
+  /** Installs the App on {@code owner/name}: installation {@code id} covers it. */
+  public void install(long id, String owner, String name) {
+    installations.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(owner + "/" + name);
+    refs.computeIfAbsent(owner + "/" + name, k -> new ConcurrentHashMap<>());
+  }
+
+  /** Removes installation {@code id}: its tokens stop working. */
+  public void uninstall(long id) {
+    installations.remove(id);
+    tokens.values().removeIf(t -> t.installation() == id);
+  }
+
+  public void setRef(String owner, String name, String ref, String sha) {
+    refs.computeIfAbsent(owner + "/" + name, k -> new ConcurrentHashMap<>()).put(ref, sha);
+  }
+
+  public void tokenLifetime(Duration lifetime) {
+    tokenLifetime = lifetime;
+  }
+
+  /** The next call gets a secondary rate limit: 403 with {@code Retry-After: seconds}. */
+  public void secondaryLimit(long seconds) {
+    limits.add(new Limit(403, Map.of("retry-after", Long.toString(seconds))));
+  }
+
+  /** The next call finds the primary rate limit spent until {@code reset}. */
+  public void primaryLimit(Instant reset) {
+    limits.add(
+        new Limit(
+            403,
+            Map.of(
+                "x-ratelimit-remaining",
+                "0",
+                "x-ratelimit-reset",
+                Long.toString(reset.getEpochSecond()))));
+  }
+
+  /** Every call so far, as {@code METHOD path}. */
+  public List<String> calls() {
+    return Collections.unmodifiableList(calls);
+  }
+
+  /** Every breach of GitHub's description so far; a test asserts there is none. */
+  public List<String> problems() {
+    return new ArrayList<>(problems);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String method = exchange.getRequestMethod();
+      String path = exchange.getRequestURI().getRawPath();
+      calls.add(method + " " + path);
+      byte[] raw = exchange.getRequestBody().readAllBytes();
+      JsonNode body = raw.length == 0 ? null : Json.mapper().readTree(raw);
+      problems.addAll(contract.checkRequest(method, path, body));
+      Limit limit = limits.poll();
+      if (limit != null) {
+        limit.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+        answer(exchange, method, path, limit.status(), message("API rate limit exceeded"));
+        return;
+      }
+      Answer answer = route(exchange, method, path, body);
+      answer(exchange, method, path, answer.status(), answer.body());
+    } catch (RuntimeException e) {
+      problems.add("the simulator failed on a request: " + e);
+      exchange.sendResponseHeaders(500, -1);
+    }
+  }
+
+  private record Answer(int status, JsonNode body) {}
+
+  private Answer route(HttpExchange exchange, String method, String path, JsonNode body) {
+    String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    Matcher tokens = INSTALLATION_TOKENS.matcher(path);
+    if (method.equals("POST") && tokens.matches()) {
+      if (!validJwt(authorization)) {
+        return new Answer(401, message("A JSON web token could not be decoded"));
+      }
+      return issueToken(method, path, Long.parseLong(tokens.group(1)));
+    }
+    Matcher repo = REPO.matcher(path);
+    if (!repo.matches()) {
+      return new Answer(404, message("Not Found"));
+    }
+    String fullName = repo.group(1) + "/" + repo.group(2);
+    String rest = repo.group(3) == null ? "" : repo.group(3);
+    if (method.equals("GET") && rest.equals("/installation")) {
+      if (!validJwt(authorization)) {
+        return new Answer(401, message("A JSON web token could not be decoded"));
+      }
+      return installationOf(method, path, fullName);
+    }
+    Issued issued =
+        authorization == null ? null : this.tokens.get(authorization.replace("token ", ""));
+    if (issued == null
+        || !clock.instant().isBefore(issued.expires())
+        || !installations.getOrDefault(issued.installation(), Set.of()).contains(fullName)) {
+      return new Answer(401, message("Bad credentials"));
+    }
+    if (method.equals("GET") && rest.startsWith("/git/ref/")) {
+      String ref = "refs/" + rest.substring("/git/ref/".length());
+      String sha = refs.getOrDefault(fullName, Map.of()).get(ref);
+      if (sha == null) {
+        return new Answer(404, message("Not Found"));
+      }
+      ObjectNode answer = (ObjectNode) example(method, path, 200);
+      answer.put("ref", ref);
+      answer.put("url", api() + "/repos/" + fullName + "/git/" + ref);
+      ((ObjectNode) answer.get("object")).put("sha", sha);
+      return new Answer(200, answer);
+    }
+    return new Answer(404, message("Not Found"));
+  }
+
+  private Answer issueToken(String method, String path, long installation) {
+    if (!installations.containsKey(installation)) {
+      return new Answer(404, message("Not Found"));
+    }
+    String token = "ghs_" + UUID.randomUUID().toString().replace("-", "");
+    Instant expires = clock.instant().plus(tokenLifetime);
+    this.tokens.put(token, new Issued(installation, expires));
+    ObjectNode answer = (ObjectNode) example(method, path, 201);
+    answer.put("token", token);
+    answer.put("expires_at", expires.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+    return new Answer(201, answer);
+  }
+
+  private Answer installationOf(String method, String path, String fullName) {
+    return installations.entrySet().stream()
+        .filter(e -> e.getValue().contains(fullName))
+        .findFirst()
+        .map(
+            e -> {
+              ObjectNode answer = (ObjectNode) example(method, path, 200);
+              answer.put("id", e.getKey());
+              answer.put("app_id", APP_ID);
+              return new Answer(200, answer);
+            })
+        .orElseGet(() -> new Answer(404, message("Not Found")));
+  }
+
+  /** Checks an App JWT: RS256 by the App's key, issued by the App, not expired, not future. */
+  private boolean validJwt(String authorization) {
+    if (authorization == null || !authorization.startsWith("Bearer ")) {
+      return false;
+    }
+    String[] parts = authorization.substring("Bearer ".length()).split("\\.");
+    if (parts.length != 3) {
+      return false;
+    }
+    try {
+      Signature rs256 = Signature.getInstance("SHA256withRSA");
+      rs256.initVerify(appKey.getPublic());
+      rs256.update((parts[0] + "." + parts[1]).getBytes(StandardCharsets.US_ASCII));
+      if (!rs256.verify(Base64.getUrlDecoder().decode(parts[2]))) {
+        return false;
+      }
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      return false;
+    }
+    JsonNode header = Json.mapper().readTree(Base64.getUrlDecoder().decode(parts[0]));
+    JsonNode claims = Json.mapper().readTree(Base64.getUrlDecoder().decode(parts[1]));
+    long now = clock.instant().getEpochSecond();
+    return header.path("alg").asString("").equals("RS256")
+        && claims.path("iss").asString("").equals(Long.toString(APP_ID))
+        && claims.path("iat").asLong() <= now
+        && claims.path("exp").asLong() > now
+        && claims.path("exp").asLong() - claims.path("iat").asLong() <= 600;
+  }
+
+  private void answer(HttpExchange exchange, String method, String path, int status, JsonNode body)
+      throws IOException {
+    problems.addAll(contract.checkResponse(method, path, status, body));
+    byte[] bytes = body == null ? new byte[0] : Json.mapper().writeValueAsBytes(body);
+    exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      exchange.getResponseBody().write(bytes);
+    }
+  }
+
+  private JsonNode example(String method, String path, int status) {
+    return contract
+        .example(method, path, status)
+        .orElseThrow(() -> new IllegalStateException("no example for " + method + " " + path));
+  }
+
+  private static JsonNode message(String text) {
+    return Json.mapper()
+        .createObjectNode()
+        .put("message", text)
+        .put("documentation_url", "https://docs.github.com/rest");
+  }
+
+  private static KeyPair rsa() {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+      generator.initialize(2048);
+      return generator.generateKeyPair();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

@@ -1,0 +1,182 @@
+package dev.trainyard.worker.scm.github;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.dialect.Dialects;
+import dev.trainyard.common.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * GitHub's official REST description (npm {@code @octokit/openapi}, {@code api.github.com.json},
+ * installed by {@code .ci/github-fixtures}) as a contract: an operation must exist for a method and
+ * path, a request body must match the operation's request schema, and a response must be one the
+ * operation documents, its body matching that response's schema (OpenAPI 3.0 rules, {@code
+ * nullable} included). The simulator checks every exchange with it, so neither it nor the adapter
+ * can use an endpoint, a field or a status GitHub does not have.
+ */
+public final class OpenApiContract {
+  /** Where {@code .ci/github-fixtures} installs the description, from a module's folder. */
+  public static final Path DESCRIPTION =
+      Path.of(
+          "..", ".ci/.tools/github/node_modules/@octokit/openapi/generated/api.github.com.json");
+
+  private static final java.util.Set<Integer> GENERAL_ERRORS = java.util.Set.of(401, 403, 429);
+  private final JsonNode document;
+  private final List<Route> routes = new ArrayList<>();
+  private final SchemaRegistry registry = SchemaRegistry.withDialect(Dialects.getOpenApi30());
+  private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
+
+  /** One documented operation: its path template as a pattern. */
+  private record Route(String method, String template, Pattern pattern, JsonNode operation) {}
+
+  public OpenApiContract(Path description) throws IOException {
+    this.document = Json.mapper().readTree(Files.readAllBytes(description));
+    Iterator<Map.Entry<String, JsonNode>> paths = document.get("paths").properties().iterator();
+    while (paths.hasNext()) {
+      Map.Entry<String, JsonNode> path = paths.next();
+      for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+        routes.add(
+            new Route(
+                operation.getKey().toUpperCase(java.util.Locale.ROOT),
+                path.getKey(),
+                pattern(path.getKey()),
+                operation.getValue()));
+      }
+    }
+  }
+
+  /** The documented path template {@code method path} matches, if any. */
+  public Optional<String> operation(String method, String path) {
+    return route(method, path).map(Route::template);
+  }
+
+  /** What is wrong with a request: no such operation, or a body its schema refuses. */
+  public List<String> checkRequest(String method, String path, JsonNode body) {
+    Optional<Route> route = route(method, path);
+    if (route.isEmpty()) {
+      return List.of(method + " " + path + " is no operation of GitHub's REST API");
+    }
+    JsonNode schema =
+        route.get().operation().path("requestBody").path("content").path("application/json");
+    if (body == null || schema.isMissingNode()) {
+      return body != null && !body.isNull() && schema.isMissingNode()
+          ? List.of(method + " " + route.get().template() + " takes no JSON body")
+          : List.of();
+    }
+    return validate(route.get(), "request", schema.path("schema"), body);
+  }
+
+  /** What is wrong with a response: a status the operation does not document, or its body. */
+  public List<String> checkResponse(String method, String path, int status, JsonNode body) {
+    Optional<Route> route = route(method, path);
+    if (route.isEmpty()) {
+      return List.of(method + " " + path + " is no operation of GitHub's REST API");
+    }
+    JsonNode response = route.get().operation().path("responses").path(Integer.toString(status));
+    if (response.isMissingNode() && GENERAL_ERRORS.contains(status)) {
+      // GitHub answers bad credentials and rate limits on every operation, though the description
+      // lists them only on some: the body is then its basic error
+      return validate(
+          route.get(), status + " response", document.at("/components/schemas/basic-error"), body);
+    }
+    if (response.isMissingNode()) {
+      return List.of(method + " " + route.get().template() + " never answers " + status);
+    }
+    if (response.has("$ref")) {
+      response = pointer(response.get("$ref").asString());
+    }
+    JsonNode schema = response.path("content").path("application/json").path("schema");
+    if (schema.isMissingNode() || body == null || body.isNull()) {
+      return List.of();
+    }
+    return validate(route.get(), status + " response", schema, body);
+  }
+
+  /**
+   * GitHub's documented example of the {@code status} answer to {@code method path} (a deep copy,
+   * for the simulator to fill in), if the description has one.
+   */
+  public Optional<JsonNode> example(String method, String path, int status) {
+    return route(method, path)
+        .map(
+            r -> {
+              JsonNode examples =
+                  r.operation()
+                      .path("responses")
+                      .path(Integer.toString(status))
+                      .path("content")
+                      .path("application/json")
+                      .path("examples");
+              Iterator<JsonNode> all = examples.values().iterator();
+              if (!all.hasNext()) {
+                return null;
+              }
+              JsonNode example = all.next();
+              if (example.has("$ref")) {
+                example = pointer(example.get("$ref").asString());
+              }
+              return example.path("value").deepCopy();
+            });
+  }
+
+  private List<String> validate(Route route, String what, JsonNode schemaNode, JsonNode body) {
+    String key = route.method() + " " + route.template() + " " + what;
+    Schema schema =
+        schemas.computeIfAbsent(
+            key,
+            k -> {
+              // the operation's schema, under a root that holds the components its $refs name
+              ObjectNode root = Json.mapper().createObjectNode();
+              root.set("components", document.get("components"));
+              root.putArray("allOf").add(schemaNode);
+              return registry.getSchema(
+                  SchemaLocation.of("https://api.github.com/openapi.json"), root);
+            });
+    List<String> problems = new ArrayList<>();
+    for (Error error : schema.validate(body)) {
+      problems.add(key + ": " + error.getInstanceLocation() + " " + error.getMessage());
+    }
+    return problems;
+  }
+
+  private Optional<Route> route(String method, String path) {
+    String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+    return routes.stream()
+        .filter(r -> r.method().equals(method) && r.pattern().matcher(bare).matches())
+        // the most literal template wins (/pulls/{n}/merge over /pulls/{n}/{x})
+        .min(java.util.Comparator.comparingInt(r -> r.template().split("\\{").length));
+  }
+
+  private JsonNode pointer(String ref) {
+    return document.at(ref.substring(1));
+  }
+
+  /** A template's pattern: a {@code {param}} is one segment, or the rest when it ends the path. */
+  private static Pattern pattern(String template) {
+    StringBuilder regex = new StringBuilder();
+    String[] parts = template.split("(?=\\{)|(?<=\\})");
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i];
+      if (part.startsWith("{")) {
+        boolean last = i == parts.length - 1;
+        regex.append(last && part.equals("{ref}") ? ".+" : "[^/]+");
+      } else {
+        regex.append(Pattern.quote(part));
+      }
+    }
+    return Pattern.compile(regex.toString());
+  }
+}
