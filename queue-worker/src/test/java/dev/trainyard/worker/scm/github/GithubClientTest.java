@@ -3,7 +3,6 @@ package dev.trainyard.worker.scm.github;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,12 +34,7 @@ class GithubClientTest {
 
   @BeforeAll
   void description() throws Exception {
-    boolean present = Files.exists(OpenApiContract.DESCRIPTION);
-    if ("required".equals(System.getProperty("trainyard.github-fixtures"))) {
-      assertThat(present).as("GitHub's REST description (.ci/github-fixtures)").isTrue();
-    }
-    Assumptions.assumeTrue(present, "GitHub's REST description is not installed");
-    contract = new OpenApiContract(OpenApiContract.DESCRIPTION);
+    contract = OpenApiContract.github();
   }
 
   @BeforeEach

@@ -42,6 +42,25 @@ public final class OpenApiContract {
   /** One documented operation: its path template as a pattern. */
   private record Route(String method, String template, Pattern pattern, JsonNode operation) {}
 
+  private static OpenApiContract loaded;
+
+  /**
+   * GitHub's description, read once per test JVM. Without it the calling test is skipped, unless
+   * {@code -Dtrainyard.github-fixtures=required} (CI) makes that a failure.
+   */
+  public static synchronized OpenApiContract github() throws IOException {
+    boolean present = Files.exists(DESCRIPTION);
+    if ("required".equals(System.getProperty("trainyard.github-fixtures")) && !present) {
+      throw new IllegalStateException(DESCRIPTION + " is missing: run .ci/github-fixtures");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        present, "GitHub's REST description is not installed (.ci/github-fixtures)");
+    if (loaded == null) {
+      loaded = new OpenApiContract(DESCRIPTION);
+    }
+    return loaded;
+  }
+
   public OpenApiContract(Path description) throws IOException {
     this.document = Json.mapper().readTree(Files.readAllBytes(description));
     Iterator<Map.Entry<String, JsonNode>> paths = document.get("paths").properties().iterator();

@@ -3,8 +3,6 @@ package dev.trainyard.worker.scm.github;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.json.Json;
-import java.nio.file.Files;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -18,12 +16,7 @@ class OpenApiContractTest {
 
   @BeforeAll
   void description() throws Exception {
-    boolean present = Files.exists(OpenApiContract.DESCRIPTION);
-    if ("required".equals(System.getProperty("trainyard.github-fixtures"))) {
-      assertThat(present).as("GitHub's REST description (.ci/github-fixtures)").isTrue();
-    }
-    Assumptions.assumeTrue(present, "GitHub's REST description is not installed");
-    contract = new OpenApiContract(OpenApiContract.DESCRIPTION);
+    contract = OpenApiContract.github();
   }
 
   @Test
