@@ -1,5 +1,6 @@
 package dev.trainyard.worker.config;
 
+import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.SecretBox;
@@ -9,8 +10,12 @@ import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScmRouter;
 import dev.trainyard.worker.scm.git.GitRemotes;
 import dev.trainyard.worker.scm.git.GitScm;
+import dev.trainyard.worker.scm.github.GithubBindings;
+import dev.trainyard.worker.scm.github.GithubScm;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
 import dev.trainyard.worker.signals.ScmRefresher;
@@ -19,18 +24,24 @@ import dev.trainyard.worker.signals.Ticker;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -136,15 +147,54 @@ public class WorkerConfiguration {
         new PersonIdent("trainyard", "trainyard@localhost"));
   }
 
+  /**
+   * The GitHub App adapter, when {@code TRAINYARD_GITHUB_APP_ID} is set: its key from {@code
+   * TRAINYARD_GITHUB_PRIVATE_KEY} or the file {@code TRAINYARD_GITHUB_PRIVATE_KEY_FILE}, GitHub (or
+   * GitHub Enterprise Server) at {@code TRAINYARD_GITHUB_API_URL}. GitHub's tokens and JWTs run on
+   * the system clock, whatever clock the engine is given.
+   */
   @Bean
-  ScmPoller scmPoller(QueueStore store, OwnedQueues owned, Signals signals, GitScm scm) {
+  @ConditionalOnProperty("trainyard.github.app-id")
+  GithubScm githubScm(
+      MongoTemplate mongo,
+      @Value("${trainyard.github.app-id}") String appId,
+      @Value("${trainyard.github.private-key:}") String privateKey,
+      @Value("${trainyard.github.private-key-file:}") String privateKeyFile,
+      @Value("${trainyard.github.api-url:https://api.github.com}") URI apiUrl,
+      @Value("${trainyard.github.host:github.com}") String host)
+      throws IOException {
+    String pem =
+        privateKey.isBlank() && !privateKeyFile.isBlank()
+            ? Files.readString(Path.of(privateKeyFile))
+            : privateKey;
+    GithubClient client =
+        GithubClient.create(
+            apiUrl, appId, pem, InstantSource.system(), GithubClient.Sleeper.THREAD);
+    return new GithubScm(
+        client,
+        host,
+        new GithubBindings(mongo.getCollection(Collections.GITHUB_INSTALLATIONS)),
+        InstantSource.system());
+  }
+
+  /** Every source host this worker reaches: the git adapter first, then the GitHub App. */
+  @Bean
+  @Primary
+  ScmProvider scm(GitScm git, ObjectProvider<GithubScm> github) {
+    List<ScmProvider> providers = new ArrayList<>(List.of(git));
+    github.ifAvailable(providers::add);
+    return new ScmRouter(providers);
+  }
+
+  @Bean
+  ScmPoller scmPoller(QueueStore store, OwnedQueues owned, Signals signals, ScmProvider scm) {
     return new ScmPoller(store, owned, signals, scm);
   }
 
-  /** Carries out builds, merges and branch deletions for the queues of the git adapter. */
+  /** Carries out builds, merges and branch deletions for the queues of every source host. */
   @Bean
   EffectRunner effectRunner(
-      GitScm scm,
+      ScmProvider scm,
       Signals signals,
       QueueStore store,
       OwnedQueues owned,

@@ -1,8 +1,12 @@
 package dev.trainyard.worker.scm;
 
+import dev.trainyard.common.queue.Mergeability;
+
 /**
  * A pull request as its source host reports it. {@code headBranch} is null where the host does not
- * name it (a plain git mirror has only {@code refs/pull/<n>/head}).
+ * name it (a plain git mirror has only {@code refs/pull/<n>/head}); {@code mergeability} is null
+ * where the host does not report it with the PR, and then {@link ScmProvider#mergeability} computes
+ * it.
  */
 public record ScmPullRequest(
     long number,
@@ -10,4 +14,5 @@ public record ScmPullRequest(
     String headBranch,
     String baseBranch,
     String title,
-    String author) {}
+    String author,
+    Mergeability mergeability) {}

@@ -161,13 +161,15 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
       }
       ScmPullRequest seen = pr.get();
       Mergeability mergeability =
-          target
-              .map(
-                  t ->
-                      merges.computeIfAbsent(
-                          t + ".." + seen.headSha(),
-                          k -> scm.mergeability(repo, key.branch(), seen.headSha())))
-              .orElse(Mergeability.NOT_MERGEABLE);
+          seen.mergeability() != null
+              ? seen.mergeability()
+              : target
+                  .map(
+                      t ->
+                          merges.computeIfAbsent(
+                              t + ".." + seen.headSha(),
+                              k -> scm.mergeability(repo, key.branch(), seen.headSha())))
+                  .orElse(Mergeability.NOT_MERGEABLE);
       RecordPullRequestState observed =
           new RecordPullRequestState(
               entry.prNumber(),

@@ -100,7 +100,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                     null,
                     baseBranch(git, number).orElse(targetBranch),
                     commit.getShortMessage(),
-                    commit.getAuthorIdent().getName()));
+                    commit.getAuthorIdent().getName(),
+                    null));
           }
         });
   }

@@ -32,6 +32,10 @@ public final class BareRepo implements AutoCloseable {
     git.create(true);
   }
 
+  public Repository repository() {
+    return git;
+  }
+
   public static Map<String, String> files(String... nameThenContent) {
     Map<String, String> files = new TreeMap<>();
     for (int i = 0; i < nameThenContent.length; i += 2) {

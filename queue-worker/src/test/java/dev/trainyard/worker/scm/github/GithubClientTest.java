@@ -3,6 +3,8 @@ package dev.trainyard.worker.scm.github;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.trainyard.common.github.GithubClient;
+import dev.trainyard.common.github.GithubException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -31,6 +33,7 @@ class GithubClientTest {
   private final List<Duration> slept = new ArrayList<>();
   private GithubSimulator github;
   private GithubClient client;
+  private String main;
 
   @BeforeAll
   void description() throws Exception {
@@ -42,8 +45,10 @@ class GithubClientTest {
     slept.clear();
     now.set(Instant.parse("2026-11-24T12:00:00Z"));
     github = new GithubSimulator(contract, clock);
-    github.install(INSTALLATION, "acme", "rocket");
-    github.setRef("acme", "rocket", "refs/heads/main", "6113728f27ae82c7b1a177c8d03f9e96e0adf246");
+    main =
+        github
+            .install(INSTALLATION, "acme", "rocket")
+            .push("main", java.util.Map.of("README", "rocket"), "first");
     client =
         GithubClient.create(
             github.api(),
@@ -65,8 +70,7 @@ class GithubClientTest {
   @Test
   void anInstallationTokenIsFetchedOnceAndRenewedBeforeItExpires() {
     assertThat(mainHead().status()).isEqualTo(200);
-    assertThat(mainHead().body().path("object").path("sha").asString())
-        .isEqualTo("6113728f27ae82c7b1a177c8d03f9e96e0adf246");
+    assertThat(mainHead().body().path("object").path("sha").asString()).isEqualTo(main);
     assertThat(tokenRequests()).isEqualTo(1);
 
     now.set(now.get().plus(Duration.ofMinutes(56))); // 4 minutes left: within the margin

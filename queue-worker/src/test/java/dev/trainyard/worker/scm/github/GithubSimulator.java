@@ -8,6 +8,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -51,7 +53,9 @@ public final class GithubSimulator implements AutoCloseable {
   private final KeyPair appKey;
   private final Map<Long, Set<String>> installations = new ConcurrentHashMap<>();
   private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
-  private final Map<String, Map<String, String>> refs = new ConcurrentHashMap<>();
+  private final Map<String, SimulatedRepository> repositories = new ConcurrentHashMap<>();
+  private final Path dir;
+  private final Webhooks webhooks = new Webhooks(this);
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
   private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
@@ -66,6 +70,7 @@ public final class GithubSimulator implements AutoCloseable {
     this.contract = contract;
     this.clock = clock;
     this.appKey = rsa();
+    this.dir = Files.createTempDirectory("github-simulator");
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
     server.start();
@@ -85,20 +90,46 @@ public final class GithubSimulator implements AutoCloseable {
         + "\n-----END RSA PRIVATE KEY-----\n";
   }
 
-  /** Installs the App on {@code owner/name}: installation {@code id} covers it. */
-  public void install(long id, String owner, String name) {
+  /**
+   * Installs the App on {@code owner/name} (created, empty, when it does not exist yet):
+   * installation {@code id} covers it.
+   */
+  public SimulatedRepository install(long id, String owner, String name) {
     installations.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(owner + "/" + name);
-    refs.computeIfAbsent(owner + "/" + name, k -> new ConcurrentHashMap<>());
+    return repository(owner, name);
+  }
+
+  /** The repository {@code owner/name}, created empty on first use. */
+  public SimulatedRepository repository(String owner, String name) {
+    return repositories.computeIfAbsent(
+        owner + "/" + name,
+        fullName -> {
+          try {
+            return new SimulatedRepository(
+                this, fullName, dir.resolve(owner).resolve(name + ".git"));
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+  }
+
+  /** The installation covering {@code fullName}, if any. */
+  java.util.Optional<Long> installationOf(String fullName) {
+    return installations.entrySet().stream()
+        .filter(e -> e.getValue().contains(fullName))
+        .map(Map.Entry::getKey)
+        .findFirst();
+  }
+
+  /** Where repository events go: GitHub's webhook deliveries, signed with {@code secret}. */
+  public Webhooks webhooks() {
+    return webhooks;
   }
 
   /** Removes installation {@code id}: its tokens stop working. */
   public void uninstall(long id) {
     installations.remove(id);
     tokens.values().removeIf(t -> t.installation() == id);
-  }
-
-  public void setRef(String owner, String name, String ref, String sha) {
-    refs.computeIfAbsent(owner + "/" + name, k -> new ConcurrentHashMap<>()).put(ref, sha);
   }
 
   public void tokenLifetime(Duration lifetime) {
@@ -135,7 +166,8 @@ public final class GithubSimulator implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String method = exchange.getRequestMethod();
-      String path = exchange.getRequestURI().getRawPath();
+      String query = exchange.getRequestURI().getRawQuery();
+      String path = exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query);
       calls.add(method + " " + path);
       byte[] raw = exchange.getRequestBody().readAllBytes();
       JsonNode body = raw.length == 0 ? null : Json.mapper().readTree(raw);
@@ -154,7 +186,7 @@ public final class GithubSimulator implements AutoCloseable {
     }
   }
 
-  private record Answer(int status, JsonNode body) {}
+  record Answer(int status, JsonNode body) {}
 
   private Answer route(HttpExchange exchange, String method, String path, JsonNode body) {
     String authorization = exchange.getRequestHeaders().getFirst("Authorization");
@@ -175,7 +207,7 @@ public final class GithubSimulator implements AutoCloseable {
       if (!validJwt(authorization)) {
         return new Answer(401, message("A JSON web token could not be decoded"));
       }
-      return installationOf(method, path, fullName);
+      return installationAnswer(method, path, fullName);
     }
     Issued issued =
         authorization == null ? null : this.tokens.get(authorization.replace("token ", ""));
@@ -184,19 +216,11 @@ public final class GithubSimulator implements AutoCloseable {
         || !installations.getOrDefault(issued.installation(), Set.of()).contains(fullName)) {
       return new Answer(401, message("Bad credentials"));
     }
-    if (method.equals("GET") && rest.startsWith("/git/ref/")) {
-      String ref = "refs/" + rest.substring("/git/ref/".length());
-      String sha = refs.getOrDefault(fullName, Map.of()).get(ref);
-      if (sha == null) {
-        return new Answer(404, message("Not Found"));
-      }
-      ObjectNode answer = (ObjectNode) example(method, path, 200);
-      answer.put("ref", ref);
-      answer.put("url", api() + "/repos/" + fullName + "/git/" + ref);
-      ((ObjectNode) answer.get("object")).put("sha", sha);
-      return new Answer(200, answer);
+    SimulatedRepository at = repositories.get(fullName);
+    if (at == null) {
+      return new Answer(404, message("Not Found"));
     }
-    return new Answer(404, message("Not Found"));
+    return new RepositoryApi(this, at, method, path, rest, body).answer();
   }
 
   private Answer issueToken(String method, String path, long installation) {
@@ -212,7 +236,7 @@ public final class GithubSimulator implements AutoCloseable {
     return new Answer(201, answer);
   }
 
-  private Answer installationOf(String method, String path, String fullName) {
+  private Answer installationAnswer(String method, String path, String fullName) {
     return installations.entrySet().stream()
         .filter(e -> e.getValue().contains(fullName))
         .findFirst()
@@ -255,7 +279,7 @@ public final class GithubSimulator implements AutoCloseable {
         && claims.path("exp").asLong() - claims.path("iat").asLong() <= 600;
   }
 
-  private void answer(HttpExchange exchange, String method, String path, int status, JsonNode body)
+  void answer(HttpExchange exchange, String method, String path, int status, JsonNode body)
       throws IOException {
     problems.addAll(contract.checkResponse(method, path, status, body));
     byte[] bytes = body == null ? new byte[0] : Json.mapper().writeValueAsBytes(body);
@@ -266,13 +290,13 @@ public final class GithubSimulator implements AutoCloseable {
     }
   }
 
-  private JsonNode example(String method, String path, int status) {
+  JsonNode example(String method, String path, int status) {
     return contract
         .example(method, path, status)
         .orElseThrow(() -> new IllegalStateException("no example for " + method + " " + path));
   }
 
-  private static JsonNode message(String text) {
+  static JsonNode message(String text) {
     return Json.mapper()
         .createObjectNode()
         .put("message", text)
@@ -292,5 +316,7 @@ public final class GithubSimulator implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    webhooks.close();
+    repositories.values().forEach(r -> r.git().close());
   }
 }

@@ -1,14 +1,12 @@
-package dev.trainyard.worker.scm.github;
+package dev.trainyard.common.github;
 
 import dev.trainyard.common.json.Json;
-import dev.trainyard.worker.scm.PrivateKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.KeyPair;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -42,6 +40,11 @@ public final class GithubClient {
     public boolean ok() {
       return status / 100 == 2;
     }
+
+    /** GitHub's own sentence for an error answer. */
+    public String message() {
+      return body.path("message").asString("no message");
+    }
   }
 
   /** How a call waits out a rate limit; tests pass a clock that moves instead of sleeping. */
@@ -62,10 +65,9 @@ public final class GithubClient {
   public static GithubClient create(
       URI api, String appId, String privateKeyPem, InstantSource clock, Sleeper sleeper)
       throws IOException {
-    KeyPair key = PrivateKeys.read(privateKeyPem, "the GitHub App's private key").get(0);
     return new GithubClient(
         api,
-        new AppJwt(appId, key.getPrivate(), clock),
+        new AppJwt(appId, AppKey.read(privateKeyPem), clock),
         HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
         clock,
         sleeper);
@@ -111,7 +113,7 @@ public final class GithubClient {
               + " (HTTP "
               + issued.status()
               + "): "
-              + message(issued));
+              + issued.message());
     }
     Token fresh =
         new Token(
@@ -195,10 +197,5 @@ public final class GithubClient {
       Thread.currentThread().interrupt();
       throw new GithubException(0, "interrupted while calling GitHub");
     }
-  }
-
-  /** GitHub's own sentence for an error answer. */
-  static String message(Answer answer) {
-    return answer.body().path("message").asString("no message");
   }
 }

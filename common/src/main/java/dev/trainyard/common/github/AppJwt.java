@@ -1,4 +1,4 @@
-package dev.trainyard.worker.scm.github;
+package dev.trainyard.common.github;
 
 import dev.trainyard.common.json.Json;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.trainyard.worker.scm.github;
+package dev.trainyard.common.github;
 
 /**
  * GitHub answered a call with an error that a retry will not change (a missing permission, an

@@ -1,0 +1,360 @@
+package dev.trainyard.worker.scm.github;
+
+import dev.trainyard.common.github.GithubClient;
+import dev.trainyard.common.github.GithubClient.Answer;
+import dev.trainyard.common.github.GithubException;
+import dev.trainyard.common.github.GithubInstallation;
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.worker.scm.MergeResult;
+import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.TestBranchResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The {@link ScmProvider} of repositories on GitHub (API.md §6 "The GitHub App adapter"), through
+ * the App's installation on each repository. Organization O reaches a repository only through an
+ * installation bound to O; otherwise every call fails with the sentence its queue shows as the
+ * reason its PRs are not ready. Test branches are built in the repository by GitHub's merge
+ * endpoint; a run lands by moving the target ref forward to the tested commit ({@code
+ * merge_commit}, never forced) or by GitHub's pull-request merge with each tested head ({@code
+ * squash}, {@code rebase}), and only while the target still has the tree the run was built on.
+ */
+public final class GithubScm implements ScmProvider {
+  static final Duration INSTALLATION_FRESH = Duration.ofSeconds(30);
+  private static final Set<String> MERGEABLE_STATES = Set.of("clean", "unstable", "has_hooks");
+  private final GithubClient github;
+  private final String host;
+  private final GithubBindings bindings;
+  private final InstantSource clock;
+  private final Map<String, Looked> installations = new ConcurrentHashMap<>();
+
+  /** The installation GitHub named for a repository (null: none), and when it was asked. */
+  private record Looked(Long installation, Instant at) {}
+
+  /**
+   * @param host the {@code repo.host} this App serves ({@code TRAINYARD_GITHUB_HOST})
+   */
+  public GithubScm(GithubClient github, String host, GithubBindings bindings, InstantSource clock) {
+    this.github = github;
+    this.host = host;
+    this.bindings = bindings;
+    this.clock = clock;
+  }
+
+  @Override
+  public boolean serves(OrgRepo repo) {
+    return repo.repo().host().equalsIgnoreCase(host);
+  }
+
+  /** Checks that the App may serve {@code repo} to its organization now. */
+  @Override
+  public void fetch(OrgRepo repo) {
+    installation(repo);
+  }
+
+  @Override
+  public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
+    Answer answer = call(repo, "GET", "/pulls/" + number, null, 200, 404);
+    JsonNode pr = answer.body();
+    if (answer.status() == 404 || !pr.path("state").asString("").equals("open")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new ScmPullRequest(
+            number,
+            pr.path("head").path("sha").asString(),
+            pr.path("head").path("ref").asString(),
+            pr.path("base").path("ref").asString(targetBranch),
+            pr.path("title").asString(""),
+            pr.path("user").path("login").asString(""),
+            mergeability(pr)));
+  }
+
+  /**
+   * GitHub reports a PR's mergeability with the PR ({@link #pullRequest}): {@code mergeable} null
+   * while it computes it, false on a conflict; {@code mergeable_state} adds branch protection and
+   * required reviews ({@code blocked}) and drafts. A base that moved on ({@code behind}) is no
+   * obstacle: trainyard merges onto the current target itself.
+   */
+  static Mergeability mergeability(JsonNode pr) {
+    JsonNode mergeable = pr.path("mergeable");
+    String state = pr.path("mergeable_state").asString("unknown");
+    if (mergeable.isNull() || mergeable.isMissingNode() || state.equals("unknown")) {
+      return Mergeability.IN_PROGRESS;
+    }
+    if (!mergeable.asBoolean()) {
+      return Mergeability.NOT_MERGEABLE;
+    }
+    return MERGEABLE_STATES.contains(state) || state.equals("behind")
+        ? Mergeability.MERGEABLE
+        : Mergeability.NOT_MERGEABLE;
+  }
+
+  /** Never asked: GitHub's mergeability comes with the PR. */
+  @Override
+  public Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha) {
+    return Mergeability.UNSPECIFIED;
+  }
+
+  @Override
+  public TestBranchResult buildTestBranch(
+      OrgRepo repo,
+      String targetBranch,
+      String branch,
+      String baseSha,
+      List<PullRequestHead> prs,
+      Instant at) {
+    Optional<String> base = baseSha != null ? Optional.of(baseSha) : branchHead(repo, targetBranch);
+    if (base.isEmpty()) {
+      return new TestBranchResult.NoBase("branch " + targetBranch + " does not exist");
+    }
+    Answer created =
+        call(
+            repo,
+            "POST",
+            "/git/refs",
+            Map.of("ref", "refs/heads/" + branch, "sha", base.get()),
+            201,
+            422);
+    if (created.status() == 422) {
+      // built before, by a worker that stopped before recording it: start again from the base
+      call(
+          repo,
+          "PATCH",
+          "/git/refs/heads/" + branch,
+          Map.of("sha", base.get(), "force", true),
+          200);
+    }
+    String head = base.get();
+    for (PullRequestHead pr : prs) {
+      Answer merged =
+          call(
+              repo,
+              "POST",
+              "/merges",
+              Map.of(
+                  "base",
+                  branch,
+                  "head",
+                  pr.sha(),
+                  "commit_message",
+                  "Merge pull request #" + pr.number() + ": " + pr.title()),
+              201,
+              204,
+              409);
+      if (merged.status() == 409) {
+        return new TestBranchResult.Conflict(pr.number());
+      }
+      if (merged.status() == 201) {
+        head = merged.body().path("sha").asString();
+      }
+    }
+    return new TestBranchResult.Built(branch, base.get(), head);
+  }
+
+  @Override
+  public MergeResult merge(
+      OrgRepo repo,
+      String targetBranch,
+      String expectedTargetSha,
+      String builtOnSha,
+      String testedSha,
+      MergeMethod method,
+      List<PullRequestHead> prs) {
+    Optional<String> head = branchHead(repo, targetBranch);
+    if (head.isEmpty()) {
+      return new MergeResult.TargetMoved(null);
+    }
+    if (!head.get().equals(expectedTargetSha)) {
+      return landed(repo, head.get(), testedSha, prs)
+          ? new MergeResult.Merged(head.get())
+          : new MergeResult.TargetMoved(head.get());
+    }
+    if (method == MergeMethod.MERGE_COMMIT && expectedTargetSha.equals(builtOnSha)) {
+      Answer moved =
+          call(
+              repo,
+              "PATCH",
+              "/git/refs/heads/" + targetBranch,
+              Map.of("sha", testedSha, "force", false),
+              200,
+              422);
+      if (moved.status() == 200) {
+        return new MergeResult.Merged(testedSha);
+      }
+      Optional<String> now = branchHead(repo, targetBranch);
+      return now.isPresent() && now.get().equals(testedSha)
+          ? new MergeResult.Merged(testedSha)
+          : new MergeResult.TargetMoved(now.orElse(null));
+    }
+    if (!tree(repo, expectedTargetSha).equals(tree(repo, builtOnSha))) {
+      return new MergeResult.TargetMoved(expectedTargetSha); // not what was tested: rebuild
+    }
+    String mergeMethod =
+        switch (method) {
+          case MERGE_COMMIT -> "merge";
+          case SQUASH -> "squash";
+          case REBASE -> "rebase";
+        };
+    for (PullRequestHead pr : prs) {
+      if (merged(repo, pr.number()).isPresent()) {
+        continue; // landed by an earlier attempt
+      }
+      Answer answer =
+          call(
+              repo,
+              "PUT",
+              "/pulls/" + pr.number() + "/merge",
+              Map.of(
+                  "sha",
+                  pr.sha(),
+                  "merge_method",
+                  mergeMethod,
+                  "commit_title",
+                  pr.title() + " (#" + pr.number() + ")"),
+              200,
+              405,
+              409);
+      if (answer.status() != 200) {
+        return new MergeResult.Conflict(pr.number());
+      }
+    }
+    return branchHead(repo, targetBranch)
+        .<MergeResult>map(MergeResult.Merged::new)
+        .orElseGet(() -> new MergeResult.TargetMoved(null));
+  }
+
+  @Override
+  public void deleteBranch(OrgRepo repo, String branch) {
+    call(repo, "DELETE", "/git/refs/heads/" + branch, null, 204, 404, 422);
+  }
+
+  @Override
+  public Optional<String> branchHead(OrgRepo repo, String branch) {
+    Answer answer = call(repo, "GET", "/git/ref/heads/" + branch, null, 200, 404);
+    return answer.status() == 404
+        ? Optional.empty()
+        : Optional.of(answer.body().path("object").path("sha").asString());
+  }
+
+  /** Whether an earlier attempt already landed this run with {@code head} on the target. */
+  private boolean landed(OrgRepo repo, String head, String testedSha, List<PullRequestHead> prs) {
+    return head.equals(testedSha)
+        || !prs.isEmpty()
+            && merged(repo, prs.get(prs.size() - 1).number()).filter(head::equals).isPresent();
+  }
+
+  /** The merge commit of PR {@code number} when GitHub has merged it. */
+  private Optional<String> merged(OrgRepo repo, long number) {
+    Answer answer = call(repo, "GET", "/pulls/" + number, null, 200, 404);
+    return answer.status() == 200 && answer.body().path("merged").asBoolean(false)
+        ? Optional.of(answer.body().path("merge_commit_sha").asString())
+        : Optional.empty();
+  }
+
+  private String tree(OrgRepo repo, String sha) {
+    return call(repo, "GET", "/git/commits/" + sha, null, 200)
+        .body()
+        .path("tree")
+        .path("sha")
+        .asString();
+  }
+
+  /**
+   * A call on {@code repo} as its installation; a status outside {@code expected} fails with one
+   * sentence (the reason the queue shows).
+   */
+  private Answer call(OrgRepo repo, String method, String path, Object body, int... expected) {
+    long installation = installation(repo);
+    String full = "/repos/" + repo.repo().owner() + "/" + repo.repo().name() + path;
+    Answer answer;
+    try {
+      answer = github.as(installation, method, full, body);
+    } catch (GithubException e) {
+      throw unreachable(e.getMessage());
+    }
+    for (int status : expected) {
+      if (answer.status() == status) {
+        return answer;
+      }
+    }
+    if (answer.status() == 401 || answer.status() == 404) {
+      installations.remove(repo.repo().slug()); // removed or moved: ask GitHub again
+    }
+    throw unreachable(
+        "GitHub refused "
+            + method
+            + " "
+            + full
+            + " (HTTP "
+            + answer.status()
+            + "): "
+            + answer.message()
+            + (answer.status() == 403
+                ? "; the App needs read and write access to contents, pull requests and checks"
+                : ""));
+  }
+
+  /**
+   * The installation that serves {@code repo} to its organization.
+   *
+   * @throws UncheckedIOException with the sentence saying why none does
+   */
+  private long installation(OrgRepo repo) {
+    String slug = repo.repo().slug();
+    Looked looked = installations.get(slug);
+    if (looked == null || looked.at().plus(INSTALLATION_FRESH).isBefore(clock.instant())) {
+      Answer answer;
+      try {
+        answer = github.asApp("GET", "/repos/" + slug + "/installation", null);
+      } catch (GithubException e) {
+        throw unreachable(e.getMessage());
+      }
+      if (answer.status() != 200 && answer.status() != 404) {
+        throw unreachable(
+            "GitHub did not say which installation serves "
+                + slug
+                + " (HTTP "
+                + answer.status()
+                + "): "
+                + answer.message());
+      }
+      looked =
+          new Looked(
+              answer.status() == 200 ? answer.body().path("id").asLong() : null, clock.instant());
+      installations.put(slug, looked);
+    }
+    if (looked.installation() == null) {
+      throw unreachable("the GitHub App is not installed on " + slug);
+    }
+    Optional<GithubInstallation> bound = bindings.find(looked.installation());
+    if (bound.isEmpty() || !repo.org().equals(bound.get().org())) {
+      throw unreachable(
+          "the GitHub App's installation on "
+              + slug
+              + " is not bound to this organization (bindGithubInstallation)");
+    }
+    if (bound.get().suspended()) {
+      throw unreachable("the GitHub App's installation on " + slug + " is suspended");
+    }
+    return looked.installation();
+  }
+
+  private static UncheckedIOException unreachable(String reason) {
+    return new UncheckedIOException(new IOException(reason));
+  }
+}

@@ -1,0 +1,223 @@
+package dev.trainyard.worker.scm.github;
+
+import static dev.trainyard.worker.scm.git.BareRepo.files;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.trainyard.common.github.GithubClient;
+import dev.trainyard.common.github.GithubInstallation;
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.worker.scm.MergeResult;
+import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.TestBranchResult;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.lib.ObjectId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The GitHub App adapter on the GitHub simulator (real git behind GitHub's REST description): PRs
+ * and their mergeability as GitHub reports them, test branches built in the repository, runs landed
+ * by each merge method with the tested trees, a target moved by someone else never overwritten, and
+ * an organization reaching only the installations bound to it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GithubScmTest {
+  private static final long INSTALLATION = 31;
+  private static final OrgRepo ACME = new OrgRepo("acme", new RepoRef("github.com", "o", "r"));
+  private OpenApiContract contract;
+  private GithubSimulator github;
+  private SimulatedRepository repo;
+  private final Map<Long, GithubInstallation> bound = new ConcurrentHashMap<>();
+  private GithubScm scm;
+
+  @BeforeAll
+  void description() throws Exception {
+    contract = OpenApiContract.github();
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    github = new GithubSimulator(contract, InstantSource.system());
+    repo = github.install(INSTALLATION, "o", "r");
+    repo.push("main", files("base.txt", "0"), "base");
+    bound.clear();
+    bound.put(INSTALLATION, new GithubInstallation(INSTALLATION, "acme", "o", false, null));
+    GithubClient client =
+        GithubClient.create(
+            github.api(),
+            Long.toString(GithubSimulator.APP_ID),
+            github.privateKeyPem(),
+            InstantSource.system(),
+            GithubClient.Sleeper.THREAD);
+    scm =
+        new GithubScm(
+            client,
+            "github.com",
+            new GithubBindings(null) {
+              @Override
+              public Optional<GithubInstallation> find(long id) {
+                return Optional.ofNullable(bound.get(id));
+              }
+            },
+            InstantSource.system());
+  }
+
+  @AfterEach
+  void stop() {
+    assertThat(github.problems()).as("breaches of GitHub's REST description").isEmpty();
+    github.close();
+  }
+
+  @Test
+  void aPullRequestIsReadWithGithubsMergeability() {
+    long clean = pr("a", "a.txt", "1");
+    repo.push("b", files("base.txt", "conflict"), "b");
+    long conflicting = repo.openPullRequest("b", "main", "Change base", "bob");
+    long blocked = pr("c", "c.txt", "1");
+    repo.block(blocked, true);
+
+    ScmPullRequest read = scm.pullRequest(ACME, clean, "main").orElseThrow();
+    assertThat(read.headSha()).isEqualTo(repo.head("a").orElseThrow());
+    assertThat(read.headBranch()).isEqualTo("a");
+    assertThat(read.baseBranch()).isEqualTo("main");
+    assertThat(read.title()).isEqualTo("PR a");
+    assertThat(read.author()).isEqualTo("alice");
+    assertThat(read.mergeability()).isEqualTo(Mergeability.MERGEABLE);
+    assertThat(scm.pullRequest(ACME, conflicting, "main").orElseThrow().mergeability())
+        .isEqualTo(Mergeability.NOT_MERGEABLE);
+    assertThat(scm.pullRequest(ACME, blocked, "main").orElseThrow().mergeability())
+        .isEqualTo(Mergeability.NOT_MERGEABLE);
+
+    repo.close(clean);
+    assertThat(scm.pullRequest(ACME, clean, "main")).isEmpty();
+    assertThat(scm.pullRequest(ACME, 999, "main")).isEmpty();
+  }
+
+  @Test
+  void aTestBranchIsBuiltInTheRepositoryAndAConflictNamesItsPullRequest() throws Exception {
+    long a = pr("a", "a.txt", "1");
+    long b = pr("b", "b.txt", "2");
+    TestBranchResult built =
+        scm.buildTestBranch(ACME, "main", "trainyard-merge/main/run-1", null, heads(a, b), now());
+
+    TestBranchResult.Built ok = (TestBranchResult.Built) built;
+    assertThat(ok.baseSha()).isEqualTo(repo.head("main").orElseThrow());
+    assertThat(repo.head("trainyard-merge/main/run-1")).contains(ok.sha());
+    assertThat(tree(ok.sha())).containsEntry("a.txt", "1").containsEntry("b.txt", "2");
+
+    // built again (a worker stopped before recording it): the same branch starts over
+    TestBranchResult again =
+        scm.buildTestBranch(ACME, "main", "trainyard-merge/main/run-1", null, heads(a, b), now());
+    assertThat(tree(((TestBranchResult.Built) again).sha())).isEqualTo(tree(ok.sha()));
+
+    repo.push("c", files("a.txt", "other"), "c");
+    long c = repo.openPullRequest("c", "main", "PR c", "carol");
+    assertThat(
+            scm.buildTestBranch(
+                ACME, "main", "trainyard-merge/main/run-2", null, heads(a, c), now()))
+        .isEqualTo(new TestBranchResult.Conflict(c));
+
+    scm.deleteBranch(ACME, "trainyard-merge/main/run-1");
+    scm.deleteBranch(ACME, "trainyard-merge/main/run-1"); // gone already: not an error
+    assertThat(repo.head("trainyard-merge/main/run-1")).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(MergeMethod.class)
+  void aTestedRunLandsWithTheTestedTreeByEachMergeMethod(MergeMethod method) throws Exception {
+    long a = pr("a", "a.txt", "1");
+    long b = pr("b", "b.txt", "2");
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built run =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(a, b), now());
+
+    MergeResult landed = scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b));
+
+    String main = repo.head("main").orElseThrow();
+    assertThat(landed).isEqualTo(new MergeResult.Merged(main));
+    assertThat(tree(main)).isEqualTo(tree(run.sha()));
+    if (method == MergeMethod.MERGE_COMMIT) {
+      assertThat(main).as("fast-forwarded to the tested commit").isEqualTo(run.sha());
+    }
+    assertThat(repo.pull(a).orElseThrow().merged()).isTrue();
+    assertThat(repo.pull(b).orElseThrow().merged()).isTrue();
+    // asked again (the result was lost): the landing is recognised, nothing moves
+    assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b)))
+        .isEqualTo(new MergeResult.Merged(main));
+    assertThat(repo.head("main")).contains(main);
+  }
+
+  @ParameterizedTest
+  @EnumSource(MergeMethod.class)
+  void aTargetSomeoneElseMovedIsNeverOverwritten(MergeMethod method) {
+    long a = pr("a", "a.txt", "1");
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built run =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(a), now());
+    String moved = repo.push("main", files("hotfix.txt", "!"), "hotfix by hand");
+
+    assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a)))
+        .isEqualTo(new MergeResult.TargetMoved(moved));
+    assertThat(repo.head("main")).contains(moved);
+    assertThat(repo.pull(a).orElseThrow().merged()).isFalse();
+  }
+
+  @Test
+  void anOrganizationReachesOnlyTheInstallationsBoundToIt() {
+    long a = pr("a", "a.txt", "1");
+    OrgRepo other = new OrgRepo("other-org", ACME.repo());
+    assertThatThrownBy(() -> scm.pullRequest(other, a, "main"))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("is not bound to this organization");
+    assertThatThrownBy(() -> scm.fetch(new OrgRepo("acme", new RepoRef("github.com", "o", "x"))))
+        .hasMessageContaining("the GitHub App is not installed on o/x");
+
+    bound.put(INSTALLATION, new GithubInstallation(INSTALLATION, "acme", "o", true, null));
+    assertThatThrownBy(() -> scm.fetch(ACME)).hasMessageContaining("is suspended");
+    bound.remove(INSTALLATION);
+    assertThatThrownBy(() -> scm.fetch(ACME)).hasMessageContaining("is not bound");
+    assertThat(scm.serves(ACME)).isTrue();
+    assertThat(scm.serves(new OrgRepo("acme", new RepoRef("gitlab.com", "o", "r")))).isFalse();
+  }
+
+  private long pr(String branch, String file, String content) {
+    repo.push(branch, files(file, content), "change " + file);
+    return repo.openPullRequest(branch, "main", "PR " + branch, "alice");
+  }
+
+  private List<PullRequestHead> heads(long... numbers) {
+    return java.util.Arrays.stream(numbers)
+        .mapToObj(
+            n -> {
+              SimulatedRepository.PullRequest pr = repo.pull(n).orElseThrow();
+              return new PullRequestHead(n, repo.headOf(pr), pr.title);
+            })
+        .toList();
+  }
+
+  private Map<String, String> tree(String sha) throws Exception {
+    return repo.git().tree(ObjectId.fromString(sha));
+  }
+
+  private static Instant now() {
+    return Instant.now();
+  }
+}

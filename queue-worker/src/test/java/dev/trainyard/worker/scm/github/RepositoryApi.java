@@ -1,0 +1,410 @@
+package dev.trainyard.worker.scm.github;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.worker.scm.github.GithubSimulator.Answer;
+import dev.trainyard.worker.scm.github.SimulatedRepository.CheckRun;
+import dev.trainyard.worker.scm.github.SimulatedRepository.Comment;
+import dev.trainyard.worker.scm.github.SimulatedRepository.PullRequest;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.revwalk.RevCommit;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The REST calls on one repository of the {@link GithubSimulator}, answered the way GitHub answers
+ * them (statuses, error sentences, and the description's example bodies filled in with this
+ * repository's real refs and commits).
+ */
+final class RepositoryApi {
+  private static final AtomicLong IDS = new AtomicLong(1000);
+  private static final Pattern PULL = Pattern.compile("/pulls/(\\d+)(/merge)?");
+  private static final Pattern ISSUE_COMMENTS = Pattern.compile("/issues/(\\d+)/comments");
+  private static final Pattern CHECK_RUN = Pattern.compile("/check-runs/(\\d+)");
+  private static final Pattern COMMIT_CHECK_RUNS = Pattern.compile("/commits/(.+)/check-runs");
+  private static final Pattern PERMISSION = Pattern.compile("/collaborators/([^/]+)/permission");
+  private final GithubSimulator github;
+  private final SimulatedRepository repo;
+  private final String method;
+  private final String path;
+  private final String rest;
+  private final JsonNode body;
+
+  RepositoryApi(
+      GithubSimulator github,
+      SimulatedRepository repo,
+      String method,
+      String path,
+      String rest,
+      JsonNode body) {
+    this.github = github;
+    this.repo = repo;
+    this.method = method;
+    this.path = path;
+    this.rest = rest.contains("?") ? rest.substring(0, rest.indexOf('?')) : rest;
+    this.body = body;
+  }
+
+  Answer answer() {
+    synchronized (repo) {
+      return route();
+    }
+  }
+
+  private Answer route() {
+    Matcher m;
+    if (method.equals("GET") && rest.startsWith("/git/ref/")) {
+      return readRef("refs/" + rest.substring("/git/ref/".length()));
+    }
+    if (method.equals("POST") && rest.equals("/git/refs")) {
+      return createRef();
+    }
+    if (rest.startsWith("/git/refs/") && method.equals("PATCH")) {
+      return updateRef("refs/" + rest.substring("/git/refs/".length()));
+    }
+    if (rest.startsWith("/git/refs/") && method.equals("DELETE")) {
+      return deleteRef("refs/" + rest.substring("/git/refs/".length()));
+    }
+    if (method.equals("GET") && rest.startsWith("/git/commits/")) {
+      return commit(rest.substring("/git/commits/".length()));
+    }
+    if (method.equals("POST") && rest.equals("/merges")) {
+      return mergeBranch();
+    }
+    if ((m = PULL.matcher(rest)).matches()) {
+      Optional<PullRequest> pr = repo.pull(Long.parseLong(m.group(1)));
+      if (pr.isEmpty()) {
+        return notFound();
+      }
+      if (m.group(2) == null && method.equals("GET")) {
+        return new Answer(200, pull(pr.get()));
+      }
+      if (m.group(2) != null && method.equals("PUT")) {
+        return mergePull(pr.get());
+      }
+    }
+    if (method.equals("POST") && rest.equals("/check-runs")) {
+      return checkRun(IDS.incrementAndGet(), 201);
+    }
+    if (method.equals("PATCH") && (m = CHECK_RUN.matcher(rest)).matches()) {
+      return checkRun(Long.parseLong(m.group(1)), 200);
+    }
+    if (method.equals("GET") && (m = COMMIT_CHECK_RUNS.matcher(rest)).matches()) {
+      return checkRunsOf(m.group(1));
+    }
+    if ((m = ISSUE_COMMENTS.matcher(rest)).matches()) {
+      return comments(Long.parseLong(m.group(1)));
+    }
+    if (method.equals("GET") && (m = PERMISSION.matcher(rest)).matches()) {
+      return permission(m.group(1));
+    }
+    return notFound();
+  }
+
+  private Answer readRef(String ref) {
+    return repo.ref(ref).map(sha -> new Answer(200, ref(ref, sha))).orElseGet(this::notFound);
+  }
+
+  private Answer createRef() {
+    String ref = body.path("ref").asString("");
+    String sha = body.path("sha").asString("");
+    if (!ref.startsWith("refs/") || ref.split("/").length < 3) {
+      return invalid("ref must be fully qualified (refs/heads/...)");
+    }
+    if (!repo.hasCommit(sha)) {
+      return invalid("Object does not exist");
+    }
+    if (repo.ref(ref).isPresent()) {
+      return invalid("Reference already exists");
+    }
+    repo.setRef(ref, sha);
+    github.webhooks().push(repo, ref, null, sha);
+    return new Answer(201, ref(ref, sha));
+  }
+
+  private Answer updateRef(String ref) {
+    Optional<String> current = repo.ref(ref);
+    String sha = body.path("sha").asString("");
+    if (current.isEmpty()) {
+      return invalid("Reference does not exist");
+    }
+    if (!repo.hasCommit(sha)) {
+      return invalid("Object does not exist");
+    }
+    if (!body.path("force").asBoolean(false) && !repo.contains(sha, current.get())) {
+      return invalid("Update is not a fast forward");
+    }
+    moved(ref, current.get(), sha);
+    return new Answer(200, ref(ref, sha));
+  }
+
+  private Answer deleteRef(String ref) {
+    Optional<String> current = repo.ref(ref);
+    if (current.isEmpty()) {
+      return invalid("Reference does not exist");
+    }
+    repo.deleteRef(ref);
+    github.webhooks().push(repo, ref, current.get(), null);
+    return new Answer(204, null);
+  }
+
+  private Answer commit(String sha) {
+    if (!repo.hasCommit(sha)) {
+      return notFound();
+    }
+    ObjectNode commit = example(200);
+    commit.put("sha", sha);
+    ((ObjectNode) commit.get("tree")).put("sha", repo.tree(sha));
+    return new Answer(200, commit);
+  }
+
+  /** {@code POST /merges}: merges {@code head} into branch {@code base} with a merge commit. */
+  private Answer mergeBranch() {
+    String branch = body.path("base").asString("");
+    String head = resolve(body.path("head").asString(""));
+    Optional<String> base = repo.head(branch);
+    if (base.isEmpty() || head == null) {
+      return new Answer(404, GithubSimulator.message("Base does not exist"));
+    }
+    if (repo.contains(base.get(), head)) {
+      return new Answer(204, null); // nothing to merge
+    }
+    Optional<ObjectId> tree = repo.mergedTree(base.get(), head, null);
+    if (tree.isEmpty()) {
+      return new Answer(409, GithubSimulator.message("Merge conflict"));
+    }
+    String message = body.path("commit_message").asString("Merge " + head + " into " + branch);
+    String merged = repo.commit(tree.get(), message, base.get(), head);
+    moved("refs/heads/" + branch, base.get(), merged);
+    ObjectNode commit = example(201);
+    commit.put("sha", merged);
+    commit.putArray("files"); // GitHub's example lists files its own schema refuses
+    return new Answer(201, commit);
+  }
+
+  /** {@code PUT /pulls/{n}/merge}: lands the PR by {@code merge_method} onto its base. */
+  private Answer mergePull(PullRequest pr) {
+    String head = repo.headOf(pr);
+    if (!pr.open() || pr.merged()) {
+      return new Answer(405, GithubSimulator.message("Pull Request is not mergeable"));
+    }
+    if (body.has("sha") && !body.get("sha").asString().equals(head)) {
+      return new Answer(
+          409,
+          GithubSimulator.message("Head branch was modified. Review and try the merge again."));
+    }
+    String base = repo.head(pr.base).orElseThrow();
+    Optional<String> landed = land(pr, base, head, body.path("merge_method").asString("merge"));
+    if (landed.isEmpty() || pr.blockedBy != null) {
+      return new Answer(405, GithubSimulator.message("Pull Request is not mergeable"));
+    }
+    pr.mergedAs = landed.get();
+    moved("refs/heads/" + pr.base, base, landed.get());
+    ObjectNode answer = Json.mapper().createObjectNode();
+    answer.put("sha", landed.get());
+    answer.put("merged", true);
+    answer.put("message", "Pull Request successfully merged");
+    return new Answer(200, answer);
+  }
+
+  private Optional<String> land(PullRequest pr, String base, String head, String how) {
+    String title = body.path("commit_title").asString(pr.title + " (#" + pr.number + ")");
+    if (how.equals("rebase")) {
+      String onto = base;
+      for (RevCommit own : repo.ownCommits(base, head)) {
+        String parent = own.getParentCount() == 0 ? null : own.getParent(0).name();
+        Optional<ObjectId> tree = repo.mergedTree(onto, own.name(), parent);
+        if (tree.isEmpty()) {
+          return Optional.empty();
+        }
+        onto = repo.commit(tree.get(), own.getFullMessage().strip(), onto);
+      }
+      return Optional.of(onto);
+    }
+    return repo.mergedTree(base, head, null)
+        .map(
+            tree ->
+                how.equals("squash")
+                    ? repo.commit(tree, title, base)
+                    : repo.commit(
+                        tree,
+                        "Merge pull request #" + pr.number + " from " + pr.headBranch,
+                        base,
+                        head));
+  }
+
+  /** A branch moved: a push, and every open PR onto it whose head it now holds is merged. */
+  private void moved(String ref, String before, String after) {
+    repo.setRef(ref, after);
+    github.webhooks().push(repo, ref, before, after);
+    if (!ref.startsWith("refs/heads/")) {
+      return;
+    }
+    String branch = ref.substring("refs/heads/".length());
+    for (PullRequest pr : repo.pulls.values()) {
+      if (pr.open()
+          && pr.base.equals(branch)
+          && (pr.mergedAs != null || repo.contains(after, repo.headOf(pr)))) {
+        pr.open = false;
+        if (pr.mergedAs == null) {
+          pr.mergedAs = after;
+        }
+        github.webhooks().pullRequest(repo, pr, "closed", null);
+      }
+    }
+  }
+
+  private Answer checkRun(long id, int status) {
+    CheckRun before = repo.checkRuns.stream().filter(r -> r.id() == id).findFirst().orElse(null);
+    if (status == 200 && before == null) {
+      return notFound();
+    }
+    CheckRun run =
+        new CheckRun(
+            id,
+            body.path("name").asString(before == null ? "" : before.name()),
+            body.path("head_sha").asString(before == null ? "" : before.headSha()),
+            body.path("status").asString(before == null ? "queued" : before.status()),
+            body.path("conclusion").isString()
+                ? body.path("conclusion").asString()
+                : before == null ? null : before.conclusion(),
+            body.path("output").path("title").asString(before == null ? null : before.title()));
+    repo.checkRuns.remove(before);
+    repo.checkRuns.add(run);
+    return new Answer(status, checkRunJson(example(status), run));
+  }
+
+  private Answer checkRunsOf(String ref) {
+    String sha = repo.hasCommit(ref) ? ref : repo.head(ref).orElse(ref);
+    String name = query("check_name");
+    List<CheckRun> runs =
+        repo.checkRuns.stream()
+            .filter(r -> r.headSha().equals(sha) && (name == null || r.name().equals(name)))
+            .toList();
+    ObjectNode answer = example(200);
+    ArrayNode list = (ArrayNode) answer.get("check_runs");
+    ObjectNode template = (ObjectNode) list.get(0);
+    list.removeAll();
+    runs.forEach(r -> list.add(checkRunJson(template.deepCopy(), r)));
+    answer.put("total_count", runs.size());
+    return new Answer(200, answer);
+  }
+
+  private static ObjectNode checkRunJson(JsonNode template, CheckRun run) {
+    ObjectNode json = (ObjectNode) template;
+    json.put("id", run.id());
+    json.put("name", run.name());
+    json.put("head_sha", run.headSha());
+    json.put("status", run.status());
+    if (run.conclusion() == null) {
+      json.putNull("conclusion");
+    } else {
+      json.put("conclusion", run.conclusion());
+    }
+    ((ObjectNode) json.get("output")).put("title", run.title());
+    return json;
+  }
+
+  private Answer comments(long issue) {
+    if (repo.pull(issue).isEmpty()) {
+      return notFound();
+    }
+    if (method.equals("POST")) {
+      Comment comment =
+          new Comment(IDS.incrementAndGet(), issue, "trainyard[bot]", body.path("body").asString());
+      repo.comments.add(comment);
+      return new Answer(201, commentJson(example(201), comment));
+    }
+    ArrayNode list = Json.mapper().createArrayNode();
+    JsonNode template = github.example("POST", path, 201);
+    repo.comments.stream()
+        .filter(c -> c.issue() == issue)
+        .forEach(c -> list.add(commentJson((ObjectNode) template.deepCopy(), c)));
+    return new Answer(200, list);
+  }
+
+  private static ObjectNode commentJson(ObjectNode json, Comment comment) {
+    json.put("id", comment.id());
+    json.put("body", comment.body());
+    ((ObjectNode) json.get("user")).put("login", comment.user());
+    return json;
+  }
+
+  private Answer permission(String user) {
+    ObjectNode answer = example(200);
+    String permission = repo.permissions.getOrDefault(user, "read");
+    answer.put("permission", permission);
+    answer.put("role_name", permission);
+    ((ObjectNode) answer.get("user")).put("login", user);
+    return new Answer(200, answer);
+  }
+
+  /** The PR as {@code GET /pulls/{n}} shows it, mergeability included. */
+  ObjectNode pull(PullRequest pr) {
+    String head = repo.headOf(pr);
+    String base = repo.head(pr.base).orElse(head);
+    boolean clean = repo.mergedTree(base, head, null).isPresent();
+    ObjectNode json =
+        (ObjectNode) github.example("GET", "/repos/" + repo.fullName + "/pulls/1", 200);
+    json.put("number", pr.number);
+    json.putArray("requested_teams"); // GitHub's example has teams its own schema refuses
+    json.put("state", pr.open() ? "open" : "closed");
+    json.put("title", pr.title);
+    json.put("merged", pr.merged());
+    if (pr.merged()) {
+      json.put("merge_commit_sha", pr.mergedAs);
+    } else {
+      json.putNull("merge_commit_sha");
+    }
+    json.put("mergeable", clean);
+    json.put("mergeable_state", !clean ? "dirty" : pr.blockedBy != null ? "blocked" : "clean");
+    ((ObjectNode) json.get("user")).put("login", pr.user);
+    ((ObjectNode) json.get("head")).put("ref", pr.headBranch).put("sha", head);
+    ((ObjectNode) json.get("base")).put("ref", pr.base).put("sha", base);
+    return json;
+  }
+
+  private ObjectNode ref(String ref, String sha) {
+    ObjectNode answer =
+        (ObjectNode) github.example("GET", "/repos/" + repo.fullName + "/git/ref/heads/x", 200);
+    answer.put("ref", ref);
+    answer.put("url", github.api() + "/repos/" + repo.fullName + "/git/" + ref);
+    ((ObjectNode) answer.get("object")).put("sha", sha);
+    return answer;
+  }
+
+  private String resolve(String headOrBranch) {
+    if (repo.hasCommit(headOrBranch)) {
+      return headOrBranch;
+    }
+    return repo.head(headOrBranch).orElse(null);
+  }
+
+  private String query(String name) {
+    String raw = path.contains("?") ? path.substring(path.indexOf('?') + 1) : "";
+    for (String pair : raw.split("&")) {
+      if (pair.startsWith(name + "=")) {
+        return java.net.URLDecoder.decode(
+            pair.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+    return null;
+  }
+
+  private ObjectNode example(int status) {
+    return (ObjectNode) github.example(method, path, status);
+  }
+
+  private Answer notFound() {
+    return new Answer(404, GithubSimulator.message("Not Found"));
+  }
+
+  private static Answer invalid(String why) {
+    return new Answer(422, GithubSimulator.message(why));
+  }
+}

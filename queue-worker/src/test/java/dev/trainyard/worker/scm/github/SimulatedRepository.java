@@ -1,0 +1,311 @@
+package dev.trainyard.worker.scm.github;
+
+import dev.trainyard.worker.scm.git.BareRepo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.merge.MergeStrategy;
+import org.eclipse.jgit.merge.ResolveMerger;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+
+/**
+ * One repository of the {@link GithubSimulator}: a real bare repository (refs and merges are real
+ * git, as on GitHub), its pull requests, check runs and comments. Synchronized: GitHub serializes
+ * writes to a repository's refs.
+ */
+public final class SimulatedRepository {
+  static final PersonIdent GITHUB = new PersonIdent("GitHub", "noreply@github.com");
+  final String fullName;
+  final BareRepo git;
+  final Map<Long, PullRequest> pulls = new ConcurrentHashMap<>();
+  final List<CheckRun> checkRuns = new CopyOnWriteArrayList<>();
+  final List<Comment> comments = new CopyOnWriteArrayList<>();
+  final Map<String, String> permissions = new ConcurrentHashMap<>();
+  private final AtomicLong numbers = new AtomicLong();
+
+  /** A pull request from a branch of the same repository. */
+  public static final class PullRequest {
+    final long number;
+    final String headBranch;
+    volatile String base;
+    volatile String title;
+    final String user;
+    volatile boolean open = true;
+    volatile String mergedAs;
+
+    /** What GitHub's mergeability says beyond conflicts ({@code blocked}: a required review). */
+    volatile String blockedBy;
+
+    PullRequest(long number, String headBranch, String base, String title, String user) {
+      this.number = number;
+      this.headBranch = headBranch;
+      this.base = base;
+      this.title = title;
+      this.user = user;
+    }
+
+    public boolean merged() {
+      return mergedAs != null;
+    }
+
+    public boolean open() {
+      return open;
+    }
+
+    public String mergedAs() {
+      return mergedAs;
+    }
+  }
+
+  /** A check run some app reported on a commit. */
+  public record CheckRun(
+      long id, String name, String headSha, String status, String conclusion, String title) {}
+
+  /** A comment on an issue or pull request. */
+  public record Comment(long id, long issue, String user, String body) {}
+
+  private final GithubSimulator github;
+
+  SimulatedRepository(GithubSimulator github, String fullName, Path dir) throws IOException {
+    this.github = github;
+    this.fullName = fullName;
+    this.git = new BareRepo(dir);
+  }
+
+  // what people and CI do on GitHub; each sends its webhook deliveries
+
+  /**
+   * Pushes a commit onto {@code branch} (created when missing) that sets {@code files} on top of
+   * its current tree; open PRs from the branch are synchronized. Answers the new head.
+   */
+  public String push(String branch, Map<String, String> files, String message) {
+    Optional<String> before = head(branch);
+    String after;
+    synchronized (this) {
+      try {
+        Map<String, String> tree = new java.util.TreeMap<>();
+        if (before.isPresent()) {
+          tree.putAll(git.tree(ObjectId.fromString(before.get())));
+        }
+        tree.putAll(files);
+        after =
+            git.commit(before.map(ObjectId::fromString).orElse(null), tree, message, "alice")
+                .name();
+        git.setRef(Constants.R_HEADS + branch, ObjectId.fromString(after));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    github.webhooks().push(this, Constants.R_HEADS + branch, before.orElse(null), after);
+    for (PullRequest pr : pulls.values()) {
+      if (pr.open() && pr.headBranch.equals(branch)) {
+        github.webhooks().pullRequest(this, pr, "synchronize", null);
+      }
+    }
+    github.webhooks().drain();
+    return after;
+  }
+
+  /** Opens a PR from {@code headBranch} onto {@code base}; answers its number. */
+  public long openPullRequest(String headBranch, String base, String title, String user) {
+    long number = open(headBranch, base, title, user);
+    github.webhooks().pullRequest(this, pulls.get(number), "opened", null);
+    github.webhooks().drain();
+    return number;
+  }
+
+  public void close(long number) {
+    PullRequest pr = pulls.get(number);
+    pr.open = false;
+    github.webhooks().pullRequest(this, pr, "closed", null);
+    github.webhooks().drain();
+  }
+
+  public void label(long number, String label) {
+    github.webhooks().pullRequest(this, pulls.get(number), "labeled", label);
+    github.webhooks().drain();
+  }
+
+  /** {@code user} comments {@code body} on PR {@code number}. */
+  public void comment(long number, String user, String body) {
+    Comment comment = new Comment(System.nanoTime(), number, user, body);
+    comments.add(comment);
+    github.webhooks().comment(this, pulls.get(number), comment);
+    github.webhooks().drain();
+  }
+
+  /** A CI app completes check run {@code name} on {@code sha} with {@code conclusion}. */
+  public void completeCheck(String sha, String name, String conclusion) {
+    CheckRun run = new CheckRun(System.nanoTime(), name, sha, "completed", conclusion, name);
+    checkRuns.add(run);
+    github.webhooks().checkRun(this, run);
+    github.webhooks().drain();
+  }
+
+  /** Gives {@code user} {@code permission} (admin, write, read) on the repository. */
+  public void grant(String user, String permission) {
+    permissions.put(user, permission);
+  }
+
+  /** Branch protection blocks PR {@code number} (a required review is missing), or not. */
+  public void block(long number, boolean blocked) {
+    pulls.get(number).blockedBy = blocked ? "review" : null;
+  }
+
+  public BareRepo git() {
+    return git;
+  }
+
+  public Repository repository() {
+    return git.repository();
+  }
+
+  synchronized long open(String headBranch, String base, String title, String user) {
+    long number = numbers.incrementAndGet();
+    pulls.put(number, new PullRequest(number, headBranch, base, title, user));
+    return number;
+  }
+
+  public Optional<PullRequest> pull(long number) {
+    return Optional.ofNullable(pulls.get(number));
+  }
+
+  public List<CheckRun> checkRuns() {
+    return List.copyOf(checkRuns);
+  }
+
+  public List<Comment> comments() {
+    return List.copyOf(comments);
+  }
+
+  /** The head of {@code branch}, if it exists. */
+  public Optional<String> head(String branch) {
+    return ref(Constants.R_HEADS + branch);
+  }
+
+  Optional<String> ref(String name) {
+    try {
+      Ref ref = repository().exactRef(name);
+      return Optional.ofNullable(ref).map(r -> r.getObjectId().name());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  String headOf(PullRequest pr) {
+    return head(pr.headBranch).orElseThrow();
+  }
+
+  /** Whether {@code sha} names a commit here. */
+  boolean hasCommit(String sha) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      walk.parseCommit(ObjectId.fromString(sha));
+      return true;
+    } catch (IOException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** Whether {@code ancestor} is reachable from {@code tip}. */
+  boolean contains(String tip, String ancestor) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      return walk.isMergedInto(
+          walk.parseCommit(ObjectId.fromString(ancestor)),
+          walk.parseCommit(ObjectId.fromString(tip)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  String tree(String sha) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      return walk.parseCommit(ObjectId.fromString(sha)).getTree().name();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  synchronized void setRef(String name, String sha) {
+    try {
+      git.setRef(name, ObjectId.fromString(sha));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  synchronized void deleteRef(String name) {
+    try {
+      git.deleteRef(name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The tree of {@code theirs} merged into {@code ours} (three-way, on their merge base), empty on
+   * a conflict.
+   */
+  Optional<ObjectId> mergedTree(String ours, String theirs, String base) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      ResolveMerger merger = (ResolveMerger) MergeStrategy.RECURSIVE.newMerger(repository(), true);
+      if (base != null) {
+        merger.setBase(walk.parseCommit(ObjectId.fromString(base)));
+      }
+      boolean clean =
+          merger.merge(
+              walk.parseCommit(ObjectId.fromString(ours)),
+              walk.parseCommit(ObjectId.fromString(theirs)));
+      return clean ? Optional.of(merger.getResultTreeId()) : Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A commit of {@code tree} on {@code parents}, by GitHub. */
+  String commit(ObjectId tree, String message, String... parents) {
+    try (ObjectInserter inserter = repository().newObjectInserter()) {
+      CommitBuilder commit = new CommitBuilder();
+      commit.setTreeId(tree);
+      for (String parent : parents) {
+        commit.addParentId(ObjectId.fromString(parent));
+      }
+      commit.setAuthor(GITHUB);
+      commit.setCommitter(GITHUB);
+      commit.setMessage(message + "\n");
+      ObjectId id = inserter.insert(commit);
+      inserter.flush();
+      return id.name();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The commits of {@code head} not in {@code base}, oldest first (first parents). */
+  List<RevCommit> ownCommits(String base, String head) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      walk.markStart(walk.parseCommit(ObjectId.fromString(head)));
+      walk.markUninteresting(walk.parseCommit(ObjectId.fromString(base)));
+      List<RevCommit> out = new ArrayList<>();
+      walk.forEach(out::add);
+      java.util.Collections.reverse(out);
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,219 @@
+package dev.trainyard.worker.scm.github;
+
+import dev.trainyard.common.json.Json;
+import dev.trainyard.worker.scm.github.SimulatedRepository.CheckRun;
+import dev.trainyard.worker.scm.github.SimulatedRepository.Comment;
+import dev.trainyard.worker.scm.github.SimulatedRepository.PullRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@link GithubSimulator}'s webhook deliveries: each repository event becomes a delivery whose
+ * payload is one of GitHub's published examples of that event and action (the test hands them in)
+ * with this repository's installation, names, numbers and commits filled in, signed with the App's
+ * webhook secret, posted in order on one thread as GitHub's {@code X-GitHub-Event}, {@code
+ * X-GitHub-Delivery} and {@code X-Hub-Signature-256}.
+ */
+public final class Webhooks implements AutoCloseable {
+  private final GithubSimulator github;
+  private final ExecutorService sender = Executors.newSingleThreadExecutor();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
+  private volatile Target target;
+
+  /** Published example payloads by event type and action ("" for none). */
+  public interface Templates {
+    ObjectNode payload(String event, String action);
+  }
+
+  /** One delivery as sent, and the status the receiver answered (0: not reached). */
+  public record Delivery(String id, String event, String action, byte[] body, int status) {}
+
+  private record Target(URI url, String secret, Templates templates) {}
+
+  Webhooks(GithubSimulator github) {
+    this.github = github;
+  }
+
+  /** Sends every later event to {@code url}, signed with {@code secret}. */
+  public void deliverTo(URI url, String secret, Templates templates) {
+    target = new Target(url, secret, templates);
+  }
+
+  public List<Delivery> deliveries() {
+    return List.copyOf(deliveries);
+  }
+
+  /** Sends delivery {@code id} again, as GitHub's "Redeliver" does; answers the status. */
+  public int redeliver(String id) {
+    Delivery original =
+        deliveries.stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow();
+    return await(
+        sender.submit(
+            () -> post(original.id(), original.event(), original.action(), original.body())));
+  }
+
+  /** Waits until every delivery queued so far has been answered. */
+  public void drain() {
+    await(sender.submit(() -> 0));
+  }
+
+  void pullRequest(SimulatedRepository repo, PullRequest pr, String action, String label) {
+    ObjectNode payload = payload(repo, "pull_request", action, pr.user);
+    if (payload == null) {
+      return;
+    }
+    payload.put("number", pr.number);
+    ObjectNode json = new RepositoryApi(github, repo, "GET", "", "", null).pull(pr);
+    payload.set("pull_request", json);
+    if (label != null) {
+      payload.putObject("label").put("name", label).put("color", "ededed");
+    }
+    queue(payload, "pull_request", action);
+  }
+
+  void push(SimulatedRepository repo, String ref, String before, String after) {
+    ObjectNode payload = payload(repo, "push", "", "web-flow");
+    if (payload == null) {
+      return;
+    }
+    String zero = "0".repeat(40);
+    payload.put("ref", ref);
+    payload.put("before", before == null ? zero : before);
+    payload.put("after", after == null ? zero : after);
+    payload.put("created", before == null);
+    payload.put("deleted", after == null);
+    queue(payload, "push", "");
+  }
+
+  void checkRun(SimulatedRepository repo, CheckRun run) {
+    ObjectNode payload = payload(repo, "check_run", "completed", "ci-bot");
+    if (payload == null) {
+      return;
+    }
+    ObjectNode json = (ObjectNode) payload.get("check_run");
+    json.put("id", run.id());
+    json.put("name", run.name());
+    json.put("head_sha", run.headSha());
+    json.put("status", run.status());
+    json.put("conclusion", run.conclusion());
+    queue(payload, "check_run", "completed");
+  }
+
+  void comment(SimulatedRepository repo, PullRequest pr, Comment comment) {
+    ObjectNode payload = payload(repo, "issue_comment", "created", comment.user());
+    if (payload == null) {
+      return;
+    }
+    ObjectNode issue = (ObjectNode) payload.get("issue");
+    issue.put("number", pr.number);
+    issue
+        .putObject("pull_request")
+        .put("url", github.api() + "/repos/" + repo.fullName + "/pulls/" + pr.number);
+    ObjectNode json = (ObjectNode) payload.get("comment");
+    json.put("id", comment.id());
+    json.put("body", comment.body());
+    ((ObjectNode) json.get("user")).put("login", comment.user());
+    queue(payload, "issue_comment", "created");
+  }
+
+  /** The example for {@code event.action} with the repository's names; null when not delivering. */
+  private ObjectNode payload(SimulatedRepository repo, String event, String action, String sender) {
+    Target to = target;
+    if (to == null) {
+      return null;
+    }
+    ObjectNode payload = to.templates().payload(event, action).deepCopy();
+    if (!action.isEmpty()) {
+      payload.put("action", action);
+    }
+    String[] names = repo.fullName.split("/");
+    ObjectNode repository = (ObjectNode) payload.get("repository");
+    repository.put("name", names[1]).put("full_name", repo.fullName);
+    ((ObjectNode) repository.get("owner")).put("login", names[0]);
+    payload
+        .putObject("installation")
+        .put("id", github.installationOf(repo.fullName).orElse(0L))
+        .put("node_id", "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==");
+    if (payload.get("sender") instanceof ObjectNode who) {
+      who.put("login", sender);
+    }
+    return payload;
+  }
+
+  private void queue(ObjectNode payload, String event, String action) {
+    byte[] body = Json.mapper().writeValueAsBytes(payload);
+    String id = UUID.randomUUID().toString();
+    sender.submit(() -> post(id, event, action, body));
+  }
+
+  private int post(String id, String event, String action, byte[] body) {
+    Target to = target;
+    int status;
+    try {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(to.url())
+                  .timeout(Duration.ofSeconds(10))
+                  .header("Content-Type", "application/json")
+                  .header("User-Agent", "GitHub-Hookshot/simulator")
+                  .header("X-GitHub-Event", event)
+                  .header("X-GitHub-Delivery", id)
+                  .header("X-Hub-Signature-256", sign(to.secret(), body))
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      status = response.statusCode();
+    } catch (IOException e) {
+      status = 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      status = 0;
+    }
+    deliveries.add(new Delivery(id, event, action, body, status));
+    return status;
+  }
+
+  static String sign(String secret, byte[] body) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static int await(Future<Integer> sent) {
+    try {
+      return sent.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  @Override
+  public void close() {
+    sender.shutdownNow();
+  }
+}
