@@ -48,7 +48,7 @@ public record GatewayProperties(
     rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
     outbound = outbound == null ? new Outbound(null) : outbound;
     git = git == null ? new Git(null) : git;
-    github = github == null ? new Github(null, null, null) : github;
+    github = github == null ? new Github(null, null, null, null, null, null, null) : github;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -97,10 +97,21 @@ public record GatewayProperties(
   /**
    * {@code TRAINYARD_GITHUB_WEBHOOK_SECRET} (unset: the webhook answers 503), {@code
    * TRAINYARD_GITHUB_HOST} (the {@code repo.host} the App serves, default {@code github.com}),
-   * {@code TRAINYARD_GITHUB_DEFAULT_ORG} (the organization a new installation serves).
+   * {@code TRAINYARD_GITHUB_DEFAULT_ORG} (the organization a new installation serves); {@code
+   * TRAINYARD_GITHUB_APP_ID} with {@code TRAINYARD_GITHUB_PRIVATE_KEY} (or {@code _FILE}) and
+   * {@code TRAINYARD_GITHUB_API_URL} let the gateway ask GitHub who may command the queue from a
+   * comment.
    */
-  public record Github(String webhookSecret, String host, String defaultOrg) {
+  public record Github(
+      String webhookSecret,
+      String host,
+      String defaultOrg,
+      String appId,
+      String privateKey,
+      String privateKeyFile,
+      String apiUrl) {
     public Github {
+      apiUrl = apiUrl == null || apiUrl.isBlank() ? "https://api.github.com" : apiUrl;
       webhookSecret = webhookSecret == null || webhookSecret.isEmpty() ? null : webhookSecret;
       host = host == null || host.isBlank() ? "github.com" : host;
       defaultOrg = defaultOrg == null || defaultOrg.isBlank() ? null : defaultOrg;

@@ -16,6 +16,7 @@ import dev.trainyard.worker.scm.git.GitRemotes;
 import dev.trainyard.worker.scm.git.GitScm;
 import dev.trainyard.worker.scm.github.GithubBindings;
 import dev.trainyard.worker.scm.github.GithubScm;
+import dev.trainyard.worker.scm.github.PullRequestChecks;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
 import dev.trainyard.worker.signals.ScmRefresher;
@@ -89,6 +90,7 @@ public class WorkerConfiguration {
       ObjectProvider<ProcessingProbe> probe,
       ObjectProvider<ScmRefresher> refresher,
       ObjectProvider<EffectRunner> effects,
+      ObjectProvider<PullRequestChecks> checks,
       // TRAINYARD_MAX_QUEUE_PRS: a top-level setting of API.md §6, not one of trainyard.worker.*
       @Value("${trainyard.max-queue-prs:" + QueueEngine.DEFAULT_MAX_QUEUE_PRS + "}")
           int maxQueuePrs) {
@@ -101,7 +103,10 @@ public class WorkerConfiguration {
         clock,
         probe.getIfAvailable(() -> ProcessingProbe.NONE),
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
-        state -> effects.ifAvailable(runner -> runner.reconcile(state)),
+        state -> {
+          effects.ifAvailable(runner -> runner.reconcile(state));
+          checks.ifAvailable(c -> c.observe(state));
+        },
         maxQueuePrs);
   }
 
@@ -175,6 +180,13 @@ public class WorkerConfiguration {
         host,
         new GithubBindings(mongo.getCollection(Collections.GITHUB_INSTALLATIONS)),
         InstantSource.system());
+  }
+
+  /** The {@code trainyard} check run and failure comments on the PRs of GitHub queues. */
+  @Bean
+  @ConditionalOnProperty("trainyard.github.app-id")
+  PullRequestChecks pullRequestChecks(GithubScm github) {
+    return new PullRequestChecks(github, InstantSource.system());
   }
 
   /** Every source host this worker reaches: the git adapter first, then the GitHub App. */

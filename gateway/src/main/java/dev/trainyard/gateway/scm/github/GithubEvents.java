@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.scm.github;
 
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.RepoRef;
 import java.util.Arrays;
 import java.util.List;
@@ -47,6 +48,17 @@ public final class GithubEvents {
      * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base}.
      */
     record Label(long number, String base, String label, boolean added) implements Intent {}
+
+    /**
+     * {@code login} commented {@code /trainyard merge} ({@code submit}, with its options) or {@code
+     * /trainyard cancel} on PR {@code number}; whether they may is for GitHub to say.
+     */
+    record Comment(long number, String login, boolean submit, Priority priority, Boolean noBatch)
+        implements Intent {}
+
+    /** A comment command from a user with write access, for the queues of branch {@code base}. */
+    record Command(long number, String base, boolean submit, Priority priority, Boolean noBatch)
+        implements Intent {}
   }
 
   /**
@@ -89,6 +101,7 @@ public final class GithubEvents {
           List.of(new Intent.Refresh());
       case "status" -> status(payload);
       case "check_run" -> checkRun(action, payload.path("check_run"));
+      case "issue_comment" -> action.equals("created") ? comment(payload) : List.of();
       default -> List.of();
     };
   }
@@ -142,6 +155,53 @@ public final class GithubEvents {
             state,
             text(run.path("details_url")),
             text(run.path("output").path("title"))));
+  }
+
+  /**
+   * A comment command on a pull request (API.md §6): its first line is {@code /trainyard merge},
+   * optionally with {@code --priority=urgent|high|medium|low|0..255} and {@code --no-batch}, or
+   * {@code /trainyard cancel}. Anything else, or an unknown option, is no command.
+   */
+  private static List<Intent> comment(JsonNode payload) {
+    JsonNode issue = payload.path("issue");
+    if (!issue.has("pull_request")) {
+      return List.of();
+    }
+    String body = payload.path("comment").path("body").asString("").strip();
+    String[] words = body.lines().findFirst().orElse("").strip().split("\\s+");
+    if (words.length < 2 || !words[0].equals("/trainyard")) {
+      return List.of();
+    }
+    long number = issue.path("number").asLong();
+    String login = payload.path("comment").path("user").path("login").asString("");
+    if (words[1].equals("cancel") && words.length == 2) {
+      return List.of(new Intent.Comment(number, login, false, null, null));
+    }
+    if (!words[1].equals("merge")) {
+      return List.of();
+    }
+    Priority priority = null;
+    Boolean noBatch = null;
+    for (int i = 2; i < words.length; i++) {
+      if (words[i].equals("--no-batch")) {
+        noBatch = true;
+      } else if (words[i].startsWith("--priority=")) {
+        priority = priority(words[i].substring("--priority=".length()));
+        if (priority == null) {
+          return List.of();
+        }
+      } else {
+        return List.of();
+      }
+    }
+    return List.of(new Intent.Comment(number, login, true, priority, noBatch));
+  }
+
+  private static Priority priority(String text) {
+    if (text.matches("\\d{1,3}") && Integer.parseInt(text) <= Priority.MAX_VALUE) {
+      return Priority.ofValue(Integer.parseInt(text));
+    }
+    return Priority.named(text).orElse(null);
   }
 
   private static String text(JsonNode node) {

@@ -39,9 +39,10 @@ import tools.jackson.databind.JsonNode;
  * {@code X-Hub-Signature-256} must sign the body with {@code TRAINYARD_GITHUB_WEBHOOK_SECRET} (else
  * 401). A delivery is routed by its installation to the organization it serves, and becomes
  * commands for that organization's queues on the repository: re-read the PRs, a CI status, a
- * submission by label. Their command ids derive from {@code X-GitHub-Delivery}, so a redelivered
- * delivery is applied once even when two copies arrive together; an applied one is remembered and
- * answered at once. Unknown event types and actions are answered 200 and change nothing.
+ * submission by label or by a {@code /trainyard} comment from a user with write access. Their
+ * command ids derive from {@code X-GitHub-Delivery}, so a redelivered delivery is applied once even
+ * when two copies arrive together; an applied one is remembered and answered at once. Unknown event
+ * types and actions are answered 200 and change nothing.
  */
 @Component
 public class GithubWebhookHandler {
@@ -49,6 +50,7 @@ public class GithubWebhookHandler {
   private static final int MAX_HEADER = 255;
   private final GatewayProperties.Github github;
   private final GithubInstallations installations;
+  private final GithubCommenters commenters;
   private final RepositoryQueues queues;
   private final CommandBus commands;
   private final ReactiveMongoTemplate mongo;
@@ -57,12 +59,14 @@ public class GithubWebhookHandler {
   public GithubWebhookHandler(
       GatewayProperties props,
       GithubInstallations installations,
+      GithubCommenters commenters,
       RepositoryQueues queues,
       CommandBus commands,
       ReactiveMongoTemplate mongo,
       InstantSource clock) {
     this.github = props.github();
     this.installations = installations;
+    this.commenters = commenters;
     this.queues = queues;
     this.commands = commands;
     this.mongo = mongo;
@@ -109,10 +113,25 @@ public class GithubWebhookHandler {
     }
     return installations
         .servedOrg(r.installationId())
-        .flatMap(org -> queues.find(org, r.repo()))
-        .flatMapMany(Flux::fromIterable)
-        .concatMap(queue -> send(queue, r.intents(), delivery))
+        .flatMap(
+            org ->
+                Mono.zip(
+                    queues.find(org, r.repo()),
+                    Flux.fromIterable(r.intents()).concatMap(i -> authorized(r, i)).collectList()))
+        .flatMapMany(
+            found ->
+                Flux.fromIterable(found.getT1())
+                    .concatMap(queue -> send(queue, found.getT2(), delivery)))
         .then();
+  }
+
+  /**
+   * A comment becomes its command when GitHub says its author may give it; the rest as they are.
+   */
+  private Mono<Intent> authorized(Routed.Repository r, Intent intent) {
+    return intent instanceof Intent.Comment c
+        ? commenters.authorize(r.installationId(), r.repo(), c).cast(Intent.class)
+        : Mono.just(intent);
   }
 
   /** The commands for one queue, each under an id derived from the delivery. */
@@ -141,6 +160,18 @@ public class GithubWebhookHandler {
     if (intent instanceof Intent.Status s) {
       return Optional.of(
           new QueueCommand.ReportStatus(s.sha(), s.context(), s.state(), s.url(), s.description()));
+    }
+    if (intent instanceof Intent.Command c) {
+      if (!queue.settings().commandsEnabled() || !c.base().equals(queue.key().branch())) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          c.submit()
+              ? new QueueCommand.SubmitPullRequest(c.number(), c.priority(), c.noBatch())
+              : new QueueCommand.CancelPullRequest(c.number()));
+    }
+    if (intent instanceof Intent.Comment) {
+      return Optional.empty(); // not authorized
     }
     Intent.Label label = (Intent.Label) intent;
     boolean enqueueing =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
 import dev.trainyard.gateway.scm.github.GithubEvents.Routed;
@@ -64,6 +65,32 @@ class GithubEventsTest {
             checkRun("completed", "completed", "failure").replace("\"build\"", "\"trainyard\""),
             null),
         Arguments.of("check_suite", "{\"action\":\"completed\"," + REPO + "}", null),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge"),
+            List.of(new Intent.Comment(7, "octo", true, null, null))),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge --priority=urgent --no-batch\\nplease"),
+            List.of(new Intent.Comment(7, "octo", true, Priority.URGENT, true))),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge --priority=42"),
+            List.of(new Intent.Comment(7, "octo", true, Priority.ofValue(42), null))),
+        Arguments.of(
+            "issue_comment",
+            comment("  /trainyard cancel  "),
+            List.of(new Intent.Comment(7, "octo", false, null, null))),
+        Arguments.of("issue_comment", comment("/trainyard merge --priority=256"), null),
+        Arguments.of("issue_comment", comment("/trainyard merge --force"), null),
+        Arguments.of("issue_comment", comment("/trainyard cancel now"), null),
+        Arguments.of("issue_comment", comment("LGTM /trainyard merge"), null),
+        Arguments.of(
+            "issue_comment", comment("/trainyard merge").replace("\"pull_request\":{},", ""), null),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge").replace("\"created\"", "\"edited\""),
+            null),
         Arguments.of("star", "{\"action\":\"created\"," + REPO + "}", null),
         Arguments.of("pull_request", "{\"action\":\"opened\"}", null));
   }
@@ -113,6 +140,16 @@ class GithubEventsTest {
 
   private static Intent status(CommitState state) {
     return new Intent.Status(SHA, "build", state, "https://ci/run", "Build");
+  }
+
+  /** A comment {@code body} by octo on PR 7 (an issue with a {@code pull_request}). */
+  private static String comment(String body) {
+    return "{\"action\":\"created\",\"issue\":{\"number\":7,\"pull_request\":{},\"title\":\"x\"},"
+        + "\"comment\":{\"body\":\""
+        + body
+        + "\",\"user\":{\"login\":\"octo\"}},"
+        + REPO
+        + "}";
   }
 
   private static String checkRun(String action, String status, String conclusion) {

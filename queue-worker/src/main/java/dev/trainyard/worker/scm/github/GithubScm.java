@@ -35,6 +35,10 @@ import tools.jackson.databind.JsonNode;
  */
 public final class GithubScm implements ScmProvider {
   static final Duration INSTALLATION_FRESH = Duration.ofSeconds(30);
+
+  /** The check run trainyard keeps on every queued PR's head. */
+  public static final String CHECK_NAME = "trainyard";
+
   private static final Set<String> MERGEABLE_STATES = Set.of("clean", "unstable", "has_hooks");
   private final GithubClient github;
   private final String host;
@@ -251,6 +255,59 @@ public final class GithubScm implements ScmProvider {
         : Optional.of(answer.body().path("object").path("sha").asString());
   }
 
+  /**
+   * Shows {@code check} as the {@code trainyard} check run on commit {@code sha}: updates run
+   * {@code id}, or (null: not known to this worker) the one already on the commit, or creates it.
+   * Answers the run's id.
+   */
+  public long publishCheck(OrgRepo repo, String sha, Long id, CheckOutput check) {
+    Long existing = id;
+    if (existing == null) {
+      JsonNode runs =
+          call(repo, "GET", "/commits/" + sha + "/check-runs?check_name=" + CHECK_NAME, null, 200)
+              .body()
+              .path("check_runs");
+      existing = runs.isEmpty() ? null : runs.get(0).path("id").asLong();
+    }
+    Map<String, Object> body = new java.util.LinkedHashMap<>();
+    body.put("status", check.conclusion() == null ? "in_progress" : "completed");
+    if (check.conclusion() != null) {
+      body.put("conclusion", check.conclusion());
+    }
+    body.put("output", Map.of("title", check.title(), "summary", check.summary()));
+    if (existing != null) {
+      call(repo, "PATCH", "/check-runs/" + existing, body, 200);
+      return existing;
+    }
+    body.put("name", CHECK_NAME);
+    body.put("head_sha", sha);
+    return call(repo, "POST", "/check-runs", body, 201).body().path("id").asLong();
+  }
+
+  /** What the {@code trainyard} check run shows; {@code conclusion} null while the PR is queued. */
+  public record CheckOutput(String title, String summary, String conclusion) {}
+
+  /**
+   * Comments {@code body} on PR {@code number} unless a comment there already carries {@code
+   * marker} (an HTML comment, invisible on GitHub): a failure is told once, even by a worker that
+   * restarted.
+   */
+  public void commentOnce(OrgRepo repo, long number, String marker, String body) {
+    JsonNode comments =
+        call(repo, "GET", "/issues/" + number + "/comments?per_page=100", null, 200).body();
+    for (JsonNode comment : comments) {
+      if (comment.path("body").asString("").contains(marker)) {
+        return;
+      }
+    }
+    call(
+        repo,
+        "POST",
+        "/issues/" + number + "/comments",
+        Map.of("body", body + "\n\n" + marker),
+        201);
+  }
+
   /** Whether an earlier attempt already landed this run with {@code head} on the target. */
   private boolean landed(OrgRepo repo, String head, String testedSha, List<PullRequestHead> prs) {
     return head.equals(testedSha)
@@ -285,6 +342,7 @@ public final class GithubScm implements ScmProvider {
     try {
       answer = github.as(installation, method, full, body);
     } catch (GithubException e) {
+      installations.remove(repo.repo().slug()); // no token: removed or suspended, ask GitHub again
       throw unreachable(e.getMessage());
     }
     for (int status : expected) {

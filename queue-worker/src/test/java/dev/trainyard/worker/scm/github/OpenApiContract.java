@@ -175,8 +175,11 @@ public final class OpenApiContract {
     String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
     return routes.stream()
         .filter(r -> r.method().equals(method) && r.pattern().matcher(bare).matches())
-        // the most literal template wins (/pulls/{n}/merge over /pulls/{n}/{x})
-        .min(java.util.Comparator.comparingInt(r -> r.template().split("\\{").length));
+        // the most literal template wins (/pulls/{n}/merge over /pulls/{n}/{x}; and
+        // /commits/{ref}/check-runs over /commits/{ref}, whose last {ref} takes slashes)
+        .min(
+            java.util.Comparator.comparingInt((Route r) -> r.template().split("\\{").length)
+                .thenComparing(r -> -r.template().length()));
   }
 
   private JsonNode pointer(String ref) {

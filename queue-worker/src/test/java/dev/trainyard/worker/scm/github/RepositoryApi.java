@@ -340,7 +340,7 @@ final class RepositoryApi {
     String permission = repo.permissions.getOrDefault(user, "read");
     answer.put("permission", permission);
     answer.put("role_name", permission);
-    ((ObjectNode) answer.get("user")).put("login", user);
+    ((ObjectNode) answer.get("user")).put("login", user).put("role_name", permission);
     return new Answer(200, answer);
   }
 

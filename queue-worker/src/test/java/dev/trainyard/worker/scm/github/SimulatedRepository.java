@@ -63,6 +63,10 @@ public final class SimulatedRepository {
       return mergedAs != null;
     }
 
+    public String headBranch() {
+      return headBranch;
+    }
+
     public boolean open() {
       return open;
     }

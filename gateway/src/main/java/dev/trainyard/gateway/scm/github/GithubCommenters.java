@@ -1,0 +1,100 @@
+package dev.trainyard.gateway.scm.github;
+
+import dev.trainyard.common.github.GithubClient;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Who may command a queue from a PR comment (API.md §6): GitHub says what permission the commenter
+ * has on the repository ({@code admin}, {@code maintain} and {@code write} may), and which branch
+ * the PR is onto, so the command reaches that branch's queues. Without the App's credentials on the
+ * gateway ({@code TRAINYARD_GITHUB_APP_ID}) no comment is a command.
+ */
+@Component
+public class GithubCommenters {
+  private static final Logger log = LoggerFactory.getLogger(GithubCommenters.class);
+  private static final Set<String> WRITERS = Set.of("admin", "maintain", "write");
+  private final GithubClient client;
+
+  public GithubCommenters(GatewayProperties props) throws IOException {
+    GatewayProperties.Github github = props.github();
+    if (github.appId() == null || github.appId().isBlank()) {
+      this.client = null;
+      return;
+    }
+    String pem =
+        (github.privateKey() == null || github.privateKey().isBlank())
+                && github.privateKeyFile() != null
+            ? Files.readString(Path.of(github.privateKeyFile()))
+            : github.privateKey();
+    this.client =
+        GithubClient.create(
+            URI.create(github.apiUrl()),
+            github.appId(),
+            pem,
+            InstantSource.system(),
+            GithubClient.Sleeper.THREAD);
+  }
+
+  /**
+   * The command of {@code comment} when its author may give it; empty when they may not, or when
+   * GitHub cannot say (logged: the commenter can comment again).
+   */
+  public Mono<Intent.Command> authorize(long installation, RepoRef repo, Intent.Comment comment) {
+    if (client == null) {
+      log.info("a /trainyard comment was ignored: TRAINYARD_GITHUB_APP_ID is not set");
+      return Mono.empty();
+    }
+    return Mono.fromCallable(() -> Optional.ofNullable(ask(installation, repo, comment)))
+        .subscribeOn(Schedulers.boundedElastic())
+        .onErrorResume(
+            e -> {
+              log.warn("could not check a /trainyard comment on {}: {}", repo.slug(), e.toString());
+              return Mono.just(Optional.empty());
+            })
+        .flatMap(Mono::justOrEmpty);
+  }
+
+  private Intent.Command ask(long installation, RepoRef repo, Intent.Comment comment) {
+    String base = "/repos/" + repo.owner() + "/" + repo.name();
+    GithubClient.Answer permission =
+        client.as(
+            installation, "GET", base + "/collaborators/" + comment.login() + "/permission", null);
+    if (!permission.ok()
+        || !WRITERS.contains(permission.body().path("role_name").asString(""))
+            && !WRITERS.contains(permission.body().path("permission").asString(""))) {
+      log.info(
+          "/trainyard comment by {} on {}#{} ignored: no write access",
+          comment.login(),
+          repo.slug(),
+          comment.number());
+      return null;
+    }
+    GithubClient.Answer pr =
+        client.as(installation, "GET", base + "/pulls/" + comment.number(), null);
+    if (!pr.ok()) {
+      throw new UncheckedIOException(
+          new IOException("GitHub did not show PR #" + comment.number() + ": " + pr.message()));
+    }
+    return new Intent.Command(
+        comment.number(),
+        pr.body().path("base").path("ref").asString(""),
+        comment.submit(),
+        comment.priority(),
+        comment.noBatch());
+  }
+}

@@ -1,0 +1,425 @@
+package dev.trainyard.standalone.github;
+
+import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
+import static dev.trainyard.standalone.support.QueueSteps.awaitPr;
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.submit;
+import static dev.trainyard.worker.scm.git.BareRepo.files;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.EventLog;
+import dev.trainyard.standalone.support.GithubDeliveries;
+import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.Stack.Organization;
+import dev.trainyard.standalone.support.TestStack;
+import dev.trainyard.worker.scm.github.GithubSimulator;
+import dev.trainyard.worker.scm.github.OpenApiContract;
+import dev.trainyard.worker.scm.github.SimulatedRepository;
+import dev.trainyard.worker.scm.github.SimulatedRepository.CheckRun;
+import dev.trainyard.worker.scm.github.Webhooks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.awaitility.Awaitility;
+import org.eclipse.jgit.lib.ObjectId;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The GitHub App adapter end to end, on the GitHub simulator: real repositories behind GitHub's
+ * REST description, webhook deliveries built from GitHub's published examples. An installation
+ * bound to the organization; PRs submitted by the API, by a {@code /trainyard merge} comment from a
+ * user with write access and by label; test branches in the repository, CI results as check runs,
+ * landing by each merge method; PRs pushed to or closed leave the queue; the {@code trainyard}
+ * check run follows every PR; a redelivered delivery is applied once; another organization naming
+ * the repository, or a removed installation, gets nothing but the reason.
+ */
+class GithubAppIT extends OwnStack {
+  private static final long INSTALLATION = 5150;
+  private static final String SECRET = "github-app-secret-" + UUID.randomUUID();
+  private static final String CI = "ci";
+  private GithubSimulator github;
+  private Api api;
+  private String name;
+  private SimulatedRepository repo;
+  private CiBot ci;
+
+  @Override
+  protected Map<String, Object> properties() {
+    try {
+      github = new GithubSimulator(OpenApiContract.github(), InstantSource.system());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Map.of(
+        "trainyard.github.app-id", Long.toString(GithubSimulator.APP_ID),
+        "trainyard.github.private-key", github.privateKeyPem(),
+        "trainyard.github.api-url", github.api().toString(),
+        "trainyard.github.webhook-secret", SECRET);
+  }
+
+  @Override
+  @BeforeAll
+  protected void startStack() {
+    super.startStack();
+    Map<String, ObjectNode> templates = new ConcurrentHashMap<>();
+    github
+        .webhooks()
+        .deliverTo(
+            URI.create(stack.api().base() + GithubDeliveries.PATH),
+            SECRET,
+            (event, action) ->
+                templates.computeIfAbsent(event + "." + action, k -> example(event, action)));
+    assertThat(
+            stack
+                .admin()
+                .post(
+                    "/admin/v1/bindGithubInstallation",
+                    "{\"org\":\"" + TestStack.ORG + "\",\"installationId\":" + INSTALLATION + "}")
+                .status())
+        .isEqualTo(200);
+  }
+
+  @AfterAll
+  void stopGithub() {
+    if (github != null) {
+      github.close();
+    }
+  }
+
+  @BeforeEach
+  void repository() {
+    api = stack.api();
+    name = Api.uniqueRepo();
+    repo = github.install(INSTALLATION, "acme", name);
+    repo.push("main", files("README", "hello"), "Initial commit");
+    ci = new CiBot(repo);
+  }
+
+  @AfterEach
+  void noBreaches() {
+    ci.close();
+    assertThat(github.problems()).as("breaches of GitHub's REST description").isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(MergeMethod.class)
+  void pullRequestsSubmittedByApiCommentAndLabelLandByTheQueuesMergeMethod(MergeMethod method)
+      throws IOException {
+    create(api, name, 3);
+    update(
+        "\"mergeMethod\":\""
+            + method.name().toLowerCase(Locale.ROOT)
+            + "\",\"labelCommandsEnabled\":true,\"enqueueingLabel\":\"ready-to-merge\"");
+    long byApi = pr("a", "a.txt");
+    long byComment = pr("b", "b.txt");
+    long byLabel = pr("c", "c.txt");
+    long byReader = pr("d", "d.txt");
+    repo.grant("maya", "write");
+    repo.grant("rob", "read");
+
+    submit(api, name, byApi);
+    repo.comment(byComment, "maya", "/trainyard merge --priority=high");
+    repo.label(byLabel, "ready-to-merge");
+    repo.comment(byReader, "rob", "/trainyard merge");
+
+    for (long pr : List.of(byApi, byComment, byLabel)) {
+      awaitState(api, name, pr, "merged");
+      assertThat(repo.pull(pr).orElseThrow().merged()).as("merged on GitHub").isTrue();
+      awaitCheck(pr, "completed", "success");
+    }
+    String main = repo.head("main").orElseThrow();
+    assertThat(tree(main)).containsKeys("a.txt", "b.txt", "c.txt").doesNotContainKey("d.txt");
+    assertThat(ci.tested()).as("CI ran on trainyard's test branches").isNotEmpty();
+    assertThat(repo.git().refs("refs/heads/trainyard-merge/"))
+        .as("test branches are deleted once their runs end")
+        .isEmpty();
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody(name, byReader)).status())
+        .as("a comment from a user without write access submits nothing")
+        .isEqualTo(404);
+    assertThat(QueueSteps.pr(api, name, byComment).get("priorityName").asString())
+        .isEqualTo("high");
+  }
+
+  @Test
+  void theTrainyardCheckRunShowsStateAndPositionThroughout() {
+    ci.hold(true);
+    create(api, name, 1);
+    long first = pr("a", "a.txt");
+    long second = pr("b", "b.txt");
+    submit(api, name, first);
+    submit(api, name, second);
+    awaitState(api, name, first, "testing");
+
+    CheckRun testing = awaitCheck(first, "in_progress", null);
+    assertThat(testing.title()).isEqualTo("Testing (1 of 2)");
+    assertThat(awaitCheck(second, "in_progress", null).title()).contains("(2 of 2)");
+
+    ci.hold(false);
+    awaitState(api, name, second, "merged");
+    awaitCheck(first, "completed", "success");
+    awaitCheck(second, "completed", "success");
+    assertThat(
+            repo.checkRuns().stream()
+                .filter(r -> r.name().equals("trainyard"))
+                .map(CheckRun::headSha)
+                .distinct()
+                .count())
+        .as("one trainyard check run per PR head, updated in place")
+        .isEqualTo(repo.checkRuns().stream().filter(r -> r.name().equals("trainyard")).count());
+  }
+
+  @Test
+  void aPullRequestPushedToWhileTestingIsCancelledAndOneClosedLeavesTheQueue() {
+    ci.hold(true);
+    create(api, name, 2);
+    long pushed = pr("a", "a.txt");
+    long closed = pr("b", "b.txt");
+    submit(api, name, pushed);
+    submit(api, name, closed);
+    awaitState(api, name, pushed, "testing");
+
+    repo.push("a", files("a2.txt", "more"), "More a");
+    repo.close(closed);
+
+    awaitState(api, name, pushed, "cancelled");
+    awaitState(api, name, closed, "cancelled");
+    assertThat(cancellation(pushed)).isEqualTo("PR_PUSHED_TO");
+    assertThat(cancellation(closed)).isEqualTo("PR_CLOSED");
+    ci.hold(false);
+    assertThat(tree(repo.head("main").orElseThrow())).containsOnlyKeys("README");
+    awaitCheck(closed, "completed", "cancelled");
+  }
+
+  @Test
+  void aFailedPullRequestIsCommentedOnOnce() {
+    create(api, name, 1);
+    long broken = pr("a", CiBot.BROKEN);
+    submit(api, name, broken);
+
+    awaitState(api, name, broken, "failed");
+    awaitCheck(broken, "completed", "failure");
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(() -> repo.comments().stream().anyMatch(c -> c.issue() == broken));
+    assertThat(repo.comments())
+        .filteredOn(c -> c.issue() == broken)
+        .singleElement()
+        .satisfies(c -> assertThat(c.body()).contains("could not merge this pull request"));
+    assertThat(repo.head("main").map(this::tree).orElseThrow()).containsOnlyKeys("README");
+  }
+
+  @Test
+  void aDeliveryRedeliveredTwiceIsAppliedOnce() {
+    create(api, name, 1);
+    update("\"labelCommandsEnabled\":true,\"enqueueingLabel\":\"ready-to-merge\"");
+    long pr = pr("a", "a.txt");
+    repo.label(pr, "ready-to-merge");
+    awaitState(api, name, pr, "merged");
+    Webhooks.Delivery labeled =
+        github.webhooks().deliveries().stream()
+            .filter(d -> d.event().equals("pull_request") && d.action().equals("labeled"))
+            .filter(d -> new String(d.body()).contains("\"" + name + "\""))
+            .findFirst()
+            .orElseThrow();
+
+    assertThat(github.webhooks().redeliver(labeled.id())).isEqualTo(200);
+    assertThat(github.webhooks().redeliver(labeled.id())).isEqualTo(200);
+
+    assertThat(QueueSteps.pr(api, name, pr).get("state").asString()).isEqualTo("merged");
+    assertThat(
+            events().stream()
+                .filter(e -> e.body().get("pr_number").asLong() == pr)
+                .map(EventLog.Event::type)
+                .filter(t -> t.equals("pull_request.submitted")))
+        .as("submitted once")
+        .hasSize(1);
+  }
+
+  @Test
+  void anotherOrganizationOrARemovedInstallationGetsNothingButTheReason() throws IOException {
+    Organization other = stack.otherOrganization();
+    create(other.api(), name, 1);
+    long pr = pr("a", "a.txt");
+    submit(other.api(), name, pr);
+
+    JsonNode refused =
+        awaitPr(
+            other.api(),
+            name,
+            pr,
+            p ->
+                reason(p).filter(r -> r.contains("is not bound to this organization")).isPresent());
+    assertThat(refused.get("state").asString()).isEqualTo("not_ready");
+    assertThat(reason(refused).orElseThrow()).contains("is not bound to this organization");
+    assertThat(repo.git().refs("refs/heads/trainyard-merge/")).isEmpty();
+    assertThat(repo.checkRuns()).noneMatch(r -> r.name().equals("trainyard"));
+
+    // the App is removed from the repository: the organization's own queue says why it waits
+    create(api, name, 1);
+    github.uninstall(INSTALLATION);
+    try {
+      submit(api, name, pr);
+      JsonNode waiting =
+          awaitPr(
+              api, name, pr, p -> reason(p).filter(r -> r.contains("not installed")).isPresent());
+      assertThat(waiting.get("state").asString()).isEqualTo("not_ready");
+      assertThat(reason(waiting).orElseThrow())
+          .isEqualTo("the GitHub App is not installed on acme/" + name);
+    } finally {
+      github.install(INSTALLATION, "acme", name);
+    }
+    awaitState(api, name, pr, "merged");
+  }
+
+  private long pr(String branch, String file) {
+    repo.push(branch, files(file, branch), "Add " + file);
+    return repo.openPullRequest(branch, "main", "Add " + file, "alice");
+  }
+
+  private void update(String settings) {
+    Api.Response updated = api.post("/v1/updateQueue", body(name, settings));
+    assertThat(updated.status()).as(updated.body()).isEqualTo(200);
+  }
+
+  private CheckRun awaitCheck(long pr, String status, String conclusion) {
+    return Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              SimulatedRepository.PullRequest p = repo.pull(pr).orElseThrow();
+              String head = repo.head(branchOf(p)).orElse(null);
+              return repo.checkRuns().stream()
+                  .filter(r -> r.name().equals("trainyard"))
+                  .filter(r -> head == null || r.headSha().equals(head))
+                  .filter(r -> r.status().equals(status))
+                  .filter(r -> conclusion == null || conclusion.equals(r.conclusion()))
+                  .findFirst()
+                  .orElse(null);
+            },
+            r -> r != null);
+  }
+
+  private static String branchOf(SimulatedRepository.PullRequest pr) {
+    return pr.headBranch();
+  }
+
+  private String cancellation(long pr) {
+    return events().stream()
+        .filter(e -> e.type().equals("pull_request.canceled"))
+        .filter(e -> e.body().get("pr_number").asLong() == pr)
+        .map(e -> e.body().get("cancellation_reason").asString())
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private List<EventLog.Event> events() {
+    return EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
+        .filter(e -> e.body().get("repository") != null)
+        .filter(e -> e.body().get("repository").get("name").asString().equals(name))
+        .toList();
+  }
+
+  private static Optional<String> reason(JsonNode pr) {
+    JsonNode reason = pr.path("readiness").path("notReadyReason");
+    return reason.isString() ? Optional.of(reason.asString()) : Optional.empty();
+  }
+
+  private Map<String, String> tree(String sha) {
+    try {
+      return repo.git().tree(ObjectId.fromString(sha));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The first published example of {@code event.action}, with an installation or without. */
+  private static ObjectNode example(String event, String action) {
+    try {
+      return GithubDeliveries.examples().stream()
+          .filter(e -> e.event().equals(event) && e.action().equals(action))
+          .map(GithubDeliveries.Example::payload)
+          .min((a, b) -> Boolean.compare(!a.has("installation"), !b.has("installation")))
+          .orElseThrow(() -> new AssertionError("no published " + event + "." + action));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * CI as a GitHub App: completes check run {@code ci} on the head of every trainyard test branch,
+   * a failure when the tree holds {@link #BROKEN}; held, it waits.
+   */
+  private static final class CiBot implements AutoCloseable {
+    static final String BROKEN = "BROKEN";
+    private final SimulatedRepository repo;
+    private final Set<String> tested = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean held = new AtomicBoolean();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread thread;
+
+    CiBot(SimulatedRepository repo) {
+      this.repo = repo;
+      this.thread = new Thread(this::loop, "github-ci");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    void hold(boolean hold) {
+      held.set(hold);
+    }
+
+    Set<String> tested() {
+      return Set.copyOf(tested);
+    }
+
+    private void loop() {
+      while (running.get()) {
+        try {
+          if (!held.get()) {
+            for (ObjectId head : repo.git().refs("refs/heads/trainyard-merge/").values()) {
+              if (tested.add(head.name())) {
+                boolean red = repo.git().tree(head).containsKey(BROKEN);
+                repo.completeCheck(head.name(), CI, red ? "failure" : "success");
+              }
+            }
+          }
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          return;
+        } catch (IOException | RuntimeException e) {
+          // a branch deleted while being read: the next round looks again
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      running.set(false);
+      thread.interrupt();
+    }
+  }
+}
