@@ -27,6 +27,7 @@ import tools.jackson.databind.node.NullNode;
 public final class GithubClient {
   static final Duration TOKEN_MARGIN = Duration.ofMinutes(5);
   static final Duration MAX_WAIT = Duration.ofSeconds(60);
+  private static final int MAX_TAGGED = 10_000;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private final URI api;
   private final AppJwt jwt;
@@ -56,6 +57,21 @@ public final class GithubClient {
 
   private record Token(String value, Instant expires) {}
 
+  /** An answer with the {@code ETag} GitHub gave it. */
+  private record Sent(Answer answer, String etag) {}
+
+  private record Tagged(String etag, Answer answer) {}
+
+  /** The last tagged answer of each GET, per installation; the least recently used go first. */
+  private final Map<String, Tagged> tagged =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Tagged> eldest) {
+              return size() > MAX_TAGGED;
+            }
+          });
+
   /**
    * The client of App {@code appId} with its private key ({@code TRAINYARD_GITHUB_PRIVATE_KEY}, PEM
    * as GitHub hands it out) at {@code api} ({@code TRAINYARD_GITHUB_API_URL}).
@@ -83,7 +99,7 @@ public final class GithubClient {
 
   /** A call as the App itself (installations, the installation of a repository). */
   public Answer asApp(String method, String path, Object body) {
-    return call(method, path, body, "Bearer " + jwt.token());
+    return call(method, path, body, "Bearer " + jwt.token(), null).answer();
   }
 
   /**
@@ -91,12 +107,35 @@ public final class GithubClient {
    * or the installation was removed) and is tried once more with a fresh one.
    */
   public Answer as(long installation, String method, String path, Object body) {
-    Answer answer = call(method, path, body, "token " + token(installation));
+    Answer answer = conditional(installation, method, path, body);
     if (answer.status() == 401) {
       tokens.remove(installation);
-      answer = call(method, path, body, "token " + token(installation));
+      answer = conditional(installation, method, path, body);
     }
     return answer;
+  }
+
+  /**
+   * A GET is sent with the {@code ETag} of its last answer; GitHub's 304 (which costs no rate
+   * limit: the poller reads every queued PR each round) gives that answer again.
+   */
+  private Answer conditional(long installation, String method, String path, Object body) {
+    String authorization = "token " + token(installation);
+    if (!method.equals("GET")) {
+      return call(method, path, body, authorization, null).answer();
+    }
+    String key = installation + " " + path;
+    Tagged last = tagged.get(key);
+    Sent sent = call(method, path, null, authorization, last == null ? null : last.etag());
+    if (sent.answer().status() == 304 && last != null) {
+      return last.answer();
+    }
+    if (sent.answer().status() == 200 && sent.etag() != null) {
+      tagged.put(key, new Tagged(sent.etag(), sent.answer()));
+    } else {
+      tagged.remove(key);
+    }
+    return sent.answer();
   }
 
   private String token(long installation) {
@@ -123,16 +162,19 @@ public final class GithubClient {
     return fresh.value();
   }
 
-  private Answer call(String method, String path, Object body, String authorization) {
+  private Sent call(
+      String method, String path, Object body, String authorization, String ifNoneMatch) {
     Duration waited = Duration.ZERO;
     while (true) {
-      HttpResponse<byte[]> response = send(method, path, body, authorization);
+      HttpResponse<byte[]> response = send(method, path, body, authorization, ifNoneMatch);
       Optional<Duration> wait = limited(response);
       if (wait.isEmpty()) {
         byte[] bytes = response.body();
-        return new Answer(
-            response.statusCode(),
-            bytes.length == 0 ? NullNode.getInstance() : Json.mapper().readTree(bytes));
+        return new Sent(
+            new Answer(
+                response.statusCode(),
+                bytes.length == 0 ? NullNode.getInstance() : Json.mapper().readTree(bytes)),
+            response.headers().firstValue("etag").orElse(null));
       }
       if (waited.plus(wait.get()).compareTo(MAX_WAIT) > 0) {
         throw new GithubException(
@@ -172,7 +214,8 @@ public final class GithubClient {
     return Optional.empty();
   }
 
-  private HttpResponse<byte[]> send(String method, String path, Object body, String authorization) {
+  private HttpResponse<byte[]> send(
+      String method, String path, Object body, String authorization, String ifNoneMatch) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(api.toString().replaceAll("/+$", "") + path))
             .timeout(TIMEOUT)
@@ -180,6 +223,9 @@ public final class GithubClient {
             .header("X-GitHub-Api-Version", "2022-11-28")
             .header("User-Agent", "trainyard")
             .header("Authorization", authorization);
+    if (ifNoneMatch != null) {
+      request.header("If-None-Match", ifNoneMatch);
+    }
     if (body == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {

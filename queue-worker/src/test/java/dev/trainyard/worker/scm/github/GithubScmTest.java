@@ -104,6 +104,10 @@ class GithubScmTest {
     assertThat(scm.pullRequest(ACME, blocked, "main").orElseThrow().mergeability())
         .isEqualTo(Mergeability.NOT_MERGEABLE);
 
+    // read again unchanged: GitHub answers 304 to the ETag, which costs no rate limit
+    assertThat(scm.pullRequest(ACME, clean, "main")).contains(read);
+    assertThat(github.answered()).contains("GET /repos/o/r/pulls/" + clean + " 304");
+
     repo.close(clean);
     assertThat(scm.pullRequest(ACME, clean, "main")).isEmpty();
     assertThat(scm.pullRequest(ACME, 999, "main")).isEmpty();

@@ -58,6 +58,7 @@ public final class GithubSimulator implements AutoCloseable {
   private final Webhooks webhooks = new Webhooks(this);
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
+  private final List<String> answered = new CopyOnWriteArrayList<>();
   private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
   private volatile Duration tokenLifetime = Duration.ofHours(1);
 
@@ -179,6 +180,10 @@ public final class GithubSimulator implements AutoCloseable {
         return;
       }
       Answer answer = route(exchange, method, path, body);
+      if (method.equals("GET") && answer.status() == 200) {
+        answer = tagged(exchange, path, answer);
+      }
+      answered.add(method + " " + path + " " + answer.status());
       answer(exchange, method, path, answer.status(), answer.body());
     } catch (RuntimeException e) {
       problems.add("the simulator failed on a request: " + e);
@@ -221,6 +226,34 @@ public final class GithubSimulator implements AutoCloseable {
       return new Answer(404, message("Not Found"));
     }
     return new RepositoryApi(this, at, method, path, rest, body).answer();
+  }
+
+  /**
+   * GitHub's conditional requests: a GET answer carries an {@code ETag} of its body, and a request
+   * naming it in {@code If-None-Match} is answered 304 without a body, where GitHub documents 304.
+   */
+  private Answer tagged(HttpExchange exchange, String path, Answer answer) {
+    byte[] bytes = Json.mapper().writeValueAsBytes(answer.body());
+    String etag;
+    try {
+      etag =
+          "\""
+              + java.util.HexFormat.of()
+                  .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes))
+              + "\"";
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+    exchange.getResponseHeaders().add("ETag", etag);
+    String ifNoneMatch = exchange.getRequestHeaders().getFirst("If-None-Match");
+    return etag.equals(ifNoneMatch) && contract.documents("GET", path, 304)
+        ? new Answer(304, null)
+        : answer;
+  }
+
+  /** Every answer so far, as {@code METHOD path status}. */
+  public List<String> answered() {
+    return Collections.unmodifiableList(answered);
   }
 
   private Answer issueToken(String method, String path, long installation) {

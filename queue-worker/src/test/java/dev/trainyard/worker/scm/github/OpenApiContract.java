@@ -82,6 +82,13 @@ public final class OpenApiContract {
     return route(method, path).map(Route::template);
   }
 
+  /** Whether {@code method path} documents answering {@code status}. */
+  public boolean documents(String method, String path, int status) {
+    return route(method, path)
+        .map(r -> r.operation().path("responses").has(Integer.toString(status)))
+        .orElse(false);
+  }
+
   /** What is wrong with a request: no such operation, or a body its schema refuses. */
   public List<String> checkRequest(String method, String path, JsonNode body) {
     Optional<Route> route = route(method, path);
