@@ -140,16 +140,31 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private List<CompletableFuture<?>> observe(QueueAggregate queue, String problem) {
     List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
-    OrgRepo repo = key.orgRepo();
-    if (!Objects.equals(problem, queue.sourceProblem())) {
-      sends.add(signals.send(key, new RecordSourceProblem(problem)));
-      reported.remove(key.id());
-    } else if (problem != null) {
-      reported.put(key.id(), problem); // seen recorded: later rounds need not load the queue
-    }
     if (problem != null) {
+      if (!problem.equals(queue.sourceProblem())) {
+        sends.add(signals.send(key, new RecordSourceProblem(problem)));
+        reported.remove(key.id());
+      } else {
+        reported.put(key.id(), problem); // seen recorded: later rounds need not load the queue
+      }
       return sends;
     }
+    String refused = null;
+    try {
+      readPullRequests(queue, sends);
+    } catch (UncheckedIOException e) {
+      // the host answers, but not for this (a permission missing): the PRs show why they wait
+      refused = e.getCause().getMessage();
+    }
+    if (!Objects.equals(refused, queue.sourceProblem())) {
+      sends.add(signals.send(key, new RecordSourceProblem(refused)));
+    }
+    return sends;
+  }
+
+  private void readPullRequests(QueueAggregate queue, List<CompletableFuture<?>> sends) {
+    QueueKey key = queue.key();
+    OrgRepo repo = key.orgRepo();
     Optional<String> target = scm.branchHead(repo, key.branch());
     for (Entry entry : queue.entries()) {
       Optional<ScmPullRequest> pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
@@ -184,7 +199,6 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         sends.add(signals.send(key, observed));
       }
     }
-    return sends;
   }
 
   private static boolean differs(Entry entry, RecordPullRequestState observed) {

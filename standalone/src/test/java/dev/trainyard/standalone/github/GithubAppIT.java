@@ -294,6 +294,29 @@ class GithubAppIT extends OwnStack {
     awaitState(api, name, pr, "merged");
   }
 
+  @Test
+  void aPermissionTheAppLacksShowsAsTheReasonUntilItIsGranted() {
+    create(api, name, 1);
+    long pr = pr("a", "a.txt");
+    github.forbid("/pulls", true);
+    try {
+      submit(api, name, pr);
+      JsonNode waiting =
+          awaitPr(
+              api,
+              name,
+              pr,
+              p -> reason(p).filter(r -> r.contains("Resource not accessible")).isPresent());
+      assertThat(waiting.get("state").asString()).isEqualTo("not_ready");
+      assertThat(reason(waiting).orElseThrow())
+          .contains("HTTP 403")
+          .contains("the App needs read and write access");
+    } finally {
+      github.forbid("/pulls", false);
+    }
+    awaitState(api, name, pr, "merged");
+  }
+
   private long pr(String branch, String file) {
     repo.push(branch, files(file, branch), "Add " + file);
     return repo.openPullRequest(branch, "main", "Add " + file, "alice");

@@ -59,6 +59,7 @@ public final class GithubSimulator implements AutoCloseable {
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
   private final List<String> answered = new CopyOnWriteArrayList<>();
+  private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
   private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
   private volatile Duration tokenLifetime = Duration.ofHours(1);
 
@@ -125,6 +126,18 @@ public final class GithubSimulator implements AutoCloseable {
   /** Where repository events go: GitHub's webhook deliveries, signed with {@code secret}. */
   public Webhooks webhooks() {
     return webhooks;
+  }
+
+  /**
+   * The App loses (true) or regains a permission: calls on any repository's {@code rest} paths
+   * starting with {@code prefix} (as {@code /pulls}) get GitHub's 403.
+   */
+  public void forbid(String prefix, boolean forbid) {
+    if (forbid) {
+      forbidden.add(prefix);
+    } else {
+      forbidden.remove(prefix);
+    }
   }
 
   /** Removes installation {@code id}: its tokens stop working. */
@@ -224,6 +237,9 @@ public final class GithubSimulator implements AutoCloseable {
     SimulatedRepository at = repositories.get(fullName);
     if (at == null) {
       return new Answer(404, message("Not Found"));
+    }
+    if (forbidden.stream().anyMatch(rest::startsWith)) {
+      return new Answer(403, message("Resource not accessible by integration"));
     }
     return new RepositoryApi(this, at, method, path, rest, body).answer();
   }
