@@ -33,13 +33,12 @@ public final class DocumentStore implements AutoCloseable {
     return new DocumentStore(new MemoryBackend(), 0);
   }
 
-  /** A connection string for database {@code db}, failing fast (2 s) when the store is away. */
+  /**
+   * A plain connection string for database {@code db}, as an operator would give one: the services'
+   * own client timeouts ({@code common}'s {@code StoreTimeouts}) make it fail fast.
+   */
   public String uri(String db) {
-    return "mongodb://127.0.0.1:"
-        + port
-        + "/"
-        + db
-        + "?serverSelectionTimeoutMS=2000&connectTimeoutMS=2000&socketTimeoutMS=10000";
+    return "mongodb://127.0.0.1:" + port + "/" + db;
   }
 
   public int port() {
