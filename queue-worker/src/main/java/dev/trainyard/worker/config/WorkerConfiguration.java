@@ -1,5 +1,6 @@
 package dev.trainyard.worker.config;
 
+import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.view.Collections;
@@ -47,11 +48,7 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
-import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.kafka.support.serializer.DeserializationException;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.util.backoff.ExponentialBackOff;
-import tools.jackson.core.JacksonException;
 
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -65,11 +62,7 @@ public class WorkerConfiguration {
    */
   @Bean
   CommonErrorHandler commandErrorHandler() {
-    ExponentialBackOff backOff = new ExponentialBackOff(100, 2.0);
-    backOff.setMaxInterval(5_000);
-    DefaultErrorHandler handler = new DefaultErrorHandler(backOff);
-    handler.addNotRetryableExceptions(JacksonException.class, DeserializationException.class);
-    return handler;
+    return ListenerErrors.retryUntilStored();
   }
 
   /** The system clock, unless a test registered its own. */

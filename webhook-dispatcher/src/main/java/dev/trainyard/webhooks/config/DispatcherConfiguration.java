@@ -1,5 +1,6 @@
 package dev.trainyard.webhooks.config;
 
+import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
@@ -13,6 +14,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** The dispatcher's beans: stores, the dispatcher and the event intake. */
@@ -20,6 +22,15 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 @EnableScheduling
 @EnableConfigurationProperties({DispatcherProperties.class, OutboundProperties.class})
 public class DispatcherConfiguration {
+
+  /**
+   * The intake commits an event's offset only once its deliveries are stored: while the store is
+   * down it pauses and retries, and never skips an event (at least once, as ADR 0008 needs).
+   */
+  @Bean
+  CommonErrorHandler intakeErrorHandler() {
+    return ListenerErrors.retryUntilStored();
+  }
 
   @Bean
   @ConditionalOnMissingBean
