@@ -88,6 +88,7 @@ public class Routes {
         .post("/v1/webhooks/listEndpoints", org, webhooks::listEndpoints)
         .post("/v1/webhooks/deleteEndpoint", org, webhooks::deleteEndpoint)
         .post("/v1/webhooks/rotateSecret", org, webhooks::rotateSecret)
+        .post("/v1/webhooks/enableEndpoint", org, webhooks::enableEndpoint)
         .post("/v1/webhooks/listDeliveries", org, webhooks::listDeliveries)
         .post("/v1/webhooks/redeliver", org, webhooks::redeliver)
         .post("/v1/flaky-tests/{operation}", org, flakyTests::forward)

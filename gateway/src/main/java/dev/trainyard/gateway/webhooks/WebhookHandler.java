@@ -128,6 +128,26 @@ public class WebhookHandler {
         .then(JsonResponses.empty());
   }
 
+  /**
+   * Enables an endpoint the dispatcher disabled (410 Gone, or failing for days): events from now on
+   * are delivered to it again, its failure streak starts over. Deliveries that ended while it was
+   * disabled stay in the log, where {@code redeliver} can send them again.
+   */
+  public Mono<ServerResponse> enableEndpoint(ServerRequest request) {
+    String org = RouteGuard.org(request.exchange());
+    return JsonResponses.body(request)
+        .flatMap(body -> endpoint(org, body.name("id")))
+        .flatMap(
+            e ->
+                mongo.updateFirst(
+                    byId(e.id()),
+                    Update.update("disabled", false)
+                        .set("disabledReason", null)
+                        .set("failingSince", null),
+                    Collections.WEBHOOK_ENDPOINTS))
+        .then(JsonResponses.empty());
+  }
+
   public Mono<ServerResponse> rotateSecret(ServerRequest request) {
     String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)

@@ -208,6 +208,45 @@ class WebhooksIT extends OwnStack {
     }
   }
 
+  @Test
+  void anEndpointDisabledOnGoneIsEnabledAgainAndGetsTheEventsFromThenOn() {
+    receiver.answer(n -> 410);
+    Api.Response created =
+        api.post(
+            "/v1/webhooks/createEndpoint",
+            "{\"url\":\"" + receiver.url() + "\",\"eventTypes\":[\"pull_request.*\"]}");
+    String id = created.json().get("id").asString();
+    String enable = "{\"id\":\"" + id + "\"}";
+    String repo = Api.uniqueRepo();
+    create(api, repo, 1);
+    submit(api, repo, 1);
+    Awaitility.await().atMost(PATIENCE).until(() -> endpoint(id).get("disabled").asBoolean());
+    assertThat(endpoint(id).get("disabledReason").isNull()).isFalse();
+
+    receiver.answer(n -> 200);
+    assertThat(stack.otherOrganization().api().post("/v1/webhooks/enableEndpoint", enable).status())
+        .as("another organization's endpoint")
+        .isEqualTo(404);
+    assertThat(api.post("/v1/webhooks/enableEndpoint", "{}").status()).isEqualTo(400);
+    assertThat(api.post("/v1/webhooks/enableEndpoint", enable).status()).isEqualTo(200);
+    assertThat(endpoint(id).get("disabled").asBoolean()).isFalse();
+    assertThat(endpoint(id).get("disabledReason").isNull()).isTrue();
+
+    submit(api, repo, 2);
+    assertThat(awaitDelivered(repo, 1))
+        .extracting(r -> Json.mapper().readTree(r.body()).get("pr_number").asLong())
+        .contains(2L);
+  }
+
+  private JsonNode endpoint(String id) {
+    for (JsonNode e : api.post("/v1/webhooks/listEndpoints", "{}").json().get("endpoints")) {
+      if (e.get("id").asString().equals(id)) {
+        return e;
+      }
+    }
+    throw new AssertionError("no endpoint " + id);
+  }
+
   private String subscribe(String url, String eventTypes) {
     Api.Response created =
         api.post(
