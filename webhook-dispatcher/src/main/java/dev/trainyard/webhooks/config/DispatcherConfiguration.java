@@ -5,6 +5,7 @@ import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
 import dev.trainyard.webhooks.delivery.Dispatcher;
+import dev.trainyard.webhooks.delivery.LogRetention;
 import dev.trainyard.webhooks.delivery.RetrySchedule;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
 import dev.trainyard.webhooks.intake.EventIntake;
@@ -46,6 +47,13 @@ public class DispatcherConfiguration {
   @Bean
   DeliveryStore deliveryStore(MongoTemplate mongo) {
     return new DeliveryStore(mongo);
+  }
+
+  /** The delivery log kept to {@code TRAINYARD_WEBHOOK_LOG_RETENTION}. */
+  @Bean
+  LogRetention logRetention(
+      DeliveryStore deliveries, DispatcherProperties props, InstantSource clock) {
+    return new LogRetention(deliveries, clock, props.logRetention());
   }
 
   @Bean

@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param disableAfter how long an endpoint may fail without a success before it is disabled
  * @param lease how long a claimed delivery stays with the instance that claimed it
  * @param publicUrl the gateway's base URL, for links in truncated payloads
+ * @param logRetention how long ended deliveries stay in the log (default 30 days)
  */
 @ConfigurationProperties("trainyard.webhook")
 public record DispatcherProperties(
@@ -27,7 +28,8 @@ public record DispatcherProperties(
     Integer maxInFlightPerEndpoint,
     Duration disableAfter,
     Duration lease,
-    String publicUrl) {
+    String publicUrl,
+    Duration logRetention) {
 
   public DispatcherProperties {
     retrySchedule = retrySchedule == null ? "5s,5m,30m,2h,5h,10h,10h" : retrySchedule;
@@ -38,5 +40,6 @@ public record DispatcherProperties(
     disableAfter = disableAfter == null ? Duration.ofDays(5) : disableAfter;
     lease = lease == null ? Duration.ofSeconds(60) : lease;
     publicUrl = publicUrl == null ? "http://localhost:8080" : publicUrl;
+    logRetention = logRetention == null ? Duration.ofDays(30) : logRetention;
   }
 }

@@ -37,6 +37,19 @@ public class DeliveryStore {
         Indexes.compoundIndex(Indexes.ascending("org"), Indexes.descending("createdAt")));
   }
 
+  /**
+   * Removes the deliveries that ended (delivered or failed) and were created before {@code before};
+   * a pending one stays whatever its age. Answers how many went.
+   */
+  public long prune(Instant before) {
+    return deliveries
+        .deleteMany(
+            Filters.and(
+                Filters.in("status", WebhookDelivery.DELIVERED, WebhookDelivery.FAILED),
+                Filters.lt("createdAt", Timestamps.format(before))))
+        .getDeletedCount();
+  }
+
   /** Records new deliveries; one recorded before (a redelivered event) is left as it is. */
   @SuppressWarnings("unchecked")
   public void enqueue(List<WebhookDelivery> added) {
