@@ -14,6 +14,8 @@ import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -39,7 +41,8 @@ public final class GithubScm implements ScmProvider {
   /** The check run trainyard keeps on every queued PR's head. */
   public static final String CHECK_NAME = "trainyard";
 
-  private static final Set<String> MERGEABLE_STATES = Set.of("clean", "unstable", "has_hooks");
+  private static final Set<String> MERGEABLE_STATES =
+      Set.of("clean", "unstable", "has_hooks", "behind");
   private final GithubClient github;
   private final String host;
   private final GithubBindings bindings;
@@ -103,9 +106,7 @@ public final class GithubScm implements ScmProvider {
     if (!mergeable.asBoolean()) {
       return Mergeability.NOT_MERGEABLE;
     }
-    return MERGEABLE_STATES.contains(state) || state.equals("behind")
-        ? Mergeability.MERGEABLE
-        : Mergeability.NOT_MERGEABLE;
+    return MERGEABLE_STATES.contains(state) ? Mergeability.MERGEABLE : Mergeability.NOT_MERGEABLE;
   }
 
   /** Never asked: GitHub's mergeability comes with the PR. */
@@ -139,7 +140,7 @@ public final class GithubScm implements ScmProvider {
       call(
           repo,
           "PATCH",
-          "/git/refs/heads/" + branch,
+          "/git/refs/" + heads(branch),
           Map.of("sha", base.get(), "force", true),
           200);
     }
@@ -193,7 +194,7 @@ public final class GithubScm implements ScmProvider {
           call(
               repo,
               "PATCH",
-              "/git/refs/heads/" + targetBranch,
+              "/git/refs/" + heads(targetBranch),
               Map.of("sha", testedSha, "force", false),
               200,
               422);
@@ -244,12 +245,12 @@ public final class GithubScm implements ScmProvider {
 
   @Override
   public void deleteBranch(OrgRepo repo, String branch) {
-    call(repo, "DELETE", "/git/refs/heads/" + branch, null, 204, 404, 422);
+    call(repo, "DELETE", "/git/refs/" + heads(branch), null, 204, 404, 422);
   }
 
   @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
-    Answer answer = call(repo, "GET", "/git/ref/heads/" + branch, null, 200, 404);
+    Answer answer = call(repo, "GET", "/git/ref/" + heads(branch), null, 200, 404);
     return answer.status() == 404
         ? Optional.empty()
         : Optional.of(answer.body().path("object").path("sha").asString());
@@ -321,6 +322,20 @@ public final class GithubScm implements ScmProvider {
     return answer.status() == 200 && answer.body().path("merged").asBoolean(false)
         ? Optional.of(answer.body().path("merge_commit_sha").asString())
         : Optional.empty();
+  }
+
+  /**
+   * {@code heads/<branch>} as a URL path: each segment percent-encoded, since a git branch name may
+   * hold {@code #}, {@code %} or {@code ?}, which would otherwise end the path or be decoded into
+   * another branch's name ({@code main#x} read as {@code main}).
+   */
+  static String heads(String branch) {
+    StringBuilder path = new StringBuilder("heads");
+    for (String segment : branch.split("/", -1)) {
+      path.append('/')
+          .append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return path.toString();
   }
 
   private String tree(OrgRepo repo, String sha) {

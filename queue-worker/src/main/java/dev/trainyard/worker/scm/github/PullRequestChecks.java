@@ -56,7 +56,7 @@ public final class PullRequestChecks implements AutoCloseable {
       return;
     }
     for (Wanted w : wanted(state, clock.instant())) {
-      String key = state.key().id() + "#" + w.number() + "@" + w.sha();
+      String key = key(state, w.number(), w.sha());
       Shown now = shown.get(key);
       if (now != null && now.wanted().equals(w)) {
         continue;
@@ -84,7 +84,7 @@ public final class PullRequestChecks implements AutoCloseable {
               null));
     }
     for (Entry e : state.concluded()) {
-      String key = state.key().id() + "#" + e.prNumber() + "@" + e.pr().sha();
+      String key = key(state, e.prNumber(), e.pr().sha());
       boolean known = shown.containsKey(key) || wanted.containsKey(key);
       if (e.pr().sha().isEmpty() || !(known || e.stateChangedAt().isAfter(now.minus(RECENT)))) {
         continue;
@@ -95,6 +95,11 @@ public final class PullRequestChecks implements AutoCloseable {
               repo, e.prNumber(), e.pr().sha(), concludedOutput(e), comment ? e.id() : null));
     }
     return out;
+  }
+
+  /** One check run's key: the queue, the PR and the head it is on. */
+  private static String key(QueueAggregate state, long number, String sha) {
+    return state.key().id() + "#" + number + "@" + sha;
   }
 
   static CheckOutput queuedOutput(QueueAggregate state, Entry e, int position, int of) {

@@ -184,6 +184,28 @@ class GithubScmTest {
     assertThat(repo.pull(a).orElseThrow().merged()).isFalse();
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"main#x", "main?x=1", "%6Dain", "rel/1.0+hotfix", "caf\u00e9"})
+  void aBranchNameWithUrlCharactersNamesThatBranchAndNoOther(String branch) throws Exception {
+    String other = repo.push(branch, files("other.txt", branch), "on " + branch);
+    String main = repo.head("main").orElseThrow();
+
+    assertThat(scm.branchHead(ACME, branch)).contains(other);
+    long a = pr("a", "a.txt", "1");
+    TestBranchResult.Built run =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(
+                ACME, branch, "trainyard-merge/" + branch + "/r", null, heads(a), now());
+    assertThat(run.baseSha()).isEqualTo(other);
+    assertThat(scm.merge(ACME, branch, other, other, run.sha(), MergeMethod.MERGE_COMMIT, heads(a)))
+        .isEqualTo(new MergeResult.Merged(run.sha()));
+    assertThat(repo.head(branch)).contains(run.sha());
+    assertThat(repo.head("main")).as("main is never touched").contains(main);
+    scm.deleteBranch(ACME, "trainyard-merge/" + branch + "/r");
+    assertThat(repo.head("trainyard-merge/" + branch + "/r")).isEmpty();
+  }
+
   @Test
   void anOrganizationReachesOnlyTheInstallationsBoundToIt() {
     long a = pr("a", "a.txt", "1");

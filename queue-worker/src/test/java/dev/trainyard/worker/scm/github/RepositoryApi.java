@@ -59,16 +59,16 @@ final class RepositoryApi {
   private Answer route() {
     Matcher m;
     if (method.equals("GET") && rest.startsWith("/git/ref/")) {
-      return readRef("refs/" + rest.substring("/git/ref/".length()));
+      return readRef("refs/" + decoded(rest.substring("/git/ref/".length())));
     }
     if (method.equals("POST") && rest.equals("/git/refs")) {
       return createRef();
     }
     if (rest.startsWith("/git/refs/") && method.equals("PATCH")) {
-      return updateRef("refs/" + rest.substring("/git/refs/".length()));
+      return updateRef("refs/" + decoded(rest.substring("/git/refs/".length())));
     }
     if (rest.startsWith("/git/refs/") && method.equals("DELETE")) {
-      return deleteRef("refs/" + rest.substring("/git/refs/".length()));
+      return deleteRef("refs/" + decoded(rest.substring("/git/refs/".length())));
     }
     if (method.equals("GET") && rest.startsWith("/git/commits/")) {
       return commit(rest.substring("/git/commits/".length()));
@@ -373,9 +373,19 @@ final class RepositoryApi {
     ObjectNode answer =
         (ObjectNode) github.example("GET", "/repos/" + repo.fullName + "/git/ref/heads/x", 200);
     answer.put("ref", ref);
-    answer.put("url", github.api() + "/repos/" + repo.fullName + "/git/" + ref);
+    String path =
+        ref.startsWith("refs/heads/")
+            ? "refs/" + GithubScm.heads(ref.substring("refs/heads/".length()))
+            : ref;
+    answer.put("url", github.api() + "/repos/" + repo.fullName + "/git/" + path);
     ((ObjectNode) answer.get("object")).put("sha", sha);
     return answer;
+  }
+
+  /** A ref path as GitHub reads it: each segment percent-decoded. */
+  private static String decoded(String refPath) {
+    return java.net.URLDecoder.decode(
+        refPath.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private String resolve(String headOrBranch) {
