@@ -8,6 +8,20 @@ public record CommandReply(
     return new CommandReply(correlationId, commandId, null, null);
   }
 
+  /**
+   * The answer to a command that could not be applied (a fault of trainyard, not of the client): it
+   * names the command, which an operator finds among the dead commands.
+   */
+  public static CommandReply fault(CommandEnvelope envelope) {
+    return new CommandReply(
+        envelope.correlationId(),
+        envelope.commandId(),
+        RejectionType.FAULT,
+        "command "
+            + envelope.commandId()
+            + " could not be applied; it is kept as a dead command for an operator to replay");
+  }
+
   public boolean isAccepted() {
     return rejection == null;
   }

@@ -9,5 +9,10 @@ public enum RejectionType {
   /** The thing to create exists already (409). */
   CONFLICT,
   /** A limit of the queue is reached, e.g. the pull requests it may hold (429). */
-  LIMIT_REACHED
+  LIMIT_REACHED,
+  /**
+   * Not the client's doing: the command could not be applied (the engine threw, or its result could
+   * not be stored) and is kept as a dead command for an operator (500 naming the command).
+   */
+  FAULT
 }

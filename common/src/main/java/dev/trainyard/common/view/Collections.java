@@ -43,5 +43,8 @@ public final class Collections {
   /** GitHub webhook deliveries already applied, by {@code X-GitHub-Delivery} (kept 7 days). */
   public static final String GITHUB_DELIVERIES = "github_deliveries";
 
+  /** Commands a queue could not apply ({@code DeadCommand}): written by the worker. */
+  public static final String DEAD_COMMANDS = "dead_commands";
+
   private Collections() {}
 }

@@ -71,13 +71,15 @@ public class CommandBus {
         .flatMap(reply -> reply.isAccepted() ? Mono.empty() : Mono.error(toError(reply)));
   }
 
-  private static ApiException toError(CommandReply reply) {
+  /** The status code of API.md for a rejection. */
+  static ApiException toError(CommandReply reply) {
     HttpStatus status =
         switch (reply.rejection()) {
           case NOT_FOUND -> HttpStatus.NOT_FOUND;
           case INVALID_STATE -> HttpStatus.BAD_REQUEST;
           case CONFLICT -> HttpStatus.CONFLICT;
           case LIMIT_REACHED -> HttpStatus.TOO_MANY_REQUESTS;
+          case FAULT -> HttpStatus.INTERNAL_SERVER_ERROR;
         };
     return new ApiException(status, reply.message());
   }

@@ -5,6 +5,7 @@ import dev.trainyard.gateway.auth.AdminHandler;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.SecuredRoutes;
 import dev.trainyard.gateway.ci.CiHandler;
+import dev.trainyard.gateway.commands.DeadCommandsHandler;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.health.HealthHandler;
 import dev.trainyard.gateway.metrics.MetricsHandler;
@@ -63,6 +64,7 @@ public class Routes {
       FlakyTestsProxy flakyTests,
       MetricsHandler metrics,
       AdminHandler admin,
+      DeadCommandsHandler deadCommands,
       HealthHandler health) {
     Access org = Access.ORGANIZATION;
     return new SecuredRoutes(guard)
@@ -97,6 +99,8 @@ public class Routes {
         .post("/admin/v1/revokeApiToken", Access.ADMIN, admin::revokeApiToken)
         .post("/admin/v1/bindGithubInstallation", Access.ADMIN, githubAdmin::bind)
         .post("/admin/v1/unbindGithubInstallation", Access.ADMIN, githubAdmin::unbind)
+        .post("/admin/v1/listDeadCommands", Access.ADMIN, deadCommands::list)
+        .post("/admin/v1/replayDeadCommand", Access.ADMIN, deadCommands::replay)
         .get("/actuator/health", Access.PUBLIC, health::overall)
         .get("/actuator/health/liveness", Access.PUBLIC, health::liveness)
         .get("/actuator/health/readiness", Access.PUBLIC, health::readiness)

@@ -15,6 +15,7 @@ import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.config.SecretsAtRest;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
+import dev.trainyard.gateway.http.Keyset;
 import dev.trainyard.gateway.http.RequestBody;
 import dev.trainyard.gateway.pulls.CursorSecret;
 import java.time.Duration;
@@ -201,17 +202,7 @@ public class WebhookHandler {
                                   c, DeliveryCursor.class, both.getT2(), scope, "cursor"))
                       .orElse(null);
               if (after != null) {
-                where =
-                    new Criteria()
-                        .andOperator(
-                            where,
-                            new Criteria()
-                                .orOperator(
-                                    Criteria.where("createdAt").lt(after.createdAt()),
-                                    Criteria.where("createdAt")
-                                        .is(after.createdAt())
-                                        .and("_id")
-                                        .gt(after.id())));
+                where = Keyset.after(where, "createdAt", true, after.createdAt(), after.id());
               }
               Query query =
                   Query.query(where)

@@ -23,9 +23,12 @@ import dev.trainyard.worker.signals.ScmPoller;
 import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.signals.Signals;
 import dev.trainyard.worker.signals.Ticker;
+import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -77,6 +80,8 @@ public class WorkerConfiguration {
       QueueStore store,
       OutboxStore outboxes,
       HistoryStore history,
+      MongoTemplate mongo,
+      ObjectProvider<MeterRegistry> meters,
       Publisher publisher,
       WorkerProperties props,
       InstantSource clock,
@@ -91,6 +96,7 @@ public class WorkerConfiguration {
         store,
         outboxes,
         history,
+        new DeadCommandStore(mongo, meters.getIfAvailable(SimpleMeterRegistry::new)),
         publisher,
         new PublicEvents(props.publicUrl()),
         clock,

@@ -2,12 +2,14 @@ package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
+import dev.trainyard.common.command.DeadCommand;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.projection.RunViews;
 import dev.trainyard.worker.signals.ScmRefresher;
+import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxStore;
@@ -34,11 +36,19 @@ import java.util.stream.Stream;
  * the command ids recorded and only finishes publishing (from the outbox) and replying. Each
  * queue's resulting state then goes to {@code afterwards} (the effect runner). The store round
  * trips per poll are constant, so throughput grows with load.
+ *
+ * <p>A command that cannot be applied does not stall the partition: one whose decision throws is
+ * dead at once ({@link QueueBatch}); when a poll's results cannot be stored for a permanent reason
+ * ({@link Failures}), its commands are tried again one at a time, and the one whose result the
+ * store refuses is recorded as dead on the queue as it was. Transient failures are thrown, and the
+ * listener retries the poll with backoff.
  */
 public class CommandProcessor {
   private static final int MAX_WRITE_ATTEMPTS = 16;
 
   private final QueueEngine engine;
+  private final QueueBatch.Decider decider;
+  private final DeadCommandStore deadCommands;
   private final QueueStore store;
   private final OutboxStore outboxes;
   private final HistoryStore history;
@@ -55,6 +65,7 @@ public class CommandProcessor {
       QueueStore store,
       OutboxStore outboxes,
       HistoryStore history,
+      DeadCommandStore deadCommands,
       Publisher publisher,
       PublicEvents publicEvents,
       InstantSource clock,
@@ -63,6 +74,8 @@ public class CommandProcessor {
       Consumer<QueueAggregate> afterwards,
       int maxQueuePrs) {
     this.engine = new QueueEngine(maxQueuePrs);
+    this.decider = new QueueBatch.Decider(engine, publicEvents, probe);
+    this.deadCommands = deadCommands;
     this.store = store;
     this.outboxes = outboxes;
     this.history = history;
@@ -84,8 +97,48 @@ public class CommandProcessor {
         byQueue.computeIfAbsent(e.queue().id(), id -> new ArrayList<>()).add(e);
       }
     }
+    try {
+      decideAndStore(byQueue, Map.of());
+    } catch (RuntimeException e) {
+      if (!Failures.isPermanent(e)) {
+        throw e;
+      }
+      // some result cannot be stored: find its command (the others are applied, or skipped as
+      // applied already when a queue of the poll was written before the failure)
+      byQueue.values().stream().flatMap(List::stream).forEach(this::processAlone);
+    }
+  }
+
+  /** One command in a poll of its own; dead, on the queue as it was, when it cannot be stored. */
+  private void processAlone(CommandEnvelope envelope) {
+    Map<String, List<CommandEnvelope>> alone = Map.of(envelope.queue().id(), List.of(envelope));
+    try {
+      decideAndStore(alone, Map.of());
+    } catch (RuntimeException e) {
+      if (!Failures.isPermanent(e)) {
+        throw e;
+      }
+      cache.evict(envelope.queue().id());
+      try {
+        decideAndStore(alone, Map.of(envelope.commandId(), e));
+      } catch (RuntimeException again) {
+        if (!Failures.isPermanent(again)) {
+          throw again;
+        }
+        // the queue itself cannot be read or written: keep the command, answer it, go on
+        deadCommands.record(List.of(DeadCommand.of(envelope, again, clock.instant())));
+        if (envelope.correlationId() != null) {
+          Publisher.await(publisher.reply(CommandReply.fault(envelope)));
+        }
+      }
+    }
+  }
+
+  private void decideAndStore(
+      Map<String, List<CommandEnvelope>> commands, Map<String, RuntimeException> condemned) {
+    Map<String, List<CommandEnvelope>> byQueue = new LinkedHashMap<>(commands);
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS && !byQueue.isEmpty(); attempt++) {
-      Set<String> conflicted = processOnce(byQueue);
+      Set<String> conflicted = processOnce(byQueue, condemned);
       byQueue.keySet().retainAll(conflicted);
       conflicted.forEach(cache::evict); // another writer got there first: read again
     }
@@ -97,20 +150,28 @@ public class CommandProcessor {
   /**
    * @return the queues whose write lost a version race and must be decided again
    */
-  private Set<String> processOnce(Map<String, List<CommandEnvelope>> byQueue) {
+  private Set<String> processOnce(
+      Map<String, List<CommandEnvelope>> byQueue, Map<String, RuntimeException> condemned) {
     Instant now = clock.instant();
     List<QueueBatch> batches = new ArrayList<>();
     for (Map.Entry<String, List<CommandEnvelope>> queue : byQueue.entrySet()) {
       StoredQueue current = load(queue.getKey(), queue.getValue().get(0).queue().org());
-      batches.add(QueueBatch.decide(current, queue.getValue(), engine, publicEvents, now));
+      batches.add(QueueBatch.decide(current, queue.getValue(), decider, condemned, now));
     }
     List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
     List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine, runViews)).toList();
+    // dead commands are on record before their ids are: a crash in between only repeats them
+    deadCommands.record(changed.stream().flatMap(b -> b.dead().stream()).toList());
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
     Set<String> conflicted =
         store.saveAll(
             written.stream().map(QueueBatch.Written::queue).toList(),
             changed.stream().map(QueueBatch::before).toList());
+    deadCommands.forget(
+        changed.stream()
+            .filter(b -> conflicted.contains(b.before().id()))
+            .flatMap(b -> b.dead().stream().map(DeadCommand::id))
+            .toList());
     List<QueueBatch.Written> stored =
         written.stream().filter(w -> !conflicted.contains(w.queue().id())).toList();
     List<QueueBatch> kept =

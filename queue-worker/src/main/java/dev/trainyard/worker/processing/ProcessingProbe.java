@@ -4,11 +4,15 @@ import dev.trainyard.common.command.CommandEnvelope;
 
 /**
  * Observes the steps of command processing. Fault-injection tests use it to crash a consumer at the
- * worst moment (after the store write, before the offset commit).
+ * worst moment (after the store write, before the offset commit), or to make deciding a command
+ * throw as a bug in the engine would.
  */
 public interface ProcessingProbe {
   ProcessingProbe NONE = envelope -> {};
 
   /** Called after the new state is durable and before events, replies and the offset commit. */
   void afterStore(CommandEnvelope envelope);
+
+  /** Called just before the engine decides {@code envelope}; what it throws, the engine threw. */
+  default void beforeDecide(CommandEnvelope envelope) {}
 }

@@ -2,6 +2,8 @@ package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
+import dev.trainyard.common.command.DeadCommand;
+import dev.trainyard.common.command.RejectionType;
 import dev.trainyard.common.event.PublicEvent;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.view.PullRequestRow;
@@ -25,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -32,12 +35,17 @@ import java.util.UUID;
  * The commands of one queue from one poll, decided in order against the stored queue. The result is
  * the next queue document (one version step for the whole batch, holding every applied command id,
  * the read-model view and the outbox) and a reply per command. No I/O.
+ *
+ * <p>A command whose decision throws leaves the queue as it was before it and becomes a {@link
+ * DeadCommand}: its id is recorded like an applied one (a redelivery does not throw again), its
+ * reply is a {@link RejectionType#FAULT}, and the commands after it are decided as usual.
  */
 final class QueueBatch {
   private final StoredQueue before;
   private final List<CommandReply> replies = new ArrayList<>();
   private final List<CommandEnvelope> applied = new ArrayList<>();
   private final List<OutboxEvent> events = new ArrayList<>();
+  private final List<DeadCommand> dead = new ArrayList<>();
   private QueueAggregate state;
 
   private QueueBatch(StoredQueue before) {
@@ -45,11 +53,15 @@ final class QueueBatch {
     this.state = before.aggregate();
   }
 
+  /**
+   * Decides {@code envelopes} in order. A command named in {@code condemned} is not decided: it is
+   * dead with the given error (its result could not be stored before).
+   */
   static QueueBatch decide(
       StoredQueue before,
       List<CommandEnvelope> envelopes,
-      QueueEngine engine,
-      PublicEvents publicEvents,
+      Decider decider,
+      Map<String, RuntimeException> condemned,
       Instant now) {
     QueueBatch batch = new QueueBatch(before);
     Set<String> seen = new HashSet<>();
@@ -58,15 +70,47 @@ final class QueueBatch {
         batch.reply(envelope, null); // a redelivery: applied before, answered the same way
         continue;
       }
-      CommandContext ctx = new CommandContext(envelope.commandId(), now);
-      Decision decision = engine.decide(batch.state, envelope.queue(), envelope.command(), ctx);
-      batch.reply(envelope, decision);
-      if (decision.isAccepted() && !decision.events().isEmpty()) {
-        batch.apply(decision.events(), ctx, publicEvents);
+      RuntimeException failure = condemned.get(envelope.commandId());
+      if (failure == null) {
+        failure = batch.tryDecide(envelope, decider, now);
+      }
+      if (failure != null) {
+        batch.dead.add(DeadCommand.of(envelope, failure, now));
         batch.applied.add(envelope);
+        if (envelope.correlationId() != null) {
+          batch.replies.add(CommandReply.fault(envelope));
+        }
       }
     }
     return batch;
+  }
+
+  /** The engine and what it takes besides the state: the probe and the public-event mapping. */
+  record Decider(QueueEngine engine, PublicEvents publicEvents, ProcessingProbe probe) {}
+
+  /**
+   * Decides and applies one command; on an exception the batch is left as it was before it.
+   *
+   * @return null, or what the command threw
+   */
+  private RuntimeException tryDecide(CommandEnvelope envelope, Decider decider, Instant now) {
+    QueueAggregate stateBefore = state;
+    int eventsBefore = events.size();
+    try {
+      decider.probe().beforeDecide(envelope);
+      CommandContext ctx = new CommandContext(envelope.commandId(), now);
+      Decision decision = decider.engine().decide(state, envelope.queue(), envelope.command(), ctx);
+      if (decision.isAccepted() && !decision.events().isEmpty()) {
+        apply(decision.events(), ctx, decider.publicEvents());
+        applied.add(envelope);
+      }
+      reply(envelope, decision);
+      return null;
+    } catch (RuntimeException e) {
+      state = stateBefore;
+      events.subList(eventsBefore, events.size()).clear();
+      return e;
+    }
   }
 
   /** True when some command changed the queue, so there is a new version to store. */
@@ -80,6 +124,11 @@ final class QueueBatch {
 
   List<CommandReply> replies() {
     return replies;
+  }
+
+  /** The commands of this batch that could not be applied. */
+  List<DeadCommand> dead() {
+    return dead;
   }
 
   StoredQueue before() {
