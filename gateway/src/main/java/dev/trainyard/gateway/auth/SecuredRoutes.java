@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.http.HttpMethod;
+import org.springframework.web.reactive.function.server.HandlerFilterFunction;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -18,6 +19,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  */
 public final class SecuredRoutes {
   private final RouteGuard guard;
+  private final HandlerFilterFunction<ServerResponse, ServerResponse> mutations;
   private final List<Route> table = new ArrayList<>();
   private RouterFunction<ServerResponse> routes;
 
@@ -27,8 +29,13 @@ public final class SecuredRoutes {
   /** The router and what it holds, for whoever walks every route (tests, docs). */
   public record Table(RouterFunction<ServerResponse> router, List<Route> routes) {}
 
-  public SecuredRoutes(RouteGuard guard) {
+  /**
+   * @param mutations what wraps every authenticated POST after its guard (idempotency keys)
+   */
+  public SecuredRoutes(
+      RouteGuard guard, HandlerFilterFunction<ServerResponse, ServerResponse> mutations) {
     this.guard = guard;
+    this.mutations = mutations;
   }
 
   public SecuredRoutes post(String path, Access access, HandlerFunction<ServerResponse> handler) {
@@ -47,8 +54,11 @@ public final class SecuredRoutes {
     }
     RouterFunction<ServerResponse> route =
         RouterFunctions.route(
-                RequestPredicates.method(method).and(RequestPredicates.path(path)), handler)
-            .filter(guard.forAccess(access));
+            RequestPredicates.method(method).and(RequestPredicates.path(path)), handler);
+    if (method == HttpMethod.POST && access != Access.PUBLIC) {
+      route = route.filter(mutations);
+    }
+    route = route.filter(guard.forAccess(access));
     routes = routes == null ? route : routes.and(route);
     table.add(new Route(method, path, access));
     return this;

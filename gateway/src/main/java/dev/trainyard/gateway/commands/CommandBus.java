@@ -8,6 +8,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.idempotency.CommandIds;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
@@ -35,8 +36,12 @@ public class CommandBus {
     this.props = props;
   }
 
+  /**
+   * Sends the command under a fresh id, or, in a request with an idempotency key, under the id a
+   * retry of that request sends it with too ({@link CommandIds}).
+   */
   public Mono<CommandReply> send(QueueKey key, QueueCommand command) {
-    return send(key, command, UUID.randomUUID().toString());
+    return Mono.deferContextual(context -> send(key, command, CommandIds.next(context)));
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.commands.DeadCommandsHandler;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.health.HealthHandler;
+import dev.trainyard.gateway.idempotency.IdempotencyKeys;
 import dev.trainyard.gateway.metrics.MetricsHandler;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
@@ -53,6 +54,7 @@ public class Routes {
   @Bean
   SecuredRoutes.Table apiRouteTable(
       RouteGuard guard,
+      IdempotencyKeys idempotencyKeys,
       PullRequestHandler pulls,
       QueueHandler queues,
       ScmHandler scm,
@@ -67,7 +69,7 @@ public class Routes {
       DeadCommandsHandler deadCommands,
       HealthHandler health) {
     Access org = Access.ORGANIZATION;
-    return new SecuredRoutes(guard)
+    return new SecuredRoutes(guard, idempotencyKeys)
         .post("/v1/submitPullRequest", org, pulls::submit)
         .post("/v1/cancelPullRequest", org, pulls::cancel)
         .post("/v1/restartTestsOnPullRequest", org, pulls::restart)

@@ -48,8 +48,11 @@ final class QueueBatch {
   private final List<DeadCommand> dead = new ArrayList<>();
   private QueueAggregate state;
 
-  private QueueBatch(StoredQueue before) {
+  private final Instant now;
+
+  private QueueBatch(StoredQueue before, Instant now) {
     this.before = before;
+    this.now = now;
     this.state = before.aggregate();
   }
 
@@ -63,7 +66,7 @@ final class QueueBatch {
       Decider decider,
       Map<String, RuntimeException> condemned,
       Instant now) {
-    QueueBatch batch = new QueueBatch(before);
+    QueueBatch batch = new QueueBatch(before, now);
     Set<String> seen = new HashSet<>();
     for (CommandEnvelope envelope : envelopes) {
       if (before.hasApplied(envelope.commandId()) || !seen.add(envelope.commandId())) {
@@ -146,11 +149,10 @@ final class QueueBatch {
   /** The documents to store: one version after {@code before}. */
   Written next(QueueEngine engine, RunViews runViews) {
     long version = before.version() + 1;
-    List<RecentCommand> recent = new ArrayList<>();
+    List<RecentCommand> appliedNow = new ArrayList<>();
     for (int i = applied.size() - 1; i >= 0; i--) {
-      recent.add(new RecentCommand(applied.get(i).commandId()));
+      appliedNow.add(new RecentCommand(applied.get(i).commandId(), now));
     }
-    recent.addAll(before.recent());
     List<PullRequestRow> rows =
         RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions());
     Outbox outbox =
@@ -170,7 +172,7 @@ final class QueueBatch {
             state,
             state == null ? null : Views.queue(state),
             engine.nextDeadline(state).orElse(null),
-            recent.subList(0, Math.min(recent.size(), StoredQueue.RECENT_COMMANDS)),
+            before.rememberAfter(appliedNow, now),
             outbox.id(),
             RowProjector.rowVersions(state, before.rowVersions(), rows),
             state == null ? 0 : state.entries().size(),

@@ -3,7 +3,9 @@ package dev.trainyard.worker.store;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.worker.engine.QueueAggregate;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -28,8 +30,16 @@ public record StoredQueue(
     int activeEntries,
     boolean effectsPending) {
 
-  /** How many applied command ids each queue remembers for de-duplication. */
-  public static final int RECENT_COMMANDS = 128;
+  /**
+   * Applied command ids are remembered for {@link #RECENT_WINDOW} (a client retrying under an
+   * {@code Idempotency-Key} re-sends its command id within 24 h), and the newest {@link
+   * #RECENT_FLOOR} whatever their age; at most {@link #RECENT_MAX}, which bounds the document. The
+   * broker's own redelivery horizon is one poll ({@code max-poll-records} 100 &lt; the floor).
+   */
+  public static final Duration RECENT_WINDOW = Duration.ofHours(24);
+
+  public static final int RECENT_FLOOR = 128;
+  public static final int RECENT_MAX = 1_024;
 
   public StoredQueue {
     recent = List.copyOf(recent);
@@ -38,6 +48,24 @@ public record StoredQueue(
 
   public static StoredQueue absent(String id, String org) {
     return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false);
+  }
+
+  /**
+   * The ids to remember after a version applied {@code applied} (newest first) at {@code now}:
+   * those and the ones remembered before, by {@link #RECENT_WINDOW}, {@link #RECENT_FLOOR} and
+   * {@link #RECENT_MAX}.
+   */
+  public List<RecentCommand> rememberAfter(List<RecentCommand> applied, Instant now) {
+    Instant horizon = now.minus(RECENT_WINDOW);
+    List<RecentCommand> kept = new ArrayList<>(applied);
+    for (RecentCommand r : recent) {
+      boolean young = r.appliedAt() == null || r.appliedAt().isAfter(horizon);
+      if (kept.size() >= RECENT_MAX || (kept.size() >= RECENT_FLOOR && !young)) {
+        break;
+      }
+      kept.add(r);
+    }
+    return kept.subList(0, Math.min(kept.size(), RECENT_MAX));
   }
 
   public boolean hasApplied(String commandId) {

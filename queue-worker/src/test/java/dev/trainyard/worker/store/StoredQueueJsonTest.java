@@ -41,7 +41,7 @@ class StoredQueueJsonTest {
             state,
             Views.queue(state),
             now,
-            List.of(new RecentCommand("x")),
+            List.of(new RecentCommand("x", Instant.parse("2026-11-25T00:00:00Z"))),
             "outbox-1",
             Map.of(state.entries().get(0).id(), 2L),
             1,
