@@ -147,7 +147,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                     git,
                     current,
                     ObjectId.fromString(pr.sha()),
-                    "Merge pull request #" + pr.number() + ": " + pr.title(),
+                    InMemoryMerges.signed(
+                        "Merge pull request #" + pr.number() + ": " + pr.title(),
+                        branch.substring(branch.lastIndexOf('/') + 1)),
                     dated);
             if (merged.isEmpty()) {
               return new TestBranchResult.Conflict(pr.number());
@@ -193,7 +195,13 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                         : InMemoryMerges.replay(git, builtOn, tested, expected, prs, false, now);
                 case SQUASH ->
                     InMemoryMerges.replay(git, builtOn, tested, expected, prs, true, now);
-                case REBASE -> InMemoryMerges.rebase(git, expected, prs, now);
+                case REBASE ->
+                    InMemoryMerges.rebase(
+                        git,
+                        expected,
+                        prs,
+                        InMemoryMerges.runOf(InMemoryMerges.parse(git, tested)).orElse(null),
+                        now);
               };
           if (landed.isEmpty()) {
             return new MergeResult.Conflict(prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number());
@@ -235,9 +243,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
 
   private static MergeResult movedOrLanded(
       Repository git, String head, ObjectId tested, ObjectId expected) throws IOException {
-    return InMemoryMerges.landedOn(git, ObjectId.fromString(head), tested, expected)
-        ? new MergeResult.Merged(head)
-        : new MergeResult.TargetMoved(head);
+    return InMemoryMerges.landedSince(git, ObjectId.fromString(head), tested, expected)
+        .<MergeResult>map(landed -> new MergeResult.Merged(landed.name()))
+        .orElseGet(() -> new MergeResult.TargetMoved(head));
   }
 
   private static Optional<String> head(Repository git, String branch) throws IOException {

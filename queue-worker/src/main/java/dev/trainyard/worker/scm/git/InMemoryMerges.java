@@ -17,9 +17,71 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevSort;
 import org.eclipse.jgit.revwalk.RevWalk;
 
-/** Merges, squashes and rebases computed in memory on a bare repository (no working tree). */
+/**
+ * Merges, squashes and rebases computed in memory on a bare repository (no working tree). Every
+ * commit trainyard writes for a test run carries the trailer {@value #TRAILER}{@code : <run id>}:
+ * the test branch's merges, and each commit that lands, whatever the merge method; so a landing is
+ * recognised by its run after a crash even when the tree it left differs from the tested one.
+ */
 final class InMemoryMerges {
+  static final String TRAILER = "Trainyard-Test-Run";
+
+  /** How far back along first parents a landing is looked for. */
+  private static final int SEARCH_DEPTH = 10_000;
+
   private InMemoryMerges() {}
+
+  /** {@code message} with the run's trailer (unchanged when it has it, or when there is no run). */
+  static String signed(String message, String runId) {
+    if (runId == null || message.contains(TRAILER + ": " + runId)) {
+      return message;
+    }
+    String body = message.stripTrailing();
+    String lastParagraph = body.substring(body.lastIndexOf("\n\n") + 1).strip();
+    boolean trailers =
+        body.contains("\n\n")
+            && lastParagraph.lines().allMatch(l -> l.matches("[A-Za-z0-9-]+: .*"));
+    return body + (trailers ? "\n" : "\n\n") + TRAILER + ": " + runId + "\n";
+  }
+
+  /** The test run {@code commit} was written for, from its trailer. */
+  static Optional<String> runOf(RevCommit commit) {
+    List<String> runs = commit.getFooterLines(TRAILER);
+    return runs.isEmpty() ? Optional.empty() : Optional.of(runs.get(runs.size() - 1).strip());
+  }
+
+  /**
+   * Where the run {@code tested} is the tip of landed on {@code tip} since {@code ancestor}: the
+   * newest commit carrying its trailer on the first-parent line from {@code tip} back to {@code
+   * ancestor}. A tested commit without a trailer (built before trailers) is recognised as before:
+   * {@code tip} itself, when it has the tested tree and descends from {@code ancestor}.
+   */
+  static Optional<ObjectId> landedSince(
+      Repository git, ObjectId tip, ObjectId tested, ObjectId ancestor) throws IOException {
+    try (RevWalk walk = new RevWalk(git)) {
+      RevCommit head = walk.parseCommit(tip);
+      RevCommit testedCommit = walk.parseCommit(tested);
+      RevCommit base = walk.parseCommit(ancestor);
+      Optional<String> run = runOf(testedCommit);
+      if (run.isEmpty()) {
+        boolean landed =
+            head.getTree().equals(testedCommit.getTree()) && walk.isMergedInto(base, head);
+        return landed ? Optional.of(head) : Optional.empty();
+      }
+      RevCommit current = head;
+      for (int depth = 0; depth < SEARCH_DEPTH && !current.equals(base); depth++) {
+        walk.parseBody(current);
+        if (run.equals(runOf(current))) {
+          return Optional.of(current);
+        }
+        if (current.getParentCount() == 0) {
+          return Optional.empty();
+        }
+        current = walk.parseCommit(current.getParent(0));
+      }
+      return Optional.empty();
+    }
+  }
 
   /** The tree of merging {@code theirs} into {@code ours}, empty on a conflict. */
   static Optional<ObjectId> merge(Repository git, AnyObjectId ours, AnyObjectId theirs)
@@ -40,17 +102,6 @@ final class InMemoryMerges {
         commit(git, tree.get(), List.of(ours, theirs), committer, committer, message));
   }
 
-  /** Whether {@code tip} has {@code tree}'s tree and descends from {@code ancestor}. */
-  static boolean landedOn(Repository git, ObjectId tip, ObjectId tested, ObjectId ancestor)
-      throws IOException {
-    try (RevWalk walk = new RevWalk(git)) {
-      RevCommit head = walk.parseCommit(tip);
-      RevCommit testedCommit = walk.parseCommit(tested);
-      return head.getTree().equals(testedCommit.getTree())
-          && walk.isMergedInto(walk.parseCommit(ancestor), head);
-    }
-  }
-
   /**
    * The run's own commits (from {@code builtOn} to {@code tested} along first parents: one merge
    * per PR) replayed on top of {@code onto}. When {@code onto} holds what the run was built on,
@@ -69,6 +120,7 @@ final class InMemoryMerges {
       PersonIdent committer)
       throws IOException {
     List<RevCommit> merges = firstParentChain(git, builtOn, tested);
+    String run = runOf(parse(git, tested)).orElse(null);
     boolean sameContent = parse(git, onto).getTree().equals(parse(git, builtOn).getTree());
     ObjectId current = onto;
     for (int i = 0; i < merges.size(); i++) {
@@ -92,21 +144,24 @@ final class InMemoryMerges {
                   List.of(current),
                   head.getAuthorIdent(),
                   committer,
-                  pr.title() + " (#" + pr.number() + ")")
+                  signed(pr.title() + " (#" + pr.number() + ")", run))
               : commit(
                   git,
                   tree,
                   List.of(current, head),
                   original.getAuthorIdent(),
                   committer,
-                  original.getFullMessage());
+                  signed(original.getFullMessage(), run));
     }
     return Optional.of(current);
   }
 
-  /** Each PR's own commits replayed on top of {@code base}, in order; empty on a conflict. */
+  /**
+   * Each PR's own commits replayed on top of {@code base}, in order, each signed with {@code
+   * runId}; empty on a conflict.
+   */
   static Optional<ObjectId> rebase(
-      Repository git, ObjectId base, List<PullRequestHead> prs, PersonIdent committer)
+      Repository git, ObjectId base, List<PullRequestHead> prs, String runId, PersonIdent committer)
       throws IOException {
     ObjectId current = base;
     for (PullRequestHead pr : prs) {
@@ -123,7 +178,7 @@ final class InMemoryMerges {
                 List.of(current),
                 commit.getAuthorIdent(),
                 committer,
-                commit.getFullMessage());
+                signed(commit.getFullMessage(), runId));
       }
     }
     return Optional.of(current);
@@ -164,7 +219,7 @@ final class InMemoryMerges {
     return chain;
   }
 
-  private static RevCommit parse(Repository git, ObjectId id) throws IOException {
+  static RevCommit parse(Repository git, ObjectId id) throws IOException {
     try (RevWalk walk = new RevWalk(git)) {
       return walk.parseCommit(id);
     }

@@ -12,8 +12,11 @@ import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.junit.jupiter.api.AfterEach;
@@ -21,7 +24,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The git adapter against real bare repositories, with PRs pushed as {@code refs/pull/<n>/head}.
@@ -329,6 +334,80 @@ class GitScmTest {
     assertThat(repo.history(landed, main))
         .extracting(c -> c.getShortMessage())
         .containsExactly("Add c (#2)", "Add b (#1)");
+  }
+
+  /**
+   * A landing whose record was lost (the worker died after moving the ref) is recognised by its
+   * run's trailer when the merge is asked again: whatever the merge method, also when the run was
+   * replayed onto a target another lane had moved (its tree is not the tested one) and when someone
+   * pushed on top since. The PR is on the target once.
+   */
+  @ParameterizedTest(name = "{0}, base moved: {1}, pushed on top: {2}")
+  @MethodSource("landingsAfterACrash")
+  void aLandingIsRecognisedByItsRunAfterACrash(
+      MergeMethod method, boolean baseMoved, boolean pushedOnTop) throws Exception {
+    PullRequestHead app = new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b");
+    String tested = built(List.of(app), "run-crash");
+    ObjectId expected = main;
+    if (baseMoved) {
+      PullRequestHead other =
+          new PullRequestHead(2, pr(2, "web.txt", "w\n", "Change web").name(), "Change web");
+      String otherTested = built(List.of(other), "run-other-lane");
+      expected =
+          ObjectId.fromString(
+              ((MergeResult.Merged)
+                      scm.merge(
+                          REPO,
+                          "main",
+                          main.name(),
+                          main.name(),
+                          otherTested,
+                          method,
+                          List.of(other)))
+                  .sha());
+    }
+    MergeResult landed =
+        scm.merge(REPO, "main", expected.name(), main.name(), tested, method, List.of(app));
+    assertThat(landed).isInstanceOf(MergeResult.Merged.class);
+    if (pushedOnTop) {
+      Map<String, String> tree = repo.tree(repo.head("main"));
+      tree.put("hotfix.txt", "h\n");
+      repo.setRef("refs/heads/main", repo.commit(repo.head("main"), tree, "Hotfix", "dave"));
+    }
+    ObjectId before = repo.head("main");
+
+    MergeResult again =
+        scm.merge(REPO, "main", expected.name(), main.name(), tested, method, List.of(app));
+
+    assertThat(again).as("recognised, not a moved target").isEqualTo(landed);
+    assertThat(repo.head("main")).as("nothing landed twice").isEqualTo(before);
+    assertThat(repo.history(before, main))
+        .filteredOn(c -> InMemoryMerges.runOf(c).equals(Optional.of("run-crash")))
+        .as("the commits of the run on the target")
+        .hasSize(1);
+    assertThat(repo.tree(before)).containsEntry("b.txt", "b\n");
+  }
+
+  static Stream<Arguments> landingsAfterACrash() {
+    List<Arguments> cases = new ArrayList<>();
+    for (MergeMethod method : MergeMethod.values()) {
+      for (boolean baseMoved : new boolean[] {false, true}) {
+        for (boolean pushedOnTop : new boolean[] {false, true}) {
+          cases.add(Arguments.of(method, baseMoved, pushedOnTop));
+        }
+      }
+    }
+    return cases.stream();
+  }
+
+  @Test
+  void theRunsTrailerIsAddedOnceAndAfterOtherTrailers() {
+    assertThat(InMemoryMerges.signed("Add b", "r1")).isEqualTo("Add b\n\nTrainyard-Test-Run: r1\n");
+    assertThat(InMemoryMerges.signed("Add b\n\nSigned-off-by: Ann <a@x>\n", "r1"))
+        .isEqualTo("Add b\n\nSigned-off-by: Ann <a@x>\nTrainyard-Test-Run: r1\n");
+    String once = InMemoryMerges.signed("Add b", "r1");
+    assertThat(InMemoryMerges.signed(once, "r1")).isEqualTo(once);
+    assertThat(InMemoryMerges.signed("Add b", null)).isEqualTo("Add b");
   }
 
   private String built(List<PullRequestHead> prs, String runId) {
