@@ -2,7 +2,9 @@ package dev.trainyard.standalone.topology;
 
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
+import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -16,7 +18,7 @@ final class Backend {
   static void run(String kind, Path dir, int port) throws Exception {
     AutoCloseable backend =
         switch (kind) {
-          case "kafka" -> KafkaBroker.start(dir, port, freePort());
+          case "kafka" -> KafkaBroker.start(dir, port, controllerPort(dir));
           case "store" -> DocumentStore.onDisk(dir, port);
           default -> throw new IllegalArgumentException("unknown backend " + kind);
         };
@@ -37,7 +39,22 @@ final class Backend {
     stopped.await();
   }
 
-  static int freePort() throws java.io.IOException {
+  /**
+   * The broker's controller port: chosen at the first start and kept in its folder, so a restarted
+   * broker is the same KRaft voter as before (the local cluster restarts a killed broker).
+   */
+  private static int controllerPort(Path dir) throws IOException {
+    Path remembered = dir.resolveSibling(dir.getFileName() + ".controller-port");
+    if (Files.exists(remembered)) {
+      return Integer.parseInt(Files.readString(remembered).strip());
+    }
+    int port = freePort();
+    Files.createDirectories(dir.getParent());
+    Files.writeString(remembered, Integer.toString(port));
+    return port;
+  }
+
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -29,8 +30,13 @@ import java.util.stream.Stream;
  * line per process, then {@code READY}; SIGTERM or Ctrl-C stops every process it started. Data,
  * rendered manifests and logs stay in the folder (default {@code data/local-cluster}).
  *
+ * <p>Like Kubernetes' {@code restartPolicy: Always}, a process that exits on its own (killed,
+ * crashed) is started again after a second, with the same command, environment and ports, and a new
+ * {@code PROCESS} line names its new pid; the broker and the store too, on their data.
+ *
  * <p>Settings: {@code TRAINYARD_HELM} (default {@code .ci/.tools/bin/helm}, then {@code helm} on
- * the path), {@code TRAINYARD_CHECKOUT} (default the working directory).
+ * the path), {@code TRAINYARD_CHECKOUT} (default the working directory), {@code
+ * TRAINYARD_CLUSTER_SET} (more chart values, {@code key=value} separated by {@code ;}).
  */
 public final class LocalCluster {
   static final String RELEASE = "trainyard";
@@ -39,10 +45,34 @@ public final class LocalCluster {
 
   private final Path checkout;
   private final Path folder;
-  private final List<Running> running = new ArrayList<>();
+  private final List<Running> running = new CopyOnWriteArrayList<>();
+  private volatile boolean stopping;
 
-  /** One started process and where it answers. */
-  record Running(String name, Process process, Integer apiPort, int managementPort, Path log) {}
+  /** One started process, where it answers, and how to start it again. */
+  record Running(
+      String name,
+      Process process,
+      Integer apiPort,
+      int managementPort,
+      Path log,
+      ProcessBuilder builder) {
+
+    Running again() throws IOException {
+      return new Running(name, builder.start(), apiPort, managementPort, log, builder);
+    }
+
+    String line() {
+      return "PROCESS name="
+          + name
+          + " pid="
+          + process.pid()
+          + " management="
+          + managementPort
+          + (apiPort == null ? "" : " api=" + apiPort)
+          + " log="
+          + log;
+    }
+  }
 
   private LocalCluster(Path checkout, Path folder) {
     this.checkout = checkout;
@@ -74,7 +104,29 @@ public final class LocalCluster {
       System.err.println("local cluster: " + e.getMessage());
       System.exit(1);
     }
-    stopped.await();
+    cluster.restartWhatExits(stopped);
+  }
+
+  /** Until stopped: starts again, after a second, every process that exited on its own. */
+  private void restartWhatExits(CountDownLatch stopped) throws InterruptedException {
+    while (!stopped.await(200, TimeUnit.MILLISECONDS)) {
+      for (Running process : running) {
+        if (process.process().isAlive() || stopping) {
+          continue;
+        }
+        Thread.sleep(1_000);
+        if (stopping) {
+          return;
+        }
+        try {
+          Running again = process.again();
+          running.set(running.indexOf(process), again);
+          System.out.println("RESTARTED " + again.line().substring("PROCESS ".length()));
+        } catch (IOException e) {
+          System.err.println("local cluster: could not restart " + process.name() + ": " + e);
+        }
+      }
+    }
   }
 
   private void start() throws Exception {
@@ -85,11 +137,18 @@ public final class LocalCluster {
     backend("kafka", kafkaPort);
     backend("store", storePort);
     Path gitRoot = Files.createDirectories(folder.resolve("git"));
-    RenderedChart chart =
-        render(
-            "externalKafka.bootstrapServers=127.0.0.1:" + kafkaPort,
-            "externalMongodb.uri=mongodb://127.0.0.1:" + storePort + "/trainyard",
-            "queueWorker.gitRoot.path=" + gitRoot);
+    List<String> values =
+        new ArrayList<>(
+            List.of(
+                "externalKafka.bootstrapServers=127.0.0.1:" + kafkaPort,
+                "externalMongodb.uri=mongodb://127.0.0.1:" + storePort + "/trainyard",
+                "queueWorker.gitRoot.path=" + gitRoot));
+    for (String value : System.getenv().getOrDefault("TRAINYARD_CLUSTER_SET", "").split(";")) {
+      if (!value.isBlank()) {
+        values.add(value.strip());
+      }
+    }
+    RenderedChart chart = render(values.toArray(String[]::new));
     for (Workload job : chart.workloads("Job")) {
       runToCompletion(job);
     }
@@ -128,16 +187,7 @@ public final class LocalCluster {
       throw new IllegalStateException("the rendered chart has no gateway Deployment");
     }
     for (Running process : running) {
-      System.out.println(
-          "PROCESS name="
-              + process.name()
-              + " pid="
-              + process.process().pid()
-              + " management="
-              + process.managementPort()
-              + (process.apiPort() == null ? "" : " api=" + process.apiPort())
-              + " log="
-              + process.log());
+      System.out.println(process.line());
     }
     System.out.println("GIT_ROOT=" + gitRoot);
     System.out.println("BASE=http://127.0.0.1:" + gateway.apiPort() + "/v1");
@@ -277,7 +327,9 @@ public final class LocalCluster {
     command.add(jar(workload.module()).toString());
     command.addAll(workload.args());
     ProcessBuilder builder =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder
         .environment()
         .keySet()
@@ -290,7 +342,7 @@ public final class LocalCluster {
     if (management < 0) {
       management = ports.values().stream().filter(p -> !p.equals(api)).findFirst().orElseThrow();
     }
-    Running running = new Running(name, process, api, management, log);
+    Running running = new Running(name, process, api, management, log, builder);
     if (workload.kind().equals("Deployment")) {
       this.running.add(running);
     }
@@ -308,7 +360,7 @@ public final class LocalCluster {
 
   private void backend(String kind, int port) throws Exception {
     Path log = folder.resolve("logs/" + kind + ".log");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(
                 java(),
                 "-Xmx512m",
@@ -318,11 +370,12 @@ public final class LocalCluster {
                 folder.resolve(kind).toString(),
                 Integer.toString(port))
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    running.add(new Running(kind, process, port, -1, log));
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    long before = Files.exists(log) ? Files.size(log) : 0; // a folder used before keeps its logs
+    Process process = builder.start();
+    running.add(new Running(kind, process, port, -1, log, builder));
     Instant deadline = Instant.now().plusSeconds(90);
-    while (!Files.readString(log).contains("READY " + kind)) {
+    while (!Files.readString(log).substring((int) before).contains("READY " + kind)) {
       if (!process.isAlive() || Instant.now().isAfter(deadline)) {
         throw new IllegalStateException(kind + " did not start; its log: " + log);
       }
@@ -363,6 +416,7 @@ public final class LocalCluster {
 
   /** Services first (each finishes its work), then the store and the broker they used. */
   private void stopAll() {
+    stopping = true;
     List<Running> services = running.stream().filter(r -> r.managementPort() >= 0).toList();
     List<Running> backends = running.stream().filter(r -> r.managementPort() < 0).toList();
     stop(services);

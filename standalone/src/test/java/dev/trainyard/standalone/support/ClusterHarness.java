@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,11 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,13 +33,13 @@ import org.awaitility.Awaitility;
 public final class ClusterHarness implements Stack {
   private final Process cluster;
   private final Map<String, String> lines = new LinkedHashMap<>();
-  private final List<Member> members = new ArrayList<>();
+  private final List<Member> members = new CopyOnWriteArrayList<>();
 
   /** One process of the topology, as its {@code PROCESS} line names it. */
   public record Member(Map<String, String> fields) {
     static Member parse(String line) {
       Map<String, String> fields = new LinkedHashMap<>();
-      for (String part : line.substring("PROCESS ".length()).split(" ")) {
+      for (String part : line.substring(line.indexOf(' ') + 1).split(" ")) {
         int eq = part.indexOf('=');
         if (eq > 0) {
           fields.put(part.substring(0, eq), part.substring(eq + 1));
@@ -94,6 +93,12 @@ public final class ClusterHarness implements Stack {
    * skipped, unless {@code -Dtrainyard.cluster=required} (CI) makes that a failure.
    */
   public static ClusterHarness start(Path folder) throws IOException {
+    return start(folder, Map.of());
+  }
+
+  /** As {@link #start(Path)}, with {@code environment} for the harness (e.g. chart values). */
+  public static ClusterHarness start(Path folder, Map<String, String> environment)
+      throws IOException {
     boolean helm =
         System.getenv("TRAINYARD_HELM") != null
             || Files.isExecutable(Path.of("..", ".ci/.tools/bin/helm"))
@@ -105,6 +110,7 @@ public final class ClusterHarness implements Stack {
                 Path.of("target").toAbsolutePath(), "trainyard-standalone-.*SNAPSHOT\\.jar", "256m")
             .directory(Path.of("..").toFile())
             .redirectErrorStream(true);
+    builder.environment().putAll(environment);
     builder.command().add("cluster");
     builder.command().add(folder.toString());
     ClusterHarness harness = new ClusterHarness(builder.start());
@@ -142,11 +148,18 @@ public final class ClusterHarness implements Stack {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    // the local cluster restarts a process that exits (as Kubernetes would): follow its new pid
     Thread drain =
         new Thread(
             () -> {
               try {
-                out.transferTo(Writer.nullWriter());
+                String next;
+                while ((next = out.readLine()) != null) {
+                  if (next.startsWith("RESTARTED ")) {
+                    Member again = Member.parse(next);
+                    members.replaceAll(m -> m.name().equals(again.name()) ? again : m);
+                  }
+                }
               } catch (IOException e) {
                 // the harness ended
               }
@@ -166,6 +179,14 @@ public final class ClusterHarness implements Stack {
 
   public Path gitRoot() {
     return Path.of(lines.get("GIT_ROOT"));
+  }
+
+  /** The process named {@code name} now (a restarted one under its new pid). */
+  public Member member(String name) {
+    return members.stream()
+        .filter(m -> m.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no process " + name + ": " + members));
   }
 
   /** The members whose Deployment is {@code deployment} (e.g. {@code trainyard-queue-worker}). */

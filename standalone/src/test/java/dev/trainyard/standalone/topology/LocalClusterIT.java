@@ -10,9 +10,11 @@ import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.ClusterHarness;
 import dev.trainyard.standalone.support.GitHost;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rendered by helm, its topic Job run, every Deployment started from its jar with the manifests'
  * environment — two queue workers — against a broker and a store of their own. Queues spread over
  * both workers merge real git PRs through the gateway; a SIGTERM to one worker mid-flow loses no
- * command and merges nothing twice, the other takes its partitions; SIGTERM to the harness stops
- * every process it started.
+ * command and merges nothing twice, the other takes its partitions until the harness has started
+ * the stopped one again; SIGTERM to the harness stops every process it started.
  */
 class LocalClusterIT {
   private static final int QUEUES = 8;
@@ -72,7 +74,17 @@ class LocalClusterIT {
               .as("each PR landed once, in order: " + names.get(q))
               .isEqualTo(GitHost.landedInOrder(PRS));
         }
-        workers.get(1).awaitAssignedPartitions(n -> n == 12);
+        // the stopped worker is started again (restartPolicy: Always) and takes its share back
+        ClusterHarness.Member restarted = cluster.member(workers.get(0).name());
+        assertThat(restarted.process().pid()).isNotEqualTo(stopped.pid());
+        ClusterHarness.Member other = workers.get(1);
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(90))
+            .until(
+                () -> {
+                  int back = restarted.awaitAssignedPartitions(n -> true);
+                  return back > 0 && back + other.awaitAssignedPartitions(n -> true) == 12;
+                });
       } finally {
         cis.forEach(CiSimulator::close);
         hosts.forEach(GitHost::close);
