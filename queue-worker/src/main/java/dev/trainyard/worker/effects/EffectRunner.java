@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -163,13 +164,36 @@ public class EffectRunner implements AutoCloseable {
       if (merged instanceof MergeResult.Merged m) {
         return new RecordMerge(l.runId(), m.sha());
       } else if (merged instanceof MergeResult.TargetMoved moved) {
-        return new RecordMergeRefused(l.runId(), moved.targetSha(), null);
+        return lostLanding(key, l)
+            .orElse(new RecordMergeRefused(l.runId(), moved.targetSha(), null));
       }
       return new RecordMergeRefused(l.runId(), null, ((MergeResult.Conflict) merged).prNumber());
     }
     Effect.DeleteTestBranch d = (Effect.DeleteTestBranch) effect;
     scm.deleteBranch(key.orgRepo(), d.branch());
     return new RecordBranchDeleted(d.runId());
+  }
+
+  /**
+   * The landing of another passed lane head that moved the target, if one did: a crash between its
+   * ref move and its record leaves it so. Recorded first, it keeps the move from counting as
+   * someone else's push, which would re-test and land that head's PRs a second time.
+   */
+  private Optional<QueueCommand> lostLanding(QueueKey key, Effect.LandRun l) {
+    for (Effect.PassedHead other : l.otherHeads()) {
+      Optional<String> landed =
+          scm.landing(
+              key.orgRepo(),
+              key.branch(),
+              other.expectedTargetSha(),
+              other.testedSha(),
+              heads(other.prs()));
+      if (landed.isPresent()) {
+        log.info("{}: run {} had landed at {} unrecorded", key.id(), other.runId(), landed.get());
+        return Optional.of(new RecordMerge(other.runId(), landed.get()));
+      }
+    }
+    return Optional.empty();
   }
 
   private static List<PullRequestHead> heads(List<TestedPr> prs) {

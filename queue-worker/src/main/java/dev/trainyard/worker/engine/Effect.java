@@ -22,7 +22,9 @@ public sealed interface Effect {
 
   /**
    * Move the target from {@code expectedTargetSha} to the tested tree, shaped by {@code method};
-   * {@code builtOnSha} is what the run's branch was built on.
+   * {@code builtOnSha} is what the run's branch was built on. {@code otherHeads} are the other
+   * passed lane heads (parallel mode): when the target moved, one of them may have landed just
+   * before a crash lost its record, and is looked for before the move counts as someone else's.
    */
   record LandRun(
       String runId,
@@ -30,8 +32,12 @@ public sealed interface Effect {
       String builtOnSha,
       String testedSha,
       MergeMethod method,
-      List<TestedPr> prs)
+      List<TestedPr> prs,
+      List<PassedHead> otherHeads)
       implements Effect {}
+
+  /** A passed lane head: where it would land from, and what it tested. */
+  record PassedHead(String runId, String expectedTargetSha, String testedSha, List<TestedPr> prs) {}
 
   /** Delete a concluded run's branch. */
   record DeleteTestBranch(String runId, String branch) implements Effect {}

@@ -43,7 +43,17 @@ public final class Effects {
                         head.baseSha(),
                         head.headSha(),
                         state.settings().mergeMethod(),
-                        head.prs())));
+                        head.prs(),
+                        Lanes.passedHeads(state).stream()
+                            .filter(other -> !other.id().equals(head.id()))
+                            .map(
+                                other ->
+                                    new Effect.PassedHead(
+                                        other.id(),
+                                        expectedTarget(state, other),
+                                        other.headSha(),
+                                        other.prs()))
+                            .toList())));
     for (TestRun run : state.runs().finished()) {
       effects.add(new Effect.DeleteTestBranch(run.id(), run.branch(target)));
     }

@@ -56,9 +56,17 @@ final class Lanes {
     if (state.state() == QueueState.PAUSED) {
       return Optional.empty();
     }
+    return passedHeads(state).stream().findFirst();
+  }
+
+  /**
+   * The passed heads of the lanes, in chain order: each may land next (more than one only in
+   * parallel mode), and a landing of any of them is recorded, even while paused — the ref moved.
+   */
+  static List<TestRun> passedHeads(QueueAggregate state) {
     return state.runs().chain().stream()
         .filter(r -> r.state() == RunState.PASSED && isHead(state, r))
-        .findFirst();
+        .toList();
   }
 
   /**

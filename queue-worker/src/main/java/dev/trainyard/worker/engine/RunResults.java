@@ -65,7 +65,9 @@ final class RunResults {
           .<List<QueueEvent>>map(r -> List.of(new TestBranchConflicted(r.id(), c.prNumber())))
           .orElse(List.of());
     } else if (command instanceof RecordMerge c) {
-      return landing(state, c.testRunId())
+      return Lanes.passedHeads(state).stream()
+          .filter(r -> r.id().equals(c.testRunId()))
+          .findFirst()
           .<List<QueueEvent>>map(r -> List.of(new TestRunMerged(r.id(), c.targetSha(), ctx.now())))
           .orElse(List.of());
     } else if (command instanceof RecordMergeRefused c) {

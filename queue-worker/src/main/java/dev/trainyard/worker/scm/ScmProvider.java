@@ -61,6 +61,18 @@ public interface ScmProvider {
       MergeMethod method,
       List<PullRequestHead> prs);
 
+  /**
+   * Where {@code targetBranch} holds the landing of the run tested as {@code testedSha} (with
+   * {@code prs}) made since {@code expectedTargetSha}, if it was landed: a landing whose record a
+   * crash lost. Empty while the target is still at {@code expectedTargetSha}.
+   */
+  Optional<String> landing(
+      OrgRepo repo,
+      String targetBranch,
+      String expectedTargetSha,
+      String testedSha,
+      List<PullRequestHead> prs);
+
   /** Deletes a branch; deleting one that does not exist is not an error. */
   void deleteBranch(OrgRepo repo, String branch);
 

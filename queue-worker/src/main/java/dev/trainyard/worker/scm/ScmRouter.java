@@ -66,6 +66,16 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public Optional<String> landing(
+      OrgRepo repo,
+      String targetBranch,
+      String expectedTargetSha,
+      String testedSha,
+      List<PullRequestHead> prs) {
+    return of(repo).landing(repo, targetBranch, expectedTargetSha, testedSha, prs);
+  }
+
+  @Override
   public void deleteBranch(OrgRepo repo, String branch) {
     of(repo).deleteBranch(repo, branch);
   }

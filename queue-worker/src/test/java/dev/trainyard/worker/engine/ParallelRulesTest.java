@@ -66,6 +66,22 @@ class ParallelRulesTest {
               assertThat(q.runOf(3).dependentPrs()).containsExactly(2L);
             }),
         row(
+            "lanes: a landing of a passed head that is not first is recorded (its record was lost)",
+            () -> parallelQueue().lane(1, "api").lane(2, "web").builtAll().green(2).green(1),
+            q -> QueueFixture.landedCommand(q, 2),
+            List.of("TestRunMerged"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.MERGED);
+              assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
+              assertThat(landing(q)).isEqualTo(new Landing(q.runOf(1).id(), "landed-2"));
+            }),
+        row(
+            "lanes: a landing of a head that has not passed is not recorded",
+            () -> parallelQueue().lane(1, "api").lane(2, "web").builtAll().green(1),
+            q -> QueueFixture.landedCommand(q, 2),
+            List.of(),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.TESTING)),
+        row(
             "lanes: a red lane head fails its lane only; the other lane keeps testing",
             () -> parallelQueue().lane(1, "api").lane(2, "web").lane(3, "api").builtAll(),
             q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
@@ -100,13 +116,31 @@ class ParallelRulesTest {
     assertThat(landing(q)).isEqualTo(new Landing(q.runOf(1).id(), "landed-2"));
   }
 
+  @Test
+  void aLandingNamesTheOtherPassedHeadsWhoseLandingACrashMayHaveLeftUnrecorded() {
+    QueueFixture q =
+        parallelQueue().lane(1, "api").lane(2, "web").lane(3, "docs").builtAll().green(3).green(1);
+
+    Effect.LandRun land = landRun(q);
+
+    assertThat(land.runId()).isEqualTo(q.runOf(1).id());
+    assertThat(land.otherHeads())
+        .containsExactly(
+            new Effect.PassedHead(
+                q.runOf(3).id(), "target", q.runOf(3).headSha(), q.runOf(3).prs()));
+  }
+
   record Landing(String runId, String expectedTarget) {}
 
   private static Landing landing(QueueFixture q) {
+    Effect.LandRun land = landRun(q);
+    return new Landing(land.runId(), land.expectedTargetSha());
+  }
+
+  private static Effect.LandRun landRun(QueueFixture q) {
     return Effects.of(q.state()).stream()
         .filter(e -> e instanceof Effect.LandRun)
         .map(e -> (Effect.LandRun) e)
-        .map(l -> new Landing(l.runId(), l.expectedTargetSha()))
         .findFirst()
         .orElseThrow();
   }

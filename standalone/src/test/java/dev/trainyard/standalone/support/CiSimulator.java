@@ -51,6 +51,21 @@ public final class CiSimulator implements AutoCloseable {
     red = rule;
   }
 
+  /**
+   * Reports now (held or not) every test branch whose tested tree matches {@code which} and that
+   * was not reported yet: a test decides which lane passes first. Answers how many it reported.
+   */
+  public int reportNow(Predicate<Map<String, String>> which) throws java.io.IOException {
+    int count = 0;
+    for (ObjectId head : testBranches().values()) {
+      if (!reported.contains(head.name()) && which.test(repo.tree(head)) && report(head)) {
+        reported.add(head.name());
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** How many test branches CI has seen: every test run, bisection runs included. */
   public int testRunsSeen() {
     return seen.size();

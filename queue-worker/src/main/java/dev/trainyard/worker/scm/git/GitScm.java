@@ -220,6 +220,29 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
+  public Optional<String> landing(
+      OrgRepo repo,
+      String targetBranch,
+      String expectedTargetSha,
+      String testedSha,
+      List<PullRequestHead> prs) {
+    return io(
+        () -> {
+          Repository git = place(repo).repository();
+          Optional<String> head = head(git, targetBranch);
+          if (head.isEmpty() || head.get().equals(expectedTargetSha)) {
+            return Optional.empty();
+          }
+          return InMemoryMerges.landedSince(
+                  git,
+                  ObjectId.fromString(head.get()),
+                  ObjectId.fromString(testedSha),
+                  ObjectId.fromString(expectedTargetSha))
+              .map(ObjectId::name);
+        });
+  }
+
+  @Override
   public void deleteBranch(OrgRepo repo, String branch) {
     io(
         () -> {

@@ -244,6 +244,18 @@ public final class GithubScm implements ScmProvider {
   }
 
   @Override
+  public Optional<String> landing(
+      OrgRepo repo,
+      String targetBranch,
+      String expectedTargetSha,
+      String testedSha,
+      List<PullRequestHead> prs) {
+    return branchHead(repo, targetBranch)
+        .filter(head -> !head.equals(expectedTargetSha))
+        .filter(head -> landed(repo, head, testedSha, prs));
+  }
+
+  @Override
   public void deleteBranch(OrgRepo repo, String branch) {
     call(repo, "DELETE", "/git/refs/" + heads(branch), null, 204, 404, 422);
   }

@@ -191,6 +191,27 @@ class GitScmTest {
     assertThat(repo.tree(repo.head("main"))).containsKeys("api.txt", "web.txt");
   }
 
+  @ParameterizedTest
+  @EnumSource(MergeMethod.class)
+  void anotherLanesUnrecordedLandingIsFoundWhereItLanded(MergeMethod method) throws Exception {
+    List<PullRequestHead> api =
+        List.of(new PullRequestHead(1, pr(1, "api.txt", "a\n", "Change api").name(), "api"));
+    List<PullRequestHead> web =
+        List.of(new PullRequestHead(2, pr(2, "web.txt", "w\n", "Change web").name(), "web"));
+    String apiTested = built(api, "run-a");
+    String webTested = built(web, "run-w");
+    assertThat(scm.landing(REPO, "main", main.name(), webTested, web)).as("not landed").isEmpty();
+
+    MergeResult web1 = scm.merge(REPO, "main", main.name(), main.name(), webTested, method, web);
+
+    String landed = ((MergeResult.Merged) web1).sha();
+    assertThat(scm.merge(REPO, "main", main.name(), main.name(), apiTested, method, api))
+        .isEqualTo(new MergeResult.TargetMoved(landed));
+    assertThat(scm.landing(REPO, "main", main.name(), webTested, web)).contains(landed);
+    assertThat(scm.landing(REPO, "main", main.name(), apiTested, api)).isEmpty();
+    assertThat(scm.landing(REPO, "main", landed, webTested, web)).as("recorded").isEmpty();
+  }
+
   @Test
   void aTargetThatMovedIsNotOverwritten() throws Exception {
     List<PullRequestHead> prs =
