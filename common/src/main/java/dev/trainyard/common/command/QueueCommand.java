@@ -56,7 +56,10 @@ public sealed interface QueueCommand {
 
   /**
    * What the source host shows of a pull request now: its head, title, author, base and
-   * mergeability, or {@code open = false} once it was closed (its ref deleted).
+   * mergeability, or {@code open = false} once it was closed (its ref deleted). Texts are cut to
+   * what GitHub itself allows (a title of {@value #MAX_TITLE} characters, names of {@value
+   * #MAX_NAME}): a plain git server would otherwise give a commit message of any length, and each
+   * is kept in the queue's document.
    */
   record RecordPullRequestState(
       long prNumber,
@@ -68,6 +71,24 @@ public sealed interface QueueCommand {
       String headBranch,
       Mergeability mergeability)
       implements QueueCommand {
+    public static final int MAX_TITLE = 256;
+    public static final int MAX_NAME = 255;
+
+    public RecordPullRequestState {
+      title = cut(title, MAX_TITLE);
+      author = cut(author, MAX_NAME);
+      baseBranch = cut(baseBranch, MAX_NAME);
+      headBranch = cut(headBranch, MAX_NAME);
+    }
+
+    private static String cut(String text, int max) {
+      if (text == null || text.length() <= max) {
+        return text;
+      }
+      int end = Character.isHighSurrogate(text.charAt(max - 2)) ? max - 2 : max - 1;
+      return text.substring(0, end) + "…";
+    }
+
     public static RecordPullRequestState closed(long prNumber) {
       return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null);
     }

@@ -3,6 +3,7 @@ package dev.trainyard.worker.processing;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoWriteException;
+import dev.trainyard.worker.store.QueueTooLarge;
 import java.util.List;
 import org.bson.BSONException;
 import org.bson.codecs.configuration.CodecConfigurationException;
@@ -22,6 +23,7 @@ final class Failures {
   private static final List<Class<? extends Throwable>> PERMANENT =
       List.of(
           BSONException.class,
+          QueueTooLarge.class,
           CodecConfigurationException.class,
           JacksonException.class,
           NullPointerException.class,

@@ -20,6 +20,7 @@ import dev.trainyard.worker.projection.RunViews;
 import dev.trainyard.worker.projection.Views;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxEvent;
+import dev.trainyard.worker.store.QueueTooLarge;
 import dev.trainyard.worker.store.RecentCommand;
 import dev.trainyard.worker.store.StoredQueue;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,10 @@ final class QueueBatch {
         continue;
       }
       RuntimeException failure = condemned.get(envelope.commandId());
+      if (failure instanceof QueueTooLarge tooLarge) {
+        batch.refuse(envelope, tooLarge);
+        continue;
+      }
       if (failure == null) {
         failure = batch.tryDecide(envelope, decider, now);
       }
@@ -113,6 +118,23 @@ final class QueueBatch {
       state = stateBefore;
       events.subList(eventsBefore, events.size()).clear();
       return e;
+    }
+  }
+
+  /**
+   * A command whose result would not fit the queue's document: answered as a limit reached (its
+   * client may retry once there is room), and recorded as handled so a redelivery is not decided
+   * again; the queue stays as it was.
+   */
+  private void refuse(CommandEnvelope envelope, QueueTooLarge tooLarge) {
+    applied.add(envelope);
+    if (envelope.correlationId() != null) {
+      replies.add(
+          new CommandReply(
+              envelope.correlationId(),
+              envelope.commandId(),
+              RejectionType.LIMIT_REACHED,
+              tooLarge.reason()));
     }
   }
 

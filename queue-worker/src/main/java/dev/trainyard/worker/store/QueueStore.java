@@ -23,16 +23,36 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.Codec;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.stereotype.Component;
 
-/** Loads and writes queue aggregate documents; every write is one atomic single-document write. */
+/**
+ * Loads and writes queue aggregate documents; every write is one atomic single-document write. A
+ * version that would be larger than {@code maxDocumentBytes}, and larger than the one it replaces,
+ * is refused ({@link QueueTooLarge}): whatever its clients send, no queue document comes near
+ * MongoDB's 16 MiB limit, and a queue over the limit can still shrink.
+ */
 @Component
 public class QueueStore {
-  private final MongoCollection<Document> queues;
+  /** Half of MongoDB's 16 MiB document limit. */
+  public static final long DEFAULT_MAX_DOCUMENT_BYTES = 8L * 1024 * 1024;
 
-  public QueueStore(MongoTemplate mongo) {
+  private final MongoCollection<Document> queues;
+  private final MongoCollection<RawBsonDocument> rawQueues;
+  private final Codec<Document> codec;
+  private final long maxDocumentBytes;
+
+  public QueueStore(
+      MongoTemplate mongo,
+      @Value("${trainyard.worker.max-queue-document-bytes:" + DEFAULT_MAX_DOCUMENT_BYTES + "}")
+          long maxDocumentBytes) {
     this.queues = mongo.getCollection(Collections.QUEUES);
+    this.rawQueues = queues.withDocumentClass(RawBsonDocument.class);
+    this.codec = queues.getCodecRegistry().get(Document.class);
+    this.maxDocumentBytes = maxDocumentBytes;
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
   }
 
@@ -53,9 +73,9 @@ public class QueueStore {
     if (next.isEmpty()) {
       return Set.of();
     }
-    List<WriteModel<Document>> writes = new ArrayList<>();
+    List<WriteModel<RawBsonDocument>> writes = new ArrayList<>();
     for (int i = 0; i < next.size(); i++) {
-      Document doc = toDocument(next.get(i));
+      RawBsonDocument doc = encoded(next.get(i), expected.get(i));
       long version = expected.get(i).version();
       writes.add(
           version == 0
@@ -65,7 +85,7 @@ public class QueueStore {
                   doc));
     }
     try {
-      BulkWriteResult result = queues.bulkWrite(writes, new BulkWriteOptions().ordered(false));
+      BulkWriteResult result = rawQueues.bulkWrite(writes, new BulkWriteOptions().ordered(false));
       if (result.getMatchedCount() + result.getInsertedCount() == writes.size()) {
         return Set.of();
       }
@@ -79,6 +99,22 @@ public class QueueStore {
       }
     }
     return notWritten(next);
+  }
+
+  /**
+   * {@code next} encoded once (the bytes the driver sends); refused when it is over the limit and
+   * larger than {@code before}.
+   */
+  private RawBsonDocument encoded(StoredQueue next, StoredQueue before) {
+    RawBsonDocument doc = new RawBsonDocument(toDocument(next), codec);
+    long bytes = doc.getByteBuffer().remaining();
+    if (bytes > maxDocumentBytes
+        && (before.version() == 0
+            || bytes
+                > new RawBsonDocument(toDocument(before), codec).getByteBuffer().remaining())) {
+      throw new QueueTooLarge(next.id(), bytes, maxDocumentBytes);
+    }
+    return doc;
   }
 
   /** After a partial bulk write: the queues whose stored document is not the one we wrote. */
