@@ -1,5 +1,7 @@
 package dev.trainyard.gateway.webhooks;
 
+import com.mongodb.client.model.Filters;
+import com.mongodb.reactivestreams.client.MongoCollection;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.net.OutboundGuard;
@@ -9,13 +11,13 @@ import dev.trainyard.common.webhook.EndpointSecret;
 import dev.trainyard.common.webhook.EventTypeFilter;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.common.webhook.WebhookDelivery;
+import dev.trainyard.common.webhook.WebhookDocuments;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.config.SecretsAtRest;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
-import dev.trainyard.gateway.http.Keyset;
 import dev.trainyard.gateway.http.RequestBody;
 import dev.trainyard.gateway.pulls.CursorSecret;
 import java.time.Duration;
@@ -27,11 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.bson.Document;
-import org.springframework.data.domain.Sort;
+import org.bson.conversions.Bson;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
-import org.springframework.data.mongodb.core.query.Criteria;
-import org.springframework.data.mongodb.core.query.Query;
-import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -101,8 +100,10 @@ public class WebhookHandler {
                                     null);
                             Map<String, Object> shown = view(endpoint);
                             shown.put("secret", secret);
-                            return mongo
-                                .insert(document(endpoint), Collections.WEBHOOK_ENDPOINTS)
+                            return endpoints()
+                                .flatMap(
+                                    c ->
+                                        Mono.from(c.insertOne(WebhookDocuments.document(endpoint))))
                                 .then(JsonResponses.ok(shown));
                           }));
             });
@@ -112,10 +113,11 @@ public class WebhookHandler {
     String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .thenMany(
-            mongo.find(
-                Query.query(Criteria.where("org").is(org)).with(Sort.by("createdAt", "_id")),
-                Document.class,
-                Collections.WEBHOOK_ENDPOINTS))
+            endpoints()
+                .flatMapMany(
+                    c ->
+                        c.find(WebhookDocuments.endpointsOf(org))
+                            .sort(WebhookDocuments.endpointOrder())))
         .map(d -> view(read(d, WebhookEndpoint.class)))
         .collectList()
         .flatMap(list -> JsonResponses.ok(Map.of("endpoints", list)));
@@ -125,7 +127,7 @@ public class WebhookHandler {
     String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(body -> endpoint(org, body.name("id")))
-        .flatMap(e -> mongo.remove(byId(e.id()), Collections.WEBHOOK_ENDPOINTS))
+        .flatMap(e -> endpoints().flatMap(c -> Mono.from(c.deleteOne(byId(e.id())))))
         .then(JsonResponses.empty());
   }
 
@@ -140,12 +142,8 @@ public class WebhookHandler {
         .flatMap(body -> endpoint(org, body.name("id")))
         .flatMap(
             e ->
-                mongo.updateFirst(
-                    byId(e.id()),
-                    Update.update("disabled", false)
-                        .set("disabledReason", null)
-                        .set("failingSince", null),
-                    Collections.WEBHOOK_ENDPOINTS))
+                endpoints()
+                    .flatMap(c -> Mono.from(c.updateOne(byId(e.id()), WebhookDocuments.enable()))))
         .then(JsonResponses.empty());
   }
 
@@ -169,12 +167,9 @@ public class WebhookHandler {
                           old.retiresAt() == null ? retires : old.retiresAt()));
                 }
               }
-              return mongo
-                  .updateFirst(
-                      byId(e.id()),
-                      Update.update(
-                          "secrets", kept.stream().map(WebhookHandler::document).toList()),
-                      Collections.WEBHOOK_ENDPOINTS)
+              return endpoints()
+                  .flatMap(
+                      c -> Mono.from(c.updateOne(byId(e.id()), WebhookDocuments.secrets(kept))))
                   .then(JsonResponses.ok(Map.of("secret", secret)));
             });
   }
@@ -190,10 +185,7 @@ public class WebhookHandler {
               int take =
                   body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
               String scope = org + "|" + endpointId;
-              Criteria where = Criteria.where("org").is(org);
-              if (endpointId != null) {
-                where = where.and("endpointId").is(endpointId);
-              }
+              Bson where = WebhookDocuments.deliveriesOf(org, endpointId);
               DeliveryCursor after =
                   body.optionalString("cursor")
                       .map(
@@ -201,15 +193,16 @@ public class WebhookHandler {
                               SignedToken.decode(
                                   c, DeliveryCursor.class, both.getT2(), scope, "cursor"))
                       .orElse(null);
-              if (after != null) {
-                where = Keyset.after(where, "createdAt", true, after.createdAt(), after.id());
-              }
-              Query query =
-                  Query.query(where)
-                      .with(Sort.by(Sort.Order.desc("createdAt"), Sort.Order.asc("_id")))
-                      .limit(take + 1);
-              return mongo
-                  .find(query, Document.class, Collections.WEBHOOK_DELIVERIES)
+              Bson filter =
+                  after == null
+                      ? where
+                      : Filters.and(
+                          where,
+                          WebhookDocuments.deliveriesAfter(
+                              Timestamps.parse(after.createdAt()), after.id()));
+              return collection(Collections.WEBHOOK_DELIVERIES)
+                  .flatMapMany(
+                      c -> c.find(filter).sort(WebhookDocuments.deliveryOrder()).limit(take + 1))
                   .map(d -> read(d, WebhookDelivery.class))
                   .collectList()
                   .flatMap(found -> page(found, take, both.getT2(), scope));
@@ -222,15 +215,9 @@ public class WebhookHandler {
         .flatMap(
             body -> {
               String id = body.name("deliveryId");
-              Update again =
-                  Update.update("status", WebhookDelivery.PENDING)
-                      .set("nextAttemptAt", Timestamps.format(clock.instant()))
-                      .set("leaseUntil", null);
-              return mongo
-                  .updateFirst(
-                      Query.query(Criteria.where("_id").is(id).and("org").is(org)),
-                      again,
-                      Collections.WEBHOOK_DELIVERIES)
+              Bson again = WebhookDocuments.dueNow(clock.instant());
+              return collection(Collections.WEBHOOK_DELIVERIES)
+                  .flatMap(c -> Mono.from(c.updateOne(WebhookDocuments.ownedBy(id, org), again)))
                   .filter(r -> r.getMatchedCount() == 1)
                   .switchIfEmpty(
                       Mono.error(
@@ -270,11 +257,8 @@ public class WebhookHandler {
   }
 
   private Mono<WebhookEndpoint> endpoint(String org, String id) {
-    return mongo
-        .findOne(
-            Query.query(Criteria.where("_id").is(id).and("org").is(org)),
-            Document.class,
-            Collections.WEBHOOK_ENDPOINTS)
+    return endpoints()
+        .flatMap(c -> Mono.from(c.find(WebhookDocuments.ownedBy(id, org)).first()))
         .map(d -> read(d, WebhookEndpoint.class))
         .switchIfEmpty(
             Mono.error(() -> ApiException.notFound("endpoint " + id + " does not exist")));
@@ -323,17 +307,21 @@ public class WebhookHandler {
     return out;
   }
 
-  /** Documents are written and read with the one JSON configuration (RFC 3339 timestamps). */
-  @SuppressWarnings("unchecked")
-  private static Document document(Object value) {
-    return new Document(Json.mapper().convertValue(value, Map.class));
-  }
-
+  /** Documents are read with the one JSON configuration they were written with. */
   private static <T> T read(Document doc, Class<T> type) {
     return Json.mapper().convertValue(doc, type);
   }
 
-  private static Query byId(String id) {
-    return Query.query(Criteria.where("_id").is(id));
+  private static Bson byId(String id) {
+    return WebhookDocuments.byId(id);
+  }
+
+  /** The collections through the reactive driver, to run {@link WebhookDocuments}' statements. */
+  private Mono<MongoCollection<Document>> collection(String name) {
+    return mongo.getCollection(name);
+  }
+
+  private Mono<MongoCollection<Document>> endpoints() {
+    return collection(Collections.WEBHOOK_ENDPOINTS);
   }
 }

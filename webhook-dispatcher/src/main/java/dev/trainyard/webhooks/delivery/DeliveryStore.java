@@ -2,21 +2,18 @@ package dev.trainyard.webhooks.delivery;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
 import dev.trainyard.common.json.Json;
-import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.WebhookDelivery;
+import dev.trainyard.common.webhook.WebhookDocuments;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.bson.Document;
-import org.bson.conversions.Bson;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 /**
@@ -30,11 +27,7 @@ public class DeliveryStore {
 
   public DeliveryStore(MongoTemplate mongo) {
     this.deliveries = mongo.getCollection(Collections.WEBHOOK_DELIVERIES);
-    // serves the poll for due deliveries and the log by organization (MongoDB; the embedded
-    // store ignores secondary indexes)
-    deliveries.createIndex(Indexes.ascending("status", "nextAttemptAt"));
-    deliveries.createIndex(
-        Indexes.compoundIndex(Indexes.ascending("org"), Indexes.descending("createdAt")));
+    deliveries.createIndexes(WebhookDocuments.deliveryIndexes());
   }
 
   /**
@@ -42,24 +35,21 @@ public class DeliveryStore {
    * a pending one stays whatever its age. Answers how many went.
    */
   public long prune(Instant before) {
-    return deliveries
-        .deleteMany(
-            Filters.and(
-                Filters.in("status", WebhookDelivery.DELIVERED, WebhookDelivery.FAILED),
-                Filters.lt("createdAt", Timestamps.format(before))))
-        .getDeletedCount();
+    return deliveries.deleteMany(WebhookDocuments.endedBefore(before)).getDeletedCount();
   }
 
   /** Records new deliveries; one recorded before (a redelivered event) is left as it is. */
-  @SuppressWarnings("unchecked")
   public void enqueue(List<WebhookDelivery> added) {
     if (added.isEmpty()) {
       return;
     }
     List<WriteModel<Document>> writes = new ArrayList<>();
     for (WebhookDelivery d : added) {
-      Document doc = new Document(Json.mapper().convertValue(d, Map.class));
-      writes.add(new UpdateOneModel<>(Filters.eq("_id", d.id()), Updates.setOnInsert(doc), UPSERT));
+      writes.add(
+          new UpdateOneModel<>(
+              WebhookDocuments.byId(d.id()),
+              Updates.setOnInsert(WebhookDocuments.document(d)),
+              UPSERT));
     }
     deliveries.bulkWrite(writes);
   }
@@ -72,26 +62,20 @@ public class DeliveryStore {
   public List<WebhookDelivery> claimDue(Instant now, Instant until, String owner, int limit) {
     List<String> ids = new ArrayList<>();
     deliveries
-        .find(Filters.and(Filters.eq("status", WebhookDelivery.PENDING), dueAndFree(now)))
-        .projection(new Document("_id", 1))
-        .sort(new Document("nextAttemptAt", 1))
+        .find(WebhookDocuments.dueAndFree(now))
+        .projection(new Document(WebhookDocuments.ID, 1))
+        .sort(WebhookDocuments.dueOrder())
         .limit(limit)
-        .forEach(d -> ids.add(d.getString("_id")));
+        .forEach(d -> ids.add(d.getString(WebhookDocuments.ID)));
     if (ids.isEmpty()) {
       return List.of();
     }
-    String lease = Timestamps.format(until);
     deliveries.updateMany(
-        Filters.and(
-            Filters.in("_id", ids), Filters.eq("status", WebhookDelivery.PENDING), dueAndFree(now)),
-        Updates.combine(Updates.set("leaseUntil", lease), Updates.set("leaseOwner", owner)));
+        Filters.and(WebhookDocuments.byIds(ids), WebhookDocuments.dueAndFree(now)),
+        WebhookDocuments.claim(owner, until));
     List<WebhookDelivery> claimed = new ArrayList<>();
     deliveries
-        .find(
-            Filters.and(
-                Filters.in("_id", ids),
-                Filters.eq("leaseOwner", owner),
-                Filters.eq("leaseUntil", lease)))
+        .find(WebhookDocuments.claimedBy(ids, owner, until))
         .forEach(d -> claimed.add(read(d)));
     return claimed;
   }
@@ -99,7 +83,7 @@ public class DeliveryStore {
   /** Gives claimed deliveries back, due now, for whichever instance polls next. */
   public void release(List<String> ids) {
     if (!ids.isEmpty()) {
-      deliveries.updateMany(Filters.in("_id", ids), Updates.set("leaseUntil", null));
+      deliveries.updateMany(WebhookDocuments.byIds(ids), WebhookDocuments.released(null));
     }
   }
 
@@ -112,7 +96,6 @@ public class DeliveryStore {
   public record Outcome(String id, WebhookDelivery.Attempt attempt, String status, Instant next) {}
 
   /** Records many attempts in one round trip. */
-  @SuppressWarnings("unchecked")
   public void attemptedAll(List<Outcome> outcomes) {
     if (outcomes.isEmpty()) {
       return;
@@ -121,36 +104,19 @@ public class DeliveryStore {
     for (Outcome o : outcomes) {
       writes.add(
           new UpdateOneModel<>(
-              Filters.eq("_id", o.id()),
-              Updates.combine(
-                  Updates.push(
-                      "attempts", new Document(Json.mapper().convertValue(o.attempt(), Map.class))),
-                  Updates.set("status", o.status()),
-                  Updates.set(
-                      "nextAttemptAt", o.next() == null ? null : Timestamps.format(o.next())),
-                  Updates.set("leaseUntil", null))));
+              WebhookDocuments.byId(o.id()),
+              WebhookDocuments.attempted(o.attempt(), o.status(), o.next())));
     }
     deliveries.bulkWrite(writes);
   }
 
   /** Puts a delivery back without an attempt (its endpoint's circuit is open). */
   public void postpone(String id, Instant next) {
-    deliveries.updateOne(
-        Filters.eq("_id", id),
-        Updates.combine(
-            Updates.set("nextAttemptAt", Timestamps.format(next)),
-            Updates.set("leaseUntil", null)));
-  }
-
-  private static Bson dueAndFree(Instant now) {
-    String at = Timestamps.format(now);
-    return Filters.and(
-        Filters.lte("nextAttemptAt", at),
-        Filters.or(Filters.eq("leaseUntil", null), Filters.lte("leaseUntil", at)));
+    deliveries.updateOne(WebhookDocuments.byId(id), WebhookDocuments.released(next));
   }
 
   private WebhookDelivery read(Document doc) {
-    doc.remove("leaseOwner"); // bookkeeping of the claim, not part of the log entry
+    doc.remove(WebhookDocuments.LEASE_OWNER);
     return Json.mapper().convertValue(doc, WebhookDelivery.class);
   }
 }

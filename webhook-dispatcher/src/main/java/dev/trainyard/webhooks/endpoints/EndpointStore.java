@@ -1,12 +1,9 @@
 package dev.trainyard.webhooks.endpoints;
 
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Updates;
 import dev.trainyard.common.json.Json;
-import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.WebhookDocuments;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,21 +14,22 @@ import java.util.Map;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
-/** The endpoints the gateway wrote, read by organization or id; their health is written here. */
+/**
+ * The endpoints the gateway wrote, read by organization or id; their health is written here. The
+ * shapes are {@link WebhookDocuments}'.
+ */
 public class EndpointStore {
   private final MongoCollection<Document> endpoints;
 
   public EndpointStore(MongoTemplate mongo) {
     this.endpoints = mongo.getCollection(Collections.WEBHOOK_ENDPOINTS);
-    endpoints.createIndex(Indexes.ascending("org"));
+    endpoints.createIndexes(WebhookDocuments.endpointIndexes());
   }
 
   /** The enabled endpoints of {@code org}. */
   public List<WebhookEndpoint> enabled(String org) {
     List<WebhookEndpoint> found = new ArrayList<>();
-    endpoints
-        .find(Filters.and(Filters.eq("org", org), Filters.eq("disabled", false)))
-        .forEach(d -> found.add(read(d)));
+    endpoints.find(WebhookDocuments.enabledEndpointsOf(org)).forEach(d -> found.add(read(d)));
     return found;
   }
 
@@ -39,7 +37,7 @@ public class EndpointStore {
   public Map<String, WebhookEndpoint> find(Collection<String> ids) {
     Map<String, WebhookEndpoint> found = new HashMap<>();
     endpoints
-        .find(Filters.in("_id", ids))
+        .find(WebhookDocuments.byIds(ids))
         .forEach(
             d -> {
               WebhookEndpoint e = read(d);
@@ -50,21 +48,15 @@ public class EndpointStore {
 
   /** Remembers when the current run of failures began (the first failure after a success). */
   public void failed(String id, Instant at) {
-    endpoints.updateOne(
-        Filters.and(Filters.eq("_id", id), Filters.eq("failingSince", null)),
-        Updates.set("failingSince", Timestamps.format(at)));
+    endpoints.updateOne(WebhookDocuments.healthy(id), WebhookDocuments.failingSince(at));
   }
 
   public void succeeded(String id) {
-    endpoints.updateOne(
-        Filters.and(Filters.eq("_id", id), Filters.ne("failingSince", null)),
-        Updates.set("failingSince", null));
+    endpoints.updateOne(WebhookDocuments.failing(id), WebhookDocuments.failingSince(null));
   }
 
   public void disable(String id, String reason) {
-    endpoints.updateOne(
-        Filters.eq("_id", id),
-        Updates.combine(Updates.set("disabled", true), Updates.set("disabledReason", reason)));
+    endpoints.updateOne(WebhookDocuments.byId(id), WebhookDocuments.disable(reason));
   }
 
   private WebhookEndpoint read(Document doc) {
