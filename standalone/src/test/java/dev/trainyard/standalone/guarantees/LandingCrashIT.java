@@ -11,6 +11,7 @@ import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -108,8 +109,8 @@ class LandingCrashIT extends OwnStack {
       ObjectId api1 = git.openPr(1, "Change the api", "ann", "api/a.txt", "a\n");
       ObjectId web2 = git.openPr(2, "Change the web app", "bob", "web/b.txt", "b\n");
       if (mode.equals("parallel")) {
-        targets(api, name, 1, api1, "//api:server");
-        targets(api, name, 2, web2, "//web:app");
+        QueueSteps.impactedTargets(api, name, 1, api1.name(), "[\"//api:server\"]");
+        QueueSteps.impactedTargets(api, name, 2, web2.name(), "[\"//web:app\"]");
       }
       submit(api, name, 1);
       submit(api, name, 2);
@@ -152,19 +153,5 @@ class LandingCrashIT extends OwnStack {
     return subject.startsWith("Merge pull request #" + pr + ":")
         || subject.endsWith("(#" + pr + ")")
         || subject.equals(title);
-  }
-
-  private static void targets(Api api, String name, long pr, ObjectId sha, String target) {
-    String request =
-        body(
-            name,
-            "\"pr\":{\"number\":"
-                + pr
-                + ",\"sha\":\""
-                + sha.name()
-                + "\"},\"impactedTargets\":[\""
-                + target
-                + "\"]");
-    assertThat(api.post("/v1/setImpactedTargets", request).status()).isEqualTo(200);
   }
 }

@@ -161,16 +161,7 @@ class ThroughputIT extends QueueScenario {
   }
 
   private void targets(long pr, ObjectId sha, String targets) {
-    String request =
-        body(
-            name,
-            "\"pr\":{\"number\":"
-                + pr
-                + ",\"sha\":\""
-                + sha.name()
-                + "\"},\"impactedTargets\":"
-                + targets);
-    assertThat(api.post("/v1/setImpactedTargets", request).status()).isEqualTo(200);
+    QueueSteps.impactedTargets(api, name, pr, sha.name(), targets);
   }
 
   private JsonNode details(String runId) {

@@ -28,6 +28,23 @@ public final class QueueSteps {
     return api.post("/v1/getSubmittedPullRequest", prBody(name, number)).json();
   }
 
+  /**
+   * Uploads the impacted targets of PR {@code pr} at head {@code sha}: {@code targets} is their
+   * JSON (a list of names, or {@code "IMPACTS_ALL"}).
+   */
+  public static void impactedTargets(Api api, String name, long pr, String sha, String targets) {
+    String request =
+        body(
+            name,
+            "\"pr\":{\"number\":"
+                + pr
+                + ",\"sha\":\""
+                + sha
+                + "\"},\"impactedTargets\":"
+                + targets);
+    assertThat(api.post("/v1/setImpactedTargets", request).status()).isEqualTo(200);
+  }
+
   public static JsonNode awaitState(Api api, String name, long number, String state) {
     return awaitPr(api, name, number, pr -> pr.get("state").asString().equals(state));
   }

@@ -1,10 +1,8 @@
 package dev.trainyard.standalone.topology;
 
-import static dev.trainyard.standalone.support.QueueSteps.create;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
-import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.ClusterHarness;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.QueueSteps;
@@ -75,23 +73,11 @@ class ChaosIT {
           api.post("/v1/webhooks/createEndpoint", "{\"url\":\"" + receiver.url() + "\"}");
       assertThat(endpoint.status()).as(endpoint.body()).isEqualTo(200);
 
-      List<String> names = new ArrayList<>();
-      List<GitHost> hosts = new ArrayList<>();
-      List<CiSimulator> cis = new ArrayList<>();
       ExecutorService pool = Executors.newFixedThreadPool(3);
       AtomicBoolean flowing = new AtomicBoolean(true);
-      try {
-        for (int q = 0; q < QUEUES; q++) {
-          String name = Api.uniqueRepo();
-          GitHost git = new GitHost(cluster.gitRoot(), cluster.org(), api, name);
-          names.add(name);
-          hosts.add(git);
-          cis.add(new CiSimulator(git.repo(), api, name));
-          create(api, name, 2);
-          for (long pr = 1; pr <= PRS; pr++) {
-            git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", "change " + pr + "\n");
-          }
-        }
+      try (ClusterQueues queues = ClusterQueues.open(cluster, api, QUEUES, PRS)) {
+        List<String> names = queues.names;
+        List<GitHost> hosts = queues.hosts;
         Future<Long> reads = pool.submit(() -> probeReads(api, names.get(0), flowing));
         Future<?> submits = pool.submit(() -> submitAll(api, names));
         Future<?> chaos = pool.submit(() -> chaos(cluster));
@@ -163,8 +149,6 @@ class ChaosIT {
       } finally {
         flowing.set(false);
         pool.shutdownNow();
-        cis.forEach(CiSimulator::close);
-        hosts.forEach(GitHost::close);
       }
     }
   }

@@ -1,17 +1,14 @@
 package dev.trainyard.standalone.topology;
 
 import static dev.trainyard.standalone.support.QueueSteps.awaitState;
-import static dev.trainyard.standalone.support.QueueSteps.create;
 import static dev.trainyard.standalone.support.QueueSteps.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
-import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.ClusterHarness;
 import dev.trainyard.standalone.support.GitHost;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -42,19 +39,11 @@ class LocalClusterIT {
         worker.awaitAssignedPartitions(n -> n > 0);
       }
 
-      List<String> names = new ArrayList<>();
-      List<GitHost> hosts = new ArrayList<>();
-      List<CiSimulator> cis = new ArrayList<>();
-      try {
-        for (int q = 0; q < QUEUES; q++) {
-          String name = Api.uniqueRepo();
-          GitHost git = new GitHost(cluster.gitRoot(), cluster.org(), api, name);
-          names.add(name);
-          hosts.add(git);
-          cis.add(new CiSimulator(git.repo(), api, name));
-          create(api, name, 2);
+      try (ClusterQueues queues = ClusterQueues.open(cluster, api, QUEUES, PRS)) {
+        List<String> names = queues.names;
+        List<GitHost> hosts = queues.hosts;
+        for (String name : names) {
           for (long pr = 1; pr <= PRS; pr++) {
-            git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", "change " + pr + "\n");
             submit(api, name, pr);
           }
         }
@@ -85,9 +74,6 @@ class LocalClusterIT {
                   int back = restarted.awaitAssignedPartitions(n -> true);
                   return back > 0 && back + other.awaitAssignedPartitions(n -> true) == 12;
                 });
-      } finally {
-        cis.forEach(CiSimulator::close);
-        hosts.forEach(GitHost::close);
       }
     }
   }

@@ -176,16 +176,12 @@ class GitScmTest {
       value = MergeMethod.class,
       names = {"MERGE_COMMIT", "SQUASH"})
   void aLaneLandsOnTopOfAnotherLanesLandingKeepingBoth(MergeMethod method) throws Exception {
-    List<PullRequestHead> api =
-        List.of(new PullRequestHead(1, pr(1, "api.txt", "a\n", "Change api").name(), "api"));
-    List<PullRequestHead> web =
-        List.of(new PullRequestHead(2, pr(2, "web.txt", "w\n", "Change web").name(), "web"));
-    String apiTested = built(api, "run-a");
-    String webTested = built(web, "run-w");
-    MergeResult first = scm.merge(REPO, "main", main.name(), main.name(), webTested, method, web);
+    Lane api = lane(1, "api", "run-a");
+    Lane web = lane(2, "web", "run-w");
+    MergeResult first = web.land(main.name(), method);
     String afterWeb = ((MergeResult.Merged) first).sha();
 
-    MergeResult second = scm.merge(REPO, "main", afterWeb, main.name(), apiTested, method, api);
+    MergeResult second = api.land(afterWeb, method);
 
     assertThat(second).isInstanceOf(MergeResult.Merged.class);
     assertThat(repo.tree(repo.head("main"))).containsKeys("api.txt", "web.txt");
@@ -194,22 +190,44 @@ class GitScmTest {
   @ParameterizedTest
   @EnumSource(MergeMethod.class)
   void anotherLanesUnrecordedLandingIsFoundWhereItLanded(MergeMethod method) throws Exception {
-    List<PullRequestHead> api =
-        List.of(new PullRequestHead(1, pr(1, "api.txt", "a\n", "Change api").name(), "api"));
-    List<PullRequestHead> web =
-        List.of(new PullRequestHead(2, pr(2, "web.txt", "w\n", "Change web").name(), "web"));
-    String apiTested = built(api, "run-a");
-    String webTested = built(web, "run-w");
-    assertThat(scm.landing(REPO, "main", main.name(), webTested, web)).as("not landed").isEmpty();
+    Lane api = lane(1, "api", "run-a");
+    Lane web = lane(2, "web", "run-w");
+    assertThat(web.landingSince(main.name())).as("not landed").isEmpty();
 
-    MergeResult web1 = scm.merge(REPO, "main", main.name(), main.name(), webTested, method, web);
+    MergeResult web1 = web.land(main.name(), method);
 
     String landed = ((MergeResult.Merged) web1).sha();
-    assertThat(scm.merge(REPO, "main", main.name(), main.name(), apiTested, method, api))
-        .isEqualTo(new MergeResult.TargetMoved(landed));
-    assertThat(scm.landing(REPO, "main", main.name(), webTested, web)).contains(landed);
-    assertThat(scm.landing(REPO, "main", main.name(), apiTested, api)).isEmpty();
-    assertThat(scm.landing(REPO, "main", landed, webTested, web)).as("recorded").isEmpty();
+    assertThat(api.land(main.name(), method)).isEqualTo(new MergeResult.TargetMoved(landed));
+    assertThat(web.landingSince(main.name())).contains(landed);
+    assertThat(api.landingSince(main.name())).isEmpty();
+    assertThat(web.landingSince(landed)).as("recorded").isEmpty();
+  }
+
+  /** One PR adding {@code <name>.txt}, tested alone on main as run {@code runId}. */
+  private Lane lane(long number, String name, String runId) throws Exception {
+    String title = "Change " + name;
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(number, pr(number, name + ".txt", "x\n", title).name(), name));
+    return new Lane(prs, built(prs, runId));
+  }
+
+  /** A lane's run: its PRs and its tested commit, built on main. */
+  private final class Lane {
+    private final List<PullRequestHead> prs;
+    private final String tested;
+
+    Lane(List<PullRequestHead> prs, String tested) {
+      this.prs = prs;
+      this.tested = tested;
+    }
+
+    MergeResult land(String expectedTarget, MergeMethod method) {
+      return scm.merge(REPO, "main", expectedTarget, main.name(), tested, method, prs);
+    }
+
+    Optional<String> landingSince(String expectedTarget) {
+      return scm.landing(REPO, "main", expectedTarget, tested, prs);
+    }
   }
 
   @Test
