@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code getSubmittedPullRequest} and {@code submitPullRequest} against a freshly started
@@ -24,6 +26,7 @@ import java.util.Locale;
 public final class HttpBenchmark {
   private static int queues = 50;
   private static final int PRS_PER_QUEUE = 20;
+  private static final int SEED_IN_FLIGHT = 16;
   private static final Call HEALTH = new Call("GET", "/actuator/health", null);
 
   private HttpBenchmark() {}
@@ -64,20 +67,40 @@ public final class HttpBenchmark {
     }
   }
 
-  /** Creates the queues and the PRs the reads look up (open loop at a gentle rate). */
+  /**
+   * Creates the queues and the PRs the reads look up, {@value #SEED_IN_FLIGHT} requests at a time,
+   * each sent again after a 429 or 503 (same idempotency key) until it is answered: seeding goes at
+   * the rate the stack holds and fails only on an answer that is not "not now".
+   */
   private static void seed(LoadGenerator load) {
+    Map<Integer, Long> retried = new TreeMap<>();
     Result created =
-        load.openLoop(
+        load.untilAnswered(
             "seed queues",
-            50,
-            Duration.ofMillis(queues * 20L),
-            i -> new Call("POST", "/v1/createQueue", repo((int) i)));
+            SEED_IN_FLIGHT,
+            queues,
+            i -> new Call("POST", "/v1/createQueue", repo((int) i), "seed-queue-" + i),
+            retried);
     Result submitted =
-        load.openLoop(
+        load.untilAnswered(
             "seed PRs",
-            200,
-            Duration.ofMillis(queues * PRS_PER_QUEUE * 5L),
-            i -> new Call("POST", "/v1/submitPullRequest", prBody((int) (i % queues), i / queues)));
+            SEED_IN_FLIGHT,
+            (long) queues * PRS_PER_QUEUE,
+            i ->
+                new Call(
+                    "POST",
+                    "/v1/submitPullRequest",
+                    prBody((int) (i % queues), i / queues),
+                    "seed-pr-" + i),
+            retried);
+    System.out.printf(
+        Locale.ROOT,
+        "seeded %d queues and %d PRs in %.1f s (%.0f PRs/s); answers waited out: %s%n",
+        queues,
+        submitted.requests(),
+        created.seconds() + submitted.seconds(),
+        submitted.throughput(),
+        retried);
     if (created.errors() + submitted.errors() > 0) {
       throw new IllegalStateException(
           "seeding failed: " + created.statuses() + " " + submitted.statuses());

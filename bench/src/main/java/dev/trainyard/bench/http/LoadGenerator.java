@@ -12,6 +12,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.util.retry.Retry;
 
 /**
  * Sends requests with reactor-netty and records latencies in an HDR histogram. Open loop: requests
@@ -21,8 +22,12 @@ import reactor.netty.resources.ConnectionProvider;
 final class LoadGenerator {
   private final HttpClient client;
 
-  /** One request: method, path and body (null for GET). */
-  record Call(String method, String path, String body) {}
+  /** One request: method, path, body (null for GET) and an {@code Idempotency-Key} (null: none). */
+  record Call(String method, String path, String body, String idempotencyKey) {
+    Call(String method, String path, String body) {
+      this(method, path, body, null);
+    }
+  }
 
   /** What a phase measured. */
   record Result(
@@ -105,11 +110,60 @@ final class LoadGenerator {
     return new Result(name, requests, statuses, (System.nanoTime() - start) / 1e9, histogram);
   }
 
+  /**
+   * Sends {@code count} calls, {@code inFlight} at a time, each until it gets a final answer: a
+   * 429, a 503 or no answer is the stack saying "not now", and the call is sent again after a
+   * backoff (100 ms doubling to 2 s) with the same {@code Idempotency-Key}, so one that took effect
+   * before its 503 is not applied twice. Seeding with it never fails for load it created itself.
+   * The result holds each call's final status; {@code retried} counts the answers waited out.
+   */
+  Result untilAnswered(
+      String name, int inFlight, long count, LongFunction<Call> calls, Map<Integer, Long> retried) {
+    Histogram histogram = new Histogram(600_000_000L, 3);
+    Map<Integer, Long> statuses = new ConcurrentHashMap<>();
+    long start = System.nanoTime();
+    Flux.range(0, (int) count)
+        .flatMap(
+            i -> {
+              Call call = calls.apply(i);
+              long begun = System.nanoTime();
+              return send(call)
+                  .flatMap(
+                      status ->
+                          status == 429 || status == 503 || status == -1
+                              ? Mono.error(new NotNow(status))
+                              : Mono.just(status))
+                  .doOnError(NotNow.class, e -> retried.merge(e.status, 1L, Long::sum))
+                  .retryWhen(
+                      Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(100))
+                          .maxBackoff(Duration.ofSeconds(2))
+                          .filter(NotNow.class::isInstance))
+                  .doOnNext(status -> record(histogram, statuses, begun, status));
+            },
+            inFlight)
+        .blockLast(Duration.ofMinutes(10));
+    return new Result(name, count, statuses, (System.nanoTime() - start) / 1e9, histogram);
+  }
+
+  /** An answer meaning "not now": a 429, a 503, or none (-1). */
+  private static final class NotNow extends RuntimeException {
+    private final int status;
+
+    NotNow(int status) {
+      super(null, null, false, false);
+      this.status = status;
+    }
+  }
+
   private Mono<Integer> send(Call call) {
+    HttpClient keyed =
+        call.idempotencyKey() == null
+            ? client
+            : client.headers(h -> h.add("Idempotency-Key", call.idempotencyKey()));
     HttpClient.ResponseReceiver<?> request =
         call.body() == null
-            ? client.get().uri(call.path())
-            : client
+            ? keyed.get().uri(call.path())
+            : keyed
                 .post()
                 .uri(call.path())
                 .send(
