@@ -128,15 +128,22 @@ public class EffectRunner implements AutoCloseable {
   }
 
   private void run(QueueKey key, String runKey, Effect effect) {
+    boolean answered = true; // a result of this effect's own run is on its way
     try {
-      if (!scm.serves(key.orgRepo())) {
-        return; // no repository here (yet): the sweep asks again
+      if (scm.serves(key.orgRepo())) { // else no repository here (yet): asked for again later
+        QueueCommand result = execute(key, effect);
+        results.send(key, result);
+        answered = !(result instanceof RecordMerge m) || m.testRunId().equals(effect.runId());
       }
-      results.send(key, execute(key, effect));
     } catch (RuntimeException e) {
+      answered = false;
       log.warn("{} for {} failed; it is retried: {}", effect, key.id(), e.toString());
     } finally {
-      inFlight.finished(runKey);
+      if (answered) {
+        inFlight.finished(runKey, clock.instant());
+      } else {
+        inFlight.noResult(runKey, clock.instant());
+      }
     }
   }
 

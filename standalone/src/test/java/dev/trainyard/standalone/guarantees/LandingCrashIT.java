@@ -45,12 +45,7 @@ class LandingCrashIT extends OwnStack {
   @Override
   protected Map<String, Object> properties() {
     return Map.of(
-        "trainyard.git.root",
-        gitRoot.toString(),
-        "trainyard.worker.effect-sweep-interval",
-        "1s",
-        "trainyard.worker.effect-patience",
-        "2s"); // a crashed landing is asked for again after 2 s, not 30 s
+        "trainyard.git.root", gitRoot.toString(), "trainyard.worker.effect-sweep-interval", "1s");
   }
 
   @Override
