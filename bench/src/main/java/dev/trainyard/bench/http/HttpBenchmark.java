@@ -6,10 +6,12 @@ import dev.trainyard.bench.stack.StandaloneProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * {@code getSubmittedPullRequest} and {@code submitPullRequest} against a freshly started
@@ -41,30 +43,65 @@ public final class HttpBenchmark {
       LoadGenerator load = new LoadGenerator(standalone.baseUrl(), StandaloneProcess.TOKEN);
       seed(load);
       List<Result> results = new ArrayList<>();
+      Map<Result, Double> cpu = new IdentityHashMap<>();
       // warm-up: JIT, connection pools, Kafka producer metadata
       load.closedLoop("warm-up", inFlight, phase, i -> read(i));
       load.openLoop("warm-up", rate, phase, i -> submit(1_000_000 + i));
 
-      Result health = load.closedLoop("health (saturation)", inFlight, phase, i -> HEALTH);
+      Result health =
+          cpuPerRequest(
+              standalone,
+              cpu,
+              () -> load.closedLoop("health (saturation)", inFlight, phase, i -> HEALTH));
       Result reads =
-          load.closedLoop("getSubmittedPullRequest (saturation)", inFlight, phase, i -> read(i));
+          cpuPerRequest(
+              standalone,
+              cpu,
+              () ->
+                  load.closedLoop(
+                      "getSubmittedPullRequest (saturation)", inFlight, phase, i -> read(i)));
       Result healthAtRate =
-          load.openLoop("health @ " + (int) rate + "/s", rate, phase, i -> HEALTH);
+          cpuPerRequest(
+              standalone,
+              cpu,
+              () -> load.openLoop("health @ " + (int) rate + "/s", rate, phase, i -> HEALTH));
       Result submits =
-          load.openLoop(
-              "submitPullRequest @ " + (int) rate + "/s", rate, phase, i -> submit(2_000_000 + i));
+          cpuPerRequest(
+              standalone,
+              cpu,
+              () ->
+                  load.openLoop(
+                      "submitPullRequest @ " + (int) rate + "/s",
+                      rate,
+                      phase,
+                      i -> submit(2_000_000 + i)));
       results.add(health);
       results.add(reads);
       results.add(healthAtRate);
       results.add(submits);
       print(
           results,
+          cpu,
           reads.throughput() / health.throughput(),
           submits,
           healthAtRate,
           phase,
           inFlight);
     }
+  }
+
+  /**
+   * Runs a phase and keeps the CPU the whole stack spent on it per request (ms), from the
+   * standalone process's counters; a submit's work that is still queued when the phase ends counts
+   * in the phase after it, so the phases are measured in this order.
+   */
+  private static Result cpuPerRequest(
+      StandaloneProcess standalone, Map<Result, Double> cpu, Supplier<Result> phase) {
+    Duration before = standalone.cpuTime();
+    Result result = phase.get();
+    double ms = standalone.cpuTime().minus(before).toNanos() / 1e6;
+    cpu.put(result, ms / Math.max(1, result.requests()));
+    return result;
   }
 
   /**
@@ -131,6 +168,7 @@ public final class HttpBenchmark {
 
   private static void print(
       List<Result> results,
+      Map<Result, Double> cpu,
       double readRatio,
       Result submits,
       Result healthAtRate,
@@ -138,20 +176,21 @@ public final class HttpBenchmark {
       int inFlight) {
     System.out.printf(
         Locale.ROOT,
-        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms |%n",
+        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms | stack CPU ms/request |%n",
         phase.toSeconds(),
         inFlight);
-    System.out.println("|---|---:|---:|---:|---:|---:|");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
     for (Result r : results) {
       System.out.printf(
           Locale.ROOT,
-          "| %s | %d | %d | %.0f | %.2f | %.2f |%n",
+          "| %s | %d | %d | %.0f | %.2f | %.2f | %.3f |%n",
           r.name(),
           r.requests(),
           r.errors(),
           r.throughput(),
           r.p50Millis(),
-          r.p99Millis());
+          r.p99Millis(),
+          cpu.get(r));
       if (r.errors() > 0) {
         System.out.println("  statuses of " + r.name() + ": " + r.statuses() + " (-1 = no answer)");
       }

@@ -27,6 +27,18 @@ public final class StandaloneProcess implements AutoCloseable {
   }
 
   /** The standalone jar named by the first argument, or the one the build just packaged. */
+  /**
+   * The CPU time the standalone's process (every thread: broker, store, worker, gateway,
+   * dispatcher) has used so far, from the operating system's counters.
+   */
+  public Duration cpuTime() {
+    return process
+        .toHandle()
+        .info()
+        .totalCpuDuration()
+        .orElseThrow(() -> new IllegalStateException("this system does not report process CPU"));
+  }
+
   public static Path jar(String[] args) {
     return Path.of(
         args.length > 0 ? args[0] : "standalone/target/trainyard-standalone-0.1.0-SNAPSHOT.jar");
