@@ -43,38 +43,26 @@ public final class HttpBenchmark {
       LoadGenerator load = new LoadGenerator(standalone.baseUrl(), StandaloneProcess.TOKEN);
       seed(load);
       List<Result> results = new ArrayList<>();
-      Map<Result, Double> cpu = new IdentityHashMap<>();
+      CpuMeter cpu = new CpuMeter(standalone);
       // warm-up: JIT, connection pools, Kafka producer metadata
       load.closedLoop("warm-up", inFlight, phase, i -> read(i));
       load.openLoop("warm-up", rate, phase, i -> submit(1_000_000 + i));
 
       Result health =
-          cpuPerRequest(
-              standalone,
-              cpu,
-              () -> load.closedLoop("health (saturation)", inFlight, phase, i -> HEALTH));
+          cpu.measure(() -> load.closedLoop("health (saturation)", inFlight, phase, i -> HEALTH));
       Result reads =
-          cpuPerRequest(
-              standalone,
-              cpu,
+          cpu.measure(
               () ->
                   load.closedLoop(
                       "getSubmittedPullRequest (saturation)", inFlight, phase, i -> read(i)));
+      String atRate = " @ " + (int) rate + "/s";
       Result healthAtRate =
-          cpuPerRequest(
-              standalone,
-              cpu,
-              () -> load.openLoop("health @ " + (int) rate + "/s", rate, phase, i -> HEALTH));
+          cpu.measure(() -> load.openLoop("health" + atRate, rate, phase, i -> HEALTH));
       Result submits =
-          cpuPerRequest(
-              standalone,
-              cpu,
+          cpu.measure(
               () ->
                   load.openLoop(
-                      "submitPullRequest @ " + (int) rate + "/s",
-                      rate,
-                      phase,
-                      i -> submit(2_000_000 + i)));
+                      "submitPullRequest" + atRate, rate, phase, i -> submit(2_000_000 + i)));
       results.add(health);
       results.add(reads);
       results.add(healthAtRate);
@@ -91,17 +79,28 @@ public final class HttpBenchmark {
   }
 
   /**
-   * Runs a phase and keeps the CPU the whole stack spent on it per request (ms), from the
-   * standalone process's counters; a submit's work that is still queued when the phase ends counts
-   * in the phase after it, so the phases are measured in this order.
+   * The CPU the whole stack spends on each measured phase, per request (ms), from the standalone
+   * process's counters. Work a phase leaves queued when it ends counts in the phase after it.
    */
-  private static Result cpuPerRequest(
-      StandaloneProcess standalone, Map<Result, Double> cpu, Supplier<Result> phase) {
-    Duration before = standalone.cpuTime();
-    Result result = phase.get();
-    double ms = standalone.cpuTime().minus(before).toNanos() / 1e6;
-    cpu.put(result, ms / Math.max(1, result.requests()));
-    return result;
+  private static final class CpuMeter {
+    private final StandaloneProcess standalone;
+    private final Map<Result, Double> perRequest = new IdentityHashMap<>();
+
+    CpuMeter(StandaloneProcess standalone) {
+      this.standalone = standalone;
+    }
+
+    Result measure(Supplier<Result> phase) {
+      Duration before = standalone.cpuTime();
+      Result result = phase.get();
+      double ms = standalone.cpuTime().minus(before).toNanos() / 1e6;
+      perRequest.put(result, ms / Math.max(1, result.requests()));
+      return result;
+    }
+
+    double perRequest(Result result) {
+      return perRequest.get(result);
+    }
   }
 
   /**
@@ -168,7 +167,7 @@ public final class HttpBenchmark {
 
   private static void print(
       List<Result> results,
-      Map<Result, Double> cpu,
+      CpuMeter cpu,
       double readRatio,
       Result submits,
       Result healthAtRate,
@@ -190,7 +189,7 @@ public final class HttpBenchmark {
           r.throughput(),
           r.p50Millis(),
           r.p99Millis(),
-          cpu.get(r));
+          cpu.perRequest(r));
       if (r.errors() > 0) {
         System.out.println("  statuses of " + r.name() + ": " + r.statuses() + " (-1 = no answer)");
       }

@@ -26,7 +26,6 @@ public final class StandaloneProcess implements AutoCloseable {
     this.data = data;
   }
 
-  /** The standalone jar named by the first argument, or the one the build just packaged. */
   /**
    * The CPU time the standalone's process (every thread: broker, store, worker, gateway,
    * dispatcher) has used so far, from the operating system's counters.
@@ -39,6 +38,7 @@ public final class StandaloneProcess implements AutoCloseable {
         .orElseThrow(() -> new IllegalStateException("this system does not report process CPU"));
   }
 
+  /** The standalone jar named by the first argument, or the one the build just packaged. */
   public static Path jar(String[] args) {
     return Path.of(
         args.length > 0 ? args[0] : "standalone/target/trainyard-standalone-0.1.0-SNAPSHOT.jar");

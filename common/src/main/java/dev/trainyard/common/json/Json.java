@@ -2,6 +2,8 @@ package dev.trainyard.common.json;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import java.util.Map;
+import org.bson.Document;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.StreamReadConstraints;
@@ -30,6 +32,12 @@ public final class Json {
 
   public static JsonMapper mapper() {
     return MAPPER;
+  }
+
+  /** {@code value} as the document the store keeps for it, written with this configuration. */
+  @SuppressWarnings("unchecked")
+  public static Document document(Object value) {
+    return new Document(MAPPER.convertValue(value, Map.class));
   }
 
   private static JsonMapper create() {

@@ -10,8 +10,6 @@ import dev.trainyard.common.json.Timestamps;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import org.bson.Document;
 import org.bson.conversions.Bson;
 
 /**
@@ -46,12 +44,6 @@ public final class WebhookDocuments {
   public static final String LEASE_OWNER = "leaseOwner";
 
   private WebhookDocuments() {}
-
-  /** A record as the document stored for it. */
-  @SuppressWarnings("unchecked")
-  public static Document document(Object value) {
-    return new Document(Json.mapper().convertValue(value, Map.class));
-  }
 
   public static Bson byId(String id) {
     return Filters.eq(ID, id);
@@ -98,7 +90,7 @@ public final class WebhookDocuments {
   }
 
   public static Bson secrets(List<EndpointSecret> secrets) {
-    return Updates.set(SECRETS, secrets.stream().map(WebhookDocuments::document).toList());
+    return Updates.set(SECRETS, secrets.stream().map(Json::document).toList());
   }
 
   /** The endpoint, while it is not failing: the first failure after a success starts a streak. */
@@ -197,7 +189,7 @@ public final class WebhookDocuments {
   /** An attempt appended, and what follows it: delivered, failed, or pending until {@code next}. */
   public static Bson attempted(WebhookDelivery.Attempt attempt, String status, Instant next) {
     return Updates.combine(
-        Updates.push(ATTEMPTS, document(attempt)),
+        Updates.push(ATTEMPTS, Json.document(attempt)),
         Updates.set(STATUS, status),
         Updates.set(NEXT_ATTEMPT_AT, next == null ? null : Timestamps.format(next)),
         Updates.set(LEASE_UNTIL, null));

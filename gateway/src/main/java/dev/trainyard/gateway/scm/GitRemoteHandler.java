@@ -100,7 +100,7 @@ public class GitRemoteHandler {
                                     seal(password),
                                     seal(privateKey),
                                     clock.instant());
-                            return mongo.save(document(remote), Collections.GIT_REMOTES);
+                            return mongo.save(Json.document(remote), Collections.GIT_REMOTES);
                           }));
             })
         .then(JsonResponses.empty());
@@ -216,10 +216,5 @@ public class GitRemoteHandler {
 
   private String seal(String secret) {
     return secret == null ? null : secrets.seal(secret);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Document document(GitRemote remote) {
-    return new Document(Json.mapper().convertValue(remote, Map.class));
   }
 }

@@ -101,9 +101,7 @@ public class WebhookHandler {
                             Map<String, Object> shown = view(endpoint);
                             shown.put("secret", secret);
                             return endpoints()
-                                .flatMap(
-                                    c ->
-                                        Mono.from(c.insertOne(WebhookDocuments.document(endpoint))))
+                                .flatMap(c -> Mono.from(c.insertOne(Json.document(endpoint))))
                                 .then(JsonResponses.ok(shown));
                           }));
             });
@@ -127,7 +125,8 @@ public class WebhookHandler {
     String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(body -> endpoint(org, body.name("id")))
-        .flatMap(e -> endpoints().flatMap(c -> Mono.from(c.deleteOne(byId(e.id())))))
+        .flatMap(
+            e -> endpoints().flatMap(c -> Mono.from(c.deleteOne(WebhookDocuments.byId(e.id())))))
         .then(JsonResponses.empty());
   }
 
@@ -143,7 +142,11 @@ public class WebhookHandler {
         .flatMap(
             e ->
                 endpoints()
-                    .flatMap(c -> Mono.from(c.updateOne(byId(e.id()), WebhookDocuments.enable()))))
+                    .flatMap(
+                        c ->
+                            Mono.from(
+                                c.updateOne(
+                                    WebhookDocuments.byId(e.id()), WebhookDocuments.enable()))))
         .then(JsonResponses.empty());
   }
 
@@ -169,7 +172,10 @@ public class WebhookHandler {
               }
               return endpoints()
                   .flatMap(
-                      c -> Mono.from(c.updateOne(byId(e.id()), WebhookDocuments.secrets(kept))))
+                      c ->
+                          Mono.from(
+                              c.updateOne(
+                                  WebhookDocuments.byId(e.id()), WebhookDocuments.secrets(kept))))
                   .then(JsonResponses.ok(Map.of("secret", secret)));
             });
   }
@@ -310,10 +316,6 @@ public class WebhookHandler {
   /** Documents are read with the one JSON configuration they were written with. */
   private static <T> T read(Document doc, Class<T> type) {
     return Json.mapper().convertValue(doc, type);
-  }
-
-  private static Bson byId(String id) {
-    return WebhookDocuments.byId(id);
   }
 
   /** The collections through the reactive driver, to run {@link WebhookDocuments}' statements. */

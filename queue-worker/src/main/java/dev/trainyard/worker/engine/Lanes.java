@@ -59,6 +59,11 @@ final class Lanes {
     return passedHeads(state).stream().findFirst();
   }
 
+  /** The passed lane head {@code runId}, if it is one (see {@link #passedHeads}). */
+  static Optional<TestRun> passedHead(QueueAggregate state, String runId) {
+    return passedHeads(state).stream().filter(r -> r.id().equals(runId)).findFirst();
+  }
+
   /**
    * The passed heads of the lanes, in chain order: each may land next (more than one only in
    * parallel mode), and a landing of any of them is recorded, even while paused — the ref moved.

@@ -65,9 +65,7 @@ final class RunResults {
           .<List<QueueEvent>>map(r -> List.of(new TestBranchConflicted(r.id(), c.prNumber())))
           .orElse(List.of());
     } else if (command instanceof RecordMerge c) {
-      return Lanes.passedHeads(state).stream()
-          .filter(r -> r.id().equals(c.testRunId()))
-          .findFirst()
+      return Lanes.passedHead(state, c.testRunId())
           .<List<QueueEvent>>map(r -> List.of(new TestRunMerged(r.id(), c.targetSha(), ctx.now())))
           .orElse(List.of());
     } else if (command instanceof RecordMergeRefused c) {

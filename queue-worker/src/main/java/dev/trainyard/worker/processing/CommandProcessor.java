@@ -160,13 +160,14 @@ public class CommandProcessor {
     }
     List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
     List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine, runViews)).toList();
+    QueueStore.Prepared versions =
+        store.prepare(
+            written.stream().map(QueueBatch.Written::queue).toList(),
+            changed.stream().map(QueueBatch::before).toList());
     // dead commands are on record before their ids are: a crash in between only repeats them
     deadCommands.record(changed.stream().flatMap(b -> b.dead().stream()).toList());
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
-    Set<String> conflicted =
-        store.saveAll(
-            written.stream().map(QueueBatch.Written::queue).toList(),
-            changed.stream().map(QueueBatch::before).toList());
+    Set<String> conflicted = store.saveAll(versions);
     deadCommands.forget(
         changed.stream()
             .filter(b -> conflicted.contains(b.before().id()))

@@ -5,6 +5,7 @@ import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import dev.trainyard.common.command.DeadCommand;
+import dev.trainyard.common.json.Json;
 import dev.trainyard.common.view.Collections;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,7 +37,7 @@ public class DeadCommandStore {
   public void record(Collection<DeadCommand> commands) {
     for (DeadCommand command : commands) {
       try {
-        dead.insertOne(QueueStore.toDocument(command));
+        dead.insertOne(Json.document(command));
       } catch (MongoWriteException e) {
         if (ErrorCategory.fromErrorCode(e.getCode()) != ErrorCategory.DUPLICATE_KEY) {
           throw e;

@@ -8,6 +8,7 @@ import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
+import dev.trainyard.common.json.Json;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.TestRunDocument;
@@ -62,7 +63,7 @@ public class HistoryStore {
     List<WriteModel<Document>> writes = new ArrayList<>();
     List<WriteModel<Document>> heads = new ArrayList<>();
     for (PullRequestRow row : changed) {
-      Document doc = QueueStore.toDocument(row);
+      Document doc = Json.document(row);
       writes.add(new ReplaceOneModel<>(Filters.eq("_id", row.id()), doc, UPSERT));
       if (row.supersedes() != null) {
         writes.add(
@@ -84,14 +85,13 @@ public class HistoryStore {
     }
     List<WriteModel<Document>> writes = new ArrayList<>();
     for (TestRunDocument run : changed) {
-      writes.add(
-          new ReplaceOneModel<>(Filters.eq("_id", run.id()), QueueStore.toDocument(run), UPSERT));
+      writes.add(new ReplaceOneModel<>(Filters.eq("_id", run.id()), Json.document(run), UPSERT));
     }
     runs.bulkWrite(writes);
   }
 
   static Document head(PullRequestRow row) {
-    Document head = QueueStore.toDocument(row);
+    Document head = Json.document(row);
     return head.append("_id", PullRequestRow.headId(row.queueKey(), row.prNumber()));
   }
 }

@@ -36,7 +36,7 @@ public class OutboxStore {
                   o ->
                       new ReplaceOneModel<>(
                           Filters.eq("_id", o.id()),
-                          QueueStore.toDocument(o),
+                          Json.document(o),
                           new ReplaceOptions().upsert(true)))
               .toList());
     }

@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.bson.Document;
@@ -62,17 +61,13 @@ public class QueueStore {
   }
 
   /**
-   * Writes each queue if its stored version is still the one in {@code expected} (0 = no document
-   * yet), all in one round trip; each write is atomic on its own document. A queue counts as
-   * written when the stored document is the one we meant to write (a retried batch decides the same
-   * commands on the same base to the same document).
+   * The next versions of some queues, encoded once (the bytes the driver sends) and checked against
+   * the size limit, ready for {@link #saveAll}. Prepared before anything of them is written (their
+   * outboxes), so a version that is refused leaves nothing behind.
    *
-   * @return the ids of queues another writer changed first: decide them again
+   * @throws QueueTooLarge for a version over the limit that is larger than the one it replaces
    */
-  public Set<String> saveAll(List<StoredQueue> next, List<StoredQueue> expected) {
-    if (next.isEmpty()) {
-      return Set.of();
-    }
+  public Prepared prepare(List<StoredQueue> next, List<StoredQueue> expected) {
     List<WriteModel<RawBsonDocument>> writes = new ArrayList<>();
     for (int i = 0; i < next.size(); i++) {
       RawBsonDocument doc = encoded(next.get(i), expected.get(i));
@@ -84,9 +79,28 @@ public class QueueStore {
                   Filters.and(Filters.eq("_id", next.get(i).id()), Filters.eq("version", version)),
                   doc));
     }
+    return new Prepared(List.copyOf(next), writes);
+  }
+
+  /** Versions {@link #prepare}d for writing, and their writes. */
+  public record Prepared(List<StoredQueue> next, List<WriteModel<RawBsonDocument>> writes) {}
+
+  /**
+   * Writes each prepared queue if its stored version is still the one it was decided on (none yet
+   * for a new queue), all in one round trip; each write is atomic on its own document. A queue
+   * counts as written when the stored document is the one we meant to write (a retried batch
+   * decides the same commands on the same base to the same document).
+   *
+   * @return the ids of queues another writer changed first: decide them again
+   */
+  public Set<String> saveAll(Prepared prepared) {
+    if (prepared.writes().isEmpty()) {
+      return Set.of();
+    }
     try {
-      BulkWriteResult result = rawQueues.bulkWrite(writes, new BulkWriteOptions().ordered(false));
-      if (result.getMatchedCount() + result.getInsertedCount() == writes.size()) {
+      BulkWriteResult result =
+          rawQueues.bulkWrite(prepared.writes(), new BulkWriteOptions().ordered(false));
+      if (result.getMatchedCount() + result.getInsertedCount() == prepared.writes().size()) {
         return Set.of();
       }
     } catch (MongoBulkWriteException e) {
@@ -98,7 +112,7 @@ public class QueueStore {
         throw e;
       }
     }
-    return notWritten(next);
+    return notWritten(prepared.next());
   }
 
   /**
@@ -106,12 +120,12 @@ public class QueueStore {
    * larger than {@code before}.
    */
   private RawBsonDocument encoded(StoredQueue next, StoredQueue before) {
-    RawBsonDocument doc = new RawBsonDocument(toDocument(next), codec);
+    RawBsonDocument doc = new RawBsonDocument(Json.document(next), codec);
     long bytes = doc.getByteBuffer().remaining();
     if (bytes > maxDocumentBytes
         && (before.version() == 0
             || bytes
-                > new RawBsonDocument(toDocument(before), codec).getByteBuffer().remaining())) {
+                > new RawBsonDocument(Json.document(before), codec).getByteBuffer().remaining())) {
       throw new QueueTooLarge(next.id(), bytes, maxDocumentBytes);
     }
     return doc;
@@ -166,10 +180,5 @@ public class QueueStore {
         .projection(new Document("_id", 1))
         .forEach(d -> ids.add(d.getString("_id")));
     return ids;
-  }
-
-  @SuppressWarnings("unchecked")
-  static Document toDocument(Object value) {
-    return new Document(Json.mapper().convertValue(value, Map.class));
   }
 }

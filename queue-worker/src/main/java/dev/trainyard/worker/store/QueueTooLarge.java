@@ -6,13 +6,11 @@ package dev.trainyard.worker.store;
  * version it replaces. The command that grew it is refused, not stored: the queue stays as it was.
  */
 public final class QueueTooLarge extends RuntimeException {
-  private final String queueId;
   private final long bytes;
   private final long limit;
 
   public QueueTooLarge(String queueId, long bytes, long limit) {
     super("queue " + queueId + " would be stored in " + bytes + " bytes, over its " + limit);
-    this.queueId = queueId;
     this.bytes = bytes;
     this.limit = limit;
   }
@@ -24,9 +22,5 @@ public final class QueueTooLarge extends RuntimeException {
         + " bytes, over the "
         + limit
         + " bytes one queue may hold; land or cancel pull requests to make room";
-  }
-
-  public String queueId() {
-    return queueId;
   }
 }

@@ -68,6 +68,8 @@ class WebhookSubscriptionsIT extends OwnStack {
     assertThat(stranger.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
         .isEqualTo(404);
     assertThat(stranger.post("/v1/webhooks/listEndpoints", "{}").body()).doesNotContain(id);
+    assertThat(stranger.post("/v1/webhooks/rotateSecret", "{\"id\":\"" + id + "\"}").status())
+        .isEqualTo(404);
     assertThat(api.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
         .isEqualTo(200);
     assertThat(api.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())

@@ -166,6 +166,14 @@ class WebhooksIT extends OwnStack {
     assertThat(walked).containsAll(delivered);
 
     String again = delivered.iterator().next();
+    Api stranger = stack.otherOrganization().api();
+    assertThat(stranger.post("/v1/webhooks/listDeliveries", "{\"take\":100}").body())
+        .as("another organization's log")
+        .doesNotContain(again);
+    assertThat(
+            stranger.post("/v1/webhooks/redeliver", "{\"deliveryId\":\"" + again + "\"}").status())
+        .as("another organization's delivery")
+        .isEqualTo(404);
     assertThat(api.post("/v1/webhooks/redeliver", "{\"deliveryId\":\"" + again + "\"}").status())
         .isEqualTo(200);
     Awaitility.await()

@@ -47,9 +47,7 @@ public class DeliveryStore {
     for (WebhookDelivery d : added) {
       writes.add(
           new UpdateOneModel<>(
-              WebhookDocuments.byId(d.id()),
-              Updates.setOnInsert(WebhookDocuments.document(d)),
-              UPSERT));
+              WebhookDocuments.byId(d.id()), Updates.setOnInsert(Json.document(d)), UPSERT));
     }
     deliveries.bulkWrite(writes);
   }
