@@ -2,6 +2,8 @@ package dev.trainyard.bench;
 
 import dev.trainyard.bench.flaky.FlakyBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
+import dev.trainyard.bench.http.QueueDepthBenchmark;
+import dev.trainyard.bench.listing.ListingBenchmark;
 import dev.trainyard.bench.merge.MergeLatencyBenchmark;
 import dev.trainyard.bench.scheduler.SchedulerBenchmark;
 import dev.trainyard.bench.webhooks.WebhookBenchmark;
@@ -10,8 +12,9 @@ import java.util.Arrays;
 /**
  * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
  * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark},
- * {@code flaky <args>} {@link FlakyBenchmark}; anything else runs {@link HttpBenchmark} with the
- * arguments as given.
+ * {@code flaky <args>} {@link FlakyBenchmark}, {@code listing <args>} {@link ListingBenchmark},
+ * {@code depth <args>} {@link QueueDepthBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on
+ * the chart's topology; anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -23,6 +26,12 @@ public final class Bench {
       SchedulerBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("flaky")) {
       FlakyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("depth")) {
+      QueueDepthBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("listing")) {
+      ListingBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("cluster")) {
+      HttpBenchmark.cluster(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

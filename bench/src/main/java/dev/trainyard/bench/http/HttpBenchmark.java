@@ -2,6 +2,8 @@ package dev.trainyard.bench.http;
 
 import dev.trainyard.bench.http.LoadGenerator.Call;
 import dev.trainyard.bench.http.LoadGenerator.Result;
+import dev.trainyard.bench.stack.ClusterProcess;
+import dev.trainyard.bench.stack.Stack;
 import dev.trainyard.bench.stack.StandaloneProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +25,9 @@ import java.util.function.Supplier;
  * </ul>
  *
  * Arguments: {@code [jar] [seconds per phase] [submit rate/s] [in-flight for saturation] [queues]};
- * the PRs submitted are spread over the queues.
+ * the PRs submitted are spread over the queues. Each phase also prints the CPU each service spent
+ * per request: {@link #main} runs the standalone (one process, so one figure for all), {@link
+ * #cluster} the chart's topology with every service a process of its own.
  */
 public final class HttpBenchmark {
   private static int queues = 50;
@@ -34,16 +38,29 @@ public final class HttpBenchmark {
   private HttpBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path jar = StandaloneProcess.jar(args);
+    run(StandaloneProcess::start, args);
+  }
+
+  /** As {@link #main}, against {@link ClusterProcess}: CPU per request for each service. */
+  public static void cluster(String[] args) throws Exception {
+    run(ClusterProcess::start, args);
+  }
+
+  /** How a benchmark starts the stack it measures, from the standalone jar. */
+  private interface Starter {
+    Stack start(Path jar) throws Exception;
+  }
+
+  private static void run(Starter starter, String[] args) throws Exception {
     Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 20);
     double rate = args.length > 2 ? Double.parseDouble(args[2]) : 200;
     int inFlight = args.length > 3 ? Integer.parseInt(args[3]) : 64;
     queues = args.length > 4 ? Integer.parseInt(args[4]) : 50;
-    try (StandaloneProcess standalone = StandaloneProcess.start(jar)) {
-      LoadGenerator load = new LoadGenerator(standalone.baseUrl(), StandaloneProcess.TOKEN);
+    try (Stack stack = starter.start(StandaloneProcess.jar(args))) {
+      LoadGenerator load = new LoadGenerator(stack.baseUrl(), stack.token());
       seed(load);
       List<Result> results = new ArrayList<>();
-      CpuMeter cpu = new CpuMeter(standalone);
+      CpuMeter cpu = new CpuMeter(stack);
       // warm-up: JIT, connection pools, Kafka producer metadata
       load.closedLoop("warm-up", inFlight, phase, i -> read(i));
       load.openLoop("warm-up", rate, phase, i -> submit(1_000_000 + i));
@@ -79,27 +96,55 @@ public final class HttpBenchmark {
   }
 
   /**
-   * The CPU the whole stack spends on each measured phase, per request (ms), from the standalone
-   * process's counters. Work a phase leaves queued when it ends counts in the phase after it.
+   * The CPU each service spends on each measured phase, per request (ms), from its processes'
+   * counters. Work a phase leaves queued when it ends counts in the phase after it.
    */
   private static final class CpuMeter {
-    private final StandaloneProcess standalone;
-    private final Map<Result, Double> perRequest = new IdentityHashMap<>();
+    private final Stack stack;
+    private final Map<Result, Map<String, Double>> perRequest = new IdentityHashMap<>();
 
-    CpuMeter(StandaloneProcess standalone) {
-      this.standalone = standalone;
+    CpuMeter(Stack stack) {
+      this.stack = stack;
     }
 
     Result measure(Supplier<Result> phase) {
-      Duration before = standalone.cpuTime();
+      Map<String, Duration> before = stack.cpuTimes();
       Result result = phase.get();
-      double ms = standalone.cpuTime().minus(before).toNanos() / 1e6;
-      perRequest.put(result, ms / Math.max(1, result.requests()));
+      Map<String, Double> spent = new TreeMap<>();
+      stack
+          .cpuTimes()
+          .forEach(
+              (service, now) ->
+                  spent.put(
+                      service,
+                      now.minus(before.getOrDefault(service, Duration.ZERO)).toNanos()
+                          / 1e6
+                          / Math.max(1, result.requests())));
+      perRequest.put(result, spent);
       return result;
     }
 
+    /** The whole stack's CPU per request. */
     double perRequest(Result result) {
-      return perRequest.get(result);
+      return perRequest.get(result).values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** Each service's CPU per request, when the stack has more than one process. */
+    void printByService(List<Result> results) {
+      List<String> services = List.copyOf(perRequest.get(results.get(0)).keySet());
+      if (services.size() < 2) {
+        return;
+      }
+      System.out.printf(
+          Locale.ROOT, "%n| CPU ms per request | %s |%n", String.join(" | ", services));
+      System.out.println("|---|" + "---:|".repeat(services.size()));
+      for (Result r : results) {
+        StringBuilder row = new StringBuilder("| " + r.name() + " |");
+        for (String service : services) {
+          row.append(String.format(Locale.ROOT, " %.3f |", perRequest.get(r).get(service)));
+        }
+        System.out.println(row);
+      }
     }
   }
 
@@ -194,8 +239,9 @@ public final class HttpBenchmark {
         System.out.println("  statuses of " + r.name() + ": " + r.statuses() + " (-1 = no answer)");
       }
     }
+    cpu.printByService(results);
     System.out.printf(
-        Locale.ROOT, "%nreads / health throughput: %.2f (target >= 0.40)%n", readRatio);
+        Locale.ROOT, "%nreads / health throughput: %.2f (target >= 0.70)%n", readRatio);
     System.out.printf(
         Locale.ROOT,
         "submit p99 / health p99 at the same rate: %.1f ms / %.1f ms (target submit p99 <= 100 ms)%n",

@@ -12,9 +12,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The standalone distribution started as a child process on a fresh data directory. */
-public final class StandaloneProcess implements AutoCloseable {
+public final class StandaloneProcess implements Stack {
   public static final String TOKEN = "bench-token";
   private final Process process;
   private final int port;
@@ -26,16 +27,22 @@ public final class StandaloneProcess implements AutoCloseable {
     this.data = data;
   }
 
-  /**
-   * The CPU time the standalone's process (every thread: broker, store, worker, gateway,
-   * dispatcher) has used so far, from the operating system's counters.
-   */
-  public Duration cpuTime() {
-    return process
-        .toHandle()
-        .info()
-        .totalCpuDuration()
-        .orElseThrow(() -> new IllegalStateException("this system does not report process CPU"));
+  /** One process for every service: broker, store, worker, gateway, dispatcher, flaky tests. */
+  @Override
+  public Map<String, Duration> cpuTimes() {
+    return Map.of(
+        "standalone",
+        process
+            .toHandle()
+            .info()
+            .totalCpuDuration()
+            .orElseThrow(
+                () -> new IllegalStateException("this system does not report process CPU")));
+  }
+
+  @Override
+  public String token() {
+    return TOKEN;
   }
 
   /** The standalone jar named by the first argument, or the one the build just packaged. */
@@ -84,6 +91,7 @@ public final class StandaloneProcess implements AutoCloseable {
     return data;
   }
 
+  @Override
   public String baseUrl() {
     return "http://127.0.0.1:" + port;
   }

@@ -2,14 +2,13 @@ package dev.trainyard.standalone.infra;
 
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The embedded MongoDB-wire store (mongo-java-server): on disk with its H2 backend for the
- * standalone run, in memory for tests. Real MongoDB is the production target.
+ * The embedded MongoDB-wire store (mongo-java-server with {@link DurableH2Backend}): on disk for
+ * the standalone run, in memory for tests. Real MongoDB is the production target.
  */
 public final class DocumentStore implements AutoCloseable {
   private final MongoServer server;
@@ -29,8 +28,9 @@ public final class DocumentStore implements AutoCloseable {
     return new DocumentStore(new DurableH2Backend(dir.resolve("trainyard.mv").toString()), port);
   }
 
+  /** A store in memory with the on-disk store's backend (its index use included), for tests. */
   public static DocumentStore inMemory() {
-    return new DocumentStore(new MemoryBackend(), 0);
+    return new DocumentStore(new DurableH2Backend(null), 0);
   }
 
   /**

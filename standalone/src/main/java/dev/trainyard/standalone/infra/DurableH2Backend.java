@@ -1,12 +1,30 @@
 package dev.trainyard.standalone.infra;
 
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.DatabaseResolver;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.oplog.Oplog;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import io.netty.channel.Channel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 
 /**
@@ -17,6 +35,11 @@ import org.h2.mvstore.MVStore;
  *       background about once a second, so a killed process (SIGKILL, OOM kill, power loss) would
  *       lose writes the services had already been told were durable — and a worker that committed
  *       its Kafka offsets after such a write would lose the command.
+ *   <li>Queries use the indexes the services create, as they do on MongoDB. mongo-java-server uses
+ *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
+ *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
+ *       page of 100,000 rows read and sorted all of them. Here a query fixing {@code _id} reads
+ *       that one document, and the others go through an {@link OrderedIndex}.
  *   <li>Every command holds on to the store version it reads. A query scans a snapshot of the
  *       collection; without that registration, commits and the background compaction of other
  *       connections may drop the chunks the scan still has to read once they are older than the
@@ -48,6 +71,195 @@ final class DurableH2Backend extends H2Backend {
     Document result = readingOneVersion(() -> super.handleMessage(message));
     commit();
     return result;
+  }
+
+  @Override
+  protected MongoDatabase openOrCreateDatabase(String databaseName) {
+    return new Database(databaseName);
+  }
+
+  /**
+   * A database whose collections use their indexes. {@link H2Database}'s constructor opens the
+   * stored collections and indexes through the overrides here, before a field of a subclass is set;
+   * an inner class reaches the store through its outer instance, which is set first.
+   */
+  private final class Database extends H2Database {
+    /** {@link H2Database}'s names for a collection's maps, so existing files open unchanged. */
+    private static final String DATA_MAP = "databases.";
+
+    private static final String META_MAP = "meta.";
+
+    /** The stage the driver's {@code countDocuments} ends its pipeline with. */
+    private static final Document COUNT_STAGE =
+        new Document("$group", new Document("_id", 1).append("n", new Document("$sum", 1)));
+
+    Database(String name) {
+      super(name, getMvStore(), getCursorRegistry());
+    }
+
+    @Override
+    protected MongoCollection<Object> openOrCreateCollection(
+        String collectionName, CollectionOptions options) {
+      String fullName = getFullCollectionNamespace(collectionName);
+      MVStore store = getMvStore();
+      return new IndexedCollection(
+          this,
+          collectionName,
+          options,
+          store.openMap(DATA_MAP + fullName),
+          store.openMap(META_MAP + fullName),
+          cursorRegistry);
+    }
+
+    @Override
+    protected Index<Object> openOrCreateSecondaryIndex(
+        String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
+      // a sparse index leaves out documents a query may still match: not used, as before
+      return sparse
+          ? super.openOrCreateSecondaryIndex(collectionName, indexName, keys, true)
+          : new OrderedIndex(indexName, keys);
+    }
+
+    @Override
+    public Document handleCommand(
+        Channel channel,
+        String command,
+        Document query,
+        DatabaseResolver databaseResolver,
+        Oplog oplog) {
+      if (command.equalsIgnoreCase("aggregate")) {
+        Optional<Document> counted = countDocuments(query);
+        if (counted.isPresent()) {
+          return counted.get();
+        }
+      }
+      return super.handleCommand(channel, command, query, databaseResolver, oplog);
+    }
+
+    /**
+     * The driver's {@code countDocuments} ({@code $match}, then a {@code $group} counting),
+     * answered by the collection's count, which an index can serve without reading the documents;
+     * the aggregation would read every document of the collection.
+     */
+    private Optional<Document> countDocuments(Document command) {
+      if (!(command.get("aggregate") instanceof String name)
+          || !(command.get("pipeline") instanceof List<?> pipeline)
+          || pipeline.size() != 2
+          || !COUNT_STAGE.equals(pipeline.get(1))
+          || !(pipeline.get(0) instanceof Document first)
+          || first.size() != 1
+          || !(first.get("$match") instanceof Document match)) {
+        return Optional.empty();
+      }
+      MongoCollection<Object> collection = resolveCollection(name, false);
+      if (collection == null) {
+        return Optional.empty();
+      }
+      int n = collection.count(match, 0, 0);
+      List<Document> batch = new ArrayList<>();
+      if (n > 0) {
+        batch.add(new Document("_id", 1).append("n", n));
+      }
+      Document cursor =
+          new Document("id", 0L)
+              .append("ns", getFullCollectionNamespace(name))
+              .append("firstBatch", batch);
+      Document response = new Document("cursor", cursor);
+      Utils.markOkay(response);
+      return Optional.of(response);
+    }
+  }
+
+  /**
+   * A collection that reads by {@code _id} when a query fixes it, and otherwise through its best
+   * {@link OrderedIndex}, in the index's order when that is the order asked for.
+   */
+  private static final class IndexedCollection extends H2Collection {
+    private static final String ID = "_id";
+
+    IndexedCollection(
+        MongoDatabase database,
+        String name,
+        CollectionOptions options,
+        MVMap<Object, Document> data,
+        MVMap<String, Object> meta,
+        CursorRegistry cursors) {
+      super(database, name, options, data, meta, cursors);
+    }
+
+    @Override
+    protected QueryResult queryDocuments(
+        Document query,
+        Document orderBy,
+        int skip,
+        int limit,
+        int batchSize,
+        Document fieldSelector) {
+      if (orderBy != null && orderBy.containsKey("$natural")) {
+        return super.queryDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
+      }
+      Optional<Iterable<Object>> byId = byId(query);
+      if (byId.isPresent()) {
+        return matchDocuments(query, byId.get(), orderBy, skip, limit, batchSize, fieldSelector);
+      }
+      Optional<OrderedIndex.Scan> scan = scan(query, orderBy);
+      if (scan.isEmpty()) {
+        return super.queryDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
+      }
+      Stream<Document> documents =
+          scan.get().positions().map(this::getDocument).filter(Objects::nonNull);
+      return matchDocumentsFromStream(
+          query,
+          documents,
+          skip,
+          limit,
+          batchSize,
+          scan.get().ordered() ? null : deriveComparator(orderBy),
+          fieldSelector);
+    }
+
+    /** Counted on the index alone when it decides the whole query. */
+    @Override
+    public int count(Document query, int skip, int limit) {
+      Optional<OrderedIndex.Scan> scan = scan(query, null);
+      if (scan.isEmpty() || !scan.get().covers()) {
+        return super.count(query, skip, limit);
+      }
+      long n = Math.max(0, scan.get().count() - Math.max(skip, 0));
+      return (int) (limit > 0 ? Math.min(n, limit) : n);
+    }
+
+    /** The document's position when the query fixes {@code _id} (with other conditions or not). */
+    private Optional<Iterable<Object>> byId(Document query) {
+      List<Document> conjuncts = new ArrayList<>();
+      OrderedIndex.flatten(query, conjuncts);
+      Object id = OrderedIndex.equality(conjuncts, ID);
+      if (id == null) {
+        return Optional.empty();
+      }
+      for (Index<Object> index : getIndexes()) {
+        if (index.isUnique()
+            && index.getKeys().size() == 1
+            && index.getKeys().get(0).getKey().equals(ID)) {
+          Object position = index.getPosition(new Document(ID, id));
+          return Optional.of(position == null ? List.of() : List.of(position));
+        }
+      }
+      return Optional.empty();
+    }
+
+    private Optional<OrderedIndex.Scan> scan(Document query, Document orderBy) {
+      OrderedIndex.Scan best = null;
+      for (Index<Object> index : getIndexes()) {
+        if (index instanceof OrderedIndex ordered) {
+          Optional<OrderedIndex.Scan> scan = ordered.scan(query, orderBy);
+          if (scan.isPresent() && (best == null || scan.get().betterThan(best))) {
+            best = scan.get();
+          }
+        }
+      }
+      return Optional.ofNullable(best);
+    }
   }
 
   private Document readingOneVersion(Supplier<Document> command) {
