@@ -200,14 +200,11 @@ public final class HttpBenchmark {
   }
 
   private static String repo(int queue) {
-    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"bench\",\"name\":\"repo-"
-        + queue
-        + "\"},\"targetBranch\":\"main\"}";
+    return Bodies.queue("repo-" + queue);
   }
 
   private static String prBody(int queue, long number) {
-    String base = repo(queue);
-    return base.substring(0, base.length() - 1) + ",\"pr\":{\"number\":" + number + "}}";
+    return Bodies.pr("repo-" + queue, number);
   }
 
   private static void print(

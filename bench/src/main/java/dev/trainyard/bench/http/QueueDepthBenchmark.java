@@ -91,13 +91,10 @@ public final class QueueDepthBenchmark {
   }
 
   private static String repo(int queue) {
-    return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"bench\",\"name\":\"depth-"
-        + queue
-        + "\"},\"targetBranch\":\"main\"}";
+    return Bodies.queue("depth-" + queue);
   }
 
   private static String pr(int queue, long number) {
-    String base = repo(queue);
-    return base.substring(0, base.length() - 1) + ",\"pr\":{\"number\":" + (number + 1) + "}}";
+    return Bodies.pr("depth-" + queue, number + 1);
   }
 }
