@@ -3,12 +3,21 @@ package dev.trainyard.common.view;
 /** MongoDB collection names shared by the writer (worker) and the readers (gateway). */
 public final class Collections {
   /**
-   * One aggregate document per queue (state, read-model view, version, recent command ids), and the
-   * outboxes of queue versions not yet published ({@code _id} starting {@code outbox:}): while a
-   * queue names one, its newest history rows may be incomplete, so listings read the version
-   * before.
+   * One aggregate document per queue (state, read-model view and the tags of its entry documents,
+   * version, recent command ids), and the outboxes of queue versions not yet published ({@code _id}
+   * starting {@code outbox:}): while a queue names one, its newest history rows may be incomplete,
+   * so listings read the version before.
    */
   public static final String QUEUES = "queues";
+
+  /**
+   * The waiting pull requests of every queue, one document per entry and written form (ADR 0019):
+   * {@code _id} ({@link EntryTags#documentId}), {@code queue} (its id), {@code version} (the queue
+   * version it was written for), {@code sequence}, {@code entry} (the worker's state), {@code item}
+   * (its {@link PullRequestListItem}) and {@code rowVersion}. Only the documents the queue's {@code
+   * entryTags} name are current; the others are superseded or from a write that lost its race.
+   */
+  public static final String QUEUE_ENTRIES = "queue_entries";
 
   /** Versioned rows of every submission ({@link PullRequestRow}). */
   public static final String PULL_REQUESTS = "pull_requests";

@@ -9,6 +9,7 @@ import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.TestRunDocument;
 import dev.trainyard.common.view.TestingDetails;
+import dev.trainyard.gateway.queues.QueueReader;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,9 +50,11 @@ public class MetricsReader {
   private static final Set<String> MEASURED_RUNS = Set.of("succeeded", "failed");
 
   private final ReactiveMongoTemplate mongo;
+  private final QueueReader queues;
 
-  public MetricsReader(ReactiveMongoTemplate mongo) {
+  public MetricsReader(ReactiveMongoTemplate mongo, QueueReader queues) {
     this.mongo = mongo;
+    this.queues = queues;
   }
 
   /** Queues whose id starts with {@code prefix} (an organization, or one of its repositories). */
@@ -59,7 +62,7 @@ public class MetricsReader {
     Query query =
         Query.query(Criteria.where("_id").regex("^" + Pattern.quote(prefix)).and("view").ne(null))
             .with(Sort.by("_id"));
-    query.fields().include("aggregate.key", "view.enqueuedPullRequests");
+    query.fields().include("aggregate.key");
     return mongo
         .find(query, Document.class, Collections.QUEUES)
         .concatMap(doc -> queue(doc, now))
@@ -70,10 +73,11 @@ public class MetricsReader {
   private Mono<List<LaneMetrics>> queue(Document doc, Instant now) {
     QueueKey key =
         Json.mapper().convertValue(doc.get("aggregate", Document.class).get("key"), QueueKey.class);
-    List<PullRequestListItem> enqueued =
-        Json.mapper()
-            .convertValue(doc.get("view", Document.class), QueueViewPart.class)
-            .enqueuedPullRequests();
+    return queues.enqueued(key.id()).flatMap(enqueued -> queue(key, enqueued, now));
+  }
+
+  private Mono<List<LaneMetrics>> queue(
+      QueueKey key, List<PullRequestListItem> enqueued, Instant now) {
     Instant since = now.minus(WINDOW);
     return Mono.zip(liveBisectionRuns(key), runsSince(key, since), concludedSince(key, since))
         .flatMap(
@@ -84,7 +88,7 @@ public class MetricsReader {
                         more ->
                             build(
                                 key,
-                                enqueued == null ? List.of() : enqueued,
+                                enqueued,
                                 t.getT1(),
                                 t.getT2(),
                                 t.getT3(),
@@ -92,9 +96,6 @@ public class MetricsReader {
                                 more.getT2(),
                                 since)));
   }
-
-  /** The part of the queue view this reader needs. */
-  record QueueViewPart(List<PullRequestListItem> enqueuedPullRequests) {}
 
   private static List<LaneMetrics> build(
       QueueKey key,

@@ -3,8 +3,13 @@ package dev.trainyard.gateway.queues;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.view.EntryTags;
+import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.gateway.http.ApiException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
@@ -18,6 +23,8 @@ import reactor.core.publisher.Mono;
  */
 @Component
 public class QueueReader {
+  private static final int MAX_READS = 8;
+
   private final ReactiveMongoTemplate mongo;
 
   public QueueReader(ReactiveMongoTemplate mongo) {
@@ -28,9 +35,62 @@ public class QueueReader {
     return find(key, "view.state").then();
   }
 
+  /** The queue as getQueue shows it: its document's view and its entry documents' lines. */
   public Mono<QueueView> view(QueueKey key) {
     return find(key, "view")
-        .map(doc -> Json.mapper().convertValue(doc.get("view"), QueueView.class));
+        .map(doc -> Json.mapper().convertValue(doc.get("view"), QueueView.class))
+        .zipWith(
+            enqueued(key.id()),
+            (stored, items) ->
+                new QueueView(stored.state(), stored.branch(), stored.settings(), items));
+  }
+
+  /**
+   * The queue's waiting pull requests in queue order, from the entry documents its newest version
+   * names (ADR 0019); none for a queue that does not exist. A version written between reading the
+   * names and the documents may have deleted some: the names are read again.
+   */
+  public Mono<List<PullRequestListItem>> enqueued(String queueId) {
+    return Mono.defer(() -> enqueuedOnce(queueId))
+        .repeatWhenEmpty(MAX_READS, repeats -> repeats)
+        .onErrorMap(
+            IllegalStateException.class,
+            e ->
+                ApiException.unavailable(
+                    "the queue changed on every read; try again (" + e.getMessage() + ")"));
+  }
+
+  private Mono<List<PullRequestListItem>> enqueuedOnce(String queueId) {
+    Query header = Query.query(Criteria.where("_id").is(queueId));
+    header.fields().include("entryTags");
+    return mongo
+        .findOne(header, Document.class, Collections.QUEUES)
+        .map(doc -> EntryTags.parse(doc.getString("entryTags")).documentIds(queueId))
+        .defaultIfEmpty(Set.of())
+        .flatMap(
+            named -> {
+              if (named.isEmpty()) {
+                return Mono.just(List.<PullRequestListItem>of());
+              }
+              Query entries = Query.query(Criteria.where("queue").is(queueId));
+              entries.fields().include("item", "sequence");
+              return mongo
+                  .find(entries, Document.class, Collections.QUEUE_ENTRIES)
+                  .filter(d -> named.contains(d.getString("_id")))
+                  .collectList()
+                  .filter(docs -> docs.size() == named.size())
+                  .map(QueueReader::inQueueOrder);
+            });
+  }
+
+  private static List<PullRequestListItem> inQueueOrder(List<Document> entries) {
+    return entries.stream()
+        .sorted(
+            Comparator.comparingInt(
+                    (Document d) -> d.get("item", Document.class).getInteger("priorityValue"))
+                .thenComparingLong(d -> ((Number) d.get("sequence")).longValue()))
+        .map(d -> Json.mapper().convertValue(d.get("item"), PullRequestListItem.class))
+        .toList();
   }
 
   /**

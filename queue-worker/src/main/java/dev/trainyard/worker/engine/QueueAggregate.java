@@ -98,6 +98,16 @@ public record QueueAggregate(
     return c.aggregate();
   }
 
+  /**
+   * This state holding {@code stored} as its entries: the store keeps entries in documents of their
+   * own (ADR 0019) and puts them back on load.
+   */
+  public QueueAggregate withStoredEntries(List<Entry> stored) {
+    Copy c = new Copy(this);
+    c.entries = stored;
+    return c.aggregate();
+  }
+
   QueueAggregate withTargetsBeforeSubmit(List<PendingTargets> pending) {
     Copy c = new Copy(this);
     c.targetsBeforeSubmit = pending;

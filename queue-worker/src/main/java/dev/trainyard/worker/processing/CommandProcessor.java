@@ -181,7 +181,9 @@ public class CommandProcessor {
     publish(
         stored.stream().map(QueueBatch.Written::outbox).toList(),
         kept.stream().flatMap(b -> b.replies().stream()).toList());
-    stored.forEach(w -> cache.put(w.queue().published()));
+    versions.next().stream()
+        .filter(q -> !conflicted.contains(q.id()))
+        .forEach(q -> cache.put(q.published()));
     kept.forEach(b -> afterwards.accept(b.state()));
     return conflicted;
   }

@@ -198,7 +198,8 @@ final class QueueBatch {
             outbox.id(),
             RowProjector.rowVersions(state, before.rowVersions(), rows),
             state == null ? 0 : state.entries().size(),
-            !Effects.of(state).isEmpty());
+            !Effects.of(state).isEmpty(),
+            before.entryTags());
     return new Written(queue, outbox);
   }
 

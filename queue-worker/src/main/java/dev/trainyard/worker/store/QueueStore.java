@@ -2,9 +2,11 @@ package dev.trainyard.worker.store;
 
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoBulkWriteException;
+import com.mongodb.MongoException;
 import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
@@ -17,30 +19,41 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.Codec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Loads and writes queue aggregate documents; every write is one atomic single-document write. A
- * version that would be larger than {@code maxDocumentBytes}, and larger than the one it replaces,
- * is refused ({@link QueueTooLarge}): whatever its clients send, no queue document comes near
- * MongoDB's 16 MiB limit, and a queue over the limit can still shrink.
+ * Loads and writes queues (ADR 0019). A queue version is one queue document, written by one atomic
+ * single-document write checked against the version it was decided on, and the entry documents of
+ * the entries it changed, written before it under fresh tags so that only a version that won its
+ * race ever names them ({@link QueueSplit}). A version whose queue document would be larger than
+ * {@code maxDocumentBytes}, and larger than the one it replaces, is refused ({@link
+ * QueueTooLarge}): whatever its clients send, no queue document comes near MongoDB's 16 MiB limit,
+ * and a queue over the limit can still shrink.
  */
 @Component
 public class QueueStore {
   /** Half of MongoDB's 16 MiB document limit. */
   public static final long DEFAULT_MAX_DOCUMENT_BYTES = 8L * 1024 * 1024;
 
+  private static final Logger log = LoggerFactory.getLogger(QueueStore.class);
+  private static final int MAX_LOAD_ATTEMPTS = 8;
+
   private final MongoCollection<Document> queues;
   private final MongoCollection<RawBsonDocument> rawQueues;
+  private final MongoCollection<Document> entries;
   private final Codec<Document> codec;
   private final long maxDocumentBytes;
 
@@ -53,9 +66,43 @@ public class QueueStore {
     this.codec = queues.getCodecRegistry().get(Document.class);
     this.maxDocumentBytes = maxDocumentBytes;
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
+    this.entries = mongo.getCollection(Collections.QUEUE_ENTRIES);
+    entries.createIndex(Indexes.ascending("queue", "version"));
   }
 
+  /**
+   * The queue with its entries. Entry documents the queue does not name and that no write in flight
+   * can still name (written for its version or before) are deleted on the way.
+   */
   public Optional<StoredQueue> load(String id) {
+    for (int attempt = 0; attempt < MAX_LOAD_ATTEMPTS; attempt++) {
+      Optional<StoredQueue> header = loadHeader(id);
+      if (header.isEmpty()) {
+        return header;
+      }
+      Map<String, StoredEntry> documents = new HashMap<>();
+      entries
+          .find(Filters.eq("queue", id))
+          .forEach(
+              d ->
+                  documents.put(
+                      d.getString("_id"), Json.mapper().convertValue(d, StoredEntry.class)));
+      StoredQueue whole = QueueSplit.join(header.get(), documents);
+      if (whole != null) {
+        Set<String> named = whole.entryTags().documentIds(id);
+        delete(
+            documents.values().stream()
+                .filter(d -> d.version() <= whole.version() && !named.contains(d.id()))
+                .map(StoredEntry::id)
+                .toList());
+        return Optional.of(whole);
+      }
+      // a newer version replaced a document between the two reads: read that version
+    }
+    throw new IllegalStateException("queue " + id + " kept changing while it was read; will retry");
+  }
+
+  private Optional<StoredQueue> loadHeader(String id) {
     Document doc = queues.find(Filters.eq("_id", id)).first();
     return Optional.ofNullable(doc).map(d -> Json.mapper().convertValue(d, StoredQueue.class));
   }
@@ -68,9 +115,11 @@ public class QueueStore {
    * @throws QueueTooLarge for a version over the limit that is larger than the one it replaces
    */
   public Prepared prepare(List<StoredQueue> next, List<StoredQueue> expected) {
+    List<QueueSplit> splits = new ArrayList<>();
     List<WriteModel<RawBsonDocument>> writes = new ArrayList<>();
     for (int i = 0; i < next.size(); i++) {
-      RawBsonDocument doc = encoded(next.get(i), expected.get(i));
+      QueueSplit split = QueueSplit.of(next.get(i), expected.get(i));
+      RawBsonDocument doc = encoded(split.next().header(), expected.get(i).header());
       long version = expected.get(i).version();
       writes.add(
           version == 0
@@ -78,12 +127,18 @@ public class QueueStore {
               : new ReplaceOneModel<>(
                   Filters.and(Filters.eq("_id", next.get(i).id()), Filters.eq("version", version)),
                   doc));
+      splits.add(split);
     }
-    return new Prepared(List.copyOf(next), writes);
+    return new Prepared(splits, writes);
   }
 
-  /** Versions {@link #prepare}d for writing, and their writes. */
-  public record Prepared(List<StoredQueue> next, List<WriteModel<RawBsonDocument>> writes) {}
+  /** Versions {@link #prepare}d for writing, and the writes of their queue documents. */
+  public record Prepared(List<QueueSplit> splits, List<WriteModel<RawBsonDocument>> writes) {
+    /** The versions as written, each with the tags of its entry documents. */
+    public List<StoredQueue> next() {
+      return splits.stream().map(QueueSplit::next).toList();
+    }
+  }
 
   /**
    * Writes each prepared queue if its stored version is still the one it was decided on (none yet
@@ -97,6 +152,29 @@ public class QueueStore {
     if (prepared.writes().isEmpty()) {
       return Set.of();
     }
+    List<InsertOneModel<Document>> inserts =
+        prepared.splits().stream()
+            .flatMap(s -> s.written().stream())
+            .map(e -> new InsertOneModel<>(Json.document(e)))
+            .toList();
+    if (!inserts.isEmpty()) {
+      entries.bulkWrite(inserts, new BulkWriteOptions().ordered(false));
+    }
+    Set<String> conflicted = saveQueueDocuments(prepared);
+    // what no version names any more: the superseded documents of the versions written, and the
+    // new documents of those that lost their race
+    delete(
+        prepared.splits().stream()
+            .flatMap(
+                s ->
+                    conflicted.contains(s.next().id())
+                        ? s.written().stream().map(StoredEntry::id)
+                        : s.superseded().stream())
+            .toList());
+    return conflicted;
+  }
+
+  private Set<String> saveQueueDocuments(Prepared prepared) {
     try {
       BulkWriteResult result =
           rawQueues.bulkWrite(prepared.writes(), new BulkWriteOptions().ordered(false));
@@ -116,30 +194,57 @@ public class QueueStore {
   }
 
   /**
-   * {@code next} encoded once (the bytes the driver sends); refused when it is over the limit and
-   * larger than {@code before}.
+   * Deletes entry documents no version names; best effort, since a document left behind is only
+   * space (the next {@link #load} of its queue deletes it).
+   */
+  private void delete(List<String> ids) {
+    if (ids.isEmpty()) {
+      return;
+    }
+    try {
+      entries.bulkWrite(
+          ids.stream().map(id -> new DeleteOneModel<Document>(Filters.eq("_id", id))).toList(),
+          new BulkWriteOptions().ordered(false));
+    } catch (MongoException e) {
+      log.warn("{} entry documents no queue names were left behind: {}", ids.size(), e.toString());
+    }
+  }
+
+  /**
+   * {@code next} encoded once (the bytes the driver sends); refused when what the limit bounds of
+   * it is over the limit and larger than in {@code before}.
    */
   private RawBsonDocument encoded(StoredQueue next, StoredQueue before) {
     RawBsonDocument doc = new RawBsonDocument(Json.document(next), codec);
-    long bytes = doc.getByteBuffer().remaining();
-    if (bytes > maxDocumentBytes
-        && (before.version() == 0
-            || bytes
-                > new RawBsonDocument(Json.document(before), codec).getByteBuffer().remaining())) {
-      throw new QueueTooLarge(next.id(), bytes, maxDocumentBytes);
+    if (doc.getByteBuffer().remaining() > maxDocumentBytes) {
+      long bytes = bounded(next);
+      if (bytes > maxDocumentBytes && (before.version() == 0 || bytes > bounded(before))) {
+        throw new QueueTooLarge(next.id(), bytes, maxDocumentBytes);
+      }
     }
     return doc;
+  }
+
+  /**
+   * The bytes of a queue document the limit bounds: all but the ids of applied commands, which
+   * {@link StoredQueue#RECENT_MAX} bounds on its own and which the refusal of a command adds to.
+   */
+  private long bounded(StoredQueue queue) {
+    Document doc = Json.document(queue);
+    doc.remove("recent");
+    return new RawBsonDocument(doc, codec).getByteBuffer().remaining();
   }
 
   /** After a partial bulk write: the queues whose stored document is not the one we wrote. */
   private Set<String> notWritten(List<StoredQueue> next) {
     Set<String> lost = new HashSet<>();
     for (StoredQueue q : next) {
-      Optional<StoredQueue> stored = load(q.id());
+      Optional<StoredQueue> stored = loadHeader(q.id());
       boolean ours =
           stored.isPresent()
               && stored.get().version() == q.version()
-              && stored.get().recent().equals(q.recent());
+              && stored.get().recent().equals(q.recent())
+              && stored.get().entryTags().equals(q.entryTags());
       if (!ours) {
         lost.add(q.id());
       }

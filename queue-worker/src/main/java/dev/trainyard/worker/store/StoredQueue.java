@@ -1,11 +1,13 @@
 package dev.trainyard.worker.store;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.trainyard.common.view.EntryTags;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.worker.engine.QueueAggregate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +18,8 @@ import java.util.Map;
  * version while it may still be unpublished; {@code rowVersions} maps each entry still in the
  * aggregate to the version of its current history row; {@code activeEntries} lets pollers find the
  * queues that hold pull requests, {@code effectsPending} the queues whose state asks for effects.
+ * In the store, the entries live in documents of their own that {@code entryTags} name (ADR 0019,
+ * {@link #header()}).
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,
@@ -28,7 +32,8 @@ public record StoredQueue(
     String outboxId,
     Map<String, Long> rowVersions,
     int activeEntries,
-    boolean effectsPending) {
+    boolean effectsPending,
+    EntryTags entryTags) {
 
   /**
    * Applied command ids are remembered for {@link #RECENT_WINDOW} (a client retrying under an
@@ -44,10 +49,12 @@ public record StoredQueue(
   public StoredQueue {
     recent = List.copyOf(recent);
     rowVersions = rowVersions == null ? Map.of() : Map.copyOf(rowVersions);
+    entryTags = entryTags == null ? EntryTags.NONE : entryTags;
   }
 
   public static StoredQueue absent(String id, String org) {
-    return new StoredQueue(id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false);
+    return new StoredQueue(
+        id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false, EntryTags.NONE);
   }
 
   /**
@@ -85,6 +92,50 @@ public record StoredQueue(
         null,
         rowVersions,
         activeEntries,
-        effectsPending);
+        effectsPending,
+        entryTags);
+  }
+
+  /** This version with its entries kept in the entry documents {@code tags} name. */
+  public StoredQueue withEntryTags(EntryTags tags) {
+    return new StoredQueue(
+        id,
+        org,
+        version,
+        aggregate,
+        view,
+        nextDeadline,
+        recent,
+        outboxId,
+        rowVersions,
+        activeEntries,
+        effectsPending,
+        tags);
+  }
+
+  /**
+   * What the queue document holds of this version: no entries, no enqueued pull requests in the
+   * view, and the row versions of concluded entries only; the rest is in its entry documents.
+   */
+  public StoredQueue header() {
+    Map<String, Long> concludedRows = new HashMap<>(rowVersions);
+    if (aggregate != null) {
+      aggregate.entries().forEach(e -> concludedRows.remove(e.id()));
+    }
+    return new StoredQueue(
+        id,
+        org,
+        version,
+        aggregate == null ? null : aggregate.withStoredEntries(List.of()),
+        view == null
+            ? null
+            : new QueueView(view.state(), view.branch(), view.settings(), List.of()),
+        nextDeadline,
+        recent,
+        outboxId,
+        concludedRows,
+        activeEntries,
+        effectsPending,
+        entryTags);
   }
 }

@@ -7,6 +7,7 @@ import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.worker.projection.Views;
+import dev.trainyard.worker.store.QueueSplit;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
 import java.util.List;
@@ -16,15 +17,16 @@ import org.bson.codecs.DocumentCodec;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a waiting PR weighs in its queue's stored document at its longest (GitHub's longest title,
- * names of 255 characters, impacted targets): the figure behind the README's sizes and how many
- * such PRs fit the document limit.
+ * What a waiting PR weighs in the store at its longest (GitHub's longest title, names of 255
+ * characters, impacted targets): a few bytes of its queue's document, which every command rewrites,
+ * and one entry document of at most 2,600 bytes, written only when the PR changes (ADR 0019). The
+ * figures behind the README's sizes and how many such PRs the queue document's limit allows.
  */
 class QueueDocumentSizeTest {
   private static final int PRS = 300;
 
   @Test
-  void aWaitingPrAtItsLongestWeighsAtMost2200BytesOfTheQueueDocument() {
+  void aWaitingPrAtItsLongestWeighsAtMost20BytesOfTheQueueDocumentAnd2600OfItsOwn() {
     QueueFixture q = QueueFixture.queue(10_000);
     for (long pr = 1; pr <= PRS; pr++) {
       q.submitted(pr);
@@ -43,15 +45,20 @@ class QueueDocumentSizeTest {
               pr, "", ImpactedTargets.of(List.of("//t:" + pr, "//u:" + pr), "d" + pr)));
     }
 
-    long perPr = (bytes(q.state()) - bytes(QueueFixture.queue(10_000).state())) / PRS;
+    QueueSplit full = split(q.state());
+    QueueSplit empty = split(QueueFixture.queue(10_000).state());
+    long headerPerPr = (bytes(full.next().header()) - bytes(empty.next().header())) / PRS;
+    long entryDocument = full.written().stream().mapToLong(d -> bytes(d)).max().orElseThrow();
 
-    assertThat(perPr).isBetween(1_500L, 2_200L);
-    assertThat(QueueStore.DEFAULT_MAX_DOCUMENT_BYTES / perPr)
-        .as("PRs the limit holds")
-        .isGreaterThan(3_800);
+    assertThat(full.written()).hasSize(PRS);
+    assertThat(headerPerPr).isBetween(10L, 20L);
+    assertThat(entryDocument).isBetween(1_500L, 2_600L);
+    assertThat(QueueStore.DEFAULT_MAX_DOCUMENT_BYTES / headerPerPr)
+        .as("PRs the queue document's limit holds")
+        .isGreaterThan(400_000);
   }
 
-  private static long bytes(QueueAggregate state) {
+  private static QueueSplit split(QueueAggregate state) {
     StoredQueue stored =
         new StoredQueue(
             state.key().id(),
@@ -64,7 +71,12 @@ class QueueDocumentSizeTest {
             null,
             Map.of(),
             state.entries().size(),
-            false);
+            false,
+            null);
+    return QueueSplit.of(stored, StoredQueue.absent(state.key().id(), "org"));
+  }
+
+  private static long bytes(Object stored) {
     return new RawBsonDocument(Json.document(stored), new DocumentCodec())
         .getByteBuffer()
         .remaining();

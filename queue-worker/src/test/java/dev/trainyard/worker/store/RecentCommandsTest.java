@@ -34,7 +34,7 @@ class RecentCommandsTest {
     IntStream.range(0, before)
         .forEach(i -> recent.add(new RecentCommand("c" + i, age == null ? null : NOW.minus(age))));
     StoredQueue queue =
-        new StoredQueue("q", "o", 7, null, null, null, recent, null, null, 0, false);
+        new StoredQueue("q", "o", 7, null, null, null, recent, null, null, 0, false, null);
 
     List<RecentCommand> kept = queue.rememberAfter(List.of(new RecentCommand("new", NOW)), NOW);
 

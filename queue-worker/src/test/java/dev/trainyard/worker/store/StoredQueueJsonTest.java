@@ -6,6 +6,7 @@ import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.view.EntryTags;
 import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -45,7 +46,8 @@ class StoredQueueJsonTest {
             "outbox-1",
             Map.of(state.entries().get(0).id(), 2L),
             1,
-            false);
+            false,
+            new EntryTags(Map.of(1L, "k3j9ab1x", 2L, "00000000")));
 
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);
@@ -54,6 +56,7 @@ class StoredQueueJsonTest {
         .containsEntry("_id", key.id())
         .containsEntry("nextDeadline", "2026-09-17T10:16:02.123Z");
     assertThat(((Map<?, ?>) doc.get("view")).get("state")).isEqualTo("running");
+    assertThat((String) doc.get("entryTags")).matches("[12]:\\w{8} [12]:\\w{8}");
     assertThat(Json.mapper().convertValue(doc, StoredQueue.class)).isEqualTo(stored);
   }
 }

@@ -1,0 +1,209 @@
+package dev.trainyard.standalone.guarantees;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.worker.engine.CommandContext;
+import dev.trainyard.worker.engine.EventApplier;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.QueueEngine;
+import dev.trainyard.worker.projection.Views;
+import dev.trainyard.worker.store.QueueSplit;
+import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.StoredQueue;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+/**
+ * A queue version is its queue document and the entry documents it names (ADR 0019): a version
+ * writes only the entries it changed; a version that loses its race, or whose writer dies between
+ * its entry documents and its queue document, is never read, and what it wrote is cleared; a reader
+ * racing a writer always gets one whole version.
+ */
+class SplitQueueStoreTest {
+  private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
+  private static final int PRS = 50;
+  private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
+
+  private final QueueEngine engine = new QueueEngine();
+  private DocumentStore documents;
+  private MongoClient client;
+  private QueueStore store;
+  private MongoCollection<Document> entries;
+
+  @BeforeEach
+  void start() {
+    documents = DocumentStore.inMemory();
+    client = MongoClients.create(documents.uri("trainyard"));
+    MongoTemplate mongo = new MongoTemplate(client, "trainyard");
+    store = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
+    entries = mongo.getCollection(Collections.QUEUE_ENTRIES);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    documents.close();
+  }
+
+  @Test
+  void aVersionWritesOnlyTheEntriesItChangedAndLoadsWhole() {
+    StoredQueue first = write(full(), StoredQueue.absent(KEY.id(), "org"));
+    assertThat(entries.countDocuments()).isEqualTo(PRS);
+
+    StoredQueue next = next(first, recordState(7));
+    QueueStore.Prepared prepared = store.prepare(List.of(next), List.of(first));
+    assertThat(prepared.splits().get(0).written()).hasSize(1);
+    assertThat(store.saveAll(prepared)).isEmpty();
+
+    assertThat(entries.countDocuments()).as("the superseded document is gone").isEqualTo(PRS);
+    assertSame(store.load(KEY.id()).orElseThrow(), prepared.next().get(0));
+  }
+
+  @Test
+  void aVersionThatLostItsRaceIsNeverReadAndWhatItWroteIsCleared() {
+    StoredQueue first = write(full(), StoredQueue.absent(KEY.id(), "org"));
+    QueueStore.Prepared winner =
+        store.prepare(List.of(next(first, recordState(3))), List.of(first));
+    QueueStore.Prepared loser = store.prepare(List.of(next(first, recordState(4))), List.of(first));
+
+    assertThat(store.saveAll(winner)).isEmpty();
+    assertThat(store.saveAll(loser)).containsExactly(KEY.id());
+
+    assertSame(store.load(KEY.id()).orElseThrow(), winner.next().get(0));
+    assertThat(entries.countDocuments()).isEqualTo(PRS);
+  }
+
+  @Test
+  void documentsOfAWriterThatDiedBeforeItsQueueDocumentAreNeverReadAndThenCleared() {
+    StoredQueue first = write(full(), StoredQueue.absent(KEY.id(), "org"));
+    QueueSplit died = QueueSplit.of(next(first, recordState(3)), first);
+    died.written().forEach(e -> entries.insertOne(Json.document(e)));
+
+    assertSame(store.load(KEY.id()).orElseThrow(), first);
+
+    StoredQueue retried = write(next(first, recordState(3)), first);
+    assertThat(retried.entryTags()).isNotEqualTo(died.next().entryTags());
+    assertSame(store.load(KEY.id()).orElseThrow(), retried);
+    assertThat(entries.countDocuments())
+        .as("the dead writer's document is deleted once the queue is past its version")
+        .isEqualTo(PRS);
+  }
+
+  @Test
+  void aReaderRacingTheWriterAlwaysGetsOneWholeVersion() throws Exception {
+    StoredQueue current = write(full(), StoredQueue.absent(KEY.id(), "org"));
+    Map<Long, StoredQueue> written = new ConcurrentHashMap<>();
+    written.put(current.version(), current);
+    AtomicBoolean done = new AtomicBoolean();
+    List<StoredQueue> read = java.util.Collections.synchronizedList(new ArrayList<>());
+    Thread reader =
+        new Thread(
+            () -> {
+              while (!done.get()) {
+                read.add(store.load(KEY.id()).orElseThrow());
+              }
+            });
+    reader.start();
+    for (int v = 0; v < 60; v++) {
+      current = write(next(current, recordState(1 + v % PRS)), current);
+      written.put(current.version(), current);
+    }
+    done.set(true);
+    reader.join();
+
+    assertThat(read).hasSizeGreaterThan(5);
+    for (StoredQueue r : read) {
+      assertSame(r, written.get(r.version()));
+    }
+  }
+
+  private StoredQueue write(StoredQueue next, StoredQueue before) {
+    QueueStore.Prepared prepared = store.prepare(List.of(next), List.of(before));
+    assertThat(store.saveAll(prepared)).isEmpty();
+    return prepared.next().get(0);
+  }
+
+  private static void assertSame(StoredQueue actual, StoredQueue expected) {
+    assertThat(actual.version()).isEqualTo(expected.version());
+    assertThat(actual.entryTags()).isEqualTo(expected.entryTags());
+    assertThat(actual.aggregate()).isEqualTo(expected.aggregate());
+    assertThat(actual.view()).isEqualTo(expected.view());
+    assertThat(actual.rowVersions()).isEqualTo(expected.rowVersions());
+  }
+
+  /** A queue holding {@value #PRS} waiting PRs, as version 1. */
+  private StoredQueue full() {
+    QueueAggregate state = null;
+    state = apply(state, new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    for (long pr = 1; pr <= PRS; pr++) {
+      state = apply(state, new QueueCommand.SubmitPullRequest(pr, null, false));
+    }
+    Map<String, Long> rows = new HashMap<>();
+    state.entries().forEach(e -> rows.put(e.id(), 1L));
+    return stored(state, 1, rows);
+  }
+
+  /** The version after {@code current} once {@code command} is applied. */
+  private StoredQueue next(StoredQueue current, QueueCommand command) {
+    QueueAggregate state = apply(current.aggregate(), command);
+    Map<String, Long> rows = new HashMap<>(current.rowVersions());
+    state.entries().stream()
+        .filter(e -> !current.aggregate().entries().contains(e))
+        .forEach(e -> rows.put(e.id(), current.version() + 1));
+    return stored(state, current.version() + 1, rows).withEntryTags(current.entryTags());
+  }
+
+  private QueueAggregate apply(QueueAggregate state, QueueCommand command) {
+    String id = "c" + (state == null ? 0 : state.nextSequence()) + command.hashCode();
+    return EventApplier.applyAll(
+        state, engine.decide(state, KEY, command, new CommandContext(id, NOW)).events());
+  }
+
+  private static StoredQueue stored(QueueAggregate state, long version, Map<String, Long> rows) {
+    return new StoredQueue(
+        KEY.id(),
+        "org",
+        version,
+        state,
+        Views.queue(state),
+        null,
+        List.of(),
+        null,
+        rows,
+        state.entries().size(),
+        false,
+        null);
+  }
+
+  private static QueueCommand recordState(long pr) {
+    return new QueueCommand.RecordPullRequestState(
+        pr,
+        true,
+        Long.toHexString(pr * 7919 + System.nanoTime()),
+        "title " + pr,
+        "author",
+        "main",
+        "head-" + pr,
+        Mergeability.MERGEABLE);
+  }
+}
