@@ -81,23 +81,15 @@ public record StoredQueue(
 
   /** This version with its outbox known to be published. */
   public StoredQueue published() {
-    return new StoredQueue(
-        id,
-        org,
-        version,
-        aggregate,
-        view,
-        nextDeadline,
-        recent,
-        null,
-        rowVersions,
-        activeEntries,
-        effectsPending,
-        entryTags);
+    return with(null, entryTags);
   }
 
   /** This version with its entries kept in the entry documents {@code tags} name. */
   public StoredQueue withEntryTags(EntryTags tags) {
+    return with(outboxId, tags);
+  }
+
+  private StoredQueue with(String outbox, EntryTags tags) {
     return new StoredQueue(
         id,
         org,
@@ -106,7 +98,7 @@ public record StoredQueue(
         view,
         nextDeadline,
         recent,
-        outboxId,
+        outbox,
         rowVersions,
         activeEntries,
         effectsPending,
