@@ -26,9 +26,11 @@ import dev.trainyard.worker.store.StoredQueue;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -47,6 +49,10 @@ final class QueueBatch {
   private final List<CommandEnvelope> applied = new ArrayList<>();
   private final List<OutboxEvent> events = new ArrayList<>();
   private final List<DeadCommand> dead = new ArrayList<>();
+
+  /** The commands of this batch handled without being applied, and how they were answered. */
+  private final Map<String, RejectionType> refused = new HashMap<>();
+
   private QueueAggregate state;
 
   private final Instant now;
@@ -70,8 +76,12 @@ final class QueueBatch {
     QueueBatch batch = new QueueBatch(before, now);
     Set<String> seen = new HashSet<>();
     for (CommandEnvelope envelope : envelopes) {
-      if (before.hasApplied(envelope.commandId()) || !seen.add(envelope.commandId())) {
-        batch.reply(envelope, null); // a redelivery: applied before, answered the same way
+      Optional<RecentCommand> handled = before.handled(envelope.commandId());
+      if (handled.isPresent() || !seen.add(envelope.commandId())) {
+        // a redelivery or a retry: handled before, answered the same way
+        batch.answerAgain(
+            envelope,
+            handled.map(RecentCommand::refused).orElse(batch.refused.get(envelope.commandId())));
         continue;
       }
       RuntimeException failure = condemned.get(envelope.commandId());
@@ -85,6 +95,7 @@ final class QueueBatch {
       if (failure != null) {
         batch.dead.add(DeadCommand.of(envelope, failure, now));
         batch.applied.add(envelope);
+        batch.refused.put(envelope.commandId(), RejectionType.FAULT);
         if (envelope.correlationId() != null) {
           batch.replies.add(CommandReply.fault(envelope));
         }
@@ -128,6 +139,7 @@ final class QueueBatch {
    */
   private void refuse(CommandEnvelope envelope, QueueTooLarge tooLarge) {
     applied.add(envelope);
+    refused.put(envelope.commandId(), RejectionType.LIMIT_REACHED);
     if (envelope.correlationId() != null) {
       replies.add(
           new CommandReply(
@@ -173,7 +185,8 @@ final class QueueBatch {
     long version = before.version() + 1;
     List<RecentCommand> appliedNow = new ArrayList<>();
     for (int i = applied.size() - 1; i >= 0; i--) {
-      appliedNow.add(new RecentCommand(applied.get(i).commandId(), now));
+      String id = applied.get(i).commandId();
+      appliedNow.add(new RecentCommand(id, now, refused.get(id)));
     }
     List<PullRequestRow> rows =
         RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions());
@@ -218,6 +231,32 @@ final class QueueBatch {
                 body.type(),
                 Json.mapper().writeValueAsString(body)));
       }
+    }
+  }
+
+  /**
+   * Answers a command handled before as it was answered then: accepted, kept as dead, or refused
+   * because the queue was full (the sentence is not kept; this one says what happened).
+   */
+  private void answerAgain(CommandEnvelope envelope, RejectionType refusedAs) {
+    if (envelope.correlationId() == null) {
+      return;
+    }
+    if (refusedAs == null) {
+      replies.add(CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
+    } else if (refusedAs == RejectionType.FAULT) {
+      replies.add(CommandReply.fault(envelope));
+    } else {
+      replies.add(
+          new CommandReply(
+              envelope.correlationId(),
+              envelope.commandId(),
+              refusedAs,
+              "command "
+                  + envelope.commandId()
+                  + " was refused when it first arrived: the queue held the most bytes one queue"
+                  + " may hold; send it again under a new Idempotency-Key once pull requests have"
+                  + " landed or been cancelled"));
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The aggregate document of one queue. {@code aggregate} and {@code view} are null while the queue
@@ -76,7 +77,12 @@ public record StoredQueue(
   }
 
   public boolean hasApplied(String commandId) {
-    return recent.stream().anyMatch(r -> r.commandId().equals(commandId));
+    return handled(commandId).isPresent();
+  }
+
+  /** The command with this id, when the queue remembers handling it. */
+  public Optional<RecentCommand> handled(String commandId) {
+    return recent.stream().filter(r -> r.commandId().equals(commandId)).findFirst();
   }
 
   /** This version with its outbox known to be published. */
