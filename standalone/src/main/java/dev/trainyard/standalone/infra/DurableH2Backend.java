@@ -45,6 +45,9 @@ import org.h2.mvstore.MVStore;
  *       connections may drop the chunks the scan still has to read once they are older than the
  *       retention time, and a long scan (tens of thousands of documents) failed with "Chunk … not
  *       found" — a 500 for a plain listing.
+ *   <li>A query answers copies of the documents, taken while it holds the collection. The stored
+ *       instances are what a replace rewrites in place, field by field, and the answer is encoded
+ *       after the collection is let go, so a read racing a write could return half of each.
  * </ul>
  */
 final class DurableH2Backend extends H2Backend {
@@ -216,6 +219,23 @@ final class DurableH2Backend extends H2Backend {
           batchSize,
           scan.get().ordered() ? null : deriveComparator(orderBy),
           fieldSelector);
+    }
+
+    /**
+     * Copies of the matched documents, taken while the query holds the collection.
+     * mongo-java-server answers with the stored instances and encodes them after letting the
+     * collection go, while a replace rewrites the stored instance field by field: a read racing a
+     * write could otherwise return half of each (a queue document's new entry tags beside its old
+     * version). A replace puts new values in, it never changes an old one, so a copy of the top
+     * level suffices.
+     */
+    @Override
+    protected QueryResult createQueryResult(List<Document> matched, int batchSize) {
+      List<Document> copies = new ArrayList<>(matched.size());
+      for (Document document : matched) {
+        copies.add(new Document(document));
+      }
+      return super.createQueryResult(copies, batchSize);
     }
 
     /** Counted on the index alone when it decides the whole query. */

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
@@ -109,7 +110,12 @@ class SplitQueueStoreTest {
         .isEqualTo(PRS);
   }
 
-  @Test
+  /**
+   * Repeated: a read that returns half of a write (the embedded store's in-place replace, see
+   * {@code DurableH2Backend}) showed in about one run in twenty before the store copied what it
+   * answers.
+   */
+  @RepeatedTest(20)
   void aReaderRacingTheWriterAlwaysGetsOneWholeVersion() throws Exception {
     StoredQueue current = write(full(), StoredQueue.absent(KEY.id(), "org"));
     Map<Long, StoredQueue> written = new ConcurrentHashMap<>();
@@ -120,18 +126,23 @@ class SplitQueueStoreTest {
         new Thread(
             () -> {
               while (!done.get()) {
-                read.add(store.load(KEY.id()).orElseThrow());
+                try {
+                  read.add(store.load(KEY.id()).orElseThrow());
+                } catch (IllegalStateException changingOnEveryRead) {
+                  // the queue changed on each of the load's attempts: a caller tries again later
+                }
               }
             });
     reader.start();
-    for (int v = 0; v < 60; v++) {
+    // at least 60 versions, and on until the reader has raced them 50 times
+    for (int v = 0; v < 2_000 && (v < 60 || read.size() < 50); v++) {
       current = write(next(current, recordState(1 + v % PRS)), current);
       written.put(current.version(), current);
     }
     done.set(true);
     reader.join();
 
-    assertThat(read).hasSizeGreaterThan(5);
+    assertThat(read).hasSizeGreaterThanOrEqualTo(50);
     for (StoredQueue r : read) {
       assertSame(r, written.get(r.version()));
     }
