@@ -40,8 +40,8 @@ import org.springframework.stereotype.Component;
  * the entries it changed, written before it under fresh tags so that only a version that won its
  * race ever names them ({@link QueueSplit}). A version whose queue document would be larger than
  * {@code maxDocumentBytes} (not counting the remembered command ids, bounded on their own), and
- * larger than the one it replaces, is refused ({@link QueueTooLarge}): whatever its clients send, no
- * queue document comes near MongoDB's 16 MiB limit, and a queue over the limit can still shrink.
+ * larger than the one it replaces, is refused ({@link QueueTooLarge}): whatever its clients send,
+ * no queue document comes near MongoDB's 16 MiB limit, and a queue over the limit can still shrink.
  */
 @Component
 public class QueueStore {
