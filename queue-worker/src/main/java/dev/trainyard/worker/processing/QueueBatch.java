@@ -27,11 +27,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -50,8 +48,8 @@ final class QueueBatch {
   private final List<OutboxEvent> events = new ArrayList<>();
   private final List<DeadCommand> dead = new ArrayList<>();
 
-  /** The commands of this batch handled without being applied, and how they were answered. */
-  private final Map<String, RejectionType> refused = new HashMap<>();
+  /** The first answer to each command of this batch: a duplicate in the same poll gets the same. */
+  private final Map<String, CommandReply> answers = new HashMap<>();
 
   private QueueAggregate state;
 
@@ -74,14 +72,22 @@ final class QueueBatch {
       Map<String, RuntimeException> condemned,
       Instant now) {
     QueueBatch batch = new QueueBatch(before, now);
-    Set<String> seen = new HashSet<>();
     for (CommandEnvelope envelope : envelopes) {
       Optional<RecentCommand> handled = before.handled(envelope.commandId());
-      if (handled.isPresent() || !seen.add(envelope.commandId())) {
-        // a redelivery or a retry: handled before, answered the same way
-        batch.answerAgain(
+      CommandReply earlier = batch.answers.get(envelope.commandId());
+      if (handled.isPresent()) {
+        // a redelivery or a retry: handled by an earlier version, answered the same way
+        batch.answerAgain(envelope, handled.get().refused());
+        continue;
+      }
+      if (earlier != null) {
+        batch.answer(
             envelope,
-            handled.map(RecentCommand::refused).orElse(batch.refused.get(envelope.commandId())));
+            new CommandReply(
+                envelope.correlationId(),
+                envelope.commandId(),
+                earlier.rejection(),
+                earlier.message()));
         continue;
       }
       RuntimeException failure = condemned.get(envelope.commandId());
@@ -95,10 +101,7 @@ final class QueueBatch {
       if (failure != null) {
         batch.dead.add(DeadCommand.of(envelope, failure, now));
         batch.applied.add(envelope);
-        batch.refused.put(envelope.commandId(), RejectionType.FAULT);
-        if (envelope.correlationId() != null) {
-          batch.replies.add(CommandReply.fault(envelope));
-        }
+        batch.answer(envelope, CommandReply.fault(envelope));
       }
     }
     return batch;
@@ -139,15 +142,13 @@ final class QueueBatch {
    */
   private void refuse(CommandEnvelope envelope, QueueTooLarge tooLarge) {
     applied.add(envelope);
-    refused.put(envelope.commandId(), RejectionType.LIMIT_REACHED);
-    if (envelope.correlationId() != null) {
-      replies.add(
-          new CommandReply(
-              envelope.correlationId(),
-              envelope.commandId(),
-              RejectionType.LIMIT_REACHED,
-              tooLarge.reason()));
-    }
+    answer(
+        envelope,
+        new CommandReply(
+            envelope.correlationId(),
+            envelope.commandId(),
+            RejectionType.LIMIT_REACHED,
+            tooLarge.reason()));
   }
 
   /** True when some command changed the queue, so there is a new version to store. */
@@ -186,7 +187,7 @@ final class QueueBatch {
     List<RecentCommand> appliedNow = new ArrayList<>();
     for (int i = applied.size() - 1; i >= 0; i--) {
       String id = applied.get(i).commandId();
-      appliedNow.add(new RecentCommand(id, now, refused.get(id)));
+      appliedNow.add(new RecentCommand(id, now, answers.get(id).rejection()));
     }
     List<PullRequestRow> rows =
         RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions());
@@ -239,15 +240,13 @@ final class QueueBatch {
    * because the queue was full (the sentence is not kept; this one says what happened).
    */
   private void answerAgain(CommandEnvelope envelope, RejectionType refusedAs) {
-    if (envelope.correlationId() == null) {
-      return;
-    }
     if (refusedAs == null) {
-      replies.add(CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
+      answer(envelope, CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
     } else if (refusedAs == RejectionType.FAULT) {
-      replies.add(CommandReply.fault(envelope));
+      answer(envelope, CommandReply.fault(envelope));
     } else {
-      replies.add(
+      answer(
+          envelope,
           new CommandReply(
               envelope.correlationId(),
               envelope.commandId(),
@@ -261,16 +260,22 @@ final class QueueBatch {
   }
 
   private void reply(CommandEnvelope envelope, Decision decision) {
-    if (envelope.correlationId() == null) {
-      return;
-    }
-    replies.add(
-        decision == null || decision.isAccepted()
+    answer(
+        envelope,
+        decision.isAccepted()
             ? CommandReply.accepted(envelope.correlationId(), envelope.commandId())
             : new CommandReply(
                 envelope.correlationId(),
                 envelope.commandId(),
                 decision.rejection().type(),
                 decision.rejection().message()));
+  }
+
+  /** Records the first answer to a command, and sends it when someone waits for it. */
+  private void answer(CommandEnvelope envelope, CommandReply reply) {
+    answers.putIfAbsent(envelope.commandId(), reply);
+    if (envelope.correlationId() != null) {
+      replies.add(reply);
+    }
   }
 }

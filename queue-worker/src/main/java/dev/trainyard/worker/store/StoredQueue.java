@@ -76,10 +76,6 @@ public record StoredQueue(
     return kept.subList(0, Math.min(kept.size(), RECENT_MAX));
   }
 
-  public boolean hasApplied(String commandId) {
-    return handled(commandId).isPresent();
-  }
-
   /** The command with this id, when the queue remembers handling it. */
   public Optional<RecentCommand> handled(String commandId) {
     return recent.stream().filter(r -> r.commandId().equals(commandId)).findFirst();

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A command handled before is answered as it was then, whether it arrives again as a redelivery (a
  * later poll, after the queue's version with it was stored) or twice in one poll: accepted when it
- * was applied, a fault when it was kept as dead, a full queue when it was refused for size — never
- * "accepted" for a command that changed nothing.
+ * was applied, rejected the same way when the engine rejected it, a fault when it was kept as dead,
+ * a full queue when it was refused for size — never "accepted" for a command that changed nothing.
  */
 class RedeliveryAnswerTest {
   private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
@@ -51,6 +51,7 @@ class RedeliveryAnswerTest {
 
   enum FirstAnswer {
     ACCEPTED(null),
+    REJECTED(RejectionType.NOT_FOUND),
     DEAD(RejectionType.FAULT),
     TOO_LARGE(RejectionType.LIMIT_REACHED);
 
@@ -72,12 +73,20 @@ class RedeliveryAnswerTest {
     Map<String, RuntimeException> condemned =
         first == FirstAnswer.TOO_LARGE ? Map.of(id, new QueueTooLarge(KEY.id(), 10, 5)) : Map.of();
 
+    // a rejected command changes nothing and is not remembered: decided again, rejected again
+    QueueCommand command =
+        first == FirstAnswer.REJECTED
+            ? new QueueCommand.CancelPullRequest(7)
+            : new QueueCommand.SubmitPullRequest(7, null, false);
+
     QueueBatch once =
-        QueueBatch.decide(queue, List.of(submit(id), submit(id)), decider, condemned, NOW);
-    StoredQueue after = once.next(engine, new RunViews(events)).queue();
+        QueueBatch.decide(
+            queue, List.of(envelope(id, command), envelope(id, command)), decider, condemned, NOW);
+    StoredQueue after = once.changed() ? once.next(engine, new RunViews(events)).queue() : queue;
     // stored, then read back as the next worker would
     StoredQueue reread = Json.mapper().convertValue(Json.document(after), StoredQueue.class);
-    QueueBatch again = QueueBatch.decide(reread, List.of(submit(id)), decider, Map.of(), NOW);
+    QueueBatch again =
+        QueueBatch.decide(reread, List.of(envelope(id, command)), decider, Map.of(), NOW);
 
     assertThat(once.replies())
         .extracting(CommandReply::rejection)
@@ -92,10 +101,6 @@ class RedeliveryAnswerTest {
     return QueueBatch.decide(before, commands, decider, Map.of(), NOW)
         .next(engine, new RunViews(events))
         .queue();
-  }
-
-  private static CommandEnvelope submit(String id) {
-    return envelope(id, new QueueCommand.SubmitPullRequest(7, null, false));
   }
 
   private static CommandEnvelope envelope(String id, QueueCommand command) {
