@@ -211,6 +211,15 @@ public final class GitScm implements ScmProvider, AutoCloseable {
             // moved since we looked: by someone else, or by our own earlier attempt
             place.sync();
             Optional<String> now2 = head(git, targetBranch);
+            if (now2.isPresent() && now2.get().equals(expectedTargetSha)) {
+              // not moved, only locked: a target that moved would have every run rebuilt, and a
+              // lock that stays (a writer that died holding it) would have them rebuilt forever
+              throw new IOException(
+                  targetBranch
+                      + " is still at "
+                      + expectedTargetSha
+                      + " but could not be moved (its lock is held); the landing is tried again");
+            }
             return now2.isEmpty()
                 ? new MergeResult.TargetMoved(null)
                 : movedOrLanded(git, now2.get(), tested, expected);

@@ -2,6 +2,7 @@ package dev.trainyard.worker.scm.git;
 
 import static dev.trainyard.worker.scm.git.BareRepo.files;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
@@ -11,7 +12,13 @@ import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,15 +79,14 @@ class GitScmTest {
     assertThat(scm.serves(sameNamesOtherOrg)).as("another organization, same names").isFalse();
     OrgRepo traversal = new OrgRepo("other-org", new RepoRef("..", "acme-org", "git.local"));
     assertThat(scm.serves(traversal)).isFalse();
-    java.nio.file.Files.createDirectories(root.resolve("other-org/git.local/acme"));
-    java.nio.file.Files.createSymbolicLink(
+    Files.createDirectories(root.resolve("other-org/git.local/acme"));
+    Files.createSymbolicLink(
         root.resolve("other-org/git.local/acme/rocket.git"),
         root.resolve("acme-org/git.local/acme/rocket.git"));
     assertThat(scm.serves(sameNamesOtherOrg)).as("a link into acme-org's folder").isFalse();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> scm.branchHead(sameNamesOtherOrg, "main"))
+    assertThatThrownBy(() -> scm.branchHead(sameNamesOtherOrg, "main"))
         .as("nothing of acme-org's repository is read for other-org")
-        .isInstanceOf(java.io.UncheckedIOException.class);
+        .isInstanceOf(UncheckedIOException.class);
   }
 
   @Test
@@ -311,6 +317,81 @@ class GitScmTest {
     scm.deleteBranch(REPO, "trainyard-merge/main/run-7");
 
     assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-7")).isEmpty();
+  }
+
+  @Test
+  void aTargetLockLeftByAWriterThatDiedIsRemovedAndTheLandingGoesThrough() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+    String tested = built(prs, "run-12");
+    Path lock = lock("refs/heads/main", LocalPlace.STALE_LOCK.plusSeconds(5));
+
+    MergeResult result =
+        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+
+    assertThat(result).isEqualTo(new MergeResult.Merged(tested));
+    assertThat(repo.head("main").name()).isEqualTo(tested);
+    assertThat(lock).doesNotExist();
+  }
+
+  /**
+   * A held lock is not a moved target: a TargetMoved answer would have every run rebuilt, and for
+   * as long as the lock stays, rebuilt again after each pass (a CI run of CrashRecoveryIT rebuilt
+   * 1,421 runs in 90 s behind the lock a killed worker left). The landing fails and is tried again.
+   */
+  @Test
+  void aTargetLockedByAnotherWriterIsNeitherMovedNorReportedAsMoved() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+    String tested = built(prs, "run-13");
+    Path lock = lock("refs/heads/main", Duration.ZERO);
+
+    assertThatThrownBy(
+            () ->
+                scm.merge(
+                    REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("its lock is held");
+    assertThat(repo.head("main")).isEqualTo(main);
+    assertThat(lock).exists();
+  }
+
+  @Test
+  void aTestBranchIsBuiltAndDeletedPastLocksLeftByAWriterThatDied() throws Exception {
+    List<PullRequestHead> prs =
+        List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
+    String branch = "refs/heads/trainyard-merge/main/run-14";
+    Path lock = lock(branch, LocalPlace.STALE_LOCK.plusSeconds(5));
+    String tested = built(prs, "run-14");
+    assertThat(lock).doesNotExist();
+
+    lock(branch, LocalPlace.STALE_LOCK.plusSeconds(5));
+    scm.deleteBranch(REPO, "trainyard-merge/main/run-14");
+
+    assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-14")).isEmpty();
+    assertThat(tested).hasSize(40);
+  }
+
+  @Test
+  void aTestBranchWhoseLockIsHeldIsNotReportedDeleted() throws Exception {
+    String tested =
+        built(
+            List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b")),
+            "run-15");
+    lock("refs/heads/trainyard-merge/main/run-15", Duration.ZERO);
+
+    assertThatThrownBy(() -> scm.deleteBranch(REPO, "trainyard-merge/main/run-15"))
+        .isInstanceOf(UncheckedIOException.class);
+    assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-15")).contains(tested);
+  }
+
+  /** The lock file an update of {@code ref} takes, as a writer left it {@code age} ago. */
+  private Path lock(String ref, Duration age) throws IOException {
+    Path lock = repo.repository().getDirectory().toPath().resolve(ref + ".lock");
+    Files.createDirectories(lock.getParent());
+    Files.write(lock, new byte[0]);
+    Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minus(age)));
+    return lock;
   }
 
   @Test
