@@ -6,15 +6,18 @@ import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.GitHost;
 import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.ShowsLogOnFailure;
 import dev.trainyard.standalone.support.StandaloneProcess;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole standalone process is killed (SIGKILL) while PRs are being tested and landed, then
  * started again on the same data: every PR still lands, exactly once.
  */
+@ExtendWith(ShowsLogOnFailure.class)
 class CrashRecoveryIT {
   @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ON_SUCCESS)
   Path data;

@@ -5,15 +5,18 @@ import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.ShowsLogOnFailure;
 import dev.trainyard.standalone.support.StandaloneProcess;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The one-command distribution as a user runs it: {@code java -jar}, SIGTERM, and a restart on the
  * same data directory that finds its broker, its store, its tokens, and every queue and PR.
  */
+@ExtendWith(ShowsLogOnFailure.class)
 class StandaloneProcessIT {
   @TempDir Path data;
 

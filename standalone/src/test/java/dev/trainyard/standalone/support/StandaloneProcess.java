@@ -20,10 +20,17 @@ public final class StandaloneProcess {
   private final Path data;
   private final Path log;
 
+  /**
+   * The processes started since a test's log was last shown or dropped ({@link ShowsLogOnFailure}).
+   */
+  private static final java.util.List<StandaloneProcess> STARTED =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private StandaloneProcess(Process process, Path data, Path log) {
     this.process = process;
     this.data = data;
     this.log = log;
+    STARTED.add(this);
     Thread reader = new Thread(this::readOutput, "standalone-output");
     reader.setDaemon(true);
     reader.start();
@@ -67,6 +74,21 @@ public final class StandaloneProcess {
       remembered.load(in);
     }
     return remembered.getProperty("bootstrap.token", shown);
+  }
+
+  /**
+   * Hands over the processes started since the last call, and forgets them: the last lines each
+   * printed are what a failed test shows, since a CI machine keeps only the build's own output.
+   */
+  static java.util.List<StandaloneProcess> takeStarted() {
+    java.util.List<StandaloneProcess> started = java.util.List.copyOf(STARTED);
+    STARTED.removeAll(started);
+    return started;
+  }
+
+  /** Where everything the process printed is kept: beside its data. */
+  public Path logFile() {
+    return log;
   }
 
   /** Every line the process printed so far. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.ShowsLogOnFailure;
 import dev.trainyard.standalone.support.StandaloneProcess;
 import dev.trainyard.standalone.support.WebhookReceiver;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The standalone process killed (SIGKILL) while webhook deliveries wait in their retry schedule,
  * then started again on the same data: every event still arrives, each under its one webhook-id.
  */
+@ExtendWith(ShowsLogOnFailure.class)
 class WebhookCrashIT {
   @TempDir(cleanup = CleanupMode.ON_SUCCESS)
   Path data;
