@@ -212,13 +212,15 @@ public final class GitScm implements ScmProvider, AutoCloseable {
             place.sync();
             Optional<String> now2 = head(git, targetBranch);
             if (now2.isPresent() && now2.get().equals(expectedTargetSha)) {
-              // not moved, only locked: a target that moved would have every run rebuilt, and a
-              // lock that stays (a writer that died holding it) would have them rebuilt forever
+              // refused, yet nobody moved it (a held lock, or the server's refusal): answering
+              // that the target moved would rebuild every run, after each pass, for as long as
+              // the cause stays; failing has the landing tried again
               throw new IOException(
                   targetBranch
                       + " is still at "
                       + expectedTargetSha
-                      + " but could not be moved (its lock is held); the landing is tried again");
+                      + " but the update was refused (a lock is held, or the server refused it);"
+                      + " the landing is tried again");
             }
             return now2.isEmpty()
                 ? new MergeResult.TargetMoved(null)

@@ -84,6 +84,17 @@ final class RemoteMirror implements GitPlace {
 
   @Override
   public synchronized void sync() throws IOException {
+    try {
+      fetch();
+    } catch (IOException e) {
+      if (!StaleLocks.clear(mirror)) { // a worker killed mid-fetch leaves the mirror's ref locks
+        throw e;
+      }
+      fetch();
+    }
+  }
+
+  private void fetch() throws IOException {
     guarded();
     try (Git git = Git.wrap(mirror)) {
       git.fetch()
