@@ -6,11 +6,8 @@ import static dev.trainyard.standalone.support.QueueSteps.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.GitHost;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,9 +21,7 @@ class AbandonedRefLockIT extends QueueScenario {
 
   @Test
   void aTargetLockLeftByAWriterThatDiedIsClearedAndThePullRequestLandsOnce() throws Exception {
-    Path lock = git.repo().repository().getDirectory().toPath().resolve("refs/heads/main.lock");
-    Files.write(lock, new byte[0]);
-    Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minus(Duration.ofMinutes(5))));
+    Path lock = git.repo().fileAged("refs/heads/main.lock", Duration.ofMinutes(5));
     create(api, name, 1);
     git.openPr(1, "Add file 1", "dev1", "f1.txt", "1\n");
 

@@ -2,7 +2,11 @@ package dev.trainyard.worker.scm.git;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,6 +38,18 @@ public final class BareRepo implements AutoCloseable {
 
   public Repository repository() {
     return git;
+  }
+
+  /**
+   * An empty file at {@code name} inside the repository's folder, last modified {@code age} ago: a
+   * lock file ({@code refs/heads/main.lock}) as a writer that died left it.
+   */
+  public Path fileAged(String name, Duration age) throws IOException {
+    Path file = git.getDirectory().toPath().resolve(name);
+    Files.createDirectories(file.getParent());
+    Files.write(file, new byte[0]);
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(age)));
+    return file;
   }
 
   public static Map<String, String> files(String... nameThenContent) {

@@ -12,13 +12,10 @@ import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -318,7 +315,7 @@ class GitScmTest {
   void aTargetLockLeftByAWriterThatDiedIsRemovedAndTheLandingGoesThrough() throws Exception {
     List<PullRequestHead> prs = prB();
     String tested = built(prs, "run-12");
-    Path lock = lock("refs/heads/main", StaleLocks.STALE.plusSeconds(5));
+    Path lock = repo.fileAged("refs/heads/main.lock", StaleLocks.STALE.plusSeconds(5));
 
     MergeResult result =
         scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
@@ -337,7 +334,7 @@ class GitScmTest {
   void aTargetLockedByAnotherWriterIsNeitherMovedNorReportedAsMoved() throws Exception {
     List<PullRequestHead> prs = prB();
     String tested = built(prs, "run-13");
-    Path lock = lock("refs/heads/main", Duration.ZERO);
+    Path lock = repo.fileAged("refs/heads/main.lock", Duration.ZERO);
 
     assertThatThrownBy(
             () ->
@@ -353,12 +350,12 @@ class GitScmTest {
   void aTestBranchIsBuiltAndDeletedPastLocksLeftByAWriterThatDied() throws Exception {
     List<PullRequestHead> prs = prB();
     String branch = "refs/heads/trainyard-merge/main/run-14";
-    Path lock = lock(branch, StaleLocks.STALE.plusSeconds(5));
+    Path lock = repo.fileAged(branch + ".lock", StaleLocks.STALE.plusSeconds(5));
     String tested = built(prs, "run-14");
     assertThat(lock).doesNotExist();
     assertThat(repo.head("trainyard-merge/main/run-14").name()).isEqualTo(tested);
 
-    lock(branch, StaleLocks.STALE.plusSeconds(5));
+    repo.fileAged(branch + ".lock", StaleLocks.STALE.plusSeconds(5));
     scm.deleteBranch(REPO, "trainyard-merge/main/run-14");
 
     assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-14")).isEmpty();
@@ -368,7 +365,7 @@ class GitScmTest {
   @Test
   void aPackedRefsLockLeftByAWriterThatDiedDoesNotStopDeletes() throws Exception {
     String tested = built(prB(), "run-16");
-    Path lock = lock("packed-refs", StaleLocks.STALE.plusSeconds(5));
+    Path lock = repo.fileAged("packed-refs.lock", StaleLocks.STALE.plusSeconds(5));
     assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-16")).contains(tested);
 
     scm.deleteBranch(REPO, "trainyard-merge/main/run-16");
@@ -380,7 +377,7 @@ class GitScmTest {
   @Test
   void aTestBranchWhoseLockIsHeldIsNotReportedDeleted() throws Exception {
     String tested = built(prB(), "run-15");
-    lock("refs/heads/trainyard-merge/main/run-15", Duration.ZERO);
+    repo.fileAged("refs/heads/trainyard-merge/main/run-15.lock", Duration.ZERO);
 
     assertThatThrownBy(() -> scm.deleteBranch(REPO, "trainyard-merge/main/run-15"))
         .isInstanceOf(UncheckedIOException.class)
@@ -391,15 +388,6 @@ class GitScmTest {
   /** PR 1, adding b.txt, as a run lists it. */
   private List<PullRequestHead> prB() throws Exception {
     return List.of(new PullRequestHead(1, pr(1, "b.txt", "b\n", "Add b").name(), "Add b"));
-  }
-
-  /** The lock file an update of {@code ref} takes, as a writer left it {@code age} ago. */
-  private Path lock(String ref, Duration age) throws IOException {
-    Path lock = repo.repository().getDirectory().toPath().resolve(ref + ".lock");
-    Files.createDirectories(lock.getParent());
-    Files.write(lock, new byte[0]);
-    Files.setLastModifiedTime(lock, FileTime.from(Instant.now().minus(age)));
-    return lock;
   }
 
   @Test
