@@ -1,17 +1,15 @@
 package dev.trainyard.flaky.http;
 
+import dev.trainyard.common.boot.Outage;
 import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.token.InvalidTokenException;
 import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.codec.CodecException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -63,7 +61,7 @@ public class ErrorHandler implements WebExceptionHandler {
       status = HttpStatus.SERVICE_UNAVAILABLE;
       message = "the request was cancelled before the store answered; retry later";
       log.debug("request cancelled while reading the store", error);
-    } else if (isUnavailable(error)) {
+    } else if (Outage.isOutage(error)) {
       status = HttpStatus.SERVICE_UNAVAILABLE;
       message = "the flaky-tests service cannot reach its store or broker right now; retry later";
       log.warn("answering 503: {}", error.toString());
@@ -85,21 +83,6 @@ public class ErrorHandler implements WebExceptionHandler {
     DataBuffer buffer =
         response.bufferFactory().wrap((message + "\n").getBytes(StandardCharsets.UTF_8));
     return response.writeWith(Mono.just(buffer));
-  }
-
-  static boolean isUnavailable(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof DataAccessResourceFailureException
-          || t instanceof TransientDataAccessException
-          || t instanceof com.mongodb.MongoTimeoutException
-          || t instanceof com.mongodb.MongoSocketException
-          || t instanceof KafkaException
-          || t instanceof org.springframework.kafka.KafkaException
-          || t instanceof java.util.concurrent.TimeoutException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static boolean causedBy(Throwable error, Class<? extends Throwable> type) {

@@ -1,18 +1,15 @@
 package dev.trainyard.gateway.http;
 
+import dev.trainyard.common.boot.Outage;
 import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.token.InvalidTokenException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -58,7 +55,7 @@ public class ErrorHandler implements WebExceptionHandler {
     } else if (cause instanceof ResponseStatusException rse) {
       status = rse.getStatusCode();
       message = rse.getReason() != null ? rse.getReason() : "request not accepted";
-    } else if (isUnavailable(cause)) {
+    } else if (Outage.isOutage(cause)) {
       status = HttpStatus.SERVICE_UNAVAILABLE;
       message = "trainyard cannot reach its message broker or store right now; retry later";
       log.warn("answering 503: {}", cause.toString());
@@ -92,16 +89,6 @@ public class ErrorHandler implements WebExceptionHandler {
     DataBuffer buffer =
         response.bufferFactory().wrap((message + "\n").getBytes(StandardCharsets.UTF_8));
     return response.writeWith(Mono.just(buffer));
-  }
-
-  static boolean isUnavailable(Throwable cause) {
-    return cause instanceof DataAccessResourceFailureException
-        || cause instanceof TransientDataAccessException
-        || cause instanceof com.mongodb.MongoTimeoutException
-        || cause instanceof com.mongodb.MongoSocketException
-        || cause instanceof KafkaException
-        || cause instanceof TimeoutException
-        || cause instanceof org.springframework.kafka.KafkaException;
   }
 
   private static Throwable unwrap(Throwable error) {
