@@ -61,9 +61,7 @@ public final class GitHost implements AutoCloseable {
   /** Opens PR {@code number}: main's files plus {@code changes}, by {@code author}. */
   public ObjectId openPr(long number, String title, String author, String... changes)
       throws IOException {
-    Map<String, String> tree = new TreeMap<>(repo.tree(main()));
-    tree.putAll(files(changes));
-    ObjectId head = repo.commit(main(), tree, title, author);
+    ObjectId head = commitOnMain(title, author, changes);
     repo.setRef("refs/pull/" + number + "/head", head);
     notifyPush();
     return head;
@@ -82,12 +80,22 @@ public final class GitHost implements AutoCloseable {
 
   /** Someone pushes a commit straight onto main (a hotfix by hand), bypassing the queue. */
   public ObjectId pushToMain(String title, String... changes) throws IOException {
-    Map<String, String> tree = new TreeMap<>(repo.tree(main()));
-    tree.putAll(files(changes));
-    ObjectId head = repo.commit(main(), tree, title, "dave");
+    ObjectId head = commitOnMain(title, "dave", changes);
     repo.setRef("refs/heads/main", head);
     notifyPush();
     return head;
+  }
+
+  /**
+   * A commit on main with main's files plus {@code changes}. Main is read once: the queue may land
+   * a PR meanwhile, and a commit whose files came from one main and whose parent is the next would
+   * delete what landed in between.
+   */
+  private ObjectId commitOnMain(String title, String author, String... changes) throws IOException {
+    ObjectId base = main();
+    Map<String, String> tree = new TreeMap<>(repo.tree(base));
+    tree.putAll(files(changes));
+    return repo.commit(base, tree, title, author);
   }
 
   public void notifyPush() {
