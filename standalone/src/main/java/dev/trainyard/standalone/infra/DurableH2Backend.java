@@ -45,6 +45,10 @@ import org.h2.mvstore.MVStore;
  *       connections may drop the chunks the scan still has to read once they are older than the
  *       retention time, and a long scan (tens of thousands of documents) failed with "Chunk … not
  *       found" — a 500 for a plain listing.
+ *   <li>Documents and unique-index keys are stored as BSON, and index keys are ordered by value
+ *       ({@link StoreFormat}, ADR 0020): the H2 backend Java-serialized each, and serialized both
+ *       keys again on every comparison of an index lookup. A file written the old way is upgraded
+ *       when it is opened.
  *   <li>A query answers copies of the documents, taken while it holds the collection. The stored
  *       instances are what a replace rewrites in place, field by field, and the answer is encoded
  *       after the collection is let go, so a read racing a write could return half of each.
@@ -55,7 +59,7 @@ final class DurableH2Backend extends H2Backend {
       Set.of("insert", "update", "delete", "findandmodify", "createindexes", "drop");
 
   DurableH2Backend(String fileName) {
-    super(fileName);
+    super(StoreFormat.open(fileName));
   }
 
   @Override
@@ -87,9 +91,7 @@ final class DurableH2Backend extends H2Backend {
    * an inner class reaches the store through its outer instance, which is set first.
    */
   private final class Database extends H2Database {
-    /** {@link H2Database}'s names for a collection's maps, so existing files open unchanged. */
-    private static final String DATA_MAP = "databases.";
-
+    /** {@link H2Database}'s name for a collection's metadata map, so existing files open. */
     private static final String META_MAP = "meta.";
 
     /** The stage the driver's {@code countDocuments} ends its pipeline with. */
@@ -109,9 +111,18 @@ final class DurableH2Backend extends H2Backend {
           this,
           collectionName,
           options,
-          store.openMap(DATA_MAP + fullName),
+          StoreFormat.documents(store, StoreFormat.DATA_PREFIX + fullName),
           store.openMap(META_MAP + fullName),
           cursorRegistry);
+    }
+
+    @Override
+    protected Index<Object> openOrCreateUniqueIndex(
+        String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
+      String mapName =
+          getFullCollectionNamespace(collectionName) + StoreFormat.INDEX_INFIX + indexName;
+      return new StoredUniqueIndex(
+          StoreFormat.index(getMvStore(), mapName), indexName, keys, sparse);
     }
 
     @Override
