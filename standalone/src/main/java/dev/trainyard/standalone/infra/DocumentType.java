@@ -7,15 +7,24 @@ import org.h2.mvstore.type.BasicDataType;
 
 /**
  * The stored documents of a collection, as BSON. The H2 backend's default writes each one with Java
- * serialization, a new object stream per document: 20 to 50 times the CPU of BSON and twice the
- * bytes (bench/README.md), paid again for every document of a page each time a write changes it.
+ * serialization, a new object stream per document, several to tens of times the CPU of BSON and
+ * more bytes (ADR 0020), paid again for every document of a page each time a write changes it.
  */
 final class DocumentType extends BasicDataType<Document> {
-  /** A first guess at a document's size in memory, corrected by what is written. */
-  private static final int FIRST_ESTIMATE = 1024;
+  /**
+   * A first guess at a document's size in memory, H2's own, corrected by what is read and written.
+   */
+  private static final int FIRST_ESTIMATE = 10_000;
+
+  /** A document's size in the heap per byte of its BSON: a rough guess, not measured. */
+  private static final int HEAP_PER_BSON_BYTE = 2;
 
   private volatile int averageSize = FIRST_ESTIMATE;
 
+  /**
+   * The running average of the documents' size in memory: what MVStore splits pages and budgets its
+   * cache by.
+   */
   @Override
   public int getMemory(Document document) {
     return averageSize;
@@ -25,12 +34,19 @@ final class DocumentType extends BasicDataType<Document> {
   public void write(WriteBuffer out, Document document) {
     int start = out.position();
     BsonValues.write(out, document);
-    averageSize = (out.position() - start + 15 * averageSize) / 16;
+    seen(out.position() - start);
   }
 
   @Override
   public Document read(ByteBuffer in) {
-    return BsonValues.read(in);
+    int start = in.position();
+    Document document = BsonValues.read(in);
+    seen(in.position() - start);
+    return document;
+  }
+
+  private void seen(int bsonBytes) {
+    averageSize = (HEAP_PER_BSON_BYTE * bsonBytes + 15 * averageSize) / 16;
   }
 
   @Override

@@ -91,9 +91,6 @@ final class DurableH2Backend extends H2Backend {
    * an inner class reaches the store through its outer instance, which is set first.
    */
   private final class Database extends H2Database {
-    /** {@link H2Database}'s name for a collection's metadata map, so existing files open. */
-    private static final String META_MAP = "meta.";
-
     /** The stage the driver's {@code countDocuments} ends its pipeline with. */
     private static final Document COUNT_STAGE =
         new Document("$group", new Document("_id", 1).append("n", new Document("$sum", 1)));
@@ -112,7 +109,7 @@ final class DurableH2Backend extends H2Backend {
           collectionName,
           options,
           StoreFormat.documents(store, StoreFormat.DATA_PREFIX + fullName),
-          store.openMap(META_MAP + fullName),
+          store.openMap(StoreFormat.META_PREFIX + fullName),
           cursorRegistry);
     }
 

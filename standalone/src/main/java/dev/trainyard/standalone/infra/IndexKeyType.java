@@ -2,28 +2,40 @@ package dev.trainyard.standalone.infra;
 
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
-import de.bwaldvogel.mongo.backend.ValueComparator;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.wire.bson.BsonEncoder;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
 import org.h2.mvstore.WriteBuffer;
 import org.h2.mvstore.type.BasicDataType;
 
 /**
- * The keys of a unique index (one value per indexed field), as BSON, ordered by value as MongoDB
- * orders them. The H2 backend's default cannot order them ({@link KeyValue} is not comparable), so
- * it Java-serialized both keys on every comparison: a lookup by {@code _id} cost a dozen
- * serializations. A field the document lacks is kept apart from one holding null, as the store kept
- * them before.
+ * The keys of a unique index (one value per indexed field), as BSON, in a total order of their own.
+ * The H2 backend's default cannot order them ({@link KeyValue} is not comparable), so it
+ * Java-serialized both keys on every comparison: a lookup by {@code _id} cost a dozen
+ * serializations.
  */
 final class IndexKeyType extends BasicDataType<KeyValue> {
   private static final String VALUES = "v";
   private static final String MISSING = "m";
-  private static final ValueComparator ORDER = ValueComparator.ascWithoutListHandling();
   private static final int ESTIMATE = 64;
+
+  /** Classes whose {@code compareTo} is 0 exactly when {@code equals} is true. */
+  private static final Set<Class<?>> NATURALLY_ORDERED =
+      Set.of(
+          String.class,
+          Integer.class,
+          Long.class,
+          Double.class,
+          Boolean.class,
+          Instant.class,
+          UUID.class);
 
   @Override
   public int getMemory(KeyValue key) {
@@ -43,20 +55,33 @@ final class IndexKeyType extends BasicDataType<KeyValue> {
   }
 
   /**
-   * By value, and two values only when they are equal: the index normalizes its keys before it
-   * stores them, and two it did not make equal stay two keys, as they were in the store before (a
-   * long past 2^53 and its neighbour compare as the same double; a document compares by the first
-   * one's fields).
+   * A total order that calls two values the same only when they are equal, as the map needs: the
+   * index normalizes a key before it stores or looks it up, so equal keys are one key, and any
+   * others stay two, as they did when H2 compared their serialized bytes. By BSON type, then by
+   * class, then by the class's own order for the classes whose order agrees with equality, and by
+   * the encoded bytes for the rest. mongo-java-server's ValueComparator is not usable here: it is
+   * not transitive across longs and doubles, and it refuses to order some types. The order serves
+   * only the map: a lookup is by equality, and a scan reads every key.
    */
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static int compareValues(Object a, Object b) {
+    if (Objects.equals(a, b)) {
+      return 0;
+    }
+    if (a == null || b == null) {
+      return a == null ? -1 : 1;
+    }
     if (a instanceof Missing || b instanceof Missing) {
-      return Boolean.compare(!(a instanceof Missing), !(b instanceof Missing));
+      return a instanceof Missing ? -1 : 1;
     }
-    int order = ORDER.compare(a, b);
-    if (order != 0 || Objects.equals(a, b)) {
-      return order;
+    int order = Byte.compare(BsonEncoder.determineType(a), BsonEncoder.determineType(b));
+    if (order == 0) {
+      order = a.getClass().getName().compareTo(b.getClass().getName());
     }
-    return Arrays.compare(encoded(a), encoded(b));
+    if (order == 0 && NATURALLY_ORDERED.contains(a.getClass())) {
+      order = ((Comparable) a).compareTo(b);
+    }
+    return order != 0 ? order : Arrays.compare(encoded(a), encoded(b));
   }
 
   private static byte[] encoded(Object value) {

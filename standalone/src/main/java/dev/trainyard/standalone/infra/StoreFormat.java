@@ -27,6 +27,9 @@ final class StoreFormat {
 
   static final String INDEX_INFIX = "._index_";
 
+  /** H2's name for a collection's metadata map (its data size), which keeps H2's encoding. */
+  static final String META_PREFIX = "meta.";
+
   private static final Logger log = LoggerFactory.getLogger(StoreFormat.class);
 
   private StoreFormat() {}
@@ -39,16 +42,20 @@ final class StoreFormat {
    */
   static MVStore open(String fileName) {
     if (fileName != null) {
-      MVStore store = new MVStore.Builder().fileName(fileName).autoCommitDisabled().open();
-      if (store.getStoreVersion() < BSON) {
-        try {
+      MVStore store = openForUpgrade(fileName);
+      boolean upgraded = false;
+      try {
+        if (store.getStoreVersion() < BSON) {
           upgrade(store);
-        } catch (RuntimeException e) {
+        }
+        upgraded = true;
+      } finally {
+        if (upgraded) {
+          store.close();
+        } else {
           store.closeImmediately(); // close() would write the half-done upgrade
-          throw e;
         }
       }
-      store.close();
     }
     MVStore store = MVStore.open(fileName);
     if (store.getStoreVersion() < BSON) {
@@ -57,6 +64,18 @@ final class StoreFormat {
       store.commit();
     }
     return store;
+  }
+
+  /**
+   * The store as the upgrade opens it: no commit but its own. Turning the delay off is not enough;
+   * MVStore also commits when unsaved pages pass a memory threshold, which a large upgrade does.
+   */
+  static MVStore openForUpgrade(String fileName) {
+    return new MVStore.Builder()
+        .fileName(fileName)
+        .autoCommitDisabled()
+        .autoCommitBufferSize(0)
+        .open();
   }
 
   static <K> MVMap<K, Document> documents(MVStore store, String name) {
@@ -74,7 +93,7 @@ final class StoreFormat {
       if (name.startsWith(DATA_PREFIX)) {
         entries += rewrite(store, name, () -> documents(store, name));
         maps++;
-      } else if (name.contains(INDEX_INFIX)) {
+      } else if (!name.startsWith(META_PREFIX) && name.contains(INDEX_INFIX)) {
         entries += rewrite(store, name, () -> index(store, name));
         maps++;
       }
@@ -92,7 +111,7 @@ final class StoreFormat {
   /**
    * Reads a map the old way, removes it, and writes the same entries into a new one of its name.
    */
-  private static <K, V> int rewrite(MVStore store, String name, Supplier<MVMap<K, V>> reopened) {
+  static <K, V> int rewrite(MVStore store, String name, Supplier<MVMap<K, V>> reopened) {
     MVMap<K, V> old = store.openMap(name);
     Map<K, V> entries = new LinkedHashMap<>(old);
     store.removeMap(old);
