@@ -6,6 +6,7 @@ import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.worker.effects.EffectRunner;
+import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.ProcessingProbe;
@@ -37,6 +38,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -52,6 +55,7 @@ import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.util.function.SingletonSupplier;
 
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -102,11 +106,26 @@ public class WorkerConfiguration {
         clock,
         probe.getIfAvailable(() -> ProcessingProbe.NONE),
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
-        state -> {
-          effects.ifAvailable(runner -> runner.reconcile(state));
-          checks.ifAvailable(c -> c.observe(state));
-        },
+        afterStore(effects, checks),
         maxQueuePrs);
+  }
+
+  /**
+   * What each stored queue goes to: the effect runner and the GitHub checks, when they exist. They
+   * depend on the processor, so they are looked up when the first queue is stored, not when it is
+   * built — and then kept: a lookup per stored queue cost a bean-factory search each time.
+   */
+  private static Consumer<QueueAggregate> afterStore(
+      ObjectProvider<EffectRunner> effects, ObjectProvider<PullRequestChecks> checks) {
+    Supplier<List<Consumer<QueueAggregate>>> observers =
+        SingletonSupplier.of(
+            () -> {
+              List<Consumer<QueueAggregate>> found = new ArrayList<>();
+              effects.ifAvailable(runner -> found.add(runner::reconcile));
+              checks.ifAvailable(c -> found.add(c::observe));
+              return List.copyOf(found);
+            });
+    return state -> observers.get().forEach(observer -> observer.accept(state));
   }
 
   @Bean

@@ -71,8 +71,11 @@ public class HistoryStore {
                 Filters.eq("_id", PullRequestRow.rowId(row.prId(), row.supersedes())),
                 Updates.set("toVersion", row.fromVersion())));
       }
-      Document head = head(row);
-      heads.add(new ReplaceOneModel<>(Filters.eq("_id", head.get("_id")), head, UPSERT));
+      // the same fields under the head's id: converted once (a conversion walks the whole row)
+      String headId = PullRequestRow.headId(row.queueKey(), row.prNumber());
+      heads.add(
+          new ReplaceOneModel<>(
+              Filters.eq("_id", headId), new Document(doc).append("_id", headId), UPSERT));
     }
     rows.bulkWrite(writes);
     this.heads.bulkWrite(heads);
@@ -88,10 +91,5 @@ public class HistoryStore {
       writes.add(new ReplaceOneModel<>(Filters.eq("_id", run.id()), Json.document(run), UPSERT));
     }
     runs.bulkWrite(writes);
-  }
-
-  static Document head(PullRequestRow row) {
-    Document head = Json.document(row);
-    return head.append("_id", PullRequestRow.headId(row.queueKey(), row.prNumber()));
   }
 }
