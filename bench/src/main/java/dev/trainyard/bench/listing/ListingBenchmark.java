@@ -180,11 +180,11 @@ public final class ListingBenchmark {
               null,
               view));
       if (batch.size() == BATCH) {
-        history.write(batch);
+        history.write(batch, List.of());
         batch.clear();
       }
     }
-    history.write(batch);
+    history.write(batch, List.of());
   }
 
   private static String body(String repo, String cursor) {

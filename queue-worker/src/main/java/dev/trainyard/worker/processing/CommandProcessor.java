@@ -221,8 +221,9 @@ public class CommandProcessor {
    * broker together, and the outboxes are deleted once all is acknowledged.
    */
   private void publish(List<Outbox> published, List<CommandReply> replies) {
-    history.write(published.stream().flatMap(o -> o.rows().stream()).toList());
-    history.writeRuns(published.stream().flatMap(o -> o.runs().stream()).toList());
+    history.write(
+        published.stream().flatMap(o -> o.rows().stream()).toList(),
+        published.stream().flatMap(o -> o.runs().stream()).toList());
     CompletableFuture<?>[] sends =
         Stream.concat(
                 published.stream().map(o -> publisher.events(o.queueId(), o.org(), o.events())),

@@ -14,6 +14,7 @@ import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.TestRunDocument;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.stereotype.Component;
@@ -52,44 +53,49 @@ public class HistoryStore {
   }
 
   /**
-   * Writes the new rows, closes the versions they replace and moves each PR number's head, all by
-   * id (two round trips whatever the size of the history). A head is the newest row of a (queue, PR
-   * number) under a well-known id, in a collection of its own.
+   * Writes the new rows, closes the versions they replace, moves each PR number's head, and
+   * replaces the changed test runs, all by id: up to three round trips whatever the size of the
+   * history. A head is the newest row of a (queue, PR number) under a well-known id, in a
+   * collection of its own. Only the last round trip asks for the journal, and it makes the others
+   * durable with it ({@link Unjournaled}): a reply that follows finds its rows after a crash too.
    */
-  public void write(List<PullRequestRow> changed) {
-    if (changed.isEmpty()) {
-      return;
-    }
-    List<WriteModel<Document>> writes = new ArrayList<>();
-    List<WriteModel<Document>> heads = new ArrayList<>();
+  public void write(List<PullRequestRow> changed, List<TestRunDocument> changedRuns) {
+    List<WriteModel<Document>> rowWrites = new ArrayList<>();
+    List<WriteModel<Document>> headWrites = new ArrayList<>();
     for (PullRequestRow row : changed) {
       Document doc = Json.document(row);
-      writes.add(new ReplaceOneModel<>(Filters.eq("_id", row.id()), doc, UPSERT));
+      rowWrites.add(new ReplaceOneModel<>(Filters.eq("_id", row.id()), doc, UPSERT));
       if (row.supersedes() != null) {
-        writes.add(
+        rowWrites.add(
             new UpdateOneModel<>(
                 Filters.eq("_id", PullRequestRow.rowId(row.prId(), row.supersedes())),
                 Updates.set("toVersion", row.fromVersion())));
       }
       // the same fields under the head's id: converted once (a conversion walks the whole row)
       String headId = PullRequestRow.headId(row.queueKey(), row.prNumber());
-      heads.add(
+      headWrites.add(
           new ReplaceOneModel<>(
               Filters.eq("_id", headId), new Document(doc).append("_id", headId), UPSERT));
     }
-    rows.bulkWrite(writes);
-    this.heads.bulkWrite(heads);
+    List<WriteModel<Document>> runWrites = new ArrayList<>();
+    for (TestRunDocument run : changedRuns) {
+      runWrites.add(new ReplaceOneModel<>(Filters.eq("_id", run.id()), Json.document(run), UPSERT));
+    }
+    List<Batch> batches =
+        Stream.of(
+                new Batch(rows, rowWrites),
+                new Batch(heads, headWrites),
+                new Batch(runs, runWrites))
+            .filter(b -> !b.writes().isEmpty())
+            .toList();
+    for (int i = 0; i < batches.size(); i++) {
+      Batch batch = batches.get(i);
+      MongoCollection<Document> target =
+          i == batches.size() - 1 ? batch.collection() : Unjournaled.of(batch.collection());
+      target.bulkWrite(batch.writes());
+    }
   }
 
-  /** Replaces the documents of the given test runs (one round trip). */
-  public void writeRuns(List<TestRunDocument> changed) {
-    if (changed.isEmpty()) {
-      return;
-    }
-    List<WriteModel<Document>> writes = new ArrayList<>();
-    for (TestRunDocument run : changed) {
-      writes.add(new ReplaceOneModel<>(Filters.eq("_id", run.id()), Json.document(run), UPSERT));
-    }
-    runs.bulkWrite(writes);
-  }
+  /** The writes of one collection. */
+  private record Batch(MongoCollection<Document> collection, List<WriteModel<Document>> writes) {}
 }

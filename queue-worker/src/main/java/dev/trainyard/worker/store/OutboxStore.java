@@ -24,7 +24,8 @@ public class OutboxStore {
   private final MongoCollection<Document> outboxes;
 
   public OutboxStore(MongoTemplate mongo) {
-    this.outboxes = mongo.getCollection(Collections.OUTBOXES);
+    // written before the queue document that names it, deleted after: neither needs the journal
+    this.outboxes = Unjournaled.of(mongo.getCollection(Collections.OUTBOXES));
   }
 
   public void writeAll(List<Outbox> written) {

@@ -66,8 +66,10 @@ public class QueueStore {
     this.codec = queues.getCodecRegistry().get(Document.class);
     this.maxDocumentBytes = maxDocumentBytes;
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
-    this.entries = mongo.getCollection(Collections.QUEUE_ENTRIES);
-    entries.createIndex(Indexes.ascending("queue", "version"));
+    MongoCollection<Document> entryDocuments = mongo.getCollection(Collections.QUEUE_ENTRIES);
+    entryDocuments.createIndex(Indexes.ascending("queue", "version"));
+    // written before the queue document that names them, deleted after: neither needs the journal
+    this.entries = Unjournaled.of(entryDocuments);
   }
 
   /**

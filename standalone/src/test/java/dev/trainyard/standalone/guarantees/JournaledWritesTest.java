@@ -1,0 +1,189 @@
+package dev.trainyard.standalone.guarantees;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.event.CommandListener;
+import com.mongodb.event.CommandStartedEvent;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.view.PullRequestRow;
+import dev.trainyard.common.view.TestRunDocument;
+import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.worker.engine.CommandContext;
+import dev.trainyard.worker.engine.EventApplier;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.QueueEngine;
+import dev.trainyard.worker.projection.Views;
+import dev.trainyard.worker.store.HistoryStore;
+import dev.trainyard.worker.store.Outbox;
+import dev.trainyard.worker.store.OutboxStore;
+import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.StoredQueue;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+/**
+ * Which of a poll's writes ask for the journal (ADR 0022): the queue document, which a reply
+ * promises, and the last history write; not the outbox and the entry documents, which the queue
+ * document's write makes durable with it, nor what follows it. Each write is seen as the driver
+ * sends it to the store.
+ */
+class JournaledWritesTest {
+  private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
+  private static final Instant NOW = Instant.parse("2026-11-26T10:00:00Z");
+  private static final Set<String> WRITES = Set.of("insert", "update", "delete");
+
+  /** Each write the store received: its collection, then "journaled" or "unjournaled". */
+  private final List<String> sent = new CopyOnWriteArrayList<>();
+
+  private DocumentStore documents;
+  private MongoClient client;
+  private MongoTemplate mongo;
+
+  @BeforeEach
+  void start() {
+    documents = DocumentStore.inMemory();
+    client =
+        MongoClients.create(
+            MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString(documents.uri("trainyard")))
+                .addCommandListener(
+                    new CommandListener() {
+                      @Override
+                      public void commandStarted(CommandStartedEvent event) {
+                        if (WRITES.contains(event.getCommandName())) {
+                          sent.add(describe(event.getCommandName(), event.getCommand()));
+                        }
+                      }
+                    })
+                .build());
+    mongo = new MongoTemplate(client, "trainyard");
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    documents.close();
+  }
+
+  @Test
+  void theQueueDocumentIsJournaledAndTheOutboxAndEntriesAroundItAreNot() {
+    QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
+    OutboxStore outboxes = new OutboxStore(mongo);
+    StoredQueue first = queueWithOnePr();
+    Outbox outbox = new Outbox("o-1", KEY.id(), "org", 1, List.of(), List.of(), List.of());
+    sent.clear();
+
+    outboxes.writeAll(List.of(outbox));
+    QueueStore.Prepared prepared =
+        queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
+    assertThat(queues.saveAll(prepared)).isEmpty();
+    outboxes.published(List.of(outbox));
+
+    assertThat(sent)
+        .containsExactly(
+            Collections.OUTBOXES + " unjournaled",
+            Collections.QUEUE_ENTRIES + " unjournaled",
+            Collections.QUEUES + " journaled",
+            Collections.OUTBOXES + " unjournaled");
+  }
+
+  static Stream<Arguments> histories() {
+    String rows = Collections.PULL_REQUESTS;
+    String heads = Collections.PULL_REQUEST_HEADS;
+    String runs = Collections.TEST_RUNS;
+    return Stream.of(
+        Arguments.of("rows only", 1, 0, List.of(rows + " unjournaled", heads + " journaled")),
+        Arguments.of(
+            "rows and runs",
+            1,
+            1,
+            List.of(rows + " unjournaled", heads + " unjournaled", runs + " journaled")),
+        Arguments.of("runs only", 0, 2, List.of(runs + " journaled")),
+        Arguments.of("nothing", 0, 0, List.of()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("histories")
+  void theLastHistoryWriteIsJournaled(String name, int rows, int runs, List<String> expected) {
+    HistoryStore history = new HistoryStore(mongo);
+    sent.clear();
+
+    history.write(
+        Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
+        Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList());
+
+    assertThat(sent).containsExactlyElementsOf(expected);
+  }
+
+  private static String describe(String command, BsonDocument body) {
+    BsonDocument concern = body.getDocument("writeConcern", new BsonDocument());
+    boolean journaled = concern.getBoolean("j", BsonBoolean.TRUE).getValue();
+    return body.getString(command).getValue() + (journaled ? " journaled" : " unjournaled");
+  }
+
+  private static StoredQueue queueWithOnePr() {
+    QueueEngine engine = new QueueEngine();
+    QueueAggregate state = null;
+    for (QueueCommand command :
+        List.of(
+            new QueueCommand.CreateQueue(QueueMode.SINGLE, 1),
+            new QueueCommand.SubmitPullRequest(1, null, false))) {
+      CommandContext ctx = new CommandContext("c-" + command.hashCode(), NOW);
+      state = EventApplier.applyAll(state, engine.decide(state, KEY, command, ctx).events());
+    }
+    return new StoredQueue(
+        KEY.id(),
+        "org",
+        1,
+        state,
+        Views.queue(state),
+        null,
+        List.of(),
+        "o-1",
+        Map.of(state.entries().get(0).id(), 1L),
+        1,
+        false,
+        null);
+  }
+
+  private static PullRequestRow row(long number) {
+    return new PullRequestRow(
+        PullRequestRow.rowId("pr-" + number, 1),
+        KEY.id(),
+        "pr-" + number,
+        number,
+        "head-" + number,
+        null,
+        NOW,
+        NOW,
+        null,
+        1,
+        null,
+        null,
+        null);
+  }
+
+  private static TestRunDocument run(long number) {
+    return new TestRunDocument("run-" + number, KEY.id(), null, null, TestRunDocument.MAIN, NOW);
+  }
+}

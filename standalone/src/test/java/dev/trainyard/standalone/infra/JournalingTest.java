@@ -1,0 +1,145 @@
+package dev.trainyard.standalone.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.WriteConcern;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.DeleteOneModel;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.InsertOneModel;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.Updates;
+import de.bwaldvogel.mongo.MongoServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a kill leaves of the writes the store acknowledged (ADR 0022): every journaled write, with
+ * every write acknowledged before it; of the writes that asked for no journaling and came after the
+ * last journaled one, nothing is promised. The kill is simulated by closing the store file without
+ * writing ({@code closeImmediately}), with the background commit turned off, so each case is
+ * decided by the writes alone.
+ */
+class JournalingTest {
+  private static final WriteConcern NO_JOURNAL = WriteConcern.ACKNOWLEDGED.withJournal(false);
+
+  @TempDir Path dir;
+
+  @Test
+  void aJournaledWriteIsCommittedBeforeItIsAcknowledged() {
+    List<String> kept =
+        killedAfter(
+            (journaled, unjournaled) -> {
+              journaled.insertOne(new Document("_id", "a"));
+              journaled.updateOne(Filters.eq("_id", "a"), Updates.set("n", 1));
+              journaled.insertOne(new Document("_id", "b"));
+              journaled.deleteOne(Filters.eq("_id", "b"));
+            });
+
+    assertThat(kept).containsExactly("a:1");
+  }
+
+  @Test
+  void unjournaledWritesAreNotCommittedOnTheirOwn() {
+    List<String> kept =
+        killedAfter(
+            (journaled, unjournaled) -> {
+              journaled.insertOne(new Document("_id", "before").append("n", 0));
+              unjournaled.insertOne(new Document("_id", "a"));
+              unjournaled.bulkWrite(
+                  List.of(
+                      new InsertOneModel<>(new Document("_id", "b")),
+                      new ReplaceOneModel<>(
+                          Filters.eq("_id", "before"),
+                          new Document("n", 1),
+                          new ReplaceOptions().upsert(true)),
+                      new DeleteOneModel<>(Filters.eq("_id", "a"))));
+            });
+
+    assertThat(kept).as("the file as the journaled write left it").containsExactly("before:0");
+  }
+
+  @Test
+  void aJournaledWriteMakesTheUnjournaledOnesBeforeItDurable() {
+    List<String> kept =
+        killedAfter(
+            (journaled, unjournaled) -> {
+              unjournaled.insertOne(new Document("_id", "outbox"));
+              unjournaled.insertOne(new Document("_id", "entry").append("n", 1));
+              journaled.insertOne(new Document("_id", "queue"));
+              unjournaled.deleteOne(Filters.eq("_id", "outbox")); // after: not promised
+            });
+
+    assertThat(kept).containsExactlyInAnyOrder("outbox", "entry:1", "queue");
+  }
+
+  @Test
+  void theWriteConcernDecides() {
+    assertThat(DurableH2Backend.journaled(new de.bwaldvogel.mongo.bson.Document("insert", "c")))
+        .isTrue();
+    assertThat(DurableH2Backend.journaled(command(new de.bwaldvogel.mongo.bson.Document("w", 1))))
+        .isTrue();
+    assertThat(
+            DurableH2Backend.journaled(command(new de.bwaldvogel.mongo.bson.Document("j", true))))
+        .isTrue();
+    assertThat(
+            DurableH2Backend.journaled(command(new de.bwaldvogel.mongo.bson.Document("j", false))))
+        .isFalse();
+  }
+
+  private static de.bwaldvogel.mongo.bson.Document command(
+      de.bwaldvogel.mongo.bson.Document concern) {
+    return new de.bwaldvogel.mongo.bson.Document("insert", "c").append("writeConcern", concern);
+  }
+
+  /** What the collection holds after {@code writes} and a kill ({@code _id}, and {@code n}). */
+  private List<String> killedAfter(
+      BiConsumer<MongoCollection<Document>, MongoCollection<Document>> writes) {
+    String file = dir.resolve("trainyard.mv").toString();
+    DurableH2Backend backend = new DurableH2Backend(file);
+    backend.getMvStore().setAutoCommitDelay(0);
+    MongoServer server = new MongoServer(backend);
+    try {
+      withCollection(
+          server,
+          c ->
+              writes.accept(
+                  c.withWriteConcern(WriteConcern.ACKNOWLEDGED), c.withWriteConcern(NO_JOURNAL)));
+    } finally {
+      backend.getMvStore().closeImmediately(); // first: shutting the server down closes the store
+      server.shutdownNow();
+    }
+
+    DurableH2Backend reopened = new DurableH2Backend(file);
+    MongoServer again = new MongoServer(reopened);
+    List<String> kept = new ArrayList<>();
+    try {
+      withCollection(
+          again,
+          c ->
+              c.find()
+                  .forEach(
+                      d -> kept.add(d.get("_id") + (d.containsKey("n") ? ":" + d.get("n") : ""))));
+    } finally {
+      again.shutdownNow();
+      reopened.close();
+    }
+    return kept;
+  }
+
+  private static void withCollection(MongoServer server, Consumer<MongoCollection<Document>> use) {
+    try (MongoClient client =
+        MongoClients.create("mongodb://127.0.0.1:" + server.bind().getPort())) {
+      use.accept(client.getDatabase("trainyard").getCollection("writes"));
+    }
+  }
+}
