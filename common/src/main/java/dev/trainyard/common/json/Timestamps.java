@@ -1,6 +1,7 @@
 package dev.trainyard.common.json;
 
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -15,10 +16,50 @@ public final class Timestamps {
   private static final DateTimeFormatter FORMAT =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+  /** 10000-01-01T00:00:00Z: from here on the year takes five digits and a sign. */
+  private static final long YEAR_10000 = 253_402_300_800L;
+
   private Timestamps() {}
 
+  /**
+   * The instant in that form, the fraction cut (not rounded) to milliseconds. Every timestamp of
+   * every document and body goes through here: the formatter's fraction printer builds a BigDecimal
+   * each time, so the common range (1970 to 9999) is written digit by digit, and the formatter
+   * keeps the rest.
+   */
   public static String format(Instant instant) {
-    return instant == null ? null : FORMAT.format(instant.truncatedTo(ChronoUnit.MILLIS));
+    if (instant == null) {
+      return null;
+    }
+    long seconds = instant.getEpochSecond();
+    if (seconds < 0 || seconds >= YEAR_10000) {
+      return FORMAT.format(instant.truncatedTo(ChronoUnit.MILLIS));
+    }
+    LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+    char[] text = new char[24];
+    digits(text, 0, 4, t.getYear());
+    text[4] = '-';
+    digits(text, 5, 2, t.getMonthValue());
+    text[7] = '-';
+    digits(text, 8, 2, t.getDayOfMonth());
+    text[10] = 'T';
+    digits(text, 11, 2, t.getHour());
+    text[13] = ':';
+    digits(text, 14, 2, t.getMinute());
+    text[16] = ':';
+    digits(text, 17, 2, t.getSecond());
+    text[19] = '.';
+    digits(text, 20, 3, instant.getNano() / 1_000_000);
+    text[23] = 'Z';
+    return new String(text);
+  }
+
+  private static void digits(char[] text, int at, int width, int value) {
+    int rest = value;
+    for (int i = at + width - 1; i >= at; i--) {
+      text[i] = (char) ('0' + rest % 10);
+      rest /= 10;
+    }
   }
 
   public static Instant parse(String text) {
