@@ -166,6 +166,9 @@ public class CommandProcessor {
             changed.stream().map(QueueBatch::before).toList());
     // dead commands are on record before their ids are: a crash in between only repeats them
     deadCommands.record(changed.stream().flatMap(b -> b.dead().stream()).toList());
+    // the entry documents, unjournaled, then the outbox, journaled: both are durable before the
+    // queue document that names them is written (ADR 0022)
+    store.writeEntries(versions);
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
     Set<String> conflicted = store.saveAll(versions);
     deadCommands.forget(

@@ -24,8 +24,7 @@ public class OutboxStore {
   private final MongoCollection<Document> outboxes;
 
   public OutboxStore(MongoTemplate mongo) {
-    // written before the queue document that names it, deleted after: neither needs the journal
-    this.outboxes = Unjournaled.of(mongo.getCollection(Collections.OUTBOXES));
+    this.outboxes = mongo.getCollection(Collections.OUTBOXES);
   }
 
   public void writeAll(List<Outbox> written) {

@@ -68,7 +68,7 @@ public class QueueStore {
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
     MongoCollection<Document> entryDocuments = mongo.getCollection(Collections.QUEUE_ENTRIES);
     entryDocuments.createIndex(Indexes.ascending("queue", "version"));
-    // written before the queue document that names them, deleted after: neither needs the journal
+    // written before the journaled outbox, deleted once no version names them: no journal needed
     this.entries = Unjournaled.of(entryDocuments);
   }
 
@@ -143,17 +143,11 @@ public class QueueStore {
   }
 
   /**
-   * Writes each prepared queue if its stored version is still the one it was decided on (none yet
-   * for a new queue), all in one round trip; each write is atomic on its own document. A queue
-   * counts as written when the stored document is the one we meant to write (a retried batch
-   * decides the same commands on the same base to the same document).
-   *
-   * @return the ids of queues another writer changed first: decide them again
+   * Writes the entry documents of the prepared versions, in one round trip and without asking for
+   * the journal ({@link Unjournaled}): the journaled write that must follow before {@link #saveAll}
+   * (the outbox) makes them durable, and until a queue document names them they are never read.
    */
-  public Set<String> saveAll(Prepared prepared) {
-    if (prepared.writes().isEmpty()) {
-      return Set.of();
-    }
+  public void writeEntries(Prepared prepared) {
     List<InsertOneModel<Document>> inserts =
         prepared.splits().stream()
             .flatMap(s -> s.written().stream())
@@ -161,6 +155,21 @@ public class QueueStore {
             .toList();
     if (!inserts.isEmpty()) {
       entries.bulkWrite(inserts, new BulkWriteOptions().ordered(false));
+    }
+  }
+
+  /**
+   * Writes each prepared queue if its stored version is still the one it was decided on (none yet
+   * for a new queue), all in one round trip; each write is atomic on its own document. A queue
+   * counts as written when the stored document is the one we meant to write (a retried batch
+   * decides the same commands on the same base to the same document). Its entry documents are
+   * {@link #writeEntries written} before, and a journaled write after them.
+   *
+   * @return the ids of queues another writer changed first: decide them again
+   */
+  public Set<String> saveAll(Prepared prepared) {
+    if (prepared.writes().isEmpty()) {
+      return Set.of();
     }
     Set<String> conflicted = saveQueueDocuments(prepared);
     // what no version names any more: the superseded documents of the versions written, and the

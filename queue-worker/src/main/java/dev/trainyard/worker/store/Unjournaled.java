@@ -3,14 +3,15 @@ package dev.trainyard.worker.store;
 import com.mongodb.client.MongoCollection;
 
 /**
- * The writes of a poll that a later write of the same poll makes durable (ADR 0022). A poll's
- * writes go out in order and MongoDB makes them durable in that order: a journaled write makes the
- * unjournaled ones before it durable with it (its journal flush holds them; on a replica set the
- * oplog replicates in order), and the embedded store's commit writes every change made before it.
- * So only the queue document, which a reply promises, and the last history write of a poll ask for
- * the journal; the outbox and the entry documents before them, and what follows them (superseded
- * entries, the published outbox), do not: whatever a crash loses of those is repaired from the
- * outbox or ignored, as after a crash between two writes.
+ * The writes of a poll that the journaled write right after them makes durable (ADR 0022): the
+ * entry documents (the outbox follows), and a history write followed by another one. A journaled
+ * write is committed before the next write is sent, and its commit holds every write acknowledged
+ * before it. A commit is not a snapshot, though: one started by someone else may hold a later write
+ * of the poll without an earlier one. So a write is left unjournaled only where that does no harm:
+ * entry documents no queue document names are never read and are cleared; history rows without
+ * their heads, or heads without their rows, are written again from the outbox, which is still
+ * there. The outbox, the queue document, the last history write and the outbox's delete are
+ * journaled.
  */
 final class Unjournaled {
   private Unjournaled() {}

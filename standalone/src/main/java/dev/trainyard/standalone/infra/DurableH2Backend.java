@@ -30,15 +30,16 @@ import org.h2.mvstore.MVStore;
  * The H2 file backend, made safe for the standalone's use:
  *
  * <ul>
- *   <li>Every write is committed before it is acknowledged, unless it asks for no journaling
- *       ({@code writeConcern: {j: false}}). H2's MVStore otherwise commits in the background about
- *       once a second, so a killed process (SIGKILL, OOM kill, power loss) would lose writes the
- *       services had already been told were durable — and a worker that committed its Kafka offsets
- *       after such a write would lose the command. A write that asks for no journaling is left to
- *       the next commit, as MongoDB leaves it to the next journal flush: a commit writes every
- *       change made before it, so a journaled write makes the unjournaled ones before it durable
- *       with it, and a crash loses only a suffix of them (ADR 0022). The worker sends the writes a
- *       later journaled one covers that way: six commits per poll were a quarter of its CPU.
+ *   <li>Every write is committed, and its chunk written to the file, before it is acknowledged,
+ *       unless it asks for no journaling ({@code writeConcern: {j: false}}). H2's MVStore otherwise
+ *       commits in the background about once a second, so a killed process (SIGKILL, OOM kill)
+ *       would lose writes the services had already been told were durable — and a worker that
+ *       committed its Kafka offsets after such a write would lose the command. A write that asks
+ *       for no journaling is left to the next commit, as MongoDB leaves it to the next journal
+ *       flush (ADR 0022). A commit is not a snapshot: it takes each map's newest state in turn
+ *       while writes go on, so it may hold a later write without an earlier one of another map.
+ *       Only a journaled write, committed before the next is sent, orders what a crash keeps.
+ *       (Commits are not forced to the disk: a power loss may lose the last of them.)
  *   <li>Queries use the indexes the services create, as they do on MongoDB. mongo-java-server uses
  *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
  *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
@@ -59,8 +60,20 @@ import org.h2.mvstore.MVStore;
  * </ul>
  */
 final class DurableH2Backend extends H2Backend {
+  /** The commands that change what is stored (a wire message carries one of them). */
   private static final Set<String> WRITES =
-      Set.of("insert", "update", "delete", "findandmodify", "createindexes", "drop");
+      Set.of(
+          "insert",
+          "update",
+          "delete",
+          "findandmodify",
+          "create",
+          "createindexes",
+          "collmod",
+          "dropindexes",
+          "drop",
+          "dropdatabase",
+          "renamecollection");
 
   DurableH2Backend(String fileName) {
     super(StoreFormat.open(fileName));
@@ -72,9 +85,21 @@ final class DurableH2Backend extends H2Backend {
     Document result =
         readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
     if (WRITES.contains(command.toLowerCase(Locale.ROOT)) && journaled(query)) {
-      commit();
+      commitDurably();
     }
     return result;
+  }
+
+  /**
+   * Commits, and returns once what was written before is in the file. When there is nothing left to
+   * commit, another commit took the changes, and MVStore's background commit writes its chunk
+   * asynchronously: then wait for the store's serializer and writer to be done.
+   */
+  private void commitDurably() {
+    MVStore store = getMvStore();
+    if (store.commit() < 0 && store.getFileStore() != null) {
+      store.executeFilestoreOperation(() -> {});
+    }
   }
 
   /**

@@ -42,10 +42,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 /**
- * Which of a poll's writes ask for the journal (ADR 0022): the queue document, which a reply
- * promises, and the last history write; not the outbox and the entry documents, which the queue
- * document's write makes durable with it, nor what follows it. Each write is seen as the driver
- * sends it to the store.
+ * Which of a poll's writes ask for the journal (ADR 0022): not the entry documents, which the
+ * outbox write after them makes durable, nor a history write followed by another one; the outbox
+ * (written and deleted), the queue document and the last history write do. Each write is seen as
+ * the driver sends it to the store.
  */
 class JournaledWritesTest {
   private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
@@ -86,25 +86,26 @@ class JournaledWritesTest {
   }
 
   @Test
-  void theQueueDocumentIsJournaledAndTheOutboxAndEntriesAroundItAreNot() {
+  void theEntryDocumentsAreNotJournaledTheOutboxAndTheQueueDocumentAre() {
     QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
     OutboxStore outboxes = new OutboxStore(mongo);
     StoredQueue first = queueWithOnePr();
     Outbox outbox = new Outbox("o-1", KEY.id(), "org", 1, List.of(), List.of(), List.of());
     sent.clear();
 
-    outboxes.writeAll(List.of(outbox));
     QueueStore.Prepared prepared =
         queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
+    queues.writeEntries(prepared);
+    outboxes.writeAll(List.of(outbox));
     assertThat(queues.saveAll(prepared)).isEmpty();
     outboxes.published(List.of(outbox));
 
     assertThat(sent)
         .containsExactly(
-            Collections.OUTBOXES + " unjournaled",
             Collections.QUEUE_ENTRIES + " unjournaled",
+            Collections.OUTBOXES + " journaled",
             Collections.QUEUES + " journaled",
-            Collections.OUTBOXES + " unjournaled");
+            Collections.OUTBOXES + " journaled");
   }
 
   static Stream<Arguments> histories() {

@@ -74,6 +74,7 @@ class SplitQueueStoreTest {
     StoredQueue next = next(first, recordState(7));
     QueueStore.Prepared prepared = store.prepare(List.of(next), List.of(first));
     assertThat(prepared.splits().get(0).written()).hasSize(1);
+    store.writeEntries(prepared);
     assertThat(store.saveAll(prepared)).isEmpty();
 
     assertThat(entries.countDocuments()).as("the superseded document is gone").isEqualTo(PRS);
@@ -87,6 +88,8 @@ class SplitQueueStoreTest {
         store.prepare(List.of(next(first, recordState(3))), List.of(first));
     QueueStore.Prepared loser = store.prepare(List.of(next(first, recordState(4))), List.of(first));
 
+    store.writeEntries(winner);
+    store.writeEntries(loser);
     assertThat(store.saveAll(winner)).isEmpty();
     assertThat(store.saveAll(loser)).containsExactly(KEY.id());
 
@@ -150,6 +153,7 @@ class SplitQueueStoreTest {
 
   private StoredQueue write(StoredQueue next, StoredQueue before) {
     QueueStore.Prepared prepared = store.prepare(List.of(next), List.of(before));
+    store.writeEntries(prepared);
     assertThat(store.saveAll(prepared)).isEmpty();
     return prepared.next().get(0);
   }
