@@ -108,7 +108,7 @@ public final class HttpBenchmark {
 
   /**
    * At least a minute of submits before they are measured. On two cores the JIT's C2 compiler
-   * thread stays busy for the first three minutes of the stack's life (9-16 s of compilation in
+   * thread stays busy for the first three minutes of the stack's life (8-16 s of compilation in
    * every 20 s, JFR, 2026-11-26): a submit phase measured within them measured the compiler.
    */
   private static Duration submitWarmUp(Duration phase) {
