@@ -16,6 +16,11 @@ public final class Timestamps {
   private static final DateTimeFormatter FORMAT =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+  private static final String TEMPLATE = "0000-00-00T00:00:00.000Z";
+
+  /** Where each field of {@link #TEMPLATE} ends: year, month, day, hour, minute, second, milli. */
+  private static final int[] FIELD_ENDS = {4, 7, 10, 13, 16, 19, 23};
+
   /** 10000-01-01T00:00:00Z: from here on the year takes five digits and a sign. */
   private static final long YEAR_10000 = 253_402_300_800L;
 
@@ -36,30 +41,23 @@ public final class Timestamps {
       return FORMAT.format(instant.truncatedTo(ChronoUnit.MILLIS));
     }
     LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
-    char[] text = new char[24];
-    digits(text, 0, 4, t.getYear());
-    text[4] = '-';
-    digits(text, 5, 2, t.getMonthValue());
-    text[7] = '-';
-    digits(text, 8, 2, t.getDayOfMonth());
-    text[10] = 'T';
-    digits(text, 11, 2, t.getHour());
-    text[13] = ':';
-    digits(text, 14, 2, t.getMinute());
-    text[16] = ':';
-    digits(text, 17, 2, t.getSecond());
-    text[19] = '.';
-    digits(text, 20, 3, instant.getNano() / 1_000_000);
-    text[23] = 'Z';
-    return new String(text);
-  }
-
-  private static void digits(char[] text, int at, int width, int value) {
-    int rest = value;
-    for (int i = at + width - 1; i >= at; i--) {
-      text[i] = (char) ('0' + rest % 10);
-      rest /= 10;
+    int[] fields = {
+      t.getYear(),
+      t.getMonthValue(),
+      t.getDayOfMonth(),
+      t.getHour(),
+      t.getMinute(),
+      t.getSecond(),
+      instant.getNano() / 1_000_000
+    };
+    char[] text = TEMPLATE.toCharArray();
+    for (int f = 0; f < fields.length; f++) {
+      // each field fits its width, and the template holds its leading zeros
+      for (int i = FIELD_ENDS[f] - 1, rest = fields[f]; rest > 0; i--, rest /= 10) {
+        text[i] = (char) ('0' + rest % 10);
+      }
     }
+    return new String(text);
   }
 
   public static Instant parse(String text) {
