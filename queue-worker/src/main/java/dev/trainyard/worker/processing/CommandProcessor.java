@@ -29,13 +29,13 @@ import java.util.stream.Stream;
 
 /**
  * Handles the commands of one poll. Per queue: load (or take from the cache), de-duplicate and
- * decide in order ({@link QueueBatch}). Then, for all changed queues together: write their
- * outboxes, write the queue documents (one atomic, versioned single-document write each, sent in
- * one round trip), write the history rows, send events and replies, and delete the outboxes once
- * the broker has them. A crash anywhere before the offset commit leads to a redelivery that finds
- * the command ids recorded and only finishes publishing (from the outbox) and replying. Each
- * queue's resulting state then goes to {@code afterwards} (the effect runner). The store round
- * trips per poll are constant, so throughput grows with load.
+ * decide in order ({@link QueueBatch}). Then, for all changed queues together: write their entry
+ * documents and their outboxes, write the queue documents (one atomic, versioned single-document
+ * write each, sent in one round trip), write the history rows, send events and replies, and delete
+ * the outboxes once the broker has them. A crash anywhere before the offset commit leads to a
+ * redelivery that finds the command ids recorded and only finishes publishing (from the outbox) and
+ * replying. Each queue's resulting state then goes to {@code afterwards} (the effect runner). The
+ * store round trips per poll are constant, so throughput grows with load.
  *
  * <p>A command that cannot be applied does not stall the partition: one whose decision throws is
  * dead at once ({@link QueueBatch}); when a poll's results cannot be stored for a permanent reason

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.Codec;
@@ -131,11 +132,17 @@ public class QueueStore {
                   doc));
       splits.add(split);
     }
-    return new Prepared(splits, writes);
+    return new Prepared(splits, writes, new AtomicBoolean());
   }
 
-  /** Versions {@link #prepare}d for writing, and the writes of their queue documents. */
-  public record Prepared(List<QueueSplit> splits, List<WriteModel<RawBsonDocument>> writes) {
+  /**
+   * Versions {@link #prepare}d for writing, the writes of their queue documents, and whether their
+   * entry documents are written yet ({@link #writeEntries}, which {@link #saveAll} requires).
+   */
+  public record Prepared(
+      List<QueueSplit> splits,
+      List<WriteModel<RawBsonDocument>> writes,
+      AtomicBoolean entriesWritten) {
     /** The versions as written, each with the tags of its entry documents. */
     public List<StoredQueue> next() {
       return splits.stream().map(QueueSplit::next).toList();
@@ -156,6 +163,7 @@ public class QueueStore {
     if (!inserts.isEmpty()) {
       entries.bulkWrite(inserts, new BulkWriteOptions().ordered(false));
     }
+    prepared.entriesWritten().set(true);
   }
 
   /**
@@ -170,6 +178,10 @@ public class QueueStore {
   public Set<String> saveAll(Prepared prepared) {
     if (prepared.writes().isEmpty()) {
       return Set.of();
+    }
+    if (!prepared.entriesWritten().get()) {
+      // a queue document naming entry documents that are not there could not be read again
+      throw new IllegalStateException("the entry documents of these versions are not written yet");
     }
     Set<String> conflicted = saveQueueDocuments(prepared);
     // what no version names any more: the superseded documents of the versions written, and the

@@ -38,8 +38,10 @@ import org.h2.mvstore.MVStore;
  *       for no journaling is left to the next commit, as MongoDB leaves it to the next journal
  *       flush (ADR 0022). A commit is not a snapshot: it takes each map's newest state in turn
  *       while writes go on, so it may hold a later write without an earlier one of another map.
- *       Only a journaled write, committed before the next is sent, orders what a crash keeps.
- *       (Commits are not forced to the disk: a power loss may lose the last of them.)
+ *       Only a journaled write, committed before the next is sent, orders what a crash keeps. Any
+ *       other command commits what is unsaved before it is answered, so what a reader sees is
+ *       durable, as when every write was committed. (Commits are not forced to the disk: a power
+ *       loss may lose the last of them.)
  *   <li>Queries use the indexes the services create, as they do on MongoDB. mongo-java-server uses
  *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
  *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
@@ -84,7 +86,13 @@ final class DurableH2Backend extends H2Backend {
       Channel channel, String databaseName, String command, Document query) {
     Document result =
         readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
-    if (WRITES.contains(command.toLowerCase(Locale.ROOT)) && journaled(query)) {
+    if (!WRITES.contains(command.toLowerCase(Locale.ROOT))) {
+      // what a read saw is durable before it is answered (read-committed): a reader may act on
+      // it, as the worker deletes the entry documents a queue's version no longer names
+      if (getMvStore().hasUnsavedChanges()) {
+        commitDurably();
+      }
+    } else if (journaled(query)) {
       commitDurably();
     }
     return result;

@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.guarantees;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
@@ -106,6 +107,16 @@ class JournaledWritesTest {
             Collections.OUTBOXES + " journaled",
             Collections.QUEUES + " journaled",
             Collections.OUTBOXES + " journaled");
+  }
+
+  @Test
+  void aQueueDocumentIsNotWrittenBeforeItsEntryDocuments() {
+    QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
+    QueueStore.Prepared prepared =
+        queues.prepare(List.of(queueWithOnePr()), List.of(StoredQueue.absent(KEY.id(), "org")));
+
+    assertThatThrownBy(() -> queues.saveAll(prepared)).isInstanceOf(IllegalStateException.class);
+    assertThat(sent).doesNotContain(Collections.QUEUES + " journaled");
   }
 
   static Stream<Arguments> histories() {

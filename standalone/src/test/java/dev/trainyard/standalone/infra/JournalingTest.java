@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a kill leaves of the writes the store acknowledged (ADR 0022): every journaled write, with
- * every write acknowledged before it; of the writes that asked for no journaling and came after the
- * last journaled one, nothing is promised. The kill is simulated by closing the store file without
- * writing ({@code closeImmediately}), with the background commit turned off, so each case is
- * decided by the writes alone.
+ * every write acknowledged before it, and everything a read saw; of the writes that asked for no
+ * journaling and came after the last of those, nothing is promised. The kill is simulated by
+ * closing the store file without writing ({@code closeImmediately}), with the background commit
+ * turned off, so each case is decided by the writes alone.
  */
 class JournalingTest {
   private static final WriteConcern NO_JOURNAL = WriteConcern.ACKNOWLEDGED.withJournal(false);
@@ -73,13 +73,27 @@ class JournalingTest {
     List<String> kept =
         killedAfter(
             (journaled, unjournaled) -> {
-              unjournaled.insertOne(new Document("_id", "outbox"));
               unjournaled.insertOne(new Document("_id", "entry").append("n", 1));
+              unjournaled.updateOne(Filters.eq("_id", "entry"), Updates.set("n", 2));
+              journaled.insertOne(new Document("_id", "outbox"));
               journaled.insertOne(new Document("_id", "queue"));
-              unjournaled.deleteOne(Filters.eq("_id", "outbox")); // after: not promised
             });
 
-    assertThat(kept).containsExactlyInAnyOrder("outbox", "entry:1", "queue");
+    assertThat(kept).containsExactlyInAnyOrder("entry:2", "outbox", "queue");
+  }
+
+  @Test
+  void whatAReadSawIsDurableBeforeItIsAnswered() {
+    List<String> kept =
+        killedAfter(
+            (journaled, unjournaled) -> {
+              journaled.insertOne(new Document("_id", "before"));
+              unjournaled.insertOne(new Document("_id", "seen").append("n", 1));
+              assertThat(journaled.find(Filters.eq("_id", "seen")).first()).isNotNull();
+              unjournaled.insertOne(new Document("_id", "after the read"));
+            });
+
+    assertThat(kept).as("a reader may act on what it saw").contains("before", "seen:1");
   }
 
   @Test
@@ -111,11 +125,14 @@ class JournalingTest {
     try {
       withCollection(
           server,
-          c ->
-              writes.accept(
-                  c.withWriteConcern(WriteConcern.ACKNOWLEDGED), c.withWriteConcern(NO_JOURNAL)));
+          c -> {
+            writes.accept(
+                c.withWriteConcern(WriteConcern.ACKNOWLEDGED), c.withWriteConcern(NO_JOURNAL));
+            // the kill: before the client's goodbye (a command, which commits) and before the
+            // server's shutdown (which closes the store, writing what is unsaved)
+            backend.getMvStore().closeImmediately();
+          });
     } finally {
-      backend.getMvStore().closeImmediately(); // first: shutting the server down closes the store
       server.shutdownNow();
     }
 
