@@ -25,6 +25,8 @@ public class WorkerApplication {
           Setting.optional("trainyard.worker.replication-factor", Rule.POSITIVE_COUNT),
           Setting.optional("trainyard.max-queue-prs", Rule.POSITIVE_COUNT),
           Setting.optional("trainyard.scm.poll-interval", Rule.DURATION),
+          Setting.optional("trainyard.status-settle", Rule.DURATION),
+          Setting.optional("trainyard.github.reconcile-interval", Rule.DURATION),
           Setting.optional("trainyard.git.root", Rule.TEXT),
           Setting.optional("trainyard.git.cache", Rule.TEXT),
           Setting.optional("trainyard.git.allow-loopback", Rule.BOOLEAN),

@@ -22,6 +22,7 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
   @JsonSubTypes.Type(QueueCommand.Tick.class),
   @JsonSubTypes.Type(QueueCommand.RecordPullRequestState.class),
   @JsonSubTypes.Type(QueueCommand.RecordSourceProblem.class),
+  @JsonSubTypes.Type(QueueCommand.RecordRequiredChecks.class),
   @JsonSubTypes.Type(QueueCommand.RefreshFromScm.class),
   @JsonSubTypes.Type(QueueCommand.ReportStatus.class),
   @JsonSubTypes.Type(QueueCommand.RecordTestBranch.class),
@@ -101,11 +102,26 @@ public sealed interface QueueCommand {
   record RecordSourceProblem(String problem) implements QueueCommand {}
 
   /**
-   * The source host says refs changed (a post-receive hook): re-read the queue's PRs now. Handled
-   * by the worker's shell, which answers once the resulting {@link RecordPullRequestState} commands
-   * are on the queue's log; it changes no state by itself.
+   * The checks the source host declares required on the queue's target branch (GitHub's branch
+   * protection and rulesets, API.md §6): {@code checks} (empty: none declared), or {@code problem},
+   * one sentence saying why they cannot be read (a permission the App lacks). Only hosts that
+   * declare required checks send it; a queue that never got one follows the plain-git rule.
    */
-  record RefreshFromScm(boolean unused) implements QueueCommand {
+  record RecordRequiredChecks(java.util.List<RequiredCheck> checks, String problem)
+      implements QueueCommand {
+    public RecordRequiredChecks {
+      checks = checks == null ? java.util.List.of() : java.util.List.copyOf(checks);
+    }
+  }
+
+  /**
+   * The source host says refs changed (a post-receive hook, a GitHub delivery): re-read the queue's
+   * PRs now, and its target's required checks too when {@code checksChanged} (GitHub said its
+   * protection or rulesets changed). Handled by the worker's shell, which answers once the
+   * resulting {@link RecordPullRequestState} commands are on the queue's log; it changes no state
+   * by itself.
+   */
+  record RefreshFromScm(boolean checksChanged) implements QueueCommand {
     public RefreshFromScm() {
       this(false);
     }
@@ -119,11 +135,19 @@ public sealed interface QueueCommand {
   }
 
   /**
-   * A CI status for a commit of the queue's repository ({@code /v1/ci/reportStatus}); applied to
-   * the test run whose branch head it is, or kept until such a run appears.
+   * A CI status for a commit of the queue's repository ({@code /v1/ci/reportStatus}, a GitHub check
+   * run or commit status); applied to the test run whose branch head it is, or kept until such a
+   * run appears. {@code appId}: the GitHub App that reported a check run (null for commit statuses
+   * and plain CI), for required checks bound to one app.
    */
-  record ReportStatus(String sha, String context, CommitState state, String url, String description)
-      implements QueueCommand {}
+  record ReportStatus(
+      String sha, String context, CommitState state, String url, String description, Long appId)
+      implements QueueCommand {
+    public ReportStatus(
+        String sha, String context, CommitState state, String url, String description) {
+      this(sha, context, state, url, description, null);
+    }
+  }
 
   /** Effect result: the test branch of {@code testRunId} was built on {@code baseSha}. */
   record RecordTestBranch(String testRunId, String baseSha, String headSha)

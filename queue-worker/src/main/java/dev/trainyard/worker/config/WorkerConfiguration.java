@@ -19,6 +19,7 @@ import dev.trainyard.worker.scm.git.GitScm;
 import dev.trainyard.worker.scm.github.GithubBindings;
 import dev.trainyard.worker.scm.github.GithubScm;
 import dev.trainyard.worker.scm.github.PullRequestChecks;
+import dev.trainyard.worker.scm.github.RunChecksReconciler;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
 import dev.trainyard.worker.signals.ScmRefresher;
@@ -95,7 +96,9 @@ public class WorkerConfiguration {
       ObjectProvider<PullRequestChecks> checks,
       // TRAINYARD_MAX_QUEUE_PRS: a top-level setting of API.md §6, not one of trainyard.worker.*
       @Value("${trainyard.max-queue-prs:" + QueueEngine.DEFAULT_MAX_QUEUE_PRS + "}")
-          int maxQueuePrs) {
+          int maxQueuePrs,
+      // TRAINYARD_STATUS_SETTLE (API.md §3 requiredStatuses): the plain-git rule's settle time
+      @Value("${trainyard.status-settle:30s}") Duration statusSettle) {
     return new CommandProcessor(
         store,
         outboxes,
@@ -107,7 +110,7 @@ public class WorkerConfiguration {
         probe.getIfAvailable(() -> ProcessingProbe.NONE),
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
         afterStore(effects, checks),
-        maxQueuePrs);
+        new QueueEngine(maxQueuePrs, statusSettle));
   }
 
   /**
@@ -205,6 +208,14 @@ public class WorkerConfiguration {
   @ConditionalOnProperty("trainyard.github.app-id")
   PullRequestChecks pullRequestChecks(GithubScm github) {
     return new PullRequestChecks(github, InstantSource.system());
+  }
+
+  /** Reads the checks of GitHub runs still testing, for the deliveries GitHub lost. */
+  @Bean
+  @ConditionalOnProperty("trainyard.github.app-id")
+  RunChecksReconciler runChecksReconciler(
+      GithubScm github, QueueStore store, OwnedQueues owned, Signals signals) {
+    return new RunChecksReconciler(github, store, owned, signals);
   }
 
   /** Every source host this worker reaches: the git adapter first, then the GitHub App. */

@@ -54,6 +54,8 @@ public final class EventApplier {
       return null;
     } else if (event instanceof SourceProblemChanged e) {
       return state.withSourceProblem(e.problem());
+    } else if (event instanceof QueueEvent.RequiredChecksChanged e) {
+      return state.withRequiredChecks(e.checks());
     } else if (event instanceof PullRequestSubmitted e) {
       return submitted(state, e);
     } else if (event instanceof PullRequestResubmitted e) {

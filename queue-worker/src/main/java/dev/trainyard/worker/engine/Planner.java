@@ -19,11 +19,26 @@ import java.util.stream.Stream;
  * RunPlanner}'s.
  */
 final class Planner {
+  private final Duration settle;
+
+  /**
+   * @param settle {@code TRAINYARD_STATUS_SETTLE} (see {@link CheckRule.Reported})
+   */
+  Planner(Duration settle) {
+    this.settle = settle;
+  }
+
+  /**
+   * A PR is ready when it merges cleanly into the target from it, has impacted targets where the
+   * mode needs them, and the checks that decide its runs are known ({@link
+   * QueueAggregate#checksProblem()}).
+   */
   List<QueueEvent> plan(QueueAggregate state, Instant now) {
     List<QueueEvent> events = new ArrayList<>();
     boolean requiresTargets = state.settings().requiresImpactedTargets();
+    boolean checksKnown = state.checksProblem() == null;
     for (Entry e : state.inQueueOrder()) {
-      boolean ready = e.isReady(state.key().branch(), requiresTargets);
+      boolean ready = checksKnown && e.isReady(state.key().branch(), requiresTargets);
       if (e.state() == PrState.NOT_READY && ready) {
         events.add(new PullRequestQueued(e.id(), Reasons.MERGE_ITEM_NOW_READY, now));
       } else if (e.state() == PrState.PENDING && e.testRunId() == null && !ready) {
@@ -37,16 +52,18 @@ final class Planner {
   }
 
   /**
-   * The earliest stale timeout of a not-ready PR, testing timeout of a live run, or end of a
-   * partial batch's wait.
+   * The earliest stale timeout of a not-ready PR, testing timeout of a live run, end of a green
+   * run's settle time, or end of a partial batch's wait.
    */
   Optional<Instant> nextDeadline(QueueAggregate state) {
     long timeout = state.settings().testingTimeoutMinutes();
+    CheckRule rule = CheckRule.of(state, settle);
     return Stream.of(
             state.entries().stream()
                 .filter(e -> e.state() == PrState.NOT_READY)
                 .map(e -> staleDeadline(state, e)),
             state.runs().live().stream().map(r -> Verdict.deadline(r, timeout)),
+            state.runs().live().stream().map(r -> Verdict.settled(r, rule)),
             Stream.of(RunPlanner.batchDeadline(state)))
         .flatMap(s -> s)
         .flatMap(Optional::stream)

@@ -13,7 +13,8 @@ import java.util.Optional;
  * The state of one queue: settings, state, the entries in it (in no particular order; {@link
  * #inQueueOrder()} sorts them), targets uploaded before submission, the entries that concluded most
  * recently (so their final form can still be projected and read), its test runs, and the mode it
- * switches to once its runs are done ({@code switchingTo}, null unless switching).
+ * switches to once its runs are done ({@code switchingTo}, null unless switching). {@code
+ * requiredChecks}: what the source host declares required on the target (null on plain git).
  */
 public record QueueAggregate(
     QueueKey key,
@@ -26,7 +27,8 @@ public record QueueAggregate(
     List<Entry> concluded,
     RunBook runs,
     QueueMode switchingTo,
-    String sourceProblem) {
+    String sourceProblem,
+    RequiredChecks requiredChecks) {
 
   /** How many target uploads for not-yet-submitted PRs are remembered; the oldest go first. */
   public static final int MAX_TARGETS_BEFORE_SUBMIT = 1000;
@@ -55,6 +57,7 @@ public record QueueAggregate(
         List.of(),
         List.of(),
         RunBook.EMPTY,
+        null,
         null,
         null);
   }
@@ -139,6 +142,25 @@ public record QueueAggregate(
     return c.aggregate();
   }
 
+  QueueAggregate withRequiredChecks(RequiredChecks checks) {
+    Copy c = new Copy(this);
+    c.requiredChecks = checks;
+    return c.aggregate();
+  }
+
+  /**
+   * Why PRs cannot be tested on this host's word now: the queue follows the host's required checks
+   * ({@code requiredStatuses} null) and they could not be read. Null when nothing stands in the
+   * way.
+   */
+  public String checksProblem() {
+    return settings.requiredStatuses() == null
+            && requiredChecks != null
+            && !requiredChecks.readable()
+        ? requiredChecks.problem()
+        : null;
+  }
+
   /** A mutable copy, so each {@code with} names only what it changes. */
   private static final class Copy {
     private final QueueAggregate from;
@@ -151,6 +173,7 @@ public record QueueAggregate(
     private RunBook runs;
     private QueueMode switchingTo;
     private String sourceProblem;
+    private RequiredChecks requiredChecks;
 
     private Copy(QueueAggregate from) {
       this.from = from;
@@ -163,6 +186,7 @@ public record QueueAggregate(
       runs = from.runs;
       switchingTo = from.switchingTo;
       sourceProblem = from.sourceProblem;
+      requiredChecks = from.requiredChecks;
     }
 
     private QueueAggregate aggregate() {
@@ -177,7 +201,8 @@ public record QueueAggregate(
           concluded,
           runs,
           switchingTo,
-          sourceProblem);
+          sourceProblem,
+          requiredChecks);
     }
   }
 }

@@ -31,6 +31,7 @@ import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
 import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
 import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
 import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,22 +50,33 @@ public final class QueueEngine {
   /** {@code TRAINYARD_MAX_QUEUE_PRS}'s default (API.md §6). */
   public static final int DEFAULT_MAX_QUEUE_PRS = 10_000;
 
-  private final Planner planner = new Planner();
-  private final RunPlanner runs = new RunPlanner();
+  /** {@code TRAINYARD_STATUS_SETTLE}'s default (API.md §3 {@code requiredStatuses}). */
+  public static final Duration DEFAULT_STATUS_SETTLE = Duration.ofSeconds(30);
+
+  private final Planner planner;
+  private final RunPlanner runs;
   private final int maxQueuePrs;
 
+  /** An engine whose plain-git rule does not wait for late contexts (a settle time of zero). */
   public QueueEngine() {
-    this(DEFAULT_MAX_QUEUE_PRS);
+    this(DEFAULT_MAX_QUEUE_PRS, Duration.ZERO);
   }
 
   /**
    * @param maxQueuePrs pull requests one queue may hold; a submit beyond them is refused
+   * @param statusSettle how long a run on plain git whose reported contexts all succeeded waits for
+   *     a new one before it is green ({@link CheckRule.Reported})
    */
-  public QueueEngine(int maxQueuePrs) {
+  public QueueEngine(int maxQueuePrs, Duration statusSettle) {
     if (maxQueuePrs < 1) {
       throw new IllegalArgumentException("TRAINYARD_MAX_QUEUE_PRS must be at least 1");
     }
+    if (statusSettle.isNegative()) {
+      throw new IllegalArgumentException("TRAINYARD_STATUS_SETTLE must not be negative");
+    }
     this.maxQueuePrs = maxQueuePrs;
+    this.planner = new Planner(statusSettle);
+    this.runs = new RunPlanner(statusSettle);
   }
 
   /**
@@ -149,6 +161,11 @@ public final class QueueEngine {
       return Objects.equals(c.problem(), state.sourceProblem())
           ? Decision.accept(List.of())
           : Decision.accept(List.of(new QueueEvent.SourceProblemChanged(c.problem())));
+    } else if (command instanceof QueueCommand.RecordRequiredChecks c) {
+      RequiredChecks checks = new RequiredChecks(c.checks(), c.problem());
+      return Objects.equals(checks, state.requiredChecks())
+          ? Decision.accept(List.of())
+          : Decision.accept(List.of(new QueueEvent.RequiredChecksChanged(checks)));
     } else if (command instanceof QueueCommand.RefreshFromScm) {
       return Decision.accept(List.of()); // reading the source host is the shell's work
     }

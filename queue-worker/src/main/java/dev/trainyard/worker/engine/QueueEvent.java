@@ -26,6 +26,9 @@ public sealed interface QueueEvent {
    */
   record SourceProblemChanged(String problem) implements QueueEvent {}
 
+  /** The source host's required checks for the target branch changed (API.md §6). */
+  record RequiredChecksChanged(RequiredChecks checks) implements QueueEvent {}
+
   record PullRequestSubmitted(Entry entry) implements QueueEvent {}
 
   /** A PR already in the queue was submitted again: its priority and noBatch are refreshed. */

@@ -15,6 +15,7 @@ import dev.trainyard.worker.engine.QueueEvent.TestRunPassed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunRescued;
 import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
 import dev.trainyard.worker.engine.QueueEvent.TestRunWentRed;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,15 @@ import java.util.Optional;
  * Landing passed runs is the shell's effect ({@link Effects}), in chain order.
  */
 final class RunPlanner {
+  private final Duration settle;
+
+  /**
+   * @param settle {@code TRAINYARD_STATUS_SETTLE}: how long the plain-git rule waits for a new
+   *     context after the last one concluded
+   */
+  RunPlanner(Duration settle) {
+    this.settle = settle;
+  }
 
   /** The events of the first rule that applies, or none when the runs are as they should be. */
   List<QueueEvent> step(QueueAggregate state, CommandContext ctx) {
@@ -126,9 +136,10 @@ final class RunPlanner {
     return run.entryIds().stream().anyMatch(id -> state.entry(id).isEmpty());
   }
 
-  private static List<QueueEvent> verdicts(QueueAggregate state, CommandContext ctx) {
+  private List<QueueEvent> verdicts(QueueAggregate state, CommandContext ctx) {
+    CheckRule rule = CheckRule.of(state, settle);
     for (TestRun run : state.runs().live()) {
-      Verdict verdict = verdict(state, run, ctx.now());
+      Verdict verdict = verdict(state, run, rule, ctx.now());
       if (verdict.outcome() == Verdict.Outcome.GREEN) {
         return run.bisection()
             ? cleared(state, run, ctx)
@@ -152,7 +163,7 @@ final class RunPlanner {
   }
 
   /** A run that is still testing goes red when one of its PRs no longer merges cleanly. */
-  private static Verdict verdict(QueueAggregate state, TestRun run, Instant now) {
+  private static Verdict verdict(QueueAggregate state, TestRun run, CheckRule rule, Instant now) {
     if (!run.isUndecided()) {
       return Verdict.PENDING;
     }
@@ -164,8 +175,7 @@ final class RunPlanner {
     if (conflicts) {
       return Verdict.red(Reasons.START_TEST_RUN_MERGE_CONFLICT);
     }
-    return Verdict.of(
-        run, state.settings().requiredStatuses(), state.settings().testingTimeoutMinutes(), now);
+    return Verdict.of(run, rule, state.settings().testingTimeoutMinutes(), now);
   }
 
   private static List<QueueEvent> concludeHeads(QueueAggregate state, CommandContext ctx) {

@@ -96,13 +96,15 @@ final class RunResults {
         known.isPresent()
             && known.get().state() == c.state()
             && Objects.equals(known.get().url(), c.url())
-            && Objects.equals(known.get().description(), c.description());
+            && Objects.equals(known.get().description(), c.description())
+            && Objects.equals(known.get().appId(), c.appId());
     if (concluded || same) {
       return List.of();
     }
     return List.of(
         new StatusReported(
-            c.sha(), new RunStatus(c.context(), c.state(), c.url(), c.description(), ctx.now())));
+            c.sha(),
+            new RunStatus(c.context(), c.state(), c.url(), c.description(), c.appId(), ctx.now())));
   }
 
   /**

@@ -1,16 +1,16 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.RequiredCheck;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What a live run's results say so far. Required statuses are the queue's {@code requiredStatuses};
- * when it names none (null or empty), every reported context must succeed and at least one must
- * have been reported. A run without a conclusion after {@code testingTimeoutMinutes} (counted from
- * its start, building included) is red with {@code TEST_RUN_TIMEOUT}.
+ * What a live run's results say so far, under the queue's {@link CheckRule}. A run without a
+ * conclusion after {@code testingTimeoutMinutes} (counted from its start, building included) is red
+ * with {@code TEST_RUN_TIMEOUT}.
  */
 record Verdict(Outcome outcome, String reason) {
   enum Outcome {
@@ -26,12 +26,12 @@ record Verdict(Outcome outcome, String reason) {
     return new Verdict(Outcome.RED, reason);
   }
 
-  static Verdict of(TestRun run, List<String> required, long timeoutMinutes, Instant now) {
+  static Verdict of(TestRun run, CheckRule rule, long timeoutMinutes, Instant now) {
     if (Reasons.START_TEST_RUN_MERGE_CONFLICT.equals(run.failureReason())) {
       return red(Reasons.START_TEST_RUN_MERGE_CONFLICT);
     }
     Verdict fromStatuses =
-        run.state() == RunState.TESTING ? fromStatuses(run.statuses(), required) : PENDING;
+        run.state() == RunState.TESTING ? fromStatuses(run.statuses(), rule, now) : PENDING;
     if (fromStatuses.outcome() != Outcome.PENDING) {
       return fromStatuses;
     }
@@ -48,24 +48,45 @@ record Verdict(Outcome outcome, String reason) {
         : Optional.empty();
   }
 
-  private static Verdict fromStatuses(List<RunStatus> statuses, List<String> required) {
-    if (required == null || required.isEmpty()) {
-      if (statuses.stream().anyMatch(s -> s.state().isRed())) {
-        return red(Reasons.TEST_RUN_REQUIRED_STATUS_FAILED);
+  /**
+   * When a testing run whose reports are all green becomes green under a settle time: the Tick that
+   * lets it land. Empty when it waits for anything else.
+   */
+  static Optional<Instant> settled(TestRun run, CheckRule rule) {
+    if (run.state() != RunState.TESTING
+        || !(rule instanceof CheckRule.Reported reported)
+        || reported.settle().isZero()
+        || !allGreen(run.statuses())) {
+      return Optional.empty();
+    }
+    return CheckRule.lastConclusion(run.statuses()).map(at -> at.plus(reported.settle()));
+  }
+
+  private static Verdict fromStatuses(List<RunStatus> statuses, CheckRule rule, Instant now) {
+    if (rule instanceof CheckRule.Unknown) {
+      return PENDING;
+    }
+    if (rule instanceof CheckRule.Named named) {
+      boolean allGreen = true;
+      for (RequiredCheck check : named.checks()) {
+        Optional<RunStatus> status = CheckRule.report(statuses, check);
+        if (status.isPresent() && status.get().state().isRed()) {
+          return red(Reasons.TEST_RUN_REQUIRED_STATUS_FAILED);
+        }
+        allGreen &= status.isPresent() && status.get().state() == CommitState.SUCCESS;
       }
-      boolean allGreen =
-          !statuses.isEmpty() && statuses.stream().allMatch(s -> s.state() == CommitState.SUCCESS);
       return allGreen ? GREEN : PENDING;
     }
-    boolean allGreen = true;
-    for (String context : required) {
-      Optional<RunStatus> status =
-          statuses.stream().filter(s -> s.context().equals(context)).findFirst();
-      if (status.isPresent() && status.get().state().isRed()) {
-        return red(Reasons.TEST_RUN_REQUIRED_STATUS_FAILED);
-      }
-      allGreen &= status.isPresent() && status.get().state() == CommitState.SUCCESS;
+    if (statuses.stream().anyMatch(s -> s.state().isRed())) {
+      return red(Reasons.TEST_RUN_REQUIRED_STATUS_FAILED);
     }
-    return allGreen ? GREEN : PENDING;
+    Duration settle = ((CheckRule.Reported) rule).settle();
+    boolean settled =
+        CheckRule.lastConclusion(statuses).filter(at -> !at.plus(settle).isAfter(now)).isPresent();
+    return allGreen(statuses) && settled ? GREEN : PENDING;
+  }
+
+  private static boolean allGreen(List<RunStatus> statuses) {
+    return !statuses.isEmpty() && statuses.stream().allMatch(s -> s.state() == CommitState.SUCCESS);
   }
 }

@@ -72,8 +72,8 @@ public class CommandProcessor {
       ProcessingProbe probe,
       ScmRefresher refresher,
       Consumer<QueueAggregate> afterwards,
-      int maxQueuePrs) {
-    this.engine = new QueueEngine(maxQueuePrs);
+      QueueEngine engine) {
+    this.engine = engine;
     this.decider = new QueueBatch.Decider(engine, publicEvents, probe);
     this.deadCommands = deadCommands;
     this.store = store;
@@ -197,7 +197,8 @@ public class CommandProcessor {
    */
   private void refresh(CommandEnvelope envelope) {
     refresher
-        .refresh(envelope.queue())
+        .refresh(
+            envelope.queue(), ((QueueCommand.RefreshFromScm) envelope.command()).checksChanged())
         .whenComplete(
             (done, error) -> {
               if (envelope.correlationId() != null && error == null) {

@@ -54,6 +54,9 @@ public final class Views {
     if (queue.sourceProblem() != null) {
       return queue.sourceProblem();
     }
+    if (queue.checksProblem() != null) {
+      return "the target branch's required checks cannot be read: " + queue.checksProblem();
+    }
     if (e.pr().sha().isEmpty()) {
       return "the source host has not reported pull request #" + e.prNumber() + " yet";
     }

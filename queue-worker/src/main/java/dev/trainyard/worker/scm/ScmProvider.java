@@ -1,5 +1,6 @@
 package dev.trainyard.worker.scm;
 
+import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
@@ -78,4 +79,16 @@ public interface ScmProvider {
 
   /** The current head of {@code branch}, if it exists. */
   Optional<String> branchHead(OrgRepo repo, String branch);
+
+  /**
+   * The checks the host declares required on {@code branch}, as the command that records them (a
+   * problem when the host refuses to say); empty where the host declares none at all (plain git).
+   * {@code fresh}: the host said they changed, so nothing cached is answered.
+   *
+   * @throws java.io.UncheckedIOException when the host cannot be reached now
+   */
+  default Optional<RecordRequiredChecks> requiredChecks(
+      OrgRepo repo, String branch, boolean fresh) {
+    return Optional.empty();
+  }
 }

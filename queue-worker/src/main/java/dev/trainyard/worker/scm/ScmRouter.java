@@ -1,5 +1,6 @@
 package dev.trainyard.worker.scm;
 
+import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
@@ -83,6 +84,11 @@ public final class ScmRouter implements ScmProvider {
   @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
     return of(repo).branchHead(repo, branch);
+  }
+
+  @Override
+  public Optional<RecordRequiredChecks> requiredChecks(OrgRepo repo, String branch, boolean fresh) {
+    return of(repo).requiredChecks(repo, branch, fresh);
   }
 
   private ScmProvider of(OrgRepo repo) {

@@ -1,12 +1,14 @@
 package dev.trainyard.worker.signals;
 
 import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
+import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.command.QueueCommand.RecordSourceProblem;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.RequiredChecks;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.store.QueueStore;
@@ -84,7 +86,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }
-        store.load(key.id()).map(StoredQueue::aggregate).ifPresent(q -> observe(q, problem));
+        store.load(key.id()).map(StoredQueue::aggregate).ifPresent(q -> observe(q, problem, false));
       } catch (RuntimeException e) {
         log.warn("could not poll {}; the next round retries: {}", key.id(), e.toString());
       }
@@ -96,13 +98,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
    * future completes once every resulting command is on the queue's log.
    */
   @Override
-  public CompletableFuture<Void> refresh(QueueKey key) {
+  public CompletableFuture<Void> refresh(QueueKey key, boolean checksChanged) {
     return CompletableFuture.supplyAsync(
             () ->
                 store
                     .load(key.id())
                     .map(StoredQueue::aggregate)
-                    .map(q -> observe(q, problem(key.orgRepo())))
+                    .map(q -> observe(q, problem(key.orgRepo()), checksChanged))
                     .orElse(List.of()),
             refreshes)
         .thenCompose(sends -> CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)));
@@ -136,8 +138,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     }
   }
 
-  /** Records a changed source problem, then (when there is none) every PR that changed. */
-  private List<CompletableFuture<?>> observe(QueueAggregate queue, String problem) {
+  /**
+   * Records a changed source problem, then (when there is none) the target's required checks when
+   * they changed, then every PR that changed: on one key, in that order, so no PR is ready before
+   * the checks that decide its runs are on the queue.
+   */
+  private List<CompletableFuture<?>> observe(
+      QueueAggregate queue, String problem, boolean checksChanged) {
     List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
     if (problem != null) {
@@ -151,6 +158,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     }
     String refused = null;
     try {
+      scm.requiredChecks(key.orgRepo(), key.branch(), checksChanged)
+          .filter(read -> !recorded(queue, read))
+          .ifPresent(read -> sends.add(signals.send(key, read)));
       readPullRequests(queue, sends);
     } catch (UncheckedIOException e) {
       // the host answers, but not for this (a permission missing): the PRs show why they wait
@@ -199,6 +209,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         sends.add(signals.send(key, observed));
       }
     }
+  }
+
+  private static boolean recorded(QueueAggregate queue, RecordRequiredChecks read) {
+    RequiredChecks now = queue.requiredChecks();
+    return now != null
+        && now.checks().equals(read.checks())
+        && Objects.equals(now.problem(), read.problem());
   }
 
   private static boolean differs(Entry entry, RecordPullRequestState observed) {

@@ -37,7 +37,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(29);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(30);
   }
 
   /**
@@ -193,7 +193,8 @@ class EventApplierTest {
     if (type == QueueEvent.StatusReported.class)
       return new QueueEvent.StatusReported(
           "abc",
-          new RunStatus("ci", dev.trainyard.common.command.CommitState.SUCCESS, null, null, t));
+          new RunStatus(
+              "ci", dev.trainyard.common.command.CommitState.SUCCESS, null, null, null, t));
     if (type == QueueEvent.TestRunPassed.class) return new QueueEvent.TestRunPassed(run, t);
     if (type == QueueEvent.TestRunWentRed.class) return new QueueEvent.TestRunWentRed(run, "X", t);
     if (type == QueueEvent.TestRunFailed.class) return new QueueEvent.TestRunFailed(run, "X", t);
@@ -210,6 +211,10 @@ class EventApplierTest {
     if (type == QueueEvent.TargetMoved.class) return new QueueEvent.TargetMoved("moved");
     if (type == QueueEvent.SourceProblemChanged.class)
       return new QueueEvent.SourceProblemChanged("the remote could not be fetched");
+    if (type == QueueEvent.RequiredChecksChanged.class)
+      return new QueueEvent.RequiredChecksChanged(
+          new RequiredChecks(
+              List.of(dev.trainyard.common.command.RequiredCheck.named("ci/slow")), null));
     if (type == QueueEvent.TestRunCleared.class) return new QueueEvent.TestRunCleared(run, true, t);
     if (type == QueueEvent.TestRunRescued.class)
       return new QueueEvent.TestRunRescued(run, "run-13", t);

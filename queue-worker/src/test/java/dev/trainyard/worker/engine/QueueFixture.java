@@ -38,8 +38,31 @@ final class QueueFixture {
 
   /** A queue whose engine lets it hold at most {@code maxQueuePrs} pull requests. */
   static QueueFixture queue(int maxQueuePrs) {
-    return new QueueFixture(new QueueEngine(maxQueuePrs))
+    return new QueueFixture(new QueueEngine(maxQueuePrs, Duration.ZERO))
         .apply(new QueueCommand.CreateQueue(QueueMode.SINGLE, 5));
+  }
+
+  /** A queue whose engine waits {@code settle} after the last conclusion on plain git. */
+  static QueueFixture settling(Duration settle) {
+    return new QueueFixture(new QueueEngine(QueueEngine.DEFAULT_MAX_QUEUE_PRS, settle))
+        .apply(new QueueCommand.CreateQueue(QueueMode.SINGLE, 5));
+  }
+
+  /** The source host declares {@code checks} required on the target (GitHub). */
+  QueueFixture declared(dev.trainyard.common.command.RequiredCheck... checks) {
+    return apply(new QueueCommand.RecordRequiredChecks(List.of(checks), null));
+  }
+
+  /** The source host refuses to say which checks are required. */
+  QueueFixture undeclarable(String problem) {
+    return apply(new QueueCommand.RecordRequiredChecks(List.of(), problem));
+  }
+
+  /** The app {@code appId} reports check {@code context} on the head of {@code pr}'s run. */
+  QueueFixture check(
+      long pr, String context, dev.trainyard.common.command.CommitState ciState, Long appId) {
+    return apply(
+        new QueueCommand.ReportStatus(runOf(pr).headSha(), context, ciState, null, null, appId));
   }
 
   static QueueFixture queue() {
@@ -81,6 +104,11 @@ final class QueueFixture {
   QueueFixture after(Duration duration) {
     now = now.plus(duration);
     return this;
+  }
+
+  /** Time passed: the queue's timer fires. */
+  QueueFixture tick() {
+    return apply(new QueueCommand.Tick());
   }
 
   /** What a source-hosting adapter will report: the PR is mergeable into the target. */

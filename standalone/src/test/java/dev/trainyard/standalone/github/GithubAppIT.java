@@ -77,7 +77,8 @@ class GithubAppIT extends OwnStack {
         "trainyard.github.app-id", Long.toString(GithubSimulator.APP_ID),
         "trainyard.github.private-key", github.privateKeyPem(),
         "trainyard.github.api-url", github.api().toString(),
-        "trainyard.github.webhook-secret", SECRET);
+        "trainyard.github.webhook-secret", SECRET,
+        "trainyard.github.reconcile-interval", "1s");
   }
 
   @Override
@@ -161,6 +162,75 @@ class GithubAppIT extends OwnStack {
         .isEqualTo(404);
     assertThat(QueueSteps.pr(api, name, byComment).get("priorityName").asString())
         .isEqualTo("high");
+  }
+
+  /**
+   * The target requires {@code ci/slow} (classic protection) and {@code lint} (a ruleset): a run
+   * whose fast {@code lint} succeeded waits for {@code ci/slow}, and one whose {@code ci/slow}
+   * failed does not land. Before required checks were read from GitHub, the first run landed as
+   * soon as {@code lint} reported (every context reported so far had succeeded).
+   */
+  @Test
+  void theTargetBranchsRequiredChecksDecideWhetherARunLands() {
+    ci.hold(true);
+    repo.protect("main", "ci/slow");
+    repo.ruleset("main", "lint");
+    create(api, name, 1);
+    long slow = pr("a", "a.txt");
+    submit(api, name, slow);
+    awaitState(api, name, slow, "testing");
+    String head = testBranchHead();
+
+    repo.completeCheck(head, "lint", "success");
+    // several poll and reconcile rounds pass: it must still wait for ci/slow
+    Awaitility.await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> QueueSteps.pr(api, name, slow).get("state").asString().equals("testing"));
+    assertThat(repo.pull(slow).orElseThrow().merged()).isFalse();
+
+    repo.completeCheck(head, "ci/slow", "success");
+    awaitState(api, name, slow, "merged");
+
+    long broken = pr("b", "b.txt");
+    submit(api, name, broken);
+    awaitState(api, name, broken, "testing");
+    String second = testBranchHead();
+    repo.completeCheck(second, "lint", "success");
+    repo.completeCheck(second, "ci/slow", "failure");
+    awaitState(api, name, broken, "failed");
+    assertThat(tree(repo.head("main").orElseThrow())).containsOnlyKeys("README", "a.txt");
+  }
+
+  /**
+   * GitHub loses the delivery of the only required check's result: the worker reads the check runs
+   * of the run's head itself, and the run lands within a reconcile interval (1 s here).
+   */
+  @Test
+  void aLostCheckRunDeliveryIsReadBackWithinAReconcileInterval() {
+    ci.hold(true);
+    repo.protect("main", CI);
+    create(api, name, 1);
+    long pr = pr("a", "a.txt");
+    submit(api, name, pr);
+    awaitState(api, name, pr, "testing");
+    String head = testBranchHead();
+    int before = github.calls().size();
+
+    github.webhooks().dropNext("check_run");
+    repo.completeCheck(head, CI, "success");
+    assertThat(github.webhooks().deliveries())
+        .as("the delivery was lost")
+        .anyMatch(d -> d.event().equals("check_run") && d.status() == 0);
+
+    awaitState(api, name, pr, "merged");
+    List<String> reads =
+        github.calls().subList(before, github.calls().size()).stream()
+            .filter(c -> c.contains("/commits/" + head + "/"))
+            .toList();
+    System.out.println(
+        "reconciled run: " + reads.size() + " REST requests for its head's checks: " + reads);
+    assertThat(reads).as("read back, not delivered").isNotEmpty();
   }
 
   @Test
@@ -320,6 +390,18 @@ class GithubAppIT extends OwnStack {
   private long pr(String branch, String file) {
     repo.push(branch, files(file, branch), "Add " + file);
     return repo.openPullRequest(branch, "main", "Add " + file, "alice");
+  }
+
+  /** The head of the one test branch in the repository, once it exists. */
+  private String testBranchHead() {
+    return Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(
+            () -> repo.git().refs("refs/heads/trainyard-merge/").values(),
+            heads -> heads.size() == 1)
+        .iterator()
+        .next()
+        .name();
   }
 
   private void update(String settings) {

@@ -55,6 +55,7 @@ public final class StandaloneProcess {
     builder.environment().remove("TRAINYARD_BOOTSTRAP_TOKEN");
     builder.environment().remove("TRAINYARD_ADMIN_TOKEN");
     builder.environment().remove("TRAINYARD_GIT_ROOT");
+    builder.environment().put("TRAINYARD_STATUS_SETTLE", "0s"); // StatusSettleIT covers it
     builder.environment().putAll(env);
     return new StandaloneProcess(
         builder.start(), data, data.resolve("standalone-" + port + ".log"));

@@ -90,6 +90,8 @@ public final class TestStack implements Stack {
     props.put("trainyard.worker.tick-interval", "200ms");
     props.put("trainyard.worker.command-partitions", 6);
     props.put("trainyard.scm.poll-interval", "200ms");
+    // suites time merges, not the plain-git settle time; StatusSettleIT sets its own
+    props.put("trainyard.status-settle", "0s");
     props.put("trainyard.webhook.key", WEBHOOK_KEY);
     props.put("trainyard.webhook.allow-loopback", true);
     props.put("trainyard.webhook.allow-http", true);

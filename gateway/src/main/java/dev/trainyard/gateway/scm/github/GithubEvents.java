@@ -1,11 +1,10 @@
 package dev.trainyard.gateway.scm.github;
 
-import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand.ReportStatus;
+import dev.trainyard.common.github.CheckReports;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.RepoRef;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -18,8 +17,6 @@ import tools.jackson.databind.JsonNode;
 public final class GithubEvents {
   /** The check run trainyard writes on each PR: never a CI result. */
   public static final String OWN_CHECK_RUN = "trainyard";
-
-  private static final Set<String> GREEN = Set.of("success", "neutral", "skipped");
 
   private GithubEvents() {}
 
@@ -37,12 +34,14 @@ public final class GithubEvents {
 
   /** One change for the queues of a repository. */
   public sealed interface Intent {
-    /** Pull requests or branches changed: re-read them from GitHub. */
-    record Refresh() implements Intent {}
+    /**
+     * Pull requests or branches changed: re-read them from GitHub, and the branches' required
+     * checks too when {@code checksChanged} (protection or a ruleset changed).
+     */
+    record Refresh(boolean checksChanged) implements Intent {}
 
-    /** A CI result for a commit (a commit status, or a check run by its name). */
-    record Status(String sha, String context, CommitState state, String url, String description)
-        implements Intent {}
+    /** A CI result for a commit (a commit status, or a check run by its name and app). */
+    record Status(ReportStatus report) implements Intent {}
 
     /**
      * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base}.
@@ -98,7 +97,8 @@ public final class GithubEvents {
     return switch (event) {
       case "pull_request" -> pullRequest(action, payload);
       case "pull_request_review", "push", "installation_repositories" ->
-          List.of(new Intent.Refresh());
+          List.of(new Intent.Refresh(false));
+      case "branch_protection_rule", "repository_ruleset" -> List.of(new Intent.Refresh(true));
       case "status" -> status(payload);
       case "check_run" -> checkRun(action, payload.path("check_run"));
       case "issue_comment" -> action.equals("created") ? comment(payload) : List.of();
@@ -107,30 +107,22 @@ public final class GithubEvents {
   }
 
   private static List<Intent> status(JsonNode payload) {
-    String state = payload.path("state").asString("").toUpperCase(Locale.ROOT);
-    if (Arrays.stream(CommitState.values()).noneMatch(s -> s.name().equals(state))) {
-      return List.of();
-    }
-    return List.of(
-        new Intent.Status(
-            payload.path("sha").asString(""),
-            payload.path("context").asString(""),
-            CommitState.valueOf(state),
-            text(payload.path("target_url")),
-            text(payload.path("description"))));
+    return CheckReports.ofStatus(payload.path("sha").asString(""), payload)
+        .<List<Intent>>map(r -> List.of(new Intent.Status(r)))
+        .orElse(List.of());
   }
 
   private static List<Intent> pullRequest(String action, JsonNode payload) {
     if (action.equals("labeled") || action.equals("unlabeled")) {
       return List.of(
-          new Intent.Refresh(),
+          new Intent.Refresh(false),
           new Intent.Label(
               payload.path("number").asLong(),
               payload.path("pull_request").path("base").path("ref").asString(""),
               payload.path("label").path("name").asString(""),
               action.equals("labeled")));
     }
-    return List.of(new Intent.Refresh());
+    return List.of(new Intent.Refresh(false));
   }
 
   private static List<Intent> checkRun(String action, JsonNode run) {
@@ -138,23 +130,7 @@ public final class GithubEvents {
     if (name.equals(OWN_CHECK_RUN) || !(action.equals("created") || action.equals("completed"))) {
       return List.of();
     }
-    CommitState state;
-    if (!run.path("status").asString("").equals("completed")) {
-      state = CommitState.PENDING;
-    } else {
-      String conclusion = run.path("conclusion").asString("");
-      state =
-          GREEN.contains(conclusion)
-              ? CommitState.SUCCESS
-              : conclusion.equals("cancelled") ? CommitState.ERROR : CommitState.FAILURE;
-    }
-    return List.of(
-        new Intent.Status(
-            run.path("head_sha").asString(""),
-            name,
-            state,
-            text(run.path("details_url")),
-            text(run.path("output").path("title"))));
+    return List.of(new Intent.Status(CheckReports.ofCheckRun(run)));
   }
 
   /**

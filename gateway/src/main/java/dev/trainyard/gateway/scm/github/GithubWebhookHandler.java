@@ -154,12 +154,11 @@ public class GithubWebhookHandler {
   }
 
   private static Optional<QueueCommand> commandFor(RepositoryQueue queue, Intent intent) {
-    if (intent instanceof Intent.Refresh) {
-      return Optional.of(new QueueCommand.RefreshFromScm());
+    if (intent instanceof Intent.Refresh r) {
+      return Optional.of(new QueueCommand.RefreshFromScm(r.checksChanged()));
     }
     if (intent instanceof Intent.Status s) {
-      return Optional.of(
-          new QueueCommand.ReportStatus(s.sha(), s.context(), s.state(), s.url(), s.description()));
+      return Optional.of(s.report());
     }
     if (intent instanceof Intent.Command c) {
       if (!queue.settings().commandsEnabled() || !c.base().equals(queue.key().branch())) {

@@ -3,6 +3,7 @@ package dev.trainyard.gateway.scm.github;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.RepoRef;
@@ -39,7 +40,25 @@ class GithubEventsTest {
                 + "\"target_url\":\"https://ci/1\",\"description\":null,"
                 + REPO
                 + "}",
-            List.of(new Intent.Status(SHA, "ci/test", CommitState.FAILURE, "https://ci/1", null))),
+            List.of(
+                new Intent.Status(
+                    new ReportStatus(SHA, "ci/test", CommitState.FAILURE, "https://ci/1", null)))),
+        Arguments.of(
+            "branch_protection_rule",
+            "{\"action\":\"edited\"," + REPO + "}",
+            List.of(new Intent.Refresh(true))),
+        Arguments.of(
+            "repository_ruleset",
+            "{\"action\":\"created\"," + REPO + "}",
+            List.of(new Intent.Refresh(true))),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "success")
+                .replace("\"name\":\"build\"", "\"name\":\"build\",\"app\":{\"id\":15368}"),
+            List.of(
+                new Intent.Status(
+                    new ReportStatus(
+                        SHA, "build", CommitState.SUCCESS, "https://ci/run", "Build", 15368L)))),
         Arguments.of("status", "{\"sha\":\"" + SHA + "\",\"state\":\"weird\"," + REPO + "}", null),
         Arguments.of(
             "check_run", checkRun("created", "queued", null), List.of(status(CommitState.PENDING))),
@@ -135,11 +154,11 @@ class GithubEventsTest {
   }
 
   private static Intent refresh() {
-    return new Intent.Refresh();
+    return new Intent.Refresh(false);
   }
 
   private static Intent status(CommitState state) {
-    return new Intent.Status(SHA, "build", state, "https://ci/run", "Build");
+    return new Intent.Status(new ReportStatus(SHA, "build", state, "https://ci/run", "Build"));
   }
 
   /** A comment {@code body} by octo on PR 7 (an issue with a {@code pull_request}). */

@@ -1,5 +1,8 @@
 package dev.trainyard.worker.scm.github;
 
+import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
+import dev.trainyard.common.command.QueueCommand.ReportStatus;
+import dev.trainyard.common.github.CheckReports;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubClient.Answer;
 import dev.trainyard.common.github.GithubException;
@@ -48,6 +51,7 @@ public final class GithubScm implements ScmProvider {
   private final GithubBindings bindings;
   private final InstantSource clock;
   private final Map<String, Looked> installations = new ConcurrentHashMap<>();
+  private final BranchRules rules;
 
   /** The installation GitHub named for a repository (null: none), and when it was asked. */
   private record Looked(Long installation, Instant at) {}
@@ -60,6 +64,8 @@ public final class GithubScm implements ScmProvider {
     this.host = host;
     this.bindings = bindings;
     this.clock = clock;
+    this.rules =
+        new BranchRules((repo, path, expected) -> call(repo, "GET", path, null, expected), clock);
   }
 
   @Override
@@ -342,12 +348,51 @@ public final class GithubScm implements ScmProvider {
    * another branch's name ({@code main#x} read as {@code main}).
    */
   static String heads(String branch) {
-    StringBuilder path = new StringBuilder("heads");
+    return "heads/" + segments(branch);
+  }
+
+  /** {@code branch} as URL path segments, each percent-encoded (see {@link #heads}). */
+  static String segments(String branch) {
+    StringBuilder path = new StringBuilder();
     for (String segment : branch.split("/", -1)) {
-      path.append('/')
-          .append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+      if (path.length() > 0) {
+        path.append('/');
+      }
+      path.append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
     }
     return path.toString();
+  }
+
+  @Override
+  public Optional<RecordRequiredChecks> requiredChecks(OrgRepo repo, String branch, boolean fresh) {
+    return Optional.of(rules.read(repo, branch, fresh));
+  }
+
+  /**
+   * What CI reported on commit {@code sha}: every check run (its conclusion as GitHub's required
+   * checks count it: {@code success}, {@code neutral} and {@code skipped} pass) but trainyard's
+   * own, and every commit status. Read with conditional requests, so an unchanged answer costs no
+   * rate limit.
+   */
+  public List<ReportStatus> reports(OrgRepo repo, String sha) {
+    List<ReportStatus> out = new java.util.ArrayList<>();
+    JsonNode runs =
+        call(repo, "GET", "/commits/" + sha + "/check-runs?per_page=100", null, 200)
+            .body()
+            .path("check_runs");
+    for (JsonNode run : runs) {
+      if (!run.path("name").asString("").equals(CHECK_NAME)) {
+        out.add(CheckReports.ofCheckRun(run));
+      }
+    }
+    JsonNode statuses =
+        call(repo, "GET", "/commits/" + sha + "/status?per_page=100", null, 200)
+            .body()
+            .path("statuses");
+    for (JsonNode status : statuses) {
+      CheckReports.ofStatus(sha, status).ifPresent(out::add);
+    }
+    return out;
   }
 
   private String tree(OrgRepo repo, String sha) {

@@ -1,7 +1,9 @@
 package dev.trainyard.worker.scm.github;
 
+import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.worker.engine.CheckRule;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.scm.github.GithubScm.CheckOutput;
@@ -92,7 +94,11 @@ public final class PullRequestChecks implements AutoCloseable {
       boolean comment = e.state() == PrState.FAILED && state.settings().commentsEnabled();
       out.add(
           new Wanted(
-              repo, e.prNumber(), e.pr().sha(), concludedOutput(e), comment ? e.id() : null));
+              repo,
+              e.prNumber(),
+              e.pr().sha(),
+              concludedOutput(e, missingChecks(state, e)),
+              comment ? e.id() : null));
     }
     return out;
   }
@@ -119,14 +125,38 @@ public final class PullRequestChecks implements AutoCloseable {
     return new CheckOutput(title + " (" + position + " of " + of + ")", summary, null);
   }
 
-  static CheckOutput concludedOutput(Entry e) {
+  /**
+   * The required checks that never succeeded on the head of the run {@code e} failed in: what a run
+   * that timed out waited for.
+   */
+  private static String missingChecks(QueueAggregate state, Entry e) {
+    if (e.state() != PrState.FAILED || e.testRunId() == null) {
+      return "";
+    }
+    return state
+        .runs()
+        .any(e.testRunId())
+        .map(run -> CheckRule.missing(state, run))
+        .filter(missing -> !missing.isEmpty())
+        .map(
+            missing ->
+                " Required checks that did not succeed: "
+                    + missing.stream()
+                        .map(RequiredCheck::toString)
+                        .collect(java.util.stream.Collectors.joining(", "))
+                    + ".")
+        .orElse("");
+  }
+
+  static CheckOutput concludedOutput(Entry e, String missing) {
     return switch (e.state()) {
       case MERGED -> new CheckOutput("Merged", "trainyard merged this pull request.", "success");
       case FAILED ->
           new CheckOutput(
               "Failed",
               "The pull request failed in the merge queue"
-                  + (e.testRunId() == null ? "." : " (test run " + e.testRunId() + ")."),
+                  + (e.testRunId() == null ? "." : " (test run " + e.testRunId() + ").")
+                  + missing,
               "failure");
       default ->
           new CheckOutput(

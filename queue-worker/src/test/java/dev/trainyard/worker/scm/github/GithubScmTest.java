@@ -4,6 +4,7 @@ import static dev.trainyard.worker.scm.git.BareRepo.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubInstallation;
 import dev.trainyard.common.queue.MergeMethod;
@@ -82,6 +83,37 @@ class GithubScmTest {
   void stop() {
     assertThat(github.problems()).as("breaches of GitHub's REST description").isEmpty();
     github.close();
+  }
+
+  @Test
+  void requiredChecksAreReadFromClassicProtectionAndRulesets() {
+    assertThat(scm.requiredChecks(ACME, "main", false).orElseThrow().checks())
+        .as("an unprotected branch requires nothing")
+        .isEmpty();
+
+    repo.protect("main", "ci/slow");
+    repo.ruleset("main", "lint");
+
+    assertThat(scm.requiredChecks(ACME, "main", false).orElseThrow().checks())
+        .as("cached for ten minutes unless GitHub says they changed")
+        .isEmpty();
+    var fresh = scm.requiredChecks(ACME, "main", true).orElseThrow();
+    assertThat(fresh.checks())
+        .containsExactly(RequiredCheck.named("ci/slow"), RequiredCheck.named("lint"));
+    assertThat(fresh.problem()).isNull();
+  }
+
+  @Test
+  void requiredChecksGithubRefusesToShowAreAProblemNotAGuess() {
+    github.forbid("/rules", true);
+
+    var refused = scm.requiredChecks(ACME, "main", true).orElseThrow();
+
+    assertThat(refused.checks()).isEmpty();
+    assertThat(refused.problem())
+        .contains("HTTP 403")
+        .contains("Resource not accessible by integration")
+        .contains("requiredStatuses");
   }
 
   @Test

@@ -28,6 +28,7 @@ final class RepositoryApi {
   private static final Pattern CHECK_RUN = Pattern.compile("/check-runs/(\\d+)");
   private static final Pattern COMMIT_CHECK_RUNS = Pattern.compile("/commits/(.+)/check-runs");
   private static final Pattern PERMISSION = Pattern.compile("/collaborators/([^/]+)/permission");
+  private static final Pattern COMMIT_STATUS = Pattern.compile("/commits/([^/]+)/status");
   private final GithubSimulator github;
   private final SimulatedRepository repo;
   private final String method;
@@ -102,6 +103,15 @@ final class RepositoryApi {
     }
     if (method.equals("GET") && (m = PERMISSION.matcher(rest)).matches()) {
       return permission(m.group(1));
+    }
+    if (method.equals("GET") && rest.startsWith("/branches/")) {
+      return branch(decoded(rest.substring("/branches/".length())));
+    }
+    if (method.equals("GET") && rest.startsWith("/rules/branches/")) {
+      return rules(decoded(rest.substring("/rules/branches/".length())));
+    }
+    if (method.equals("GET") && (m = COMMIT_STATUS.matcher(rest)).matches()) {
+      return combinedStatus(m.group(1));
     }
     return notFound();
   }
@@ -341,6 +351,84 @@ final class RepositoryApi {
     answer.put("permission", permission);
     answer.put("role_name", permission);
     ((ObjectNode) answer.get("user")).put("login", user).put("role_name", permission);
+    return new Answer(200, answer);
+  }
+
+  /** {@code GET /branches/{branch}}: the branch with its classic protection's required checks. */
+  private Answer branch(String name) {
+    Optional<String> head = repo.head(name);
+    if (head.isEmpty()) {
+      return new Answer(404, GithubSimulator.message("Branch not found"));
+    }
+    List<String> required = repo.protection.getOrDefault(name, List.of());
+    ObjectNode answer = example(200);
+    answer.put("name", name);
+    ((ObjectNode) answer.get("commit")).put("sha", head.get());
+    answer.put("protected", !required.isEmpty());
+    ObjectNode protection = (ObjectNode) answer.get("protection");
+    protection.put("enabled", !required.isEmpty());
+    ObjectNode checks = (ObjectNode) protection.get("required_status_checks");
+    checks.put("enforcement_level", required.isEmpty() ? "off" : "non_admins");
+    ArrayNode contexts = checks.putArray("contexts");
+    ArrayNode list = checks.putArray("checks");
+    for (String context : required) {
+      contexts.add(context);
+      list.addObject().put("context", context).putNull("app_id");
+    }
+    return new Answer(200, answer);
+  }
+
+  /**
+   * {@code GET /rules/branches/{branch}}: every active rule for the branch; a ruleset that requires
+   * checks also forbids force pushes, as most do.
+   */
+  private Answer rules(String name) {
+    ArrayNode rules = Json.mapper().createArrayNode();
+    List<String> required = repo.rulesets.getOrDefault(name, List.of());
+    if (!required.isEmpty()) {
+      ObjectNode checks = rule(rules, "required_status_checks");
+      ObjectNode parameters = checks.putObject("parameters");
+      parameters.put("strict_required_status_checks_policy", false);
+      ArrayNode list = parameters.putArray("required_status_checks");
+      required.forEach(context -> list.addObject().put("context", context));
+      rule(rules, "non_fast_forward");
+    }
+    return new Answer(200, rules);
+  }
+
+  private ObjectNode rule(ArrayNode rules, String type) {
+    return rules
+        .addObject()
+        .put("type", type)
+        .put("ruleset_source_type", "Repository")
+        .put("ruleset_source", repo.fullName)
+        .put("ruleset_id", 42);
+  }
+
+  /** {@code GET /commits/{ref}/status}: the newest status of each context on the commit. */
+  private Answer combinedStatus(String ref) {
+    String sha = repo.hasCommit(ref) ? ref : repo.head(ref).orElse(ref);
+    ObjectNode answer = example(200);
+    ArrayNode list = (ArrayNode) answer.get("statuses");
+    ObjectNode template = (ObjectNode) list.get(0);
+    list.removeAll();
+    java.util.Map<String, String> newest = new java.util.LinkedHashMap<>();
+    repo.statuses.getOrDefault(sha, List.of()).forEach(s -> newest.put(s.context(), s.state()));
+    newest.forEach(
+        (context, state) ->
+            list.add(
+                template
+                    .deepCopy()
+                    .put("context", context)
+                    .put("state", state)
+                    .put("description", context)));
+    answer.put("sha", sha);
+    answer.put("total_count", newest.size());
+    answer.put(
+        "state",
+        newest.containsValue("failure")
+            ? "failure"
+            : newest.containsValue("pending") || newest.isEmpty() ? "pending" : "success");
     return new Answer(200, answer);
   }
 

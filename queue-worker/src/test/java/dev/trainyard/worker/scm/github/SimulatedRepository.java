@@ -36,6 +36,16 @@ public final class SimulatedRepository {
   final List<CheckRun> checkRuns = new CopyOnWriteArrayList<>();
   final List<Comment> comments = new CopyOnWriteArrayList<>();
   final Map<String, String> permissions = new ConcurrentHashMap<>();
+
+  /** Classic branch protection's required status checks, by branch. */
+  final Map<String, List<String>> protection = new ConcurrentHashMap<>();
+
+  /** The required checks of an active ruleset that targets the branch, by branch. */
+  final Map<String, List<String>> rulesets = new ConcurrentHashMap<>();
+
+  /** Commit statuses by commit, newest last. */
+  final Map<String, List<CommitStatus>> statuses = new ConcurrentHashMap<>();
+
   private final AtomicLong numbers = new AtomicLong();
 
   /** A pull request from a branch of the same repository. */
@@ -79,6 +89,9 @@ public final class SimulatedRepository {
   /** A check run some app reported on a commit. */
   public record CheckRun(
       long id, String name, String headSha, String status, String conclusion, String title) {}
+
+  /** A commit status some CI set. */
+  public record CommitStatus(String context, String state) {}
 
   /** A comment on an issue or pull request. */
   public record Comment(long id, long issue, String user, String body) {}
@@ -159,6 +172,23 @@ public final class SimulatedRepository {
     checkRuns.add(run);
     github.webhooks().checkRun(this, run);
     github.webhooks().drain();
+  }
+
+  /** Classic branch protection on {@code branch} requires status checks {@code contexts}. */
+  public void protect(String branch, String... contexts) {
+    protection.put(branch, List.of(contexts));
+  }
+
+  /** An active repository ruleset targeting {@code branch} requires checks {@code contexts}. */
+  public void ruleset(String branch, String... contexts) {
+    rulesets.put(branch, List.of(contexts));
+  }
+
+  /** A CI sets commit status {@code context} on {@code sha} (no delivery: read it back). */
+  public void setStatus(String sha, String context, String state) {
+    statuses
+        .computeIfAbsent(sha, k -> new CopyOnWriteArrayList<>())
+        .add(new CommitStatus(context, state));
   }
 
   /** Gives {@code user} {@code permission} (admin, write, read) on the repository. */

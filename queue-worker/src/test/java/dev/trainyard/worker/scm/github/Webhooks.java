@@ -37,6 +37,7 @@ public final class Webhooks implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
   private volatile Target target;
+  private final java.util.Set<String> dropping = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** Published example payloads by event type and action ("" for none). */
   public interface Templates {
@@ -68,6 +69,14 @@ public final class Webhooks implements AutoCloseable {
     return await(
         sender.submit(
             () -> post(original.id(), original.event(), original.action(), original.body())));
+  }
+
+  /**
+   * The next delivery of {@code event} is lost on the way (GitHub does not retry a failed
+   * delivery): it is recorded with status 0 and never reaches the receiver.
+   */
+  public void dropNext(String event) {
+    dropping.add(event);
   }
 
   /** Waits until every delivery queued so far has been answered. */
@@ -161,6 +170,10 @@ public final class Webhooks implements AutoCloseable {
   private void queue(ObjectNode payload, String event, String action) {
     byte[] body = Json.mapper().writeValueAsBytes(payload);
     String id = UUID.randomUUID().toString();
+    if (dropping.remove(event)) {
+      deliveries.add(new Delivery(id, event, action, body, 0));
+      return;
+    }
     sender.submit(() -> post(id, event, action, body));
   }
 
