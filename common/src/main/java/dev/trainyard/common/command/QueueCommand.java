@@ -149,9 +149,17 @@ public sealed interface QueueCommand {
     }
   }
 
-  /** Effect result: the test branch of {@code testRunId} was built on {@code baseSha}. */
-  record RecordTestBranch(String testRunId, String baseSha, String headSha)
-      implements QueueCommand {}
+  /**
+   * Effect result: the test branch of {@code testRunId} was built on {@code baseSha}; {@code
+   * testPrNumber} is the draft pull request opened for it ({@code createPrsForTestingBranches}),
+   * null without one.
+   */
+  record RecordTestBranch(String testRunId, String baseSha, String headSha, Long testPrNumber)
+      implements QueueCommand {
+    public RecordTestBranch(String testRunId, String baseSha, String headSha) {
+      this(testRunId, baseSha, headSha, null);
+    }
+  }
 
   /** Effect result: {@code prNumber} did not merge cleanly while building the run's branch. */
   record RecordTestBranchConflict(String testRunId, long prNumber) implements QueueCommand {}

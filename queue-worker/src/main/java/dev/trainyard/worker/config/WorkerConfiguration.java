@@ -206,8 +206,9 @@ public class WorkerConfiguration {
   /** The {@code trainyard} check run and failure comments on the PRs of GitHub queues. */
   @Bean
   @ConditionalOnProperty("trainyard.github.app-id")
-  PullRequestChecks pullRequestChecks(GithubScm github) {
-    return new PullRequestChecks(github, InstantSource.system());
+  PullRequestChecks pullRequestChecks(GithubScm github, WorkerProperties props) {
+    return new PullRequestChecks(
+        github, InstantSource.system(), new PublicEvents(props.publicUrl()));
   }
 
   /** Reads the checks of GitHub runs still testing, for the deliveries GitHub lost. */

@@ -153,7 +153,12 @@ public class EffectRunner implements AutoCloseable {
           scm.buildTestBranch(
               key.orgRepo(), key.branch(), b.branch(), b.baseSha(), heads(b.prs()), b.at());
       if (built instanceof TestBranchResult.Built ok) {
-        return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha());
+        Long testPr =
+            b.testPullRequest()
+                ? scm.openTestPullRequest(key.orgRepo(), key.branch(), b.branch(), heads(b.prs()))
+                    .orElse(null)
+                : null;
+        return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha(), testPr);
       } else if (built instanceof TestBranchResult.Conflict c) {
         return new RecordTestBranchConflict(b.runId(), c.prNumber());
       }
@@ -177,6 +182,9 @@ public class EffectRunner implements AutoCloseable {
       return new RecordMergeRefused(l.runId(), null, ((MergeResult.Conflict) merged).prNumber());
     }
     Effect.DeleteTestBranch d = (Effect.DeleteTestBranch) effect;
+    if (d.testPrNumber() != null) {
+      scm.closeTestPullRequest(key.orgRepo(), d.testPrNumber());
+    }
     scm.deleteBranch(key.orgRepo(), d.branch());
     return new RecordBranchDeleted(d.runId());
   }

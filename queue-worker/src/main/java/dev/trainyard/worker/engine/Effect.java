@@ -14,10 +14,16 @@ public sealed interface Effect {
 
   /**
    * Build the run's branch from {@code baseSha} (null: the target's current head) and the PRs in
-   * order; {@code at} dates its merge commits, so a rebuild gives the same commits.
+   * order; {@code at} dates its merge commits, so a rebuild gives the same commits. {@code
+   * testPullRequest}: also open a draft pull request for it ({@code createPrsForTestingBranches}).
    */
   record BuildTestBranch(
-      String runId, String branch, String baseSha, List<TestedPr> prs, Instant at)
+      String runId,
+      String branch,
+      String baseSha,
+      List<TestedPr> prs,
+      Instant at,
+      boolean testPullRequest)
       implements Effect {}
 
   /**
@@ -39,6 +45,9 @@ public sealed interface Effect {
   /** A passed lane head: where it would land from, and what it tested. */
   record PassedHead(String runId, String expectedTargetSha, String testedSha, List<TestedPr> prs) {}
 
-  /** Delete a concluded run's branch. */
-  record DeleteTestBranch(String runId, String branch) implements Effect {}
+  /**
+   * Delete a concluded run's branch, after closing its draft pull request {@code testPrNumber}
+   * (null: it has none).
+   */
+  record DeleteTestBranch(String runId, String branch, Long testPrNumber) implements Effect {}
 }

@@ -30,7 +30,8 @@ public final class Effects {
                             run.branch(target),
                             base.orElse(null),
                             run.prs(),
-                            run.createdAt())));
+                            run.createdAt(),
+                            state.settings().createPrsForTestingBranches())));
       }
     }
     Lanes.landable(state)
@@ -55,7 +56,7 @@ public final class Effects {
                                         other.prs()))
                             .toList())));
     for (TestRun run : state.runs().finished()) {
-      effects.add(new Effect.DeleteTestBranch(run.id(), run.branch(target)));
+      effects.add(new Effect.DeleteTestBranch(run.id(), run.branch(target), run.testPrNumber()));
     }
     return effects;
   }

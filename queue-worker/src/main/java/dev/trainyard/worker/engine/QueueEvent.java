@@ -65,7 +65,8 @@ public sealed interface QueueEvent {
   record TestRunStarted(TestRun run) implements QueueEvent {}
 
   /** The run's branch exists; its PRs are {@code testing}. */
-  record TestBranchBuilt(String runId, String baseSha, String headSha, Instant at)
+  record TestBranchBuilt(
+      String runId, String baseSha, String headSha, Instant at, Long testPrNumber)
       implements QueueEvent {}
 
   /** A PR of the run did not merge onto the base and the PRs before it. */

@@ -43,7 +43,7 @@ final class RunApplier {
             state,
             e.runId(),
             r -> {
-              TestRun built = r.built(e.baseSha(), e.headSha(), e.at());
+              TestRun built = r.built(e.baseSha(), e.headSha(), e.at(), e.testPrNumber());
               for (RunStatus s : claimed) {
                 built = built.withStatus(s);
               }

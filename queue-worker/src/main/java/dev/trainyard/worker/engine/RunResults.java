@@ -58,7 +58,10 @@ final class RunResults {
     } else if (command instanceof RecordTestBranch c) {
       return building(state, c.testRunId())
           .<List<QueueEvent>>map(
-              r -> List.of(new TestBranchBuilt(r.id(), c.baseSha(), c.headSha(), ctx.now())))
+              r ->
+                  List.of(
+                      new TestBranchBuilt(
+                          r.id(), c.baseSha(), c.headSha(), ctx.now(), c.testPrNumber())))
           .orElse(List.of());
     } else if (command instanceof RecordTestBranchConflict c) {
       return building(state, c.testRunId())

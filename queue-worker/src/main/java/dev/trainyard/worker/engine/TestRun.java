@@ -13,6 +13,9 @@ import java.util.List;
  * <p>A {@code bisection} run tests half of a failed batch on the commit that batch was built on
  * ({@code baseSha}, known from the start); {@code predecessorId} names the failed run it splits. It
  * is outside the chain and never lands: a green one clears its PRs, which queue again.
+ *
+ * <p>{@code testPrNumber}: the draft pull request the source host opened for its branch ({@code
+ * createPrsForTestingBranches}), null without one.
  */
 public record TestRun(
     String id,
@@ -26,7 +29,8 @@ public record TestRun(
     String headSha,
     List<RunStatus> statuses,
     String failureReason,
-    boolean bisection) {
+    boolean bisection,
+    Long testPrNumber) {
 
   public TestRun {
     prs = List.copyOf(prs);
@@ -48,7 +52,8 @@ public record TestRun(
         null,
         List.of(),
         null,
-        false);
+        false,
+        null);
   }
 
   /** Half of a failed run, waiting for a bisection slot; it is built on {@code baseSha}. */
@@ -65,7 +70,8 @@ public record TestRun(
         null,
         List.of(),
         null,
-        true);
+        true,
+        null);
   }
 
   /** A waiting bisection run takes its slot: it is built from {@code at} on. */
@@ -82,7 +88,8 @@ public record TestRun(
         null,
         List.of(),
         null,
-        bisection);
+        bisection,
+        null);
   }
 
   /** More than one PR: the run is a batch ({@code batched} in events). */
@@ -108,8 +115,21 @@ public record TestRun(
     return prs.stream().map(TestedPr::entryId).toList();
   }
 
-  TestRun built(String base, String head, Instant at) {
-    return copy(RunState.TESTING, at, base, head, statuses, failureReason);
+  TestRun built(String base, String head, Instant at, Long testPr) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        RunState.TESTING,
+        createdAt,
+        at,
+        base,
+        head,
+        statuses,
+        failureReason,
+        bisection,
+        testPr);
   }
 
   TestRun withState(RunState next, String reason, Instant at) {
@@ -154,6 +174,7 @@ public record TestRun(
         head,
         newStatuses,
         reason,
-        bisection);
+        bisection,
+        testPrNumber);
   }
 }

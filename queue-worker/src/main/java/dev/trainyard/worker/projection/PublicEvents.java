@@ -173,7 +173,7 @@ public final class PublicEvents {
         now,
         run == null ? null : run.branch(key.branch()),
         run == null ? null : run.headSha(),
-        run == null ? null : e.prNumber(),
+        run == null ? null : run.testPrNumber() != null ? run.testPrNumber() : e.prNumber(),
         run == null ? null : run.isBatch(),
         bisectionFlag(run, action),
         why.submitted(),

@@ -81,6 +81,20 @@ public interface ScmProvider {
   Optional<String> branchHead(OrgRepo repo, String branch);
 
   /**
+   * Opens a draft pull request of {@code branch} (a run's test branch) into {@code targetBranch}
+   * testing {@code prs}, for CI that only runs for pull requests ({@code
+   * createPrsForTestingBranches}); answers its number, or the number of the one already open (a
+   * repeated call opens no second). Empty where the host has no pull requests to open.
+   */
+  default Optional<Long> openTestPullRequest(
+      OrgRepo repo, String targetBranch, String branch, List<PullRequestHead> prs) {
+    return Optional.empty();
+  }
+
+  /** Closes test pull request {@code number}; one already closed or merged is left as it is. */
+  default void closeTestPullRequest(OrgRepo repo, long number) {}
+
+  /**
    * The checks the host declares required on {@code branch}, as the command that records them (a
    * problem when the host refuses to say); empty where the host declares none at all (plain git).
    * {@code fresh}: the host said they changed, so nothing cached is answered.

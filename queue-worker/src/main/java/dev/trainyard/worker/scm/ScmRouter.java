@@ -87,6 +87,17 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public Optional<Long> openTestPullRequest(
+      OrgRepo repo, String targetBranch, String branch, List<PullRequestHead> prs) {
+    return of(repo).openTestPullRequest(repo, targetBranch, branch, prs);
+  }
+
+  @Override
+  public void closeTestPullRequest(OrgRepo repo, long number) {
+    of(repo).closeTestPullRequest(repo, number);
+  }
+
+  @Override
   public Optional<RecordRequiredChecks> requiredChecks(OrgRepo repo, String branch, boolean fresh) {
     return of(repo).requiredChecks(repo, branch, fresh);
   }

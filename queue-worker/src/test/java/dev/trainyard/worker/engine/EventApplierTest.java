@@ -187,7 +187,7 @@ class EventApplierTest {
               "run-13", List.of(new TestedPr(other.id(), 13, "s", "t")), List.of(12L), run, t));
     }
     if (type == QueueEvent.TestBranchBuilt.class)
-      return new QueueEvent.TestBranchBuilt(run, "base", "head", t);
+      return new QueueEvent.TestBranchBuilt(run, "base", "head", t, 42L);
     if (type == QueueEvent.TestBranchConflicted.class)
       return new QueueEvent.TestBranchConflicted(run, 12);
     if (type == QueueEvent.StatusReported.class)

@@ -233,6 +233,111 @@ class GithubAppIT extends OwnStack {
     assertThat(reads).as("read back, not delivered").isNotEmpty();
   }
 
+  /**
+   * {@code stateLabelsEnabled}: one {@code trainyard:*} label follows each PR, queued → testing →
+   * merged, queued → testing → failed, and none once a PR is cancelled.
+   */
+  @Test
+  void stateLabelsFollowEachPullRequestThroughTheQueue() {
+    ci.hold(true);
+    create(api, name, 1);
+    update("\"stateLabelsEnabled\":true");
+    long first = pr("a", "a.txt");
+    long second = pr("b", "b.txt");
+    long cancelled = pr("c", "c.txt");
+    submit(api, name, first);
+    submit(api, name, second);
+    submit(api, name, cancelled);
+    awaitState(api, name, first, "testing");
+
+    awaitLabel(first, "trainyard:testing");
+    awaitLabel(second, "trainyard:queued");
+    awaitLabel(cancelled, "trainyard:queued");
+    assertThat(api.post("/v1/cancelPullRequest", prBody(name, cancelled)).status()).isEqualTo(200);
+    awaitLabel(cancelled, null);
+
+    repo.completeCheck(testBranchHead(), CI, "success");
+    awaitState(api, name, first, "merged");
+    awaitLabel(first, "trainyard:merged");
+    awaitState(api, name, second, "testing");
+    awaitLabel(second, "trainyard:testing");
+
+    repo.completeCheck(testBranchHead(), CI, "failure");
+    awaitState(api, name, second, "failed");
+    awaitLabel(second, "trainyard:failed");
+    assertThat(trainyardLabels(second))
+        .as("the labels PR #%d carried, in order", second)
+        .containsSubsequence(
+            List.of("trainyard:queued"), List.of("trainyard:testing"), List.of("trainyard:failed"));
+    assertThat(repo.labelHistory(second))
+        .as("never two trainyard labels at once")
+        .allSatisfy(
+            labels ->
+                assertThat(labels.stream().filter(l -> l.startsWith("trainyard:")))
+                    .hasSizeLessThan(2));
+  }
+
+  /**
+   * {@code createPrsForTestingBranches}: each run's branch gets one draft PR into the target while
+   * it tests, whose number the events carry as {@code test_pr_number}; it is no longer open once
+   * the run ended.
+   */
+  @Test
+  void eachTestRunGetsADraftPullRequestWhileItTests() {
+    ci.hold(true);
+    create(api, name, 1);
+    update("\"createPrsForTestingBranches\":true");
+    long pr = pr("a", "a.txt");
+    submit(api, name, pr);
+    awaitState(api, name, pr, "testing");
+    String head = testBranchHead();
+
+    SimulatedRepository.PullRequest draft =
+        Awaitility.await()
+            .atMost(QueueSteps.PATIENCE)
+            .until(
+                () -> repo.pulls().stream().filter(SimulatedRepository.PullRequest::draft).toList(),
+                drafts -> drafts.size() == 1)
+            .get(0);
+    assertThat(draft.open()).isTrue();
+    assertThat(draft.title()).isEqualTo("trainyard: testing #" + pr);
+    assertThat(draft.headBranch()).startsWith("trainyard-merge/main/");
+
+    repo.completeCheck(head, CI, "success");
+    awaitState(api, name, pr, "merged");
+    Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> !draft.open());
+    assertThat(repo.pulls().stream().filter(SimulatedRepository.PullRequest::draft))
+        .as("one draft PR for the one run")
+        .hasSize(1);
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        events().stream()
+                            .filter(e -> e.type().equals("pull_request.merged"))
+                            .filter(e -> e.body().get("pr_number").asLong() == pr)
+                            .map(e -> e.body().get("test_pr_number").asLong()))
+                    .containsExactly(draft.number()));
+  }
+
+  /** A Bot's {@code /trainyard merge} does nothing until the queue lists it. */
+  @Test
+  void aBotsCommentIsIgnoredUntilTheQueueListsIt() {
+    create(api, name, 1);
+    long pr = pr("a", "a.txt");
+
+    repo.comment(pr, "dependabot[bot]", "/trainyard merge");
+    Awaitility.await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(4))
+        .until(() -> api.post("/v1/getSubmittedPullRequest", prBody(name, pr)).status() == 404);
+
+    update("\"allowedBotSubmitters\":[\"dependabot[bot]\"]");
+    repo.comment(pr, "dependabot[bot]", "/trainyard merge");
+    awaitState(api, name, pr, "merged");
+  }
+
   @Test
   void theTrainyardCheckRunShowsStateAndPositionThroughout() {
     ci.hold(true);
@@ -245,7 +350,14 @@ class GithubAppIT extends OwnStack {
 
     CheckRun testing = awaitCheck(first, "in_progress", null);
     assertThat(testing.title()).isEqualTo("Testing (1 of 2)");
-    assertThat(awaitCheck(second, "in_progress", null).title()).contains("(2 of 2)");
+    CheckRun waiting = awaitCheck(second, "in_progress", null);
+    assertThat(waiting.title()).contains("(2 of 2)");
+    assertThat(waiting.summary())
+        .as("the runs ahead, and a link to its page")
+        .contains("Ahead of it:")
+        .contains("(#" + first + "): testing")
+        .contains("/merge-queue/github.com/acme/" + name + "/main/" + second);
+    assertThat(waiting.detailsUrl()).endsWith("/acme/" + name + "/main/" + second);
 
     ci.hold(false);
     awaitState(api, name, second, "merged");
@@ -390,6 +502,28 @@ class GithubAppIT extends OwnStack {
   private long pr(String branch, String file) {
     repo.push(branch, files(file, branch), "Add " + file);
     return repo.openPullRequest(branch, "main", "Add " + file, "alice");
+  }
+
+  /** Waits until PR {@code pr}'s only trainyard label is {@code label} (null: it has none). */
+  private void awaitLabel(long pr, String label) {
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              List<List<String>> history = trainyardLabels(pr);
+              List<String> now = history.isEmpty() ? List.of() : history.get(history.size() - 1);
+              return label == null
+                  ? now.isEmpty() && !history.isEmpty()
+                  : now.equals(List.of(label));
+            });
+  }
+
+  /** PR {@code pr}'s trainyard labels after each change of its labels. */
+  private List<List<String>> trainyardLabels(long pr) {
+    return repo.labelHistory(pr).stream()
+        .map(labels -> labels.stream().filter(l -> l.startsWith("trainyard:")).toList())
+        .toList();
   }
 
   /** The head of the one test branch in the repository, once it exists. */

@@ -71,12 +71,7 @@ public class GithubCommenters {
 
   private Intent.Command ask(long installation, RepoRef repo, Intent.Comment comment) {
     String base = "/repos/" + repo.owner() + "/" + repo.name();
-    GithubClient.Answer permission =
-        client.as(
-            installation, "GET", base + "/collaborators/" + comment.login() + "/permission", null);
-    if (!permission.ok()
-        || !WRITERS.contains(permission.body().path("role_name").asString(""))
-            && !WRITERS.contains(permission.body().path("permission").asString(""))) {
+    if (!comment.bot() && !writer(installation, base, comment.login())) {
       log.info(
           "/trainyard comment by {} on {}#{} ignored: no write access",
           comment.login(),
@@ -95,6 +90,19 @@ public class GithubCommenters {
         pr.body().path("base").path("ref").asString(""),
         comment.submit(),
         comment.priority(),
-        comment.noBatch());
+        comment.noBatch(),
+        comment.bot() ? comment.login() : null);
+  }
+
+  /**
+   * Whether GitHub says {@code login} may write to the repository. A Bot account is not asked: its
+   * commands reach only the queues that list it ({@code allowedBotSubmitters}).
+   */
+  private boolean writer(long installation, String base, String login) {
+    GithubClient.Answer permission =
+        client.as(installation, "GET", base + "/collaborators/" + login + "/permission", null);
+    return permission.ok()
+        && (WRITERS.contains(permission.body().path("role_name").asString(""))
+            || WRITERS.contains(permission.body().path("permission").asString("")));
   }
 }

@@ -44,20 +44,41 @@ public final class GithubEvents {
     record Status(ReportStatus report) implements Intent {}
 
     /**
-     * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base}.
+     * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base};
+     * {@code bot}: the login of the Bot account that did it (null for a person).
      */
-    record Label(long number, String base, String label, boolean added) implements Intent {}
+    record Label(long number, String base, String label, boolean added, String bot)
+        implements Intent {
+      public Label(long number, String base, String label, boolean added) {
+        this(number, base, label, added, null);
+      }
+    }
 
     /**
      * {@code login} commented {@code /trainyard merge} ({@code submit}, with its options) or {@code
      * /trainyard cancel} on PR {@code number}; whether they may is for GitHub to say.
      */
-    record Comment(long number, String login, boolean submit, Priority priority, Boolean noBatch)
-        implements Intent {}
+    record Comment(
+        long number, String login, boolean submit, Priority priority, Boolean noBatch, boolean bot)
+        implements Intent {
+      public Comment(
+          long number, String login, boolean submit, Priority priority, Boolean noBatch) {
+        this(number, login, submit, priority, noBatch, false);
+      }
+    }
 
-    /** A comment command from a user with write access, for the queues of branch {@code base}. */
-    record Command(long number, String base, boolean submit, Priority priority, Boolean noBatch)
-        implements Intent {}
+    /**
+     * A comment command for the queues of branch {@code base}: from a user with write access, or
+     * from the Bot account {@code bot}, which only queues listing it in {@code
+     * allowedBotSubmitters} obey.
+     */
+    record Command(
+        long number, String base, boolean submit, Priority priority, Boolean noBatch, String bot)
+        implements Intent {
+      public Command(long number, String base, boolean submit, Priority priority, Boolean noBatch) {
+        this(number, base, submit, priority, noBatch, null);
+      }
+    }
   }
 
   /**
@@ -120,7 +141,8 @@ public final class GithubEvents {
               payload.path("number").asLong(),
               payload.path("pull_request").path("base").path("ref").asString(""),
               payload.path("label").path("name").asString(""),
-              action.equals("labeled")));
+              action.equals("labeled"),
+              bot(payload.path("sender"))));
     }
     return List.of(new Intent.Refresh(false));
   }
@@ -149,9 +171,11 @@ public final class GithubEvents {
       return List.of();
     }
     long number = issue.path("number").asLong();
-    String login = payload.path("comment").path("user").path("login").asString("");
+    JsonNode user = payload.path("comment").path("user");
+    String login = user.path("login").asString("");
+    boolean bot = bot(user) != null;
     if (words[1].equals("cancel") && words.length == 2) {
-      return List.of(new Intent.Comment(number, login, false, null, null));
+      return List.of(new Intent.Comment(number, login, false, null, null, bot));
     }
     if (!words[1].equals("merge")) {
       return List.of();
@@ -170,7 +194,14 @@ public final class GithubEvents {
         return List.of();
       }
     }
-    return List.of(new Intent.Comment(number, login, true, priority, noBatch));
+    return List.of(new Intent.Comment(number, login, true, priority, noBatch, bot));
+  }
+
+  /** The login of {@code account} when GitHub says it is a Bot ({@code type: Bot}), else null. */
+  private static String bot(JsonNode account) {
+    return account.path("type").asString("").equals("Bot")
+        ? account.path("login").asString("")
+        : null;
   }
 
   private static Priority priority(String text) {

@@ -161,7 +161,9 @@ public class GithubWebhookHandler {
       return Optional.of(s.report());
     }
     if (intent instanceof Intent.Command c) {
-      if (!queue.settings().commandsEnabled() || !c.base().equals(queue.key().branch())) {
+      if (!queue.settings().commandsEnabled()
+          || !c.base().equals(queue.key().branch())
+          || !allowed(queue, c.bot())) {
         return Optional.empty();
       }
       return Optional.of(
@@ -176,7 +178,8 @@ public class GithubWebhookHandler {
     boolean enqueueing =
         queue.settings().labelCommandsEnabled()
             && label.label().equals(queue.settings().enqueueingLabel())
-            && label.base().equals(queue.key().branch());
+            && label.base().equals(queue.key().branch())
+            && allowed(queue, label.bot());
     if (!enqueueing) {
       return Optional.empty();
     }
@@ -184,6 +187,21 @@ public class GithubWebhookHandler {
         label.added()
             ? new QueueCommand.SubmitPullRequest(label.number(), (Priority) null, null)
             : new QueueCommand.CancelPullRequest(label.number()));
+  }
+
+  /**
+   * A person's command (no {@code bot}), or one from a Bot account the queue lists in {@code
+   * allowedBotSubmitters} (API.md §6); any other Bot's is ignored.
+   */
+  private static boolean allowed(RepositoryQueue queue, String bot) {
+    if (bot == null || queue.settings().allowedBotSubmitters().contains(bot)) {
+      return true;
+    }
+    log.info(
+        "a command from {} on {} was ignored: the queue does not list it in allowedBotSubmitters",
+        bot,
+        queue.key().id());
+    return false;
   }
 
   private Mono<Boolean> applied(String delivery) {

@@ -100,6 +100,21 @@ class GithubEventsTest {
             "issue_comment",
             comment("  /trainyard cancel  "),
             List.of(new Intent.Comment(7, "octo", false, null, null))),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge")
+                .replace(
+                    "\"user\":{\"login\":\"octo\"}",
+                    "\"user\":{\"login\":\"dependabot[bot]\",\"type\":\"Bot\"}"),
+            List.of(new Intent.Comment(7, "dependabot[bot]", true, null, null, true))),
+        Arguments.of(
+            "pull_request",
+            "{\"action\":\"labeled\",\"number\":7,\"label\":{\"name\":\"merge\"},"
+                + "\"pull_request\":{\"base\":{\"ref\":\"main\"}},"
+                + "\"sender\":{\"login\":\"renovate[bot]\",\"type\":\"Bot\"},"
+                + REPO
+                + "}",
+            List.of(refresh(), new Intent.Label(7, "main", "merge", true, "renovate[bot]"))),
         Arguments.of("issue_comment", comment("/trainyard merge --priority=256"), null),
         Arguments.of("issue_comment", comment("/trainyard merge --force"), null),
         Arguments.of("issue_comment", comment("/trainyard cancel now"), null),

@@ -52,6 +52,7 @@ public final class GithubScm implements ScmProvider {
   private final InstantSource clock;
   private final Map<String, Looked> installations = new ConcurrentHashMap<>();
   private final BranchRules rules;
+  private final Set<String> createdLabels = ConcurrentHashMap.newKeySet();
 
   /** The installation GitHub named for a repository (null: none), and when it was asked. */
   private record Looked(Long installation, Instant at) {}
@@ -294,6 +295,9 @@ public final class GithubScm implements ScmProvider {
       body.put("conclusion", check.conclusion());
     }
     body.put("output", Map.of("title", check.title(), "summary", check.summary()));
+    if (check.detailsUrl() != null) {
+      body.put("details_url", check.detailsUrl());
+    }
     if (existing != null) {
       call(repo, "PATCH", "/check-runs/" + existing, body, 200);
       return existing;
@@ -303,8 +307,54 @@ public final class GithubScm implements ScmProvider {
     return call(repo, "POST", "/check-runs", body, 201).body().path("id").asLong();
   }
 
-  /** What the {@code trainyard} check run shows; {@code conclusion} null while the PR is queued. */
-  public record CheckOutput(String title, String summary, String conclusion) {}
+  /**
+   * What the {@code trainyard} check run shows; {@code conclusion} null while the PR is queued;
+   * {@code detailsUrl} the PR's page in trainyard.
+   */
+  public record CheckOutput(String title, String summary, String conclusion, String detailsUrl) {}
+
+  /** The labels trainyard keeps on PRs ({@code stateLabelsEnabled}), and their one colour. */
+  static final String LABEL_PREFIX = "trainyard:";
+
+  private static final String LABEL_COLOR = "5319e7";
+
+  /**
+   * Gives PR {@code number} exactly one {@code trainyard:*} label, {@code label} (null: none):
+   * other {@code trainyard:*} labels are removed, the wanted one is created in the repository when
+   * missing and added when the PR lacks it. Repeating it changes nothing.
+   */
+  public void stateLabel(OrgRepo repo, long number, String label) {
+    JsonNode labels =
+        call(repo, "GET", "/issues/" + number + "/labels?per_page=100", null, 200).body();
+    boolean has = false;
+    for (JsonNode existing : labels) {
+      String name = existing.path("name").asString("");
+      if (name.equals(label)) {
+        has = true;
+      } else if (name.startsWith(LABEL_PREFIX)) {
+        call(repo, "DELETE", "/issues/" + number + "/labels/" + segments(name), null, 200, 404);
+      }
+    }
+    if (label != null && !has) {
+      if (!createdLabels.contains(repo.repo().slug() + "#" + label)) {
+        call(
+            repo,
+            "POST",
+            "/labels",
+            Map.of(
+                "name",
+                label,
+                "color",
+                LABEL_COLOR,
+                "description",
+                "The pull request's state in the trainyard merge queue"),
+            201,
+            422); // 422: it exists already
+        createdLabels.add(repo.repo().slug() + "#" + label);
+      }
+      call(repo, "POST", "/issues/" + number + "/labels", Map.of("labels", List.of(label)), 200);
+    }
+  }
 
   /**
    * Comments {@code body} on PR {@code number} unless a comment there already carries {@code
@@ -361,6 +411,60 @@ public final class GithubScm implements ScmProvider {
       path.append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
     }
     return path.toString();
+  }
+
+  /**
+   * A draft PR of the test branch (API.md §6 {@code createPrsForTestingBranches}), titled {@code
+   * trainyard: testing #12, #15}, its body linking the tested PRs; the one already open for the
+   * branch when a repeated effect asks again.
+   */
+  @Override
+  public Optional<Long> openTestPullRequest(
+      OrgRepo repo, String targetBranch, String branch, List<PullRequestHead> prs) {
+    String head = repo.repo().owner() + ":" + branch;
+    JsonNode open =
+        call(
+                repo,
+                "GET",
+                "/pulls?state=open&head="
+                    + URLEncoder.encode(head, StandardCharsets.UTF_8)
+                    + "&base="
+                    + URLEncoder.encode(targetBranch, StandardCharsets.UTF_8),
+                null,
+                200)
+            .body();
+    if (!open.isEmpty()) {
+      return Optional.of(open.get(0).path("number").asLong());
+    }
+    String numbers = String.join(", ", prs.stream().map(p -> "#" + p.number()).toList());
+    StringBuilder body =
+        new StringBuilder("trainyard tests these pull requests together on top of ")
+            .append(targetBranch)
+            .append(":\n");
+    prs.forEach(p -> body.append("\n- #").append(p.number()).append(' ').append(p.title()));
+    body.append("\n\nIt is closed when the test run ends; do not merge it.");
+    Map<String, Object> pr = new java.util.LinkedHashMap<>();
+    pr.put("title", "trainyard: testing " + numbers);
+    pr.put("head", branch);
+    pr.put("base", targetBranch);
+    pr.put("body", body.toString());
+    pr.put("draft", true);
+    pr.put("maintainer_can_modify", false);
+    Answer created = call(repo, "POST", "/pulls", pr, 201, 422);
+    if (created.status() == 422) {
+      // opened meanwhile by an earlier attempt, or GitHub refuses: say so with its own words
+      throw unreachable(
+          "GitHub refused to open a test pull request for " + branch + ": " + created.message());
+    }
+    return Optional.of(created.body().path("number").asLong());
+  }
+
+  @Override
+  public void closeTestPullRequest(OrgRepo repo, long number) {
+    Answer pr = call(repo, "GET", "/pulls/" + number, null, 200, 404);
+    if (pr.status() == 200 && pr.body().path("state").asString("").equals("open")) {
+      call(repo, "PATCH", "/pulls/" + number, Map.of("state", "closed"), 200, 422);
+    }
   }
 
   @Override

@@ -3,13 +3,17 @@ package dev.trainyard.worker.scm.github;
 import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.worker.engine.CheckRule;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.TestRun;
+import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.scm.github.GithubScm.CheckOutput;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,16 +21,19 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the {@code trainyard} check run of every PR of a GitHub queue in step with the queue
- * (API.md §6): its state and position while queued, then merged, failed or cancelled; and comments
- * on a PR that failed, once, when the queue has {@code commentsEnabled}. Called after every
- * processed poll with the queue states it produced; it only decides there, and GitHub is called on
- * one thread of its own, latest state first: a PR that changes twice before its check is written is
- * written once. A call that fails is tried again on the queue's next change.
+ * Keeps what GitHub shows of every PR of a GitHub queue in step with the queue (API.md §6): the
+ * {@code trainyard} check run ({@code statusCheckEnabled}) with its state, position, the runs ahead
+ * and a link to the PR's page while queued, then merged, failed or cancelled; one comment on a PR
+ * that failed ({@code commentsEnabled}); and one {@code trainyard:*} label for its state ({@code
+ * stateLabelsEnabled}). Called after every processed poll with the queue states it produced; it
+ * only decides there, and GitHub is called on one thread of its own, latest state first: a PR that
+ * changes twice before it is written is written once. A call that fails is tried again on the
+ * queue's next change.
  */
 public final class PullRequestChecks implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PullRequestChecks.class);
@@ -36,25 +43,35 @@ public final class PullRequestChecks implements AutoCloseable {
 
   private final GithubScm github;
   private final InstantSource clock;
+  private final PublicEvents links;
   private final ExecutorService writer = Executors.newSingleThreadExecutor();
   private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   private final Map<String, Shown> shown = new ConcurrentHashMap<>();
 
-  /** What one PR's check should show: its commit, the output, and a failure to comment on. */
-  record Wanted(OrgRepo repo, long number, String sha, CheckOutput output, String failedEntry) {}
+  /**
+   * What one PR should show: its commit; the check's output (null: no check); a failure to comment
+   * on; and, when {@code labeled}, its state label ({@code label} null: none).
+   */
+  record Wanted(
+      OrgRepo repo,
+      long number,
+      String sha,
+      CheckOutput output,
+      String failedEntry,
+      boolean labeled,
+      String label) {}
 
-  private record Shown(long checkRun, Wanted wanted) {}
+  private record Shown(Long checkRun, Wanted wanted) {}
 
-  public PullRequestChecks(GithubScm github, InstantSource clock) {
+  public PullRequestChecks(GithubScm github, InstantSource clock, PublicEvents links) {
     this.github = github;
     this.clock = clock;
+    this.links = links;
   }
 
-  /** Queues the checks that {@code state} changes. */
+  /** Queues the writes that {@code state} changes. */
   public void observe(QueueAggregate state) {
-    if (state == null
-        || !state.settings().statusCheckEnabled()
-        || !github.serves(state.key().orgRepo())) {
+    if (state == null || !shows(state.settings()) || !github.serves(state.key().orgRepo())) {
       return;
     }
     for (Wanted w : wanted(state, clock.instant())) {
@@ -69,21 +86,34 @@ public final class PullRequestChecks implements AutoCloseable {
     }
   }
 
-  /** The check of every queued PR and of those that concluded (recently, or shown before). */
+  private static boolean shows(QueueSettings settings) {
+    return settings.statusCheckEnabled()
+        || settings.stateLabelsEnabled()
+        || settings.commentsEnabled();
+  }
+
+  /** What every queued PR, and those that concluded (recently, or shown before), should show. */
   List<Wanted> wanted(QueueAggregate state, Instant now) {
     OrgRepo repo = state.key().orgRepo();
+    QueueSettings settings = state.settings();
     List<Entry> queued =
         state.inQueueOrder().stream().filter(e -> !e.pr().sha().isEmpty()).toList();
-    java.util.ArrayList<Wanted> out = new java.util.ArrayList<>();
+    List<Wanted> out = new ArrayList<>();
     for (int i = 0; i < queued.size(); i++) {
       Entry e = queued.get(i);
+      CheckOutput output =
+          settings.statusCheckEnabled()
+              ? queuedOutput(state, e, i + 1, queued.size(), detailsUrl(state, e))
+              : null;
       out.add(
           new Wanted(
               repo,
               e.prNumber(),
               e.pr().sha(),
-              queuedOutput(state, e, i + 1, queued.size()),
-              null));
+              output,
+              null,
+              settings.stateLabelsEnabled(),
+              label(e.state())));
     }
     for (Entry e : state.concluded()) {
       String key = key(state, e.prNumber(), e.pr().sha());
@@ -91,24 +121,46 @@ public final class PullRequestChecks implements AutoCloseable {
       if (e.pr().sha().isEmpty() || !(known || e.stateChangedAt().isAfter(now.minus(RECENT)))) {
         continue;
       }
-      boolean comment = e.state() == PrState.FAILED && state.settings().commentsEnabled();
+      boolean comment = e.state() == PrState.FAILED && settings.commentsEnabled();
+      CheckOutput output = concludedOutput(e, missingChecks(state, e), detailsUrl(state, e));
       out.add(
           new Wanted(
               repo,
               e.prNumber(),
               e.pr().sha(),
-              concludedOutput(e, missingChecks(state, e)),
-              comment ? e.id() : null));
+              settings.statusCheckEnabled() ? output : null,
+              comment ? e.id() : null,
+              settings.stateLabelsEnabled(),
+              label(e.state())));
     }
     return out;
   }
 
-  /** One check run's key: the queue, the PR and the head it is on. */
+  /**
+   * The label of a PR's queue state (API.md §6 {@code stateLabelsEnabled}); none once it left the
+   * queue other than by merging or failing.
+   */
+  static String label(PrState state) {
+    return switch (state) {
+      case NOT_READY, PENDING -> "trainyard:queued";
+      case TESTING, TESTS_PASSED, PENDING_FAILURE -> "trainyard:testing";
+      case MERGED -> "trainyard:merged";
+      case FAILED -> "trainyard:failed";
+      default -> null;
+    };
+  }
+
+  private String detailsUrl(QueueAggregate state, Entry e) {
+    return links.detailsUrl(state.key(), e.prNumber());
+  }
+
+  /** One PR's key: the queue, the PR and the head it is on. */
   private static String key(QueueAggregate state, long number, String sha) {
     return state.key().id() + "#" + number + "@" + sha;
   }
 
-  static CheckOutput queuedOutput(QueueAggregate state, Entry e, int position, int of) {
+  static CheckOutput queuedOutput(
+      QueueAggregate state, Entry e, int position, int of, String detailsUrl) {
     String where =
         "position " + position + " of " + of + " in the " + state.key().branch() + " queue";
     String title =
@@ -120,9 +172,42 @@ public final class PullRequestChecks implements AutoCloseable {
           case PENDING_FAILURE -> "Failed, waiting for the PRs ahead";
           default -> e.state().name().toLowerCase(Locale.ROOT);
         };
-    String summary =
-        title + ", " + where + (e.testRunId() == null ? "." : "; test run " + e.testRunId() + ".");
-    return new CheckOutput(title + " (" + position + " of " + of + ")", summary, null);
+    StringBuilder summary =
+        new StringBuilder(title)
+            .append(", ")
+            .append(where)
+            .append(e.testRunId() == null ? "." : "; test run " + e.testRunId() + ".");
+    List<String> ahead = runsAhead(state, e);
+    summary
+        .append("\n\n")
+        .append(
+            ahead.isEmpty()
+                ? "No test run is ahead of it."
+                : "Ahead of it:\n" + String.join("\n", ahead));
+    summary.append("\n\n[Its page in trainyard](").append(detailsUrl).append(")");
+    return new CheckOutput(
+        title + " (" + position + " of " + of + ")", summary.toString(), null, detailsUrl);
+  }
+
+  /**
+   * The live runs that land before {@code e}'s: those ahead of its run in the chain, or every run
+   * of the chain while it waits for one. One line each: id, PRs and state.
+   */
+  static List<String> runsAhead(QueueAggregate state, Entry e) {
+    List<String> lines = new ArrayList<>();
+    for (TestRun run : state.runs().chain()) {
+      if (run.contains(e.id())) {
+        break;
+      }
+      lines.add(
+          "- test run "
+              + run.id()
+              + " ("
+              + run.prs().stream().map(p -> "#" + p.number()).collect(Collectors.joining(", "))
+              + "): "
+              + run.state().name().toLowerCase(Locale.ROOT));
+    }
+    return lines;
   }
 
   /**
@@ -143,24 +228,29 @@ public final class PullRequestChecks implements AutoCloseable {
                 " Required checks that did not succeed: "
                     + missing.stream()
                         .map(RequiredCheck::toString)
-                        .collect(java.util.stream.Collectors.joining(", "))
+                        .collect(Collectors.joining(", "))
                     + ".")
         .orElse("");
   }
 
-  static CheckOutput concludedOutput(Entry e, String missing) {
+  static CheckOutput concludedOutput(Entry e, String missing, String detailsUrl) {
     return switch (e.state()) {
-      case MERGED -> new CheckOutput("Merged", "trainyard merged this pull request.", "success");
+      case MERGED ->
+          new CheckOutput("Merged", "trainyard merged this pull request.", "success", detailsUrl);
       case FAILED ->
           new CheckOutput(
               "Failed",
               "The pull request failed in the merge queue"
                   + (e.testRunId() == null ? "." : " (test run " + e.testRunId() + ").")
                   + missing,
-              "failure");
+              "failure",
+              detailsUrl);
       default ->
           new CheckOutput(
-              "Cancelled", "The pull request left the merge queue without merging.", "cancelled");
+              "Cancelled",
+              "The pull request left the merge queue without merging.",
+              "cancelled",
+              detailsUrl);
     };
   }
 
@@ -171,19 +261,28 @@ public final class PullRequestChecks implements AutoCloseable {
     }
     Shown before = shown.get(key);
     try {
-      long id =
-          github.publishCheck(
-              w.repo(), w.sha(), before == null ? null : before.checkRun(), w.output());
+      Long id = before == null ? null : before.checkRun();
+      if (w.output() != null) {
+        id = github.publishCheck(w.repo(), w.sha(), id, w.output());
+      }
       if (w.failedEntry() != null) {
+        String why = w.output() != null ? w.output().summary() : "it failed in the merge queue.";
         github.commentOnce(
             w.repo(),
             w.number(),
             "<!-- trainyard:failed:" + w.failedEntry() + " -->",
-            "trainyard could not merge this pull request: " + w.output().summary());
+            "trainyard could not merge this pull request: " + why);
+      }
+      boolean labelChanged =
+          before == null
+              || !before.wanted().labeled()
+              || !Objects.equals(before.wanted().label(), w.label());
+      if (w.labeled() && labelChanged) {
+        github.stateLabel(w.repo(), w.number(), w.label());
       }
       shown.put(key, new Shown(id, w));
     } catch (RuntimeException e) {
-      log.warn("could not show the trainyard check of {}: {}", key, e.getMessage());
+      log.warn("could not show the trainyard state of {}: {}", key, e.getMessage());
     }
   }
 

@@ -5,8 +5,10 @@ import dev.trainyard.worker.scm.github.GithubSimulator.Answer;
 import dev.trainyard.worker.scm.github.SimulatedRepository.CheckRun;
 import dev.trainyard.worker.scm.github.SimulatedRepository.Comment;
 import dev.trainyard.worker.scm.github.SimulatedRepository.PullRequest;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +27,8 @@ final class RepositoryApi {
   private static final AtomicLong IDS = new AtomicLong(1000);
   private static final Pattern PULL = Pattern.compile("/pulls/(\\d+)(/merge)?");
   private static final Pattern ISSUE_COMMENTS = Pattern.compile("/issues/(\\d+)/comments");
+  private static final Pattern ISSUE_LABELS = Pattern.compile("/issues/(\\d+)/labels");
+  private static final Pattern ISSUE_LABEL = Pattern.compile("/issues/(\\d+)/labels/(.+)");
   private static final Pattern CHECK_RUN = Pattern.compile("/check-runs/(\\d+)");
   private static final Pattern COMMIT_CHECK_RUNS = Pattern.compile("/commits/(.+)/check-runs");
   private static final Pattern PERMISSION = Pattern.compile("/collaborators/([^/]+)/permission");
@@ -77,6 +81,12 @@ final class RepositoryApi {
     if (method.equals("POST") && rest.equals("/merges")) {
       return mergeBranch();
     }
+    if (rest.equals("/pulls") && method.equals("GET")) {
+      return listPulls();
+    }
+    if (rest.equals("/pulls") && method.equals("POST")) {
+      return createPull();
+    }
     if ((m = PULL.matcher(rest)).matches()) {
       Optional<PullRequest> pr = repo.pull(Long.parseLong(m.group(1)));
       if (pr.isEmpty()) {
@@ -84,6 +94,9 @@ final class RepositoryApi {
       }
       if (m.group(2) == null && method.equals("GET")) {
         return new Answer(200, pull(pr.get()));
+      }
+      if (m.group(2) == null && method.equals("PATCH")) {
+        return updatePull(pr.get());
       }
       if (m.group(2) != null && method.equals("PUT")) {
         return mergePull(pr.get());
@@ -97,6 +110,15 @@ final class RepositoryApi {
     }
     if (method.equals("GET") && (m = COMMIT_CHECK_RUNS.matcher(rest)).matches()) {
       return checkRunsOf(m.group(1));
+    }
+    if ((m = ISSUE_LABEL.matcher(rest)).matches() && method.equals("DELETE")) {
+      return removeLabel(Long.parseLong(m.group(1)), decoded(m.group(2)));
+    }
+    if ((m = ISSUE_LABELS.matcher(rest)).matches()) {
+      return issueLabels(Long.parseLong(m.group(1)));
+    }
+    if (method.equals("POST") && rest.equals("/labels")) {
+      return createLabel();
     }
     if ((m = ISSUE_COMMENTS.matcher(rest)).matches()) {
       return comments(Long.parseLong(m.group(1)));
@@ -283,7 +305,9 @@ final class RepositoryApi {
             body.path("conclusion").isString()
                 ? body.path("conclusion").asString()
                 : before == null ? null : before.conclusion(),
-            body.path("output").path("title").asString(before == null ? null : before.title()));
+            body.path("output").path("title").asString(before == null ? null : before.title()),
+            body.path("output").path("summary").asString(before == null ? null : before.summary()),
+            body.path("details_url").asString(before == null ? null : before.detailsUrl()));
     repo.checkRuns.remove(before);
     repo.checkRuns.add(run);
     return new Answer(status, checkRunJson(example(status), run));
@@ -352,6 +376,119 @@ final class RepositoryApi {
     answer.put("role_name", permission);
     ((ObjectNode) answer.get("user")).put("login", user).put("role_name", permission);
     return new Answer(200, answer);
+  }
+
+  /** {@code GET /pulls?state=&head=owner:branch&base=}: the PRs that match, as a list. */
+  private Answer listPulls() {
+    String state = query("state") == null ? "open" : query("state");
+    String head = query("head");
+    String base = query("base");
+    ArrayNode list = Json.mapper().createArrayNode();
+    String owner = repo.fullName.split("/")[0];
+    repo.pulls.values().stream()
+        .filter(pr -> state.equals("all") || (state.equals("open") == pr.open()))
+        .filter(pr -> head == null || head.equals(owner + ":" + pr.headBranch))
+        .filter(pr -> base == null || base.equals(pr.base))
+        .forEach(
+            pr -> {
+              ObjectNode json = pull(pr);
+              json.remove("merged"); // the list's items are pull-request-simple
+              json.remove("mergeable");
+              json.remove("mergeable_state");
+              for (String field : SIMPLE_ONLY_NOT) {
+                json.remove(field);
+              }
+              list.add(json);
+            });
+    return new Answer(200, list);
+  }
+
+  /** Fields of a full pull request that a listed one (pull-request-simple) does not have. */
+  private static final List<String> SIMPLE_ONLY_NOT =
+      List.of(
+          "rebaseable",
+          "merged_by",
+          "comments",
+          "review_comments",
+          "maintainer_can_modify",
+          "commits",
+          "additions",
+          "deletions",
+          "changed_files");
+
+  /** {@code POST /pulls}: opens a PR from a branch of this repository; 422 when one is open. */
+  private Answer createPull() {
+    String head = body.path("head").asString("");
+    String base = body.path("base").asString("");
+    if (repo.head(head).isEmpty() || repo.head(base).isEmpty()) {
+      return invalid("Validation Failed");
+    }
+    boolean exists =
+        repo.pulls.values().stream()
+            .anyMatch(pr -> pr.open() && pr.headBranch.equals(head) && pr.base.equals(base));
+    if (exists) {
+      return invalid("A pull request already exists for " + repo.fullName + ":" + head + ".");
+    }
+    long number = repo.open(head, base, body.path("title").asString(""), "trainyard[bot]");
+    PullRequest pr = repo.pull(number).orElseThrow();
+    pr.draft = body.path("draft").asBoolean(false);
+    github.webhooks().pullRequest(repo, pr, "opened", null);
+    return new Answer(201, pull(pr));
+  }
+
+  /** {@code PATCH /pulls/{n}}: {@code state: closed} closes it. */
+  private Answer updatePull(PullRequest pr) {
+    if (body.path("state").asString("").equals("closed") && pr.open()) {
+      pr.open = false;
+      github.webhooks().pullRequest(repo, pr, "closed", null);
+    }
+    return new Answer(200, pull(pr));
+  }
+
+  /** {@code GET} or {@code POST /issues/{n}/labels}: read, or add labels (created when new). */
+  private Answer issueLabels(long issue) {
+    if (repo.pull(issue).isEmpty()) {
+      return notFound();
+    }
+    Set<String> now = new LinkedHashSet<>(repo.issueLabels.getOrDefault(issue, Set.of()));
+    if (method.equals("POST")) {
+      for (JsonNode name : body.path("labels")) {
+        repo.labels.add(name.asString());
+        now.add(name.asString());
+      }
+      repo.setLabels(issue, now);
+    }
+    return new Answer(200, labelsJson(now));
+  }
+
+  /** {@code DELETE /issues/{n}/labels/{name}}: 404 when the issue does not carry it. */
+  private Answer removeLabel(long issue, String name) {
+    Set<String> now = new LinkedHashSet<>(repo.issueLabels.getOrDefault(issue, Set.of()));
+    if (!now.remove(name)) {
+      return new Answer(404, GithubSimulator.message("Label does not exist"));
+    }
+    repo.setLabels(issue, now);
+    return new Answer(200, labelsJson(now));
+  }
+
+  /** {@code POST /labels}: 422 {@code already_exists} for a name the repository has. */
+  private Answer createLabel() {
+    String name = body.path("name").asString("");
+    if (!repo.labels.add(name)) {
+      return invalid("Validation Failed");
+    }
+    ObjectNode label = example(201);
+    label.put("name", name).put("color", body.path("color").asString("ededed"));
+    return new Answer(201, label);
+  }
+
+  private ArrayNode labelsJson(Set<String> names) {
+    ArrayNode list = Json.mapper().createArrayNode();
+    ObjectNode template =
+        (ObjectNode)
+            github.example("GET", "/repos/" + repo.fullName + "/issues/1/labels", 200).get(0);
+    names.forEach(n -> list.add(template.deepCopy().put("name", n)));
+    return list;
   }
 
   /** {@code GET /branches/{branch}}: the branch with its classic protection's required checks. */
@@ -443,6 +580,7 @@ final class RepositoryApi {
     json.putArray("requested_teams"); // GitHub's example has teams its own schema refuses
     json.put("state", pr.open() ? "open" : "closed");
     json.put("title", pr.title);
+    json.put("draft", pr.draft);
     json.put("merged", pr.merged());
     if (pr.merged()) {
       json.put("merge_commit_sha", pr.mergedAs);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +44,15 @@ public final class SimulatedRepository {
   /** The required checks of an active ruleset that targets the branch, by branch. */
   final Map<String, List<String>> rulesets = new ConcurrentHashMap<>();
 
+  /** The repository's labels. */
+  final Set<String> labels = ConcurrentHashMap.newKeySet();
+
+  /** The labels on each issue or pull request. */
+  final Map<Long, Set<String>> issueLabels = new ConcurrentHashMap<>();
+
+  /** Every change of a PR's labels, in order: the PR and the labels it then had. */
+  final List<Labeled> labelLog = new CopyOnWriteArrayList<>();
+
   /** Commit statuses by commit, newest last. */
   final Map<String, List<CommitStatus>> statuses = new ConcurrentHashMap<>();
 
@@ -60,6 +70,21 @@ public final class SimulatedRepository {
 
     /** What GitHub's mergeability says beyond conflicts ({@code blocked}: a required review). */
     volatile String blockedBy;
+
+    /** Opened as a draft. */
+    volatile boolean draft;
+
+    public boolean draft() {
+      return draft;
+    }
+
+    public long number() {
+      return number;
+    }
+
+    public String title() {
+      return title;
+    }
 
     PullRequest(long number, String headBranch, String base, String title, String user) {
       this.number = number;
@@ -88,7 +113,17 @@ public final class SimulatedRepository {
 
   /** A check run some app reported on a commit. */
   public record CheckRun(
-      long id, String name, String headSha, String status, String conclusion, String title) {}
+      long id,
+      String name,
+      String headSha,
+      String status,
+      String conclusion,
+      String title,
+      String summary,
+      String detailsUrl) {}
+
+  /** PR {@code number} had {@code labels} after a change. */
+  public record Labeled(long number, List<String> labels) {}
 
   /** A commit status some CI set. */
   public record CommitStatus(String context, String state) {}
@@ -168,7 +203,8 @@ public final class SimulatedRepository {
 
   /** A CI app completes check run {@code name} on {@code sha} with {@code conclusion}. */
   public void completeCheck(String sha, String name, String conclusion) {
-    CheckRun run = new CheckRun(System.nanoTime(), name, sha, "completed", conclusion, name);
+    CheckRun run =
+        new CheckRun(System.nanoTime(), name, sha, "completed", conclusion, name, null, null);
     checkRuns.add(run);
     github.webhooks().checkRun(this, run);
     github.webhooks().drain();
@@ -219,8 +255,25 @@ public final class SimulatedRepository {
     return Optional.ofNullable(pulls.get(number));
   }
 
+  /** Every pull request, open or not. */
+  public List<PullRequest> pulls() {
+    return List.copyOf(pulls.values());
+  }
+
   public List<CheckRun> checkRuns() {
     return List.copyOf(checkRuns);
+  }
+
+  /** The labels PR {@code number} had after each change, oldest first. */
+  public List<List<String>> labelHistory(long number) {
+    return labelLog.stream().filter(l -> l.number() == number).map(Labeled::labels).toList();
+  }
+
+  /** Sets the labels of issue {@code number}, logging the change. */
+  void setLabels(long number, java.util.Collection<String> names) {
+    Set<String> now = new java.util.LinkedHashSet<>(names);
+    issueLabels.put(number, now);
+    labelLog.add(new Labeled(number, List.copyOf(now)));
   }
 
   public List<Comment> comments() {

@@ -139,7 +139,9 @@ public final class Webhooks implements AutoCloseable {
     ObjectNode json = (ObjectNode) payload.get("comment");
     json.put("id", comment.id());
     json.put("body", comment.body());
-    ((ObjectNode) json.get("user")).put("login", comment.user());
+    ((ObjectNode) json.get("user"))
+        .put("login", comment.user())
+        .put("type", comment.user().endsWith("[bot]") ? "Bot" : "User");
     queue(payload, "issue_comment", "created");
   }
 
