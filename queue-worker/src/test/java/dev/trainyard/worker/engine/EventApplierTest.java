@@ -89,7 +89,7 @@ class EventApplierTest {
 
   private static QueueCommand randomCommand(Random random) {
     long pr = random.nextInt(6);
-    return switch (random.nextInt(10)) {
+    return switch (random.nextInt(11)) {
       case 0 ->
           new QueueCommand.CreateQueue(
               random.nextBoolean() ? QueueMode.SINGLE : QueueMode.PARALLEL, 1 + random.nextInt(5));
@@ -122,6 +122,12 @@ class EventApplierTest {
                   random.nextInt(4) == 0 ? "release" : "main",
                   null,
                   Mergeability.values()[random.nextInt(Mergeability.values().length)]);
+      case 9 ->
+          new QueueCommand.RecordRequiredChecks(
+              random.nextBoolean()
+                  ? List.of()
+                  : List.of(dev.trainyard.common.command.RequiredCheck.named("ci/test")),
+              random.nextInt(4) == 0 ? "GitHub refused" : null);
       default -> new QueueCommand.Tick();
     };
   }
