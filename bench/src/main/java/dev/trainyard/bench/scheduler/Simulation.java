@@ -116,7 +116,7 @@ final class Simulation {
       }
       apply(
           new QueueCommand.RecordPullRequestState(
-              pr, true, "pr" + pr, "PR " + pr, "dev", "main", null, Mergeability.MERGEABLE));
+              pr, true, "pr" + pr, "PR " + pr, "dev", "main", null, Mergeability.MERGEABLE, null));
     }
   }
 

@@ -43,9 +43,17 @@ public sealed interface QueueCommand {
     }
   }
 
-  /** {@code priority} and {@code noBatch} are null when the request did not give them. */
-  record SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch)
-      implements QueueCommand {}
+  /**
+   * {@code priority} and {@code noBatch} are null when the request did not give them; {@code
+   * headSha} is the head the submitter saw (a comment or label on GitHub), null when unknown: a PR
+   * whose head is another by the time the source host is read was pushed to after it was submitted.
+   */
+  record SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch, String headSha)
+      implements QueueCommand {
+    public SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch) {
+      this(prNumber, priority, noBatch, null);
+    }
+  }
 
   record CancelPullRequest(long prNumber) implements QueueCommand {}
 
@@ -57,8 +65,9 @@ public sealed interface QueueCommand {
 
   /**
    * What the source host shows of a pull request now: its head, title, author, base and
-   * mergeability, or {@code open = false} once it was closed (its ref deleted). Texts are cut to
-   * what GitHub itself allows (a title of {@value #MAX_TITLE} characters, names of {@value
+   * mergeability, what holds it beyond conflicts ({@code hold}: a draft, a required review; null
+   * when nothing does), or {@code open = false} once it was closed (its ref deleted). Texts are cut
+   * to what GitHub itself allows (a title of {@value #MAX_TITLE} characters, names of {@value
    * #MAX_NAME}): a plain git server would otherwise give a commit message of any length, and each
    * is kept in the queue's document.
    */
@@ -70,7 +79,8 @@ public sealed interface QueueCommand {
       String author,
       String baseBranch,
       String headBranch,
-      Mergeability mergeability)
+      Mergeability mergeability,
+      String hold)
       implements QueueCommand {
     public static final int MAX_TITLE = 256;
     public static final int MAX_NAME = 255;
@@ -80,6 +90,7 @@ public sealed interface QueueCommand {
       author = cut(author, MAX_NAME);
       baseBranch = cut(baseBranch, MAX_NAME);
       headBranch = cut(headBranch, MAX_NAME);
+      hold = cut(hold, MAX_TITLE);
     }
 
     private static String cut(String text, int max) {
@@ -91,7 +102,7 @@ public sealed interface QueueCommand {
     }
 
     public static RecordPullRequestState closed(long prNumber) {
-      return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null);
+      return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null, null);
     }
   }
 
@@ -138,14 +149,26 @@ public sealed interface QueueCommand {
    * A CI status for a commit of the queue's repository ({@code /v1/ci/reportStatus}, a GitHub check
    * run or commit status); applied to the test run whose branch head it is, or kept until such a
    * run appears. {@code appId}: the GitHub App that reported a check run (null for commit statuses
-   * and plain CI), for required checks bound to one app.
+   * and plain CI), for required checks bound to one app; {@code checkRunId}: GitHub's id of that
+   * check run, so a late delivery of its start cannot undo its conclusion.
    */
   record ReportStatus(
-      String sha, String context, CommitState state, String url, String description, Long appId)
+      String sha,
+      String context,
+      CommitState state,
+      String url,
+      String description,
+      Long appId,
+      Long checkRunId)
       implements QueueCommand {
     public ReportStatus(
         String sha, String context, CommitState state, String url, String description) {
-      this(sha, context, state, url, description, null);
+      this(sha, context, state, url, description, null, null);
+    }
+
+    public ReportStatus(
+        String sha, String context, CommitState state, String url, String description, Long appId) {
+      this(sha, context, state, url, description, appId, null);
     }
   }
 
@@ -168,11 +191,18 @@ public sealed interface QueueCommand {
   record RecordMerge(String testRunId, String targetSha) implements QueueCommand {}
 
   /**
-   * Effect result: the run could not land and nothing changed. Either the target moved ({@code
-   * targetSha} = where it is now) or the merge method could not replay {@code conflictPrNumber}.
+   * Effect result: the run could not land and nothing changed. The target moved ({@code targetSha}
+   * = where it is now), the merge method could not replay {@code conflictPrNumber}, or the source
+   * host refused the landing for a reason testing again will not change ({@code refusal}, in its
+   * words).
    */
-  record RecordMergeRefused(String testRunId, String targetSha, Long conflictPrNumber)
-      implements QueueCommand {}
+  record RecordMergeRefused(
+      String testRunId, String targetSha, Long conflictPrNumber, String refusal)
+      implements QueueCommand {
+    public RecordMergeRefused(String testRunId, String targetSha, Long conflictPrNumber) {
+      this(testRunId, targetSha, conflictPrNumber, null);
+    }
+  }
 
   /** Effect result: the run's test branch no longer exists. */
   record RecordBranchDeleted(String testRunId) implements QueueCommand {}

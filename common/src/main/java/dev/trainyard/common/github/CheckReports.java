@@ -33,13 +33,15 @@ public final class CheckReports {
               : conclusion.equals("cancelled") ? CommitState.ERROR : CommitState.FAILURE;
     }
     JsonNode app = run.path("app").path("id");
+    JsonNode id = run.path("id");
     return new ReportStatus(
         run.path("head_sha").asString(""),
         run.path("name").asString(""),
         state,
         text(run.path("details_url")),
         text(run.path("output").path("title")),
-        app.isNumber() ? app.asLong() : null);
+        app.isNumber() ? app.asLong() : null,
+        id.isNumber() ? id.asLong() : null);
   }
 
   /**

@@ -22,11 +22,17 @@ import tools.jackson.databind.node.NullNode;
  * fetched on first use and reused until {@link #TOKEN_MARGIN} before it expires. GitHub's limits
  * are honoured: a {@code Retry-After} (secondary limit) or an exhausted {@code x-ratelimit} makes
  * the call wait and try again, up to {@link #MAX_WAIT} in all; past that the call fails and is
- * retried by its caller later, so nothing is lost.
+ * retried by its caller later, so nothing is lost. A secondary limit without {@code Retry-After} (a
+ * 429, or a 403 saying so) is never waited out on the caller's thread: the App, or the
+ * installation, pauses for at least {@link #SECONDARY_PAUSE}, doubling while GitHub keeps limiting
+ * it, and every call in the pause fails at once without reaching GitHub (GitHub warns that
+ * integrations calling on while limited may be banned).
  */
 public final class GithubClient {
   static final Duration TOKEN_MARGIN = Duration.ofMinutes(5);
   static final Duration MAX_WAIT = Duration.ofSeconds(60);
+  static final Duration SECONDARY_PAUSE = Duration.ofSeconds(60);
+  static final Duration MAX_SECONDARY_PAUSE = Duration.ofMinutes(16);
   private static final int MAX_TAGGED = 10_000;
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private final URI api;
@@ -56,6 +62,12 @@ public final class GithubClient {
   }
 
   private record Token(String value, Instant expires) {}
+
+  /** A secondary limit's pause: until when, and how long the last one was. */
+  private record Pause(Instant until, Duration length) {}
+
+  /** Pauses by who calls: {@code app}, or {@code installation <id>}. */
+  private final Map<String, Pause> pauses = new ConcurrentHashMap<>();
 
   /** An answer with the {@code ETag} GitHub gave it. */
   private record Sent(Answer answer, String etag) {}
@@ -99,7 +111,7 @@ public final class GithubClient {
 
   /** A call as the App itself (installations, the installation of a repository). */
   public Answer asApp(String method, String path, Object body) {
-    return call(method, path, body, "Bearer " + jwt.token(), null).answer();
+    return call("app", method, path, body, "Bearer " + jwt.token(), null).answer();
   }
 
   /**
@@ -122,11 +134,18 @@ public final class GithubClient {
   private Answer conditional(long installation, String method, String path, Object body) {
     String authorization = "token " + token(installation);
     if (!method.equals("GET")) {
-      return call(method, path, body, authorization, null).answer();
+      return call("installation " + installation, method, path, body, authorization, null).answer();
     }
     String key = installation + " " + path;
     Tagged last = tagged.get(key);
-    Sent sent = call(method, path, null, authorization, last == null ? null : last.etag());
+    Sent sent =
+        call(
+            "installation " + installation,
+            method,
+            path,
+            null,
+            authorization,
+            last == null ? null : last.etag());
     if (sent.answer().status() == 304 && last != null) {
       return last.answer();
     }
@@ -163,10 +182,43 @@ public final class GithubClient {
   }
 
   private Sent call(
-      String method, String path, Object body, String authorization, String ifNoneMatch) {
+      String caller,
+      String method,
+      String path,
+      Object body,
+      String authorization,
+      String ifNoneMatch) {
+    Pause paused = pauses.get(caller);
+    if (paused != null && clock.instant().isBefore(paused.until())) {
+      throw new GithubException(
+          429,
+          "GitHub's secondary rate limit pauses calls as the "
+              + caller
+              + " until "
+              + paused.until()
+              + "; the call is tried again later");
+    }
     Duration waited = Duration.ZERO;
     while (true) {
       HttpResponse<byte[]> response = send(method, path, body, authorization, ifNoneMatch);
+      if (secondaryWithoutRetryAfter(response)) {
+        Duration length =
+            paused == null
+                ? SECONDARY_PAUSE
+                : min(paused.length().multipliedBy(2), MAX_SECONDARY_PAUSE);
+        Instant until = clock.instant().plus(length);
+        pauses.put(caller, new Pause(until, length));
+        throw new GithubException(
+            response.statusCode(),
+            "GitHub's secondary rate limit: calls as the "
+                + caller
+                + " pause for "
+                + length.toSeconds()
+                + " s; the call is tried again later");
+      }
+      if (paused != null) {
+        pauses.remove(caller, paused); // answered without a limit: the next one starts short
+      }
       Optional<Duration> wait = limited(response);
       if (wait.isEmpty()) {
         byte[] bytes = response.body();
@@ -191,6 +243,27 @@ public final class GithubClient {
       }
       waited = waited.plus(wait.get());
     }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * A secondary limit that names no wait: a 429, or a 403 whose message says so, with neither
+   * {@code Retry-After} nor a spent primary limit. GitHub asks for at least a minute then.
+   */
+  private static boolean secondaryWithoutRetryAfter(HttpResponse<byte[]> response) {
+    int status = response.statusCode();
+    if ((status != 403 && status != 429)
+        || response.headers().firstValue("retry-after").isPresent()
+        || response.headers().firstValue("x-ratelimit-remaining").orElse("").equals("0")) {
+      return false;
+    }
+    return status == 429
+        || new String(response.body(), java.nio.charset.StandardCharsets.UTF_8)
+            .toLowerCase(java.util.Locale.ROOT)
+            .contains("secondary rate limit");
   }
 
   /**

@@ -11,7 +11,7 @@ class RecordPullRequestStateTest {
 
   private static RecordPullRequestState seen(String title, String name) {
     return new RecordPullRequestState(
-        7, true, "a".repeat(40), title, name, name, name, Mergeability.MERGEABLE);
+        7, true, "a".repeat(40), title, name, name, name, Mergeability.MERGEABLE, null);
   }
 
   @Test

@@ -41,10 +41,24 @@ public class RepositoryQueues {
 
   /** The organization's queues on {@code repo} (none: an empty list). */
   public Mono<List<RepositoryQueue>> find(String org, RepoRef repo) {
+    return find(org, repo, false);
+  }
+
+  /**
+   * The organization's queues on {@code repo}, its owner and name compared without case when {@code
+   * anyCase}: GitHub's names are case-insensitive, so a delivery for {@code Acme/WebApp} reaches
+   * the queue created as {@code acme/webapp}. The organization and host always match exactly: no
+   * spelling reaches another organization's queues.
+   */
+  public Mono<List<RepositoryQueue>> find(String org, RepoRef repo, boolean anyCase) {
     // queue ids are org/host/owner/name:branch, so the repository's queues share a prefix
     String prefix = QueueKey.of(org, repo.host(), repo.owner(), repo.name(), "").id();
-    Query query =
-        Query.query(Criteria.where("_id").regex("^" + Pattern.quote(prefix)).and("view").ne(null));
+    String exact = org + "/" + repo.host() + "/"; // the part of QueueKey.id() never folded
+    String pattern =
+        anyCase
+            ? "^" + Pattern.quote(exact) + "(?i)" + Pattern.quote(prefix.substring(exact.length()))
+            : "^" + Pattern.quote(prefix);
+    Query query = Query.query(Criteria.where("_id").regex(pattern).and("view").ne(null));
     query.fields().include("aggregate.key").include("aggregate.settings");
     return mongo
         .find(query, Document.class, Collections.QUEUES)

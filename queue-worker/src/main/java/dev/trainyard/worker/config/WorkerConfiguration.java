@@ -206,9 +206,12 @@ public class WorkerConfiguration {
   /** The {@code trainyard} check run and failure comments on the PRs of GitHub queues. */
   @Bean
   @ConditionalOnProperty("trainyard.github.app-id")
-  PullRequestChecks pullRequestChecks(GithubScm github, WorkerProperties props) {
+  PullRequestChecks pullRequestChecks(
+      GithubScm github,
+      WorkerProperties props,
+      @Value("${trainyard.github.check-debounce:1m}") Duration debounce) {
     return new PullRequestChecks(
-        github, InstantSource.system(), new PublicEvents(props.publicUrl()));
+        github, InstantSource.system(), new PublicEvents(props.publicUrl()), debounce);
   }
 
   /** Reads the checks of GitHub runs still testing, for the deliveries GitHub lost. */

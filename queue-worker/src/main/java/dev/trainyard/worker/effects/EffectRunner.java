@@ -133,7 +133,9 @@ public class EffectRunner implements AutoCloseable {
       if (scm.serves(key.orgRepo())) { // else no repository here (yet): asked for again later
         QueueCommand result = execute(key, effect);
         results.send(key, result);
-        answered = !(result instanceof RecordMerge m) || m.testRunId().equals(effect.runId());
+        answered =
+            !(result instanceof QueueCommand.RefreshFromScm)
+                && (!(result instanceof RecordMerge m) || m.testRunId().equals(effect.runId()));
       }
     } catch (RuntimeException e) {
       answered = false;
@@ -178,6 +180,12 @@ public class EffectRunner implements AutoCloseable {
       } else if (merged instanceof MergeResult.TargetMoved moved) {
         return lostLanding(key, l)
             .orElse(new RecordMergeRefused(l.runId(), moved.targetSha(), null));
+      } else if (merged instanceof MergeResult.Refused refused) {
+        return new RecordMergeRefused(l.runId(), null, null, refused.message());
+      } else if (merged instanceof MergeResult.HeadModified head) {
+        // the PR was pushed to after it was tested: reading it takes it out of the queue, and
+        // this landing is asked for again (for the runs left) once that is recorded
+        return new QueueCommand.RefreshFromScm();
       }
       return new RecordMergeRefused(l.runId(), null, ((MergeResult.Conflict) merged).prNumber());
     }

@@ -10,14 +10,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * The effects this instance is carrying out or has just carried out, per run: one effect per run at
  * a time (a branch is never deleted while it is still being built). A finished effect is not
  * repeated until its result has had {@code patience} to come back as a command; one that ended
- * without a result of its own may be tried again after {@link #AFTER_FAILURE}.
+ * without a result of its own may be tried again after {@link #AFTER_FAILURE}, twice as long after
+ * each failure in a row, up to {@link #MAX_BACKOFF}: a host that is down or limiting trainyard is
+ * not called every two seconds.
  */
 final class InFlight {
   /** How long a failed effect waits before it is tried again. */
   static final Duration AFTER_FAILURE = Duration.ofSeconds(2);
 
-  /** An attempt; {@code repeatAfter} is null while it runs. */
-  private record Attempt(String effect, Instant repeatAfter) {}
+  /** The longest a failing effect waits between attempts. */
+  static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
+
+  /**
+   * An attempt; {@code repeatAfter} is null while it runs; {@code failures}: how many attempts of
+   * this effect in a row ended without a result.
+   */
+  private record Attempt(String effect, Instant repeatAfter, int failures) {}
 
   private final Map<String, Attempt> attempts = new ConcurrentHashMap<>();
   private final Duration patience;
@@ -34,13 +42,14 @@ final class InFlight {
             || (last.effect().equals(effect) && last.repeatAfter().isAfter(now)))) {
       return false;
     }
-    attempts.put(runKey, new Attempt(effect, null));
+    int failures = last != null && last.effect().equals(effect) ? last.failures() : 0;
+    attempts.put(runKey, new Attempt(effect, null, failures));
     return true;
   }
 
   /** The attempt sent its result at {@code now}: it is repeated only if none comes back. */
   synchronized void finished(String runKey, Instant now) {
-    ended(runKey, now.plus(patience));
+    attempts.computeIfPresent(runKey, (k, a) -> new Attempt(a.effect(), now.plus(patience), 0));
   }
 
   /**
@@ -48,11 +57,18 @@ final class InFlight {
    * recorded another run's lost landing): nothing is coming back, so it is tried again soon.
    */
   synchronized void noResult(String runKey, Instant now) {
-    ended(runKey, now.plus(AFTER_FAILURE));
+    attempts.computeIfPresent(
+        runKey,
+        (k, a) -> new Attempt(a.effect(), now.plus(backoff(a.failures() + 1)), a.failures() + 1));
   }
 
-  private void ended(String runKey, Instant repeatAfter) {
-    attempts.computeIfPresent(runKey, (k, a) -> new Attempt(a.effect(), repeatAfter));
+  /** The wait after {@code failures} failures in a row: 2 s, 4 s, 8 s, … up to five minutes. */
+  static Duration backoff(int failures) {
+    Duration wait = AFTER_FAILURE;
+    for (int i = 1; i < failures && wait.compareTo(MAX_BACKOFF) < 0; i++) {
+      wait = wait.multipliedBy(2);
+    }
+    return wait.compareTo(MAX_BACKOFF) < 0 ? wait : MAX_BACKOFF;
   }
 
   /**

@@ -72,9 +72,18 @@ public sealed interface CheckRule {
         .toList();
   }
 
-  /** The newest report that counts for {@code check}. */
+  /**
+   * The report that counts for {@code check}: its app's, for a check bound to one; otherwise, of
+   * the reporters of that name, a red one first (any source failing fails it), then a green one.
+   */
   static Optional<RunStatus> report(List<RunStatus> statuses, RequiredCheck check) {
-    return statuses.stream().filter(s -> check.matches(s.context(), s.appId())).findFirst();
+    List<RunStatus> matching =
+        statuses.stream().filter(s -> check.matches(s.context(), s.appId())).toList();
+    return matching.stream()
+        .filter(s -> s.state().isRed())
+        .findFirst()
+        .or(() -> matching.stream().filter(s -> s.state() == CommitState.SUCCESS).findFirst())
+        .or(() -> matching.stream().findFirst());
   }
 
   /** When the last of {@code statuses} concluded (pending ones are not conclusions). */

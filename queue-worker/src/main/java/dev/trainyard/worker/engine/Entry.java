@@ -13,6 +13,7 @@ import java.time.Instant;
  * {@code verifiedByTestRun} the run whose success merged, or will merge, it; {@code isolated} that
  * a bisection could not explain a batch's failure by its half alone, so it is tested alone until it
  * concludes (a PR that breaks only together with another must not be batched with it forever).
+ * {@code submittedSha}: the head the submitter saw, when the submission said (null otherwise).
  */
 public record Entry(
     String id,
@@ -29,20 +30,30 @@ public record Entry(
     ImpactedTargets impactedTargets,
     String verifiedByTestRun,
     String testRunId,
-    boolean isolated) {
+    boolean isolated,
+    String submittedSha) {
 
   public boolean skipTheLine() {
     return priority.skipsTheLine();
+  }
+
+  /** The head this submission is for: what the source host showed, else what the submitter saw. */
+  public String knownHead() {
+    return !pr.sha().isEmpty() ? pr.sha() : submittedSha;
   }
 
   public boolean hasImpactedTargets() {
     return impactedTargets != null;
   }
 
-  /** Base branch matches, mergeable, and impacted targets known when the queue needs them. */
+  /**
+   * Base branch matches, mergeable, nothing on the host holds it, and impacted targets known when
+   * the queue needs them.
+   */
   public boolean isReady(String targetBranch, boolean requiresImpactedTargets) {
     return targetBranch.equals(pr.baseBranch())
         && mergeability == Mergeability.MERGEABLE
+        && pr.hold() == null
         && (!requiresImpactedTargets || hasImpactedTargets());
   }
 
@@ -144,7 +155,8 @@ public record Entry(
           impactedTargets,
           verifiedByTestRun,
           testRunId,
-          isolated);
+          isolated,
+          from.submittedSha);
     }
   }
 }

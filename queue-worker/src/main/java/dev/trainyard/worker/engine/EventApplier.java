@@ -102,7 +102,9 @@ public final class EventApplier {
       return RunApplier.concluded(
           state, e.runId(), RunState.FAILED, e.reason(), PrState.FAILED, e.at());
     } else if (event instanceof TestRunMerged e) {
-      return RunApplier.landed(state, e.runId(), e.targetSha(), e.at());
+      return RunApplier.landed(state, e.runId(), e.targetSha(), e.at()).withLandingProblem(null);
+    } else if (event instanceof QueueEvent.LandingRefused e) {
+      return state.withLandingProblem(e.message());
     } else if (event instanceof TestRunCancelled e) {
       return RunApplier.cancelled(state, e.runId(), e.at());
     } else if (event instanceof TestRunBisected e) {

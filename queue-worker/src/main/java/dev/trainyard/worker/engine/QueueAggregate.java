@@ -14,7 +14,8 @@ import java.util.Optional;
  * #inQueueOrder()} sorts them), targets uploaded before submission, the entries that concluded most
  * recently (so their final form can still be projected and read), its test runs, and the mode it
  * switches to once its runs are done ({@code switchingTo}, null unless switching). {@code
- * requiredChecks}: what the source host declares required on the target (null on plain git).
+ * requiredChecks}: what the source host declares required on the target (null on plain git); {@code
+ * landingProblem}: why the host last refused to land a run, in its words, until a run lands.
  */
 public record QueueAggregate(
     QueueKey key,
@@ -28,7 +29,8 @@ public record QueueAggregate(
     RunBook runs,
     QueueMode switchingTo,
     String sourceProblem,
-    RequiredChecks requiredChecks) {
+    RequiredChecks requiredChecks,
+    String landingProblem) {
 
   /** How many target uploads for not-yet-submitted PRs are remembered; the oldest go first. */
   public static final int MAX_TARGETS_BEFORE_SUBMIT = 1000;
@@ -57,6 +59,7 @@ public record QueueAggregate(
         List.of(),
         List.of(),
         RunBook.EMPTY,
+        null,
         null,
         null,
         null);
@@ -142,6 +145,15 @@ public record QueueAggregate(
     return c.aggregate();
   }
 
+  QueueAggregate withLandingProblem(String problem) {
+    if (java.util.Objects.equals(problem, landingProblem)) {
+      return this;
+    }
+    Copy c = new Copy(this);
+    c.landingProblem = problem;
+    return c.aggregate();
+  }
+
   QueueAggregate withRequiredChecks(RequiredChecks checks) {
     Copy c = new Copy(this);
     c.requiredChecks = checks;
@@ -174,6 +186,7 @@ public record QueueAggregate(
     private QueueMode switchingTo;
     private String sourceProblem;
     private RequiredChecks requiredChecks;
+    private String landingProblem;
 
     private Copy(QueueAggregate from) {
       this.from = from;
@@ -187,6 +200,7 @@ public record QueueAggregate(
       switchingTo = from.switchingTo;
       sourceProblem = from.sourceProblem;
       requiredChecks = from.requiredChecks;
+      landingProblem = from.landingProblem;
     }
 
     private QueueAggregate aggregate() {
@@ -202,7 +216,8 @@ public record QueueAggregate(
           runs,
           switchingTo,
           sourceProblem,
-          requiredChecks);
+          requiredChecks,
+          landingProblem);
     }
   }
 }

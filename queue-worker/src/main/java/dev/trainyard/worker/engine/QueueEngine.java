@@ -267,14 +267,16 @@ public final class QueueEngine {
             state.targetsBeforeSubmit(command.prNumber()).map(PendingTargets::targets).orElse(null),
             null,
             null,
-            false);
+            false,
+            command.headSha());
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }
 
   /**
-   * The source host's view of a PR: closed → cancelled; pushed to, or re-targeted, while its tests
-   * run → cancelled (its run no longer tests what would merge); otherwise its facts are recorded
-   * and the planner re-evaluates readiness.
+   * The source host's view of a PR: closed → cancelled; pushed to in any state before it lands, or
+   * pushed to before the worker first read it (its head is not the one the submitter saw) →
+   * cancelled ({@code PR_PUSHED_TO}: what was submitted is what lands); re-targeted while its tests
+   * run → cancelled; otherwise its facts are recorded and the planner re-evaluates readiness.
    */
   private Decision observed(QueueAggregate state, RecordPullRequestState c, CommandContext ctx) {
     Optional<Entry> found = state.activeEntry(c.prNumber());
@@ -287,7 +289,10 @@ public final class QueueEngine {
           List.of(new PullRequestCancelled(entry.id(), CancellationReason.PR_CLOSED, ctx.now())));
     }
     boolean inTest = entry.testRunId() != null;
-    if (inTest && !entry.pr().sha().isEmpty() && !entry.pr().sha().equals(c.sha())) {
+    String head = entry.knownHead();
+    if (head != null && !head.equals(c.sha())) {
+      // what was submitted is what lands: a push, waiting or testing, takes the PR out
+      // (a reviewer's approval or /trainyard merge was for the head they saw)
       return Decision.accept(
           List.of(
               new PullRequestCancelled(entry.id(), CancellationReason.PR_PUSHED_TO, ctx.now())));
@@ -299,11 +304,28 @@ public final class QueueEngine {
                   entry.id(), CancellationReason.PR_BASE_BRANCH_CHANGED, ctx.now())));
     }
     PullRequestInfo info =
-        new PullRequestInfo(c.title(), c.sha(), c.baseBranch(), c.author(), c.headBranch());
-    if (info.equals(entry.pr()) && c.mergeability() == entry.mergeability()) {
+        new PullRequestInfo(
+            c.title(), c.sha(), c.baseBranch(), c.author(), c.headBranch(), c.hold());
+    Mergeability mergeability = mergeability(entry, c);
+    if (info.equals(entry.pr()) && mergeability == entry.mergeability()) {
       return Decision.accept(List.of());
     }
-    return Decision.accept(List.of(new PullRequestObserved(entry.id(), info, c.mergeability())));
+    return Decision.accept(List.of(new PullRequestObserved(entry.id(), info, mergeability)));
+  }
+
+  /**
+   * What the observation says of the PR's mergeability. GitHub answers {@code mergeable: null}
+   * while it computes it again (after every push to the target, so after every landing): for the
+   * same head the last known answer stands, or every waiting PR would leave the queue and come back
+   * after each landing.
+   */
+  private static Mergeability mergeability(Entry entry, RecordPullRequestState c) {
+    boolean known =
+        entry.mergeability() == Mergeability.MERGEABLE
+            || entry.mergeability() == Mergeability.NOT_MERGEABLE;
+    return c.mergeability() == Mergeability.IN_PROGRESS && known && c.sha().equals(entry.pr().sha())
+        ? entry.mergeability()
+        : c.mergeability();
   }
 
   private Decision impactedTargets(QueueAggregate state, SetImpactedTargets command) {

@@ -26,6 +26,12 @@ public sealed interface QueueEvent {
    */
   record SourceProblemChanged(String problem) implements QueueEvent {}
 
+  /**
+   * The source host refused to land run {@code runId}: {@code message} in its words, kept on the
+   * queue until a run lands.
+   */
+  record LandingRefused(String runId, String message) implements QueueEvent {}
+
   /** The source host's required checks for the target branch changed (API.md §6). */
   record RequiredChecksChanged(RequiredChecks checks) implements QueueEvent {}
 

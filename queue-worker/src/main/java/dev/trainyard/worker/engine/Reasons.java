@@ -23,6 +23,9 @@ public final class Reasons {
   /** The merge method (rebase) could not replay a tested PR onto the target. */
   public static final String MERGE_CONFLICT = "MERGE_CONFLICT";
 
+  /** The source host refused to land a passed run (its protection, settings or rules). */
+  public static final String MERGE_REFUSED = "MERGE_REFUSED";
+
   public static final String MERGE_GRAPH_MERGE = "MERGE_GRAPH_MERGE";
 
   private Reasons() {}

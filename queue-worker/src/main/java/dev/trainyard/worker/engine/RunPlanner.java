@@ -25,7 +25,8 @@ import java.util.Optional;
  * The run rules of SCHEDULING.md, one action per step in this order:
  *
  * <ol>
- *   <li>drop runs that lost a PR or the run they were built on;
+ *   <li>drop runs that lost a PR or the run they were built on, or whose PR the host now holds (a
+ *       draft, a review dismissed) while undecided;
  *   <li>record verdicts: green → passed (a bisection run: cleared, and with {@code
  *       bisection_skip_redundant_tests} its undecided sibling is known red); red → pending failure,
  *       or at once what step 3 decides when nothing can change it;
@@ -97,17 +98,30 @@ final class RunPlanner {
   private static List<QueueEvent> dropBrokenRuns(QueueAggregate state, Instant now) {
     String reason = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
     for (TestRun run : state.runs().bisecting()) {
-      if (lostPr(state, run)) {
+      if (lostPr(state, run) || heldPr(state, run)) {
         return List.of(new TestRunCancelled(run.id(), reason, now));
       }
     }
     List<TestRun> chain = state.runs().chain();
     for (TestRun run : chain) {
-      if (lostPr(state, run) || lostBase(state, run)) {
+      if (lostPr(state, run) || lostBase(state, run) || heldPr(state, run)) {
         return cancelAll(Lanes.from(chain, run), reason, now);
       }
     }
     return List.of();
+  }
+
+  /**
+   * The host holds one of the run's PRs (made a draft, a review dismissed) before it passed: the
+   * run is stopped and its PRs wait, not ready, instead of failing as a conflict. A run that passed
+   * lands as tested; the host refuses it if it must.
+   */
+  private static boolean heldPr(QueueAggregate state, TestRun run) {
+    return run.isUndecided()
+        && run.entryIds().stream()
+            .map(state::entry)
+            .flatMap(Optional::stream)
+            .anyMatch(e -> e.pr().hold() != null);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.RecordBranchDeleted;
 import dev.trainyard.common.command.QueueCommand.RecordMerge;
@@ -7,6 +8,7 @@ import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
 import dev.trainyard.common.command.QueueCommand.ReportStatus;
+import dev.trainyard.worker.engine.QueueEvent.LandingRefused;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TargetMoved;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
@@ -40,7 +42,7 @@ final class RunResults {
     return state.runs().live().stream()
         .filter(r -> c.sha().equals(r.headSha()))
         .filter(r -> r.statuses().size() >= MAX_STATUSES_PER_RUN)
-        .filter(r -> r.statuses().stream().noneMatch(s -> s.context().equals(c.context())))
+        .filter(r -> r.statuses().stream().noneMatch(s -> s.sameCheck(c.context(), c.appId())))
         .findFirst()
         .map(
             r ->
@@ -93,32 +95,52 @@ final class RunResults {
         state.runs().live().stream()
             .filter(r -> c.sha().equals(r.headSha()))
             .flatMap(r -> r.statuses().stream())
-            .filter(s -> s.context().equals(c.context()))
+            .filter(s -> s.sameCheck(c.context(), c.appId()))
             .findFirst();
     boolean same =
         known.isPresent()
             && known.get().state() == c.state()
             && Objects.equals(known.get().url(), c.url())
-            && Objects.equals(known.get().description(), c.description())
-            && Objects.equals(known.get().appId(), c.appId());
-    if (concluded || same) {
+            && Objects.equals(known.get().description(), c.description());
+    if (concluded || same || stale(known, c)) {
       return List.of();
     }
     return List.of(
         new StatusReported(
             c.sha(),
-            new RunStatus(c.context(), c.state(), c.url(), c.description(), c.appId(), ctx.now())));
+            new RunStatus(
+                c.context(),
+                c.state(),
+                c.url(),
+                c.description(),
+                c.appId(),
+                c.checkRunId(),
+                ctx.now())));
+  }
+
+  /**
+   * A late delivery of a check run's start, after its conclusion was recorded: GitHub does not
+   * deliver in order. A new check run of the same name (a re-run) has another id and counts.
+   */
+  private static boolean stale(Optional<RunStatus> known, ReportStatus c) {
+    return known.isPresent()
+        && c.checkRunId() != null
+        && c.checkRunId().equals(known.get().checkRunId())
+        && c.state() == CommitState.PENDING
+        && known.get().state() != CommitState.PENDING;
   }
 
   /**
    * The target moved under the run (someone pushed to it): every run is rebuilt on its new head.
-   * The merge method could not replay a PR: the run fails and the runs behind are re-planned.
+   * The merge method could not replay a PR, or the host refused the landing (its words are kept on
+   * the queue: testing again would not change them): the run fails and the runs behind are
+   * re-planned.
    */
   private static List<QueueEvent> refused(
       QueueAggregate state, RecordMergeRefused c, CommandContext ctx) {
     List<TestRun> chain = state.runs().chain();
     List<QueueEvent> events = new ArrayList<>();
-    if (c.conflictPrNumber() == null) {
+    if (c.conflictPrNumber() == null && c.refusal() == null) {
       String reason = Reasons.TARGET_BRANCH_MOVED;
       if (c.targetSha() != null) {
         events.add(new TargetMoved(c.targetSha()));
@@ -128,7 +150,14 @@ final class RunResults {
     }
     TestRun run = state.runs().live(c.testRunId()).orElseThrow();
     List<TestRun> lane = Lanes.from(chain, run);
-    events.add(new TestRunFailed(c.testRunId(), Reasons.MERGE_CONFLICT, ctx.now()));
+    if (c.refusal() != null) {
+      events.add(new LandingRefused(c.testRunId(), c.refusal()));
+    }
+    events.add(
+        new TestRunFailed(
+            c.testRunId(),
+            c.refusal() != null ? Reasons.MERGE_REFUSED : Reasons.MERGE_CONFLICT,
+            ctx.now()));
     String behind = Reasons.PREREQUISITE_MERGE_ITEM_FAILED;
     events.addAll(RunPlanner.cancelFrom(lane, 1, behind, behind, ctx.now()));
     return events;

@@ -140,7 +140,7 @@ public record TestRun(
   TestRun withStatus(RunStatus status) {
     List<RunStatus> next = new ArrayList<>();
     for (RunStatus s : statuses) {
-      if (!s.context().equals(status.context())) {
+      if (!s.sameCheck(status.context(), status.appId())) {
         next.add(s);
       }
     }

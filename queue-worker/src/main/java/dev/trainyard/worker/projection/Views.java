@@ -69,6 +69,9 @@ public final class Views {
     if (e.mergeability() != Mergeability.MERGEABLE) {
       return "its mergeability is not known yet";
     }
+    if (e.pr().hold() != null) {
+      return e.pr().hold();
+    }
     if (queue.settings().requiresImpactedTargets() && !e.hasImpactedTargets()) {
       return "no impacted targets were uploaded for its head commit, and the queue runs in"
           + " parallel mode";

@@ -6,7 +6,8 @@ import dev.trainyard.common.queue.Mergeability;
  * A pull request as its source host reports it. {@code headBranch} is null where the host does not
  * name it (a plain git mirror has only {@code refs/pull/<n>/head}); {@code mergeability} is null
  * where the host does not report it with the PR, and then {@link ScmProvider#mergeability} computes
- * it.
+ * it. {@code hold}: what keeps the host from merging it beyond conflicts (a draft, a review its
+ * protection requires), in one clause; null when nothing does.
  */
 public record ScmPullRequest(
     long number,
@@ -15,4 +16,5 @@ public record ScmPullRequest(
     String baseBranch,
     String title,
     String author,
-    Mergeability mergeability) {}
+    Mergeability mergeability,
+    String hold) {}

@@ -9,6 +9,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.RequiredChecks;
+import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.store.QueueStore;
@@ -177,7 +178,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     OrgRepo repo = key.orgRepo();
     Optional<String> target = scm.branchHead(repo, key.branch());
     for (Entry entry : queue.entries()) {
-      Optional<ScmPullRequest> pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
+      Optional<ScmPullRequest> pr;
+      try {
+        pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
+      } catch (PullRequestUnreadable e) {
+        log.info("{}: {}; read again next round", key.id(), e.getMessage());
+        continue;
+      }
       if (pr.isEmpty()) {
         if (!entry.pr().sha().isEmpty()) {
           sends.add(signals.send(key, RecordPullRequestState.closed(entry.prNumber())));
@@ -204,7 +211,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
               seen.author(),
               seen.baseBranch(),
               seen.headBranch(),
-              mergeability);
+              mergeability,
+              seen.hold());
       if (differs(entry, observed)) {
         sends.add(signals.send(key, observed));
       }
@@ -223,6 +231,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         || !observed.title().equals(entry.pr().title())
         || !observed.author().equals(entry.pr().author())
         || !observed.baseBranch().equals(entry.pr().baseBranch())
-        || observed.mergeability() != entry.mergeability();
+        || observed.mergeability() != entry.mergeability()
+        || !Objects.equals(observed.hold(), entry.pr().hold());
   }
 }

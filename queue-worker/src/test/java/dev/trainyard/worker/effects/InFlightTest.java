@@ -49,4 +49,24 @@ class InFlightTest {
     assertThat(inFlight.claim("q#r", "LandRun", T0.plusSeconds(1).plus(InFlight.AFTER_FAILURE)))
         .isTrue();
   }
+
+  @Test
+  void anEffectThatKeepsFailingWaitsTwiceAsLongEachTimeUpToFiveMinutes() {
+    java.time.Instant at = T0;
+    java.util.List<Long> waits = new java.util.ArrayList<>();
+    for (int failure = 1; failure <= 10; failure++) {
+      assertThat(inFlight.claim("q#r", "LandRun", at)).isTrue();
+      inFlight.noResult("q#r", at);
+      java.time.Duration wait = InFlight.backoff(failure);
+      assertThat(inFlight.claim("q#r", "LandRun", at.plus(wait).minusMillis(1))).isFalse();
+      waits.add(wait.toSeconds());
+      at = at.plus(wait);
+    }
+    assertThat(waits).containsExactly(2L, 4L, 8L, 16L, 32L, 64L, 128L, 256L, 300L, 300L);
+
+    assertThat(inFlight.claim("q#r", "LandRun", at)).isTrue();
+    inFlight.finished("q#r", at);
+    inFlight.noResult("q#r", at); // a success in between starts the count again
+    assertThat(inFlight.claim("q#r", "LandRun", at.plus(InFlight.AFTER_FAILURE))).isTrue();
+  }
 }

@@ -84,6 +84,19 @@ class CheckRuleTest {
             q -> q.status(1, "b", PENDING).status(1, "a", SUCCESS).status(1, "b", SUCCESS),
             PrState.MERGED),
         new Row(
+            "two apps' checks of one name are two checks: one still pending holds the run",
+            q -> q.declared(),
+            q -> q.check(1, "build", PENDING, 1L).check(1, "build", SUCCESS, 2L),
+            PrState.TESTING),
+        new Row(
+            "a late delivery of a check run's start does not undo its conclusion",
+            q -> q.declared(SLOW, LINT),
+            q ->
+                q.checkRun(1, "ci/slow", SUCCESS, 55L)
+                    .checkRun(1, "ci/slow", PENDING, 55L)
+                    .status(1, "lint", SUCCESS),
+            PrState.MERGED),
+        new Row(
             "unreadable: nothing lands on a guess",
             q -> q.declared(SLOW),
             q ->

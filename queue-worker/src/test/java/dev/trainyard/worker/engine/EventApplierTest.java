@@ -37,7 +37,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(30);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(31);
   }
 
   /**
@@ -121,7 +121,8 @@ class EventApplierTest {
                   "a",
                   random.nextInt(4) == 0 ? "release" : "main",
                   null,
-                  Mergeability.values()[random.nextInt(Mergeability.values().length)]);
+                  Mergeability.values()[random.nextInt(Mergeability.values().length)],
+                  null);
       case 9 ->
           new QueueCommand.RecordRequiredChecks(
               random.nextBoolean()
@@ -158,7 +159,8 @@ class EventApplierTest {
               null,
               null,
               null,
-              false));
+              false,
+              null));
     if (type == QueueEvent.PullRequestResubmitted.class)
       return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true);
     if (type == QueueEvent.PullRequestQueued.class)
@@ -200,7 +202,7 @@ class EventApplierTest {
       return new QueueEvent.StatusReported(
           "abc",
           new RunStatus(
-              "ci", dev.trainyard.common.command.CommitState.SUCCESS, null, null, null, t));
+              "ci", dev.trainyard.common.command.CommitState.SUCCESS, null, null, null, null, t));
     if (type == QueueEvent.TestRunPassed.class) return new QueueEvent.TestRunPassed(run, t);
     if (type == QueueEvent.TestRunWentRed.class) return new QueueEvent.TestRunWentRed(run, "X", t);
     if (type == QueueEvent.TestRunFailed.class) return new QueueEvent.TestRunFailed(run, "X", t);
@@ -217,6 +219,8 @@ class EventApplierTest {
     if (type == QueueEvent.TargetMoved.class) return new QueueEvent.TargetMoved("moved");
     if (type == QueueEvent.SourceProblemChanged.class)
       return new QueueEvent.SourceProblemChanged("the remote could not be fetched");
+    if (type == QueueEvent.LandingRefused.class)
+      return new QueueEvent.LandingRefused(run, "GitHub refused to move main (HTTP 422)");
     if (type == QueueEvent.RequiredChecksChanged.class)
       return new QueueEvent.RequiredChecksChanged(
           new RequiredChecks(

@@ -102,6 +102,6 @@ class NotReadyReasonTest {
 
   private static QueueCommand observed(long pr, String base, Mergeability mergeability) {
     return new QueueCommand.RecordPullRequestState(
-        pr, true, "sha-" + pr, "Change " + pr, "dev" + pr, base, null, mergeability);
+        pr, true, "sha-" + pr, "Change " + pr, "dev" + pr, base, null, mergeability, null);
   }
 }

@@ -38,7 +38,8 @@ class QueueDocumentSizeTest {
               "u".repeat(1_000),
               "main",
               "h".repeat(1_000),
-              Mergeability.NOT_MERGEABLE));
+              Mergeability.NOT_MERGEABLE,
+              null));
       q.apply(
           new QueueCommand.SetImpactedTargets(
               pr, "", ImpactedTargets.of(List.of("//t:" + pr, "//u:" + pr), "d" + pr)));

@@ -367,7 +367,7 @@ class QueueEngineTest {
                     .state(QueueState.PAUSED)
                     .submitted(12)
                     .apply(observed(12, "abc", "main", Mergeability.MERGEABLE)),
-            observed(12, "abd", "main", Mergeability.NOT_MERGEABLE),
+            observed(12, "abc", "main", Mergeability.NOT_MERGEABLE),
             List.of("PullRequestObserved", "PullRequestNotReady"),
             s -> assertThat(s.activeEntry(12).orElseThrow().state()).isEqualTo(PrState.NOT_READY)),
         accepts(
@@ -407,7 +407,7 @@ class QueueEngineTest {
 
   static QueueCommand observed(long pr, String sha, String base, Mergeability mergeability) {
     return new QueueCommand.RecordPullRequestState(
-        pr, true, sha, "Add b", "alice", base, null, mergeability);
+        pr, true, sha, "Add b", "alice", base, null, mergeability, null);
   }
 
   @ParameterizedTest(name = "{0}")

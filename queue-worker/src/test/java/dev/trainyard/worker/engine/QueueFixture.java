@@ -58,6 +58,14 @@ final class QueueFixture {
     return apply(new QueueCommand.RecordRequiredChecks(List.of(), problem));
   }
 
+  /** GitHub delivers check run {@code checkRunId} ({@code context}) of one CI app. */
+  QueueFixture checkRun(
+      long pr, String context, dev.trainyard.common.command.CommitState ciState, long checkRunId) {
+    return apply(
+        new QueueCommand.ReportStatus(
+            runOf(pr).headSha(), context, ciState, null, null, 15368L, checkRunId));
+  }
+
   /** The app {@code appId} reports check {@code context} on the head of {@code pr}'s run. */
   QueueFixture check(
       long pr, String context, dev.trainyard.common.command.CommitState ciState, Long appId) {
@@ -130,7 +138,8 @@ final class QueueFixture {
             e.impactedTargets(),
             e.verifiedByTestRun(),
             e.testRunId(),
-            e.isolated());
+            e.isolated(),
+            e.submittedSha());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
@@ -149,7 +158,8 @@ final class QueueFixture {
             "dev" + pr,
             "main",
             null,
-            Mergeability.MERGEABLE));
+            Mergeability.MERGEABLE,
+            null));
   }
 
   /** Submitted and ready, in that order. */
@@ -286,6 +296,21 @@ final class QueueFixture {
     return runOf(pr).prs().stream().map(TestedPr::number).toList();
   }
 
+  /** Why {@code pr} was last cancelled, from the events applied so far. */
+  dev.trainyard.common.queue.CancellationReason cancellationOf(long pr) {
+    String id =
+        state
+            .activeEntry(pr)
+            .or(() -> state.concluded().stream().filter(c -> c.prNumber() == pr).findFirst())
+            .orElseThrow()
+            .id();
+    return log.stream()
+        .filter(e -> e instanceof QueueEvent.PullRequestCancelled c && c.entryId().equals(id))
+        .map(e -> ((QueueEvent.PullRequestCancelled) e).reason())
+        .reduce((a, b) -> b)
+        .orElseThrow(() -> new AssertionError("pull request " + pr + " was not cancelled"));
+  }
+
   PrState stateOf(long pr) {
     return state
         .activeEntry(pr)
@@ -295,8 +320,13 @@ final class QueueFixture {
   }
 
   static QueueCommand observedCommand(long pr) {
+    return observedCommand(pr, "sha-" + pr, Mergeability.MERGEABLE, null);
+  }
+
+  /** The source host shows {@code pr} open at {@code sha}, onto main, with these facts. */
+  static QueueCommand observedCommand(long pr, String sha, Mergeability mergeability, String hold) {
     return new QueueCommand.RecordPullRequestState(
-        pr, true, "sha-" + pr, "Change " + pr, "dev" + pr, "main", null, Mergeability.MERGEABLE);
+        pr, true, sha, "Change " + pr, "dev" + pr, "main", null, mergeability, hold);
   }
 
   static QueueCommand builtCommand(QueueFixture q, long pr) {

@@ -148,7 +148,8 @@ class QueueSimulationTest {
               "dev",
               "main",
               null,
-              clean ? Mergeability.MERGEABLE : Mergeability.NOT_MERGEABLE));
+              clean ? Mergeability.MERGEABLE : Mergeability.NOT_MERGEABLE,
+              null));
     }
 
     /** Now and then a person cancels, restarts, or pushes to the target by hand. */

@@ -7,11 +7,11 @@ import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
 import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
-import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
 import dev.trainyard.common.command.QueueCommand.RestartTests;
 import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
 import dev.trainyard.common.command.QueueCommand.Tick;
+import dev.trainyard.common.queue.CancellationReason;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
@@ -52,6 +52,21 @@ class RunRulesTest {
       List<String> events,
       Consumer<QueueFixture> then) {
     return new Row(rule, given, when, events, then);
+  }
+
+  /** The source host shows a new head on {@code pr}. */
+  static QueueCommand pushed(long pr) {
+    return QueueFixture.observedCommand(pr, "sha-new", Mergeability.MERGEABLE, null);
+  }
+
+  /** The source host holds {@code pr} (it was made a draft), at the same head. */
+  static QueueCommand held(long pr) {
+    return QueueFixture.observedCommand(
+        pr, "sha-" + pr, Mergeability.MERGEABLE, "it is a draft pull request");
+  }
+
+  static QueueCommand notMergeable(long pr) {
+    return QueueFixture.observedCommand(pr, "sha-" + pr, Mergeability.NOT_MERGEABLE, null);
   }
 
   static QueueCommand.ReportStatus status(QueueFixture q, long pr, CommitState state) {
@@ -233,9 +248,7 @@ class RunRulesTest {
         row(
             "verdict: a PR of a run that stops merging cleanly fails the run",
             () -> queue().queued(1).built(1),
-            q ->
-                new RecordPullRequestState(
-                    1, true, "sha-1", "Change 1", "dev1", "main", null, Mergeability.NOT_MERGEABLE),
+            q -> QueueFixture.observedCommand(1, "sha-1", Mergeability.NOT_MERGEABLE, null),
             List.of("PullRequestObserved", "TestRunFailed"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
         row(
@@ -287,6 +300,28 @@ class RunRulesTest {
             List.of("TestRunFailed"),
             q -> assertThat(q.runOf(1).failureReason()).isEqualTo(Reasons.MERGE_CONFLICT)),
         row(
+            "merge: the host refused the landing → failed with its words kept on the queue",
+            () -> queue().queued(1).built(1).green(1),
+            q ->
+                new RecordMergeRefused(
+                    q.runOf(1).id(), null, null, "GitHub refused to move main (HTTP 422): no"),
+            List.of("LandingRefused", "TestRunFailed"),
+            q -> {
+              assertThat(q.runOf(1).failureReason()).isEqualTo(Reasons.MERGE_REFUSED);
+              assertThat(q.state().landingProblem()).contains("HTTP 422");
+              assertThat(q.state().runs().landed()).as("nothing is rebuilt on it").isNull();
+            }),
+        row(
+            "merge: a later landing clears the host's last refusal",
+            () -> {
+              QueueFixture q = queue().queued(1, 2).builtAll().green(1);
+              q.apply(new RecordMergeRefused(q.runOf(1).id(), null, null, "refused"));
+              return q.built(2).green(2);
+            },
+            q -> QueueFixture.landedCommand(q, 2),
+            List.of("TestRunMerged"),
+            q -> assertThat(q.state().landingProblem()).isNull()),
+        row(
             "merge: a second result for a landed run changes nothing",
             () -> queue().queued(1).built(1).green(1).landed(1),
             q -> QueueFixture.landedCommand(q, 1),
@@ -305,9 +340,7 @@ class RunRulesTest {
         row(
             "landing: a PR whose run passed at the head ignores a push until it has landed",
             () -> queue().queued(1).built(1).green(1),
-            q ->
-                new RecordPullRequestState(
-                    1, true, "sha-new", "Change 1", "dev1", "main", null, Mergeability.MERGEABLE),
+            q -> pushed(1),
             List.of(),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED)),
         row(
@@ -331,11 +364,63 @@ class RunRulesTest {
         row(
             "pushed: a PR pushed to while testing is cancelled (PR_PUSHED_TO)",
             () -> queue().queued(1).built(1),
-            q ->
-                new RecordPullRequestState(
-                    1, true, "sha-new", "Change 1", "dev1", "main", null, Mergeability.MERGEABLE),
+            q -> pushed(1),
             List.of("PullRequestCancelled", "TestRunCancelled"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.CANCELLED)),
+        row(
+            "pushed: a PR pushed to while it waits for a slot is cancelled (PR_PUSHED_TO)",
+            () -> queue().concurrency(1).queued(1, 2),
+            q -> pushed(2),
+            List.of("PullRequestCancelled"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.CANCELLED);
+              assertThat(q.cancellationOf(2)).isEqualTo(CancellationReason.PR_PUSHED_TO);
+            }),
+        row(
+            "pushed: a PR pushed to while not ready is cancelled (PR_PUSHED_TO)",
+            () -> queue().submitted(1).apply(notMergeable(1)),
+            q -> pushed(1),
+            List.of("PullRequestCancelled"),
+            q -> assertThat(q.cancellationOf(1)).isEqualTo(CancellationReason.PR_PUSHED_TO)),
+        row(
+            "pushed: a head other than the one the submitter saw cancels it at the first read",
+            () -> queue().apply(new SubmitPullRequest(1, null, null, "sha-seen")),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestCancelled"),
+            q -> assertThat(q.cancellationOf(1)).isEqualTo(CancellationReason.PR_PUSHED_TO)),
+        row(
+            "pushed: the head the submitter saw is tested",
+            () -> queue().apply(new SubmitPullRequest(1, null, null, "sha-1")),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING)),
+        row(
+            "held: a PR the host holds (a draft) waits, not ready",
+            () -> queue().submitted(1),
+            q -> held(1),
+            List.of("PullRequestObserved"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.NOT_READY)),
+        row(
+            "held: a PR held while it tests stops its run and waits, instead of failing",
+            () -> queue().queued(1).built(1),
+            q -> held(1),
+            List.of("PullRequestObserved", "TestRunCancelled", "PullRequestNotReady"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.NOT_READY);
+              assertThat(q.state().runs().live()).isEmpty();
+            }),
+        row(
+            "mergeability: GitHub computing it again keeps the last answer for the same head",
+            () -> queue().concurrency(1).queued(1, 2),
+            q -> QueueFixture.observedCommand(2, "sha-2", Mergeability.IN_PROGRESS, null),
+            List.of(),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)),
+        row(
+            "mergeability: a new head's is not known until GitHub computed it",
+            () -> queue().submitted(1),
+            q -> QueueFixture.observedCommand(1, "sha-1", Mergeability.IN_PROGRESS, null),
+            List.of("PullRequestObserved"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.NOT_READY)),
         row(
             "urgent: skips the line, interrupting the runs that have not passed",
             () -> queue().queued(1, 2).builtAll().green(1).submitted(3, Priority.URGENT),

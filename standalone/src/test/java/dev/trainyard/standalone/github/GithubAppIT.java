@@ -74,11 +74,19 @@ class GithubAppIT extends OwnStack {
       throw new UncheckedIOException(e);
     }
     return Map.of(
-        "trainyard.github.app-id", Long.toString(GithubSimulator.APP_ID),
-        "trainyard.github.private-key", github.privateKeyPem(),
-        "trainyard.github.api-url", github.api().toString(),
-        "trainyard.github.webhook-secret", SECRET,
-        "trainyard.github.reconcile-interval", "1s");
+        "trainyard.github.app-id",
+        Long.toString(GithubSimulator.APP_ID),
+        "trainyard.github.private-key",
+        github.privateKeyPem(),
+        "trainyard.github.api-url",
+        github.api().toString(),
+        "trainyard.github.webhook-secret",
+        SECRET,
+        "trainyard.github.reconcile-interval",
+        "1s",
+        // CheckWriteDebounceTest holds the minute; here the positions are read as they change
+        "trainyard.github.check-debounce",
+        "1s");
   }
 
   @Override
@@ -179,7 +187,7 @@ class GithubAppIT extends OwnStack {
     long slow = pr("a", "a.txt");
     submit(api, name, slow);
     awaitState(api, name, slow, "testing");
-    String head = testBranchHead();
+    String head = QueueSteps.testBranchHead(repo.git());
 
     repo.completeCheck(head, "lint", "success");
     // several poll and reconcile rounds pass: it must still wait for ci/slow
@@ -195,7 +203,7 @@ class GithubAppIT extends OwnStack {
     long broken = pr("b", "b.txt");
     submit(api, name, broken);
     awaitState(api, name, broken, "testing");
-    String second = testBranchHead();
+    String second = QueueSteps.testBranchHead(repo.git());
     repo.completeCheck(second, "lint", "success");
     repo.completeCheck(second, "ci/slow", "failure");
     awaitState(api, name, broken, "failed");
@@ -214,7 +222,7 @@ class GithubAppIT extends OwnStack {
     long pr = pr("a", "a.txt");
     submit(api, name, pr);
     awaitState(api, name, pr, "testing");
-    String head = testBranchHead();
+    String head = QueueSteps.testBranchHead(repo.git());
     int before = github.calls().size();
 
     github.webhooks().dropNext("check_run");
@@ -256,13 +264,13 @@ class GithubAppIT extends OwnStack {
     assertThat(api.post("/v1/cancelPullRequest", prBody(name, cancelled)).status()).isEqualTo(200);
     awaitLabel(cancelled, null);
 
-    repo.completeCheck(testBranchHead(), CI, "success");
+    repo.completeCheck(QueueSteps.testBranchHead(repo.git()), CI, "success");
     awaitState(api, name, first, "merged");
     awaitLabel(first, "trainyard:merged");
     awaitState(api, name, second, "testing");
     awaitLabel(second, "trainyard:testing");
 
-    repo.completeCheck(testBranchHead(), CI, "failure");
+    repo.completeCheck(QueueSteps.testBranchHead(repo.git()), CI, "failure");
     awaitState(api, name, second, "failed");
     awaitLabel(second, "trainyard:failed");
     assertThat(trainyardLabels(second))
@@ -290,7 +298,7 @@ class GithubAppIT extends OwnStack {
     long pr = pr("a", "a.txt");
     submit(api, name, pr);
     awaitState(api, name, pr, "testing");
-    String head = testBranchHead();
+    String head = QueueSteps.testBranchHead(repo.git());
 
     SimulatedRepository.PullRequest draft =
         Awaitility.await()
@@ -321,6 +329,61 @@ class GithubAppIT extends OwnStack {
                     .containsExactly(draft.number()));
   }
 
+  /**
+   * GitHub's names are case-insensitive: a queue created as {@code acme/web-…} gets the comment
+   * commands and results of {@code Acme/Web-…}. Before, deliveries were routed by the exact name
+   * and the comment below was ignored.
+   */
+  @Test
+  void aQueueNamedInAnotherCaseThanGithubsIsReachedByItsDeliveries() {
+    SimulatedRepository mixed = github.install(INSTALLATION, "Acme", "Web-" + name);
+    mixed.push("main", files("README", "hello"), "Initial commit");
+    String lower = ("web-" + name).toLowerCase(Locale.ROOT);
+    create(api, lower, 1);
+    mixed.push("a", files("a.txt", "a"), "Add a.txt");
+    long pr = mixed.openPullRequest("a", "main", "Add a.txt", "alice");
+    mixed.grant("maya", "write");
+
+    mixed.comment(pr, "maya", "/trainyard merge");
+
+    awaitState(api, lower, pr, "testing");
+    mixed.completeCheck(QueueSteps.testBranchHead(mixed.git()), CI, "success");
+    awaitState(api, lower, pr, "merged");
+    assertThat(mixed.pull(pr).orElseThrow().merged()).isTrue();
+  }
+
+  /**
+   * GitHub gives a delivery 10 s and never retries it. A comment command is answered at once, and
+   * applied afterwards, even when GitHub takes 12 s to say who may give it. Before, the delivery
+   * was answered only once applied: past 10 s GitHub cut it off and the command was lost.
+   */
+  @Test
+  void aDeliveryIsAnsweredAtOnceWhileApplyingItWaitsOnGithub() {
+    create(api, name, 1);
+    long pr = pr("a", "a.txt");
+    repo.grant("maya", "write");
+    github.slow("/collaborators", Duration.ofSeconds(12));
+    try {
+      long start = System.nanoTime();
+      repo.comment(pr, "maya", "/trainyard merge");
+      Duration answered = Duration.ofNanos(System.nanoTime() - start);
+
+      Webhooks.Delivery comment =
+          github.webhooks().deliveries().stream()
+              .filter(d -> d.event().equals("issue_comment"))
+              .filter(d -> new String(d.body()).contains("\"" + name + "\""))
+              .reduce((a, b) -> b)
+              .orElseThrow();
+      assertThat(comment.status()).isEqualTo(200);
+      assertThat(answered)
+          .as("answered well inside GitHub's 10 s")
+          .isLessThan(Duration.ofSeconds(5));
+    } finally {
+      github.slow("/collaborators", Duration.ZERO);
+    }
+    awaitState(api, name, pr, "merged");
+  }
+
   /** A Bot's {@code /trainyard merge} does nothing until the queue lists it. */
   @Test
   void aBotsCommentIsIgnoredUntilTheQueueListsIt() {
@@ -348,14 +411,19 @@ class GithubAppIT extends OwnStack {
     submit(api, name, second);
     awaitState(api, name, first, "testing");
 
-    CheckRun testing = awaitCheck(first, "in_progress", null);
-    assertThat(testing.title()).isEqualTo("Testing (1 of 2)");
+    // a position is rewritten at most once per debounce (1 s here): it may show 1 of 1 at first
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .untilAsserted(
+            () ->
+                assertThat(awaitCheck(first, "in_progress", null).title())
+                    .isEqualTo("Testing (1 of 2)"));
     CheckRun waiting = awaitCheck(second, "in_progress", null);
     assertThat(waiting.title()).contains("(2 of 2)");
     assertThat(waiting.summary())
         .as("the runs ahead, and a link to its page")
         .contains("Ahead of it:")
-        .contains("(#" + first + "): testing")
+        .containsPattern("- test run [0-9a-f-]+ \\(#" + first + "\\): (building|testing)")
         .contains("/merge-queue/github.com/acme/" + name + "/main/" + second);
     assertThat(waiting.detailsUrl()).endsWith("/acme/" + name + "/main/" + second);
 
@@ -524,18 +592,6 @@ class GithubAppIT extends OwnStack {
     return repo.labelHistory(pr).stream()
         .map(labels -> labels.stream().filter(l -> l.startsWith("trainyard:")).toList())
         .toList();
-  }
-
-  /** The head of the one test branch in the repository, once it exists. */
-  private String testBranchHead() {
-    return Awaitility.await()
-        .atMost(QueueSteps.PATIENCE)
-        .until(
-            () -> repo.git().refs("refs/heads/trainyard-merge/").values(),
-            heads -> heads.size() == 1)
-        .iterator()
-        .next()
-        .name();
   }
 
   private void update(String settings) {

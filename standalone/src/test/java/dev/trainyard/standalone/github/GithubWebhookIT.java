@@ -7,6 +7,7 @@ import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.GithubDeliveries;
 import dev.trainyard.standalone.support.GithubDeliveries.Example;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.TestStack;
 import java.util.Arrays;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
@@ -180,10 +182,12 @@ class GithubWebhookIT extends OwnStack {
     for (CompletableFuture<Api.Response> response : together) {
       assertThat(response.get().status()).isEqualTo(200);
     }
+    // applied after the answer (GitHub's 10 s are for storing it): the submission follows
+    Api.Response submitted =
+        Awaitility.await()
+            .atMost(QueueSteps.PATIENCE)
+            .until(() -> api.post("/v1/getSubmittedPullRequest", prBody), r -> r.status() == 200);
     assertThat(github.deliver("pull_request", delivery, body).status()).isEqualTo(200);
-
-    Api.Response submitted = api.post("/v1/getSubmittedPullRequest", prBody);
-    assertThat(submitted.status()).as(submitted.body()).isEqualTo(200);
     assertThat(submitted.json().get("isCurrentlySubmittedToQueue").asBoolean()).isTrue();
     assertThat(
             EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
@@ -204,7 +208,10 @@ class GithubWebhookIT extends OwnStack {
                     "pull_request", UUID.randomUUID().toString(), GithubDeliveries.bytes(payload))
                 .status())
         .isEqualTo(200);
-    assertThat(api.post("/v1/getSubmittedPullRequest", prBody).json().get("state").asString())
-        .isEqualTo("cancelled");
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(
+            () -> api.post("/v1/getSubmittedPullRequest", prBody).json().get("state").asString(),
+            "cancelled"::equals);
   }
 }

@@ -219,6 +219,7 @@ class SplitQueueStoreTest {
         "author",
         "main",
         "head-" + pr,
-        Mergeability.MERGEABLE);
+        Mergeability.MERGEABLE,
+        null);
   }
 }

@@ -35,24 +35,21 @@ class StatusSettleIT extends OwnStack {
     Api api = stack.api();
     String name = Api.uniqueRepo();
     try (GitHost git = new GitHost(gitRoot, TestStack.ORG, api, name)) {
-      create(api, name, 1);
-      git.openPr(1, "Add a", "alice", "a.txt", "a\n");
-      submit(api, name, 1);
-      String head = awaitTestBranch(git);
+      String head = testing(api, name, git);
 
-      report(api, name, head, "ci/fast", "success");
+      QueueSteps.reportStatus(api, name, head, "ci/fast", "success");
       // the slow pipeline posts its first status 5 s later; until then the run waits
       Awaitility.await()
           .during(Duration.ofSeconds(5))
           .atMost(Duration.ofSeconds(7))
           .until(() -> state(api, name).equals("testing"));
-      report(api, name, head, "ci/slow", "pending");
+      QueueSteps.reportStatus(api, name, head, "ci/slow", "pending");
       Awaitility.await()
           .during(SETTLE.plusSeconds(2))
           .atMost(SETTLE.plusSeconds(5))
           .until(() -> state(api, name).equals("testing"));
 
-      report(api, name, head, "ci/slow", "success");
+      QueueSteps.reportStatus(api, name, head, "ci/slow", "success");
       long concluded = System.nanoTime();
       awaitState(api, name, 1, "merged");
       assertThat(Duration.ofNanos(System.nanoTime() - concluded))
@@ -67,13 +64,10 @@ class StatusSettleIT extends OwnStack {
     Api api = stack.api();
     String name = Api.uniqueRepo();
     try (GitHost git = new GitHost(gitRoot, TestStack.ORG, api, name)) {
-      create(api, name, 1);
-      git.openPr(1, "Add a", "alice", "a.txt", "a\n");
-      submit(api, name, 1);
-      String head = awaitTestBranch(git);
+      String head = testing(api, name, git);
 
       long reported = System.nanoTime();
-      report(api, name, head, "ci/test", "success");
+      QueueSteps.reportStatus(api, name, head, "ci/test", "success");
       awaitState(api, name, 1, "merged");
 
       Duration waited = Duration.ofNanos(System.nanoTime() - reported);
@@ -84,31 +78,12 @@ class StatusSettleIT extends OwnStack {
     }
   }
 
-  private static String awaitTestBranch(GitHost git) {
-    return Awaitility.await()
-        .atMost(QueueSteps.PATIENCE)
-        .until(
-            () -> git.repo().refs("refs/heads/trainyard-merge/").values(),
-            heads -> heads.size() == 1)
-        .iterator()
-        .next()
-        .name();
-  }
-
-  private static void report(Api api, String name, String sha, String context, String state) {
-    Api.Response answer =
-        api.post(
-            "/v1/ci/reportStatus",
-            "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
-                + name
-                + "\"},\"sha\":\""
-                + sha
-                + "\",\"context\":\""
-                + context
-                + "\",\"state\":\""
-                + state
-                + "\"}");
-    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+  /** PR 1 of a new queue on {@code git}, submitted: its run's head once its branch exists. */
+  private static String testing(Api api, String name, GitHost git) throws java.io.IOException {
+    create(api, name, 1);
+    git.openPr(1, "Add a", "alice", "a.txt", "a\n");
+    submit(api, name, 1);
+    return QueueSteps.testBranchHead(git.repo());
   }
 
   private static String state(Api api, String name) {

@@ -45,6 +45,33 @@ public final class QueueSteps {
     assertThat(api.post("/v1/setImpactedTargets", request).status()).isEqualTo(200);
   }
 
+  /** CI reports {@code context} as {@code state} on commit {@code sha} of {@code acme/<name>}. */
+  public static void reportStatus(Api api, String name, String sha, String context, String state) {
+    Api.Response answer =
+        api.post(
+            "/v1/ci/reportStatus",
+            "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
+                + name
+                + "\"},\"sha\":\""
+                + sha
+                + "\",\"context\":\""
+                + context
+                + "\",\"state\":\""
+                + state
+                + "\"}");
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+  }
+
+  /** The head of the one trainyard test branch in {@code repo}, once there is exactly one. */
+  public static String testBranchHead(dev.trainyard.worker.scm.git.BareRepo repo) {
+    return Awaitility.await()
+        .atMost(PATIENCE)
+        .until(() -> repo.refs("refs/heads/trainyard-merge/").values(), heads -> heads.size() == 1)
+        .iterator()
+        .next()
+        .name();
+  }
+
   public static JsonNode awaitState(Api api, String name, long number, String state) {
     return awaitPr(api, name, number, pr -> pr.get("state").asString().equals(state));
   }

@@ -91,7 +91,8 @@ public class GithubCommenters {
         comment.submit(),
         comment.priority(),
         comment.noBatch(),
-        comment.bot() ? comment.login() : null);
+        comment.bot() ? comment.login() : null,
+        pr.body().path("head").path("sha").asString(null));
   }
 
   /**
@@ -100,7 +101,14 @@ public class GithubCommenters {
    */
   private boolean writer(long installation, String base, String login) {
     GithubClient.Answer permission =
-        client.as(installation, "GET", base + "/collaborators/" + login + "/permission", null);
+        client.as(
+            installation,
+            "GET",
+            base
+                + "/collaborators/"
+                + java.net.URLEncoder.encode(login, java.nio.charset.StandardCharsets.UTF_8)
+                + "/permission",
+            null);
     return permission.ok()
         && (WRITERS.contains(permission.body().path("role_name").asString(""))
             || WRITERS.contains(permission.body().path("permission").asString("")));

@@ -4,6 +4,7 @@ import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.common.github.CheckReports;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.queue.TestBranches;
 import java.util.List;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -45,12 +46,13 @@ public final class GithubEvents {
 
     /**
      * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base};
-     * {@code bot}: the login of the Bot account that did it (null for a person).
+     * {@code bot}: the login of the Bot account that did it (null for a person); {@code headSha}:
+     * the PR's head when it was labeled.
      */
-    record Label(long number, String base, String label, boolean added, String bot)
+    record Label(long number, String base, String label, boolean added, String bot, String headSha)
         implements Intent {
       public Label(long number, String base, String label, boolean added) {
-        this(number, base, label, added, null);
+        this(number, base, label, added, null, null);
       }
     }
 
@@ -70,13 +72,19 @@ public final class GithubEvents {
     /**
      * A comment command for the queues of branch {@code base}: from a user with write access, or
      * from the Bot account {@code bot}, which only queues listing it in {@code
-     * allowedBotSubmitters} obey.
+     * allowedBotSubmitters} obey. {@code headSha}: the PR's head when GitHub was asked.
      */
     record Command(
-        long number, String base, boolean submit, Priority priority, Boolean noBatch, String bot)
+        long number,
+        String base,
+        boolean submit,
+        Priority priority,
+        Boolean noBatch,
+        String bot,
+        String headSha)
         implements Intent {
       public Command(long number, String base, boolean submit, Priority priority, Boolean noBatch) {
-        this(number, base, submit, priority, noBatch, null);
+        this(number, base, submit, priority, noBatch, null, null);
       }
     }
   }
@@ -117,8 +125,12 @@ public final class GithubEvents {
   private static List<Intent> intents(String event, String action, JsonNode payload) {
     return switch (event) {
       case "pull_request" -> pullRequest(action, payload);
-      case "pull_request_review", "push", "installation_repositories" ->
-          List.of(new Intent.Refresh(false));
+      case "push" ->
+          // trainyard's own test and scratch branches: nothing for a queue to read again
+          TestBranches.isOwn(payload.path("ref").asString(""))
+              ? List.of()
+              : List.of(new Intent.Refresh(false));
+      case "pull_request_review", "installation_repositories" -> List.of(new Intent.Refresh(false));
       case "branch_protection_rule", "repository_ruleset" -> List.of(new Intent.Refresh(true));
       case "status" -> status(payload);
       case "check_run" -> checkRun(action, payload.path("check_run"));
@@ -128,9 +140,23 @@ public final class GithubEvents {
   }
 
   private static List<Intent> status(JsonNode payload) {
+    List<String> branches = new java.util.ArrayList<>();
+    payload.path("branches").forEach(b -> branches.add(b.path("name").asString("")));
+    if (!concernsTestBranches(branches)) {
+      return List.of();
+    }
     return CheckReports.ofStatus(payload.path("sha").asString(""), payload)
         .<List<Intent>>map(r -> List.of(new Intent.Status(r)))
         .orElse(List.of());
+  }
+
+  /**
+   * Whether a result can concern a test run: its commit is on one of trainyard's branches, or
+   * GitHub does not say which branches hold it. A status of a PR's own head, say, is no run's and
+   * would only fill the queue's log (a busy repository's CI reports hundreds an hour).
+   */
+  private static boolean concernsTestBranches(List<String> branches) {
+    return branches.isEmpty() || branches.stream().anyMatch(TestBranches::isOwn);
   }
 
   private static List<Intent> pullRequest(String action, JsonNode payload) {
@@ -142,7 +168,8 @@ public final class GithubEvents {
               payload.path("pull_request").path("base").path("ref").asString(""),
               payload.path("label").path("name").asString(""),
               action.equals("labeled"),
-              bot(payload.path("sender"))));
+              bot(payload.path("sender")),
+              text(payload.path("pull_request").path("head").path("sha"))));
     }
     return List.of(new Intent.Refresh(false));
   }
@@ -150,6 +177,10 @@ public final class GithubEvents {
   private static List<Intent> checkRun(String action, JsonNode run) {
     String name = run.path("name").asString("");
     if (name.equals(OWN_CHECK_RUN) || !(action.equals("created") || action.equals("completed"))) {
+      return List.of();
+    }
+    JsonNode suiteBranch = run.path("check_suite").path("head_branch");
+    if (suiteBranch.isString() && !concernsTestBranches(List.of(suiteBranch.asString()))) {
       return List.of();
     }
     return List.of(new Intent.Status(CheckReports.ofCheckRun(run)));

@@ -25,6 +25,9 @@ class GithubEventsTest {
     return Stream.of(
         Arguments.of("pull_request", "{\"action\":\"opened\"," + REPO + "}", List.of(refresh())),
         Arguments.of("push", "{" + REPO + "}", List.of(refresh())),
+        Arguments.of("push", "{\"ref\":\"refs/heads/trainyard-merge/main/r1\"," + REPO + "}", null),
+        Arguments.of(
+            "push", "{\"ref\":\"refs/heads/trainyard-scratch/main/r1\"," + REPO + "}", null),
         Arguments.of(
             "pull_request",
             "{\"action\":\"labeled\",\"number\":7,\"label\":{\"name\":\"merge\"},"
@@ -60,6 +63,30 @@ class GithubEventsTest {
                     new ReportStatus(
                         SHA, "build", CommitState.SUCCESS, "https://ci/run", "Build", 15368L)))),
         Arguments.of("status", "{\"sha\":\"" + SHA + "\",\"state\":\"weird\"," + REPO + "}", null),
+        Arguments.of(
+            "status",
+            "{\"sha\":\""
+                + SHA
+                + "\",\"context\":\"ci\",\"state\":\"success\","
+                + "\"branches\":[{\"name\":\"feature\"}],"
+                + REPO
+                + "}",
+            null),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "success")
+                .replace(
+                    "\"name\":\"build\"",
+                    "\"name\":\"build\",\"check_suite\":{\"head_branch\":\"feature\"}"),
+            null),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "success")
+                .replace(
+                    "\"name\":\"build\"",
+                    "\"name\":\"build\",\"check_suite\":{\"head_branch\":"
+                        + "\"trainyard-merge/main/r1\"}"),
+            List.of(status(CommitState.SUCCESS))),
         Arguments.of(
             "check_run", checkRun("created", "queued", null), List.of(status(CommitState.PENDING))),
         Arguments.of(
@@ -110,11 +137,11 @@ class GithubEventsTest {
         Arguments.of(
             "pull_request",
             "{\"action\":\"labeled\",\"number\":7,\"label\":{\"name\":\"merge\"},"
-                + "\"pull_request\":{\"base\":{\"ref\":\"main\"}},"
+                + "\"pull_request\":{\"base\":{\"ref\":\"main\"},\"head\":{\"sha\":\"abc\"}},"
                 + "\"sender\":{\"login\":\"renovate[bot]\",\"type\":\"Bot\"},"
                 + REPO
                 + "}",
-            List.of(refresh(), new Intent.Label(7, "main", "merge", true, "renovate[bot]"))),
+            List.of(refresh(), new Intent.Label(7, "main", "merge", true, "renovate[bot]", "abc"))),
         Arguments.of("issue_comment", comment("/trainyard merge --priority=256"), null),
         Arguments.of("issue_comment", comment("/trainyard merge --force"), null),
         Arguments.of("issue_comment", comment("/trainyard cancel now"), null),

@@ -101,6 +101,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                     baseBranch(git, number).orElse(targetBranch),
                     commit.getShortMessage(),
                     commit.getAuthorIdent().getName(),
+                    null,
                     null));
           }
         });

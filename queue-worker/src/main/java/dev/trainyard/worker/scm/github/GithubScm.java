@@ -10,8 +10,10 @@ import dev.trainyard.common.github.GithubInstallation;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.queue.TestBranches;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
@@ -44,8 +46,6 @@ public final class GithubScm implements ScmProvider {
   /** The check run trainyard keeps on every queued PR's head. */
   public static final String CHECK_NAME = "trainyard";
 
-  private static final Set<String> MERGEABLE_STATES =
-      Set.of("clean", "unstable", "has_hooks", "behind");
   private final GithubClient github;
   private final String host;
   private final GithubBindings bindings;
@@ -80,28 +80,78 @@ public final class GithubScm implements ScmProvider {
     installation(repo);
   }
 
+  /**
+   * The PR while it is open; empty once GitHub shows it closed. A 404 is not "closed": GitHub
+   * cannot delete a pull request, so either the repository left the installation (the queue's
+   * source problem) or GitHub could not answer for this one PR now ({@link PullRequestUnreadable}).
+   */
   @Override
   public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
     Answer answer = call(repo, "GET", "/pulls/" + number, null, 200, 404);
     JsonNode pr = answer.body();
-    if (answer.status() == 404 || !pr.path("state").asString("").equals("open")) {
+    if (answer.status() == 404) {
+      Answer repository = call(repo, "GET", "", null, 200, 403, 404);
+      if (repository.status() != 200) {
+        installations.remove(repo.repo().slug());
+        throw unreachable(
+            "GitHub does not show "
+                + repo.repo().slug()
+                + " to the App's installation (HTTP "
+                + repository.status()
+                + "): was the repository removed from it?");
+      }
+      throw new PullRequestUnreadable(
+          "GitHub answered 404 for pull request #" + number + " of " + repo.repo().slug());
+    }
+    if (!pr.path("state").asString("").equals("open")) {
       return Optional.empty();
     }
     return Optional.of(
         new ScmPullRequest(
             number,
             pr.path("head").path("sha").asString(),
-            pr.path("head").path("ref").asString(),
+            headBranch(pr),
             pr.path("base").path("ref").asString(targetBranch),
             pr.path("title").asString(""),
             pr.path("user").path("login").asString(""),
-            mergeability(pr)));
+            mergeability(pr),
+            hold(pr)));
+  }
+
+  /**
+   * The PR's head branch: its name in the repository, or {@code owner:name} ({@code head.label})
+   * for a fork, since forks' branches share names ({@code patch-1}, {@code main}).
+   */
+  static String headBranch(JsonNode pr) {
+    JsonNode head = pr.path("head");
+    String own = pr.path("base").path("repo").path("full_name").asString("");
+    String from = head.path("repo").path("full_name").asString(own);
+    return from.equalsIgnoreCase(own)
+        ? head.path("ref").asString()
+        : head.path("label").asString(head.path("ref").asString());
+  }
+
+  /**
+   * What holds a PR GitHub could merge: a draft, or branch protection ({@code mergeable_state}
+   * {@code blocked}: a review or a check it requires). Its own outcome, not a conflict: the PR
+   * waits, not ready, and comes back when GitHub lets it go.
+   */
+  static String hold(JsonNode pr) {
+    if (pr.path("draft").asBoolean(false)
+        || pr.path("mergeable_state").asString("").equals("draft")) {
+      return "it is a draft pull request";
+    }
+    if (pr.path("mergeable_state").asString("").equals("blocked")) {
+      return "GitHub blocks merging it (mergeable_state: blocked): a review or a check its branch"
+          + " protection requires is missing";
+    }
+    return null;
   }
 
   /**
    * GitHub reports a PR's mergeability with the PR ({@link #pullRequest}): {@code mergeable} null
-   * while it computes it, false on a conflict; {@code mergeable_state} adds branch protection and
-   * required reviews ({@code blocked}) and drafts. A base that moved on ({@code behind}) is no
+   * while it computes it, false on a conflict ({@code dirty}). What else holds it (drafts,
+   * protection: {@code blocked}) is its {@link #hold}. A base that moved on ({@code behind}) is no
    * obstacle: trainyard merges onto the current target itself.
    */
   static Mergeability mergeability(JsonNode pr) {
@@ -110,10 +160,10 @@ public final class GithubScm implements ScmProvider {
     if (mergeable.isNull() || mergeable.isMissingNode() || state.equals("unknown")) {
       return Mergeability.IN_PROGRESS;
     }
-    if (!mergeable.asBoolean()) {
+    if (!mergeable.asBoolean() || state.equals("dirty")) {
       return Mergeability.NOT_MERGEABLE;
     }
-    return MERGEABLE_STATES.contains(state) ? Mergeability.MERGEABLE : Mergeability.NOT_MERGEABLE;
+    return Mergeability.MERGEABLE;
   }
 
   /** Never asked: GitHub's mergeability comes with the PR. */
@@ -122,6 +172,13 @@ public final class GithubScm implements ScmProvider {
     return Mergeability.UNSPECIFIED;
   }
 
+  /**
+   * Builds the run's branch on a scratch branch CI does not watch ({@link TestBranches#scratch}),
+   * one {@code POST /merges} per PR, then creates the test branch once at the result: CI sees one
+   * push, one pipeline, per run, not one per PR plus the base. A build repeated by a worker that
+   * stopped before recording it starts the scratch branch again from the base, and moves a test
+   * branch left from before to the new result.
+   */
   @Override
   public TestBranchResult buildTestBranch(
       OrgRepo repo,
@@ -134,48 +191,48 @@ public final class GithubScm implements ScmProvider {
     if (base.isEmpty()) {
       return new TestBranchResult.NoBase("branch " + targetBranch + " does not exist");
     }
-    Answer created =
-        call(
-            repo,
-            "POST",
-            "/git/refs",
-            Map.of("ref", "refs/heads/" + branch, "sha", base.get()),
-            201,
-            422);
-    if (created.status() == 422) {
-      // built before, by a worker that stopped before recording it: start again from the base
-      call(
-          repo,
-          "PATCH",
-          "/git/refs/" + heads(branch),
-          Map.of("sha", base.get(), "force", true),
-          200);
-    }
+    String scratch = TestBranches.scratch(branch);
+    placeBranch(repo, scratch, base.get());
     String head = base.get();
-    for (PullRequestHead pr : prs) {
-      Answer merged =
-          call(
-              repo,
-              "POST",
-              "/merges",
-              Map.of(
-                  "base",
-                  branch,
-                  "head",
-                  pr.sha(),
-                  "commit_message",
-                  "Merge pull request #" + pr.number() + ": " + pr.title()),
-              201,
-              204,
-              409);
-      if (merged.status() == 409) {
-        return new TestBranchResult.Conflict(pr.number());
+    try {
+      for (PullRequestHead pr : prs) {
+        Answer merged =
+            call(
+                repo,
+                "POST",
+                "/merges",
+                Map.of(
+                    "base",
+                    scratch,
+                    "head",
+                    pr.sha(),
+                    "commit_message",
+                    "Merge pull request #" + pr.number() + ": " + pr.title()),
+                201,
+                204,
+                409);
+        if (merged.status() == 409) {
+          return new TestBranchResult.Conflict(pr.number());
+        }
+        if (merged.status() == 201) {
+          head = merged.body().path("sha").asString();
+        }
       }
-      if (merged.status() == 201) {
-        head = merged.body().path("sha").asString();
-      }
+      placeBranch(repo, branch, head);
+    } finally {
+      deleteBranch(repo, scratch);
     }
     return new TestBranchResult.Built(branch, base.get(), head);
+  }
+
+  /** Creates {@code branch} at {@code sha}, or moves it there when it exists (our own branch). */
+  private void placeBranch(OrgRepo repo, String branch, String sha) {
+    Answer created =
+        call(
+            repo, "POST", "/git/refs", Map.of("ref", "refs/heads/" + branch, "sha", sha), 201, 422);
+    if (created.status() == 422) {
+      call(repo, "PATCH", "/git/refs/" + heads(branch), Map.of("sha", sha, "force", true), 200);
+    }
   }
 
   @Override
@@ -209,9 +266,19 @@ public final class GithubScm implements ScmProvider {
         return new MergeResult.Merged(testedSha);
       }
       Optional<String> now = branchHead(repo, targetBranch);
-      return now.isPresent() && now.get().equals(testedSha)
-          ? new MergeResult.Merged(testedSha)
-          : new MergeResult.TargetMoved(now.orElse(null));
+      if (now.isPresent() && now.get().equals(testedSha)) {
+        return new MergeResult.Merged(testedSha);
+      }
+      if (now.isPresent() && now.get().equals(expectedTargetSha)) {
+        // the target did not move: GitHub refused the update itself (protection without a bypass
+        // for the App, linear history, signed commits, its own merge queue required)
+        return new MergeResult.Refused(
+            "GitHub refused to move "
+                + targetBranch
+                + " to the tested commit (HTTP 422): "
+                + moved.message());
+      }
+      return new MergeResult.TargetMoved(now.orElse(null));
     }
     if (!tree(repo, expectedTargetSha).equals(tree(repo, builtOnSha))) {
       return new MergeResult.TargetMoved(expectedTargetSha); // not what was tested: rebuild
@@ -242,12 +309,47 @@ public final class GithubScm implements ScmProvider {
               405,
               409);
       if (answer.status() != 200) {
-        return new MergeResult.Conflict(pr.number());
+        return refusedMerge(repo, targetBranch, pr, answer);
       }
     }
     return branchHead(repo, targetBranch)
         .<MergeResult>map(MergeResult.Merged::new)
         .orElseGet(() -> new MergeResult.TargetMoved(null));
+  }
+
+  /**
+   * Why GitHub's merge endpoint refused PR {@code pr}, read from its answer: the base moved ("Base
+   * branch was modified") → rebuild on the target's new head; the head moved (409, "Head branch was
+   * modified") → read the PR again; a real conflict (GitHub shows the PR not mergeable) → the PR
+   * conflicts; anything else (a merge method the repository disables, approvals missing, strict
+   * checks wanting the branch up to date) is the host's refusal, in its words.
+   */
+  private MergeResult refusedMerge(
+      OrgRepo repo, String targetBranch, PullRequestHead pr, Answer answer) {
+    String message = answer.message();
+    String lower = message.toLowerCase(java.util.Locale.ROOT);
+    if (lower.contains("base branch was modified")) {
+      return new MergeResult.TargetMoved(branchHead(repo, targetBranch).orElse(null));
+    }
+    if (answer.status() == 409 || lower.contains("head branch was modified")) {
+      return new MergeResult.HeadModified(pr.number());
+    }
+    Answer now = call(repo, "GET", "/pulls/" + pr.number(), null, 200, 404);
+    if (now.status() == 200
+        && now.body().path("mergeable").isBoolean()
+        && !now.body().path("mergeable").asBoolean()) {
+      return new MergeResult.Conflict(pr.number());
+    }
+    return new MergeResult.Refused(
+        "GitHub refused to merge #"
+            + pr.number()
+            + " (HTTP "
+            + answer.status()
+            + "): "
+            + message
+            + (now.status() == 200
+                ? " (mergeable_state: " + now.body().path("mergeable_state").asString("?") + ")"
+                : ""));
   }
 
   @Override
@@ -358,15 +460,21 @@ public final class GithubScm implements ScmProvider {
 
   /**
    * Comments {@code body} on PR {@code number} unless a comment there already carries {@code
-   * marker} (an HTML comment, invisible on GitHub): a failure is told once, even by a worker that
-   * restarted.
+   * marker} (an HTML comment, invisible on GitHub), on any page of its comments: a failure is told
+   * once, even by a worker that restarted.
    */
   public void commentOnce(OrgRepo repo, long number, String marker, String body) {
-    JsonNode comments =
-        call(repo, "GET", "/issues/" + number + "/comments?per_page=100", null, 200).body();
-    for (JsonNode comment : comments) {
-      if (comment.path("body").asString("").contains(marker)) {
-        return;
+    for (int page = 1; ; page++) {
+      JsonNode comments =
+          call(repo, "GET", "/issues/" + number + "/comments?per_page=100&page=" + page, null, 200)
+              .body();
+      for (JsonNode comment : comments) {
+        if (comment.path("body").asString("").contains(marker)) {
+          return;
+        }
+      }
+      if (comments.size() < 100) {
+        break; // the last page: a busy PR has more than 100 comments before the failure
       }
     }
     call(

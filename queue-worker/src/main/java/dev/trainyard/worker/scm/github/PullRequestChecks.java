@@ -7,6 +7,7 @@ import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.worker.engine.CheckRule;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.Reasons;
 import dev.trainyard.worker.engine.TestRun;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.scm.github.GithubScm.CheckOutput;
@@ -19,8 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +34,10 @@ import org.slf4j.LoggerFactory;
  * that failed ({@code commentsEnabled}); and one {@code trainyard:*} label for its state ({@code
  * stateLabelsEnabled}). Called after every processed poll with the queue states it produced; it
  * only decides there, and GitHub is called on one thread of its own, latest state first: a PR that
- * changes twice before it is written is written once. A call that fails is tried again on the
- * queue's next change.
+ * changes twice before it is written is written once. A queued PR's check run, whose position
+ * changes with every landing ahead of it, is rewritten at most once a minute ({@link #DEBOUNCE}); a
+ * conclusion or a new label is written at once. A call that fails is tried again on the queue's
+ * next change.
  */
 public final class PullRequestChecks implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PullRequestChecks.class);
@@ -41,10 +45,14 @@ public final class PullRequestChecks implements AutoCloseable {
   /** Concluded PRs this worker never showed are shown only when they concluded this recently. */
   static final Duration RECENT = Duration.ofMinutes(10);
 
+  /** The least time between two writes of a queued PR's check run, by default. */
+  public static final Duration DEBOUNCE = Duration.ofMinutes(1);
+
   private final GithubScm github;
   private final InstantSource clock;
   private final PublicEvents links;
-  private final ExecutorService writer = Executors.newSingleThreadExecutor();
+  private final Duration debounce;
+  private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
   private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   private final Map<String, Shown> shown = new ConcurrentHashMap<>();
 
@@ -61,12 +69,18 @@ public final class PullRequestChecks implements AutoCloseable {
       boolean labeled,
       String label) {}
 
-  private record Shown(Long checkRun, Wanted wanted) {}
+  record Shown(Long checkRun, Wanted wanted, Instant at) {}
 
-  public PullRequestChecks(GithubScm github, InstantSource clock, PublicEvents links) {
+  /**
+   * @param debounce the least time between two writes of a queued PR's check run ({@link
+   *     #DEBOUNCE}; tests shorten it)
+   */
+  public PullRequestChecks(
+      GithubScm github, InstantSource clock, PublicEvents links, Duration debounce) {
     this.github = github;
     this.clock = clock;
     this.links = links;
+    this.debounce = debounce;
   }
 
   /** Queues the writes that {@code state} changes. */
@@ -74,16 +88,37 @@ public final class PullRequestChecks implements AutoCloseable {
     if (state == null || !shows(state.settings()) || !github.serves(state.key().orgRepo())) {
       return;
     }
-    for (Wanted w : wanted(state, clock.instant())) {
+    Instant now = clock.instant();
+    for (Wanted w : wanted(state, now)) {
       String key = key(state, w.number(), w.sha());
-      Shown now = shown.get(key);
-      if (now != null && now.wanted().equals(w)) {
+      Shown last = shown.get(key);
+      if (last != null && last.wanted().equals(w)) {
         continue;
       }
       if (!Objects.equals(wanted.put(key, w), w)) {
-        writer.execute(() -> write(key));
+        writer.schedule(
+            () -> write(key), delay(last, w, now, debounce).toMillis(), TimeUnit.MILLISECONDS);
       }
     }
+  }
+
+  /**
+   * How long a write waits: a queued PR whose label stays and whose check run was written less than
+   * {@code debounce} ago waits for the rest of it (only its position or the runs ahead changed);
+   * anything else is written at once.
+   */
+  static Duration delay(Shown last, Wanted w, Instant now, Duration debounce) {
+    boolean onlyPosition =
+        last != null
+            && w.output() != null
+            && w.output().conclusion() == null
+            && w.failedEntry() == null
+            && Objects.equals(last.wanted().label(), w.label());
+    if (!onlyPosition) {
+      return Duration.ZERO;
+    }
+    Duration left = Duration.between(now, last.at().plus(debounce));
+    return left.isNegative() ? Duration.ZERO : left;
   }
 
   private static boolean shows(QueueSettings settings) {
@@ -122,7 +157,8 @@ public final class PullRequestChecks implements AutoCloseable {
         continue;
       }
       boolean comment = e.state() == PrState.FAILED && settings.commentsEnabled();
-      CheckOutput output = concludedOutput(e, missingChecks(state, e), detailsUrl(state, e));
+      CheckOutput output =
+          concludedOutput(e, missingChecks(state, e) + refusal(state, e), detailsUrl(state, e));
       out.add(
           new Wanted(
               repo,
@@ -233,6 +269,20 @@ public final class PullRequestChecks implements AutoCloseable {
         .orElse("");
   }
 
+  /** GitHub's own words when it refused to land the run {@code e} failed in. */
+  private static String refusal(QueueAggregate state, Entry e) {
+    boolean refused =
+        e.state() == PrState.FAILED
+            && e.testRunId() != null
+            && state.landingProblem() != null
+            && state
+                .runs()
+                .any(e.testRunId())
+                .filter(r -> Reasons.MERGE_REFUSED.equals(r.failureReason()))
+                .isPresent();
+    return refused ? " " + state.landingProblem() : "";
+  }
+
   static CheckOutput concludedOutput(Entry e, String missing, String detailsUrl) {
     return switch (e.state()) {
       case MERGED ->
@@ -280,7 +330,7 @@ public final class PullRequestChecks implements AutoCloseable {
       if (w.labeled() && labelChanged) {
         github.stateLabel(w.repo(), w.number(), w.label());
       }
-      shown.put(key, new Shown(id, w));
+      shown.put(key, new Shown(id, w, clock.instant()));
     } catch (RuntimeException e) {
       log.warn("could not show the trainyard state of {}: {}", key, e.getMessage());
     }

@@ -87,11 +87,10 @@ public class RunChecksReconciler {
 
   private static boolean recorded(TestRun run, ReportStatus report) {
     for (RunStatus s : run.statuses()) {
-      if (s.context().equals(report.context())) {
+      if (s.sameCheck(report.context(), report.appId())) {
         return s.state() == report.state()
             && Objects.equals(s.url(), report.url())
-            && Objects.equals(s.description(), report.description())
-            && Objects.equals(s.appId(), report.appId());
+            && Objects.equals(s.description(), report.description());
       }
     }
     return false;

@@ -93,7 +93,7 @@ class GitScmTest {
     ScmPullRequest read = scm.pullRequest(REPO, 7, "main").orElseThrow();
 
     assertThat(read)
-        .isEqualTo(new ScmPullRequest(7, head.name(), null, "main", "Add b", "alice", null));
+        .isEqualTo(new ScmPullRequest(7, head.name(), null, "main", "Add b", "alice", null, null));
     assertThat(scm.pullRequest(REPO, 8, "main")).isEmpty();
   }
 

@@ -111,6 +111,32 @@ class GithubClientTest {
     assertThat(slept).containsExactly(Duration.ofSeconds(7));
   }
 
+  /**
+   * A secondary limit without {@code Retry-After} was read as a missing permission (a plain 403).
+   * Now the installation pauses for a minute, doubling while GitHub goes on limiting it, and no
+   * call reaches GitHub in the pause; no thread sleeps through it.
+   */
+  @Test
+  void aSecondaryLimitWithoutRetryAfterPausesTheInstallationWithoutWaiting() {
+    github.secondaryLimitWithoutRetryAfter();
+    assertThatThrownBy(this::mainHead)
+        .isInstanceOf(GithubException.class)
+        .hasMessageContaining("secondary rate limit")
+        .hasMessageContaining("60 s");
+    long calls = github.calls().size();
+
+    now.set(now.get().plusSeconds(59));
+    assertThatThrownBy(this::mainHead).hasMessageContaining("pauses calls");
+    assertThat(github.calls()).as("nothing reaches GitHub in the pause").hasSize((int) calls);
+
+    now.set(now.get().plusSeconds(2));
+    github.secondaryLimitWithoutRetryAfter(); // limited again right after the pause
+    assertThatThrownBy(this::mainHead).hasMessageContaining("120 s");
+    now.set(now.get().plusSeconds(121));
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(slept).as("no caller's thread waited").isEmpty();
+  }
+
   @Test
   void aSpentPrimaryLimitIsWaitedOutUntilItsReset() {
     github.primaryLimit(now.get().plusSeconds(20));

@@ -13,6 +13,7 @@ import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
+import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.UncheckedIOException;
@@ -86,6 +87,39 @@ class GithubScmTest {
   }
 
   @Test
+  void aPullRequestGithubAnswers404ForIsNeverTakenForClosed() {
+    assertThatThrownBy(() -> scm.pullRequest(ACME, 999, "main"))
+        .as("the repository answers: nothing is known of this PR now")
+        .isInstanceOf(PullRequestUnreadable.class)
+        .hasMessageContaining("#999");
+    long pr = pr("a", "a.txt", "1");
+    assertThat(scm.pullRequest(ACME, pr, "main")).isPresent();
+
+    github.removeFromInstallation(INSTALLATION, "o", "r");
+
+    assertThatThrownBy(() -> scm.pullRequest(ACME, pr, "main"))
+        .as("the repository left the installation: the queue's source problem")
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageContaining("o/r");
+  }
+
+  /** Before, only the first 100 comments were searched for the marker: a busy PR got two. */
+  @Test
+  void aFailureIsCommentedOnceEvenOnAPullRequestWithMoreThanAHundredComments() {
+    long pr = pr("a", "a.txt", "1");
+    for (int i = 0; i < 120; i++) {
+      repo.comment(pr, "alice", i == 110 ? "earlier <!-- marker-1 -->" : "comment " + i);
+    }
+
+    scm.commentOnce(ACME, pr, "<!-- marker-1 -->", "failed");
+    scm.commentOnce(ACME, pr, "<!-- marker-2 -->", "failed again");
+    scm.commentOnce(ACME, pr, "<!-- marker-2 -->", "failed again");
+
+    assertThat(repo.comments()).hasSize(121);
+    assertThat(repo.comments().get(120).body()).contains("marker-2");
+  }
+
+  @Test
   void requiredChecksAreReadFromClassicProtectionAndRulesets() {
     assertThat(scm.requiredChecks(ACME, "main", false).orElseThrow().checks())
         .as("an unprotected branch requires nothing")
@@ -133,8 +167,12 @@ class GithubScmTest {
     assertThat(read.mergeability()).isEqualTo(Mergeability.MERGEABLE);
     assertThat(scm.pullRequest(ACME, conflicting, "main").orElseThrow().mergeability())
         .isEqualTo(Mergeability.NOT_MERGEABLE);
-    assertThat(scm.pullRequest(ACME, blocked, "main").orElseThrow().mergeability())
-        .isEqualTo(Mergeability.NOT_MERGEABLE);
+    ScmPullRequest held = scm.pullRequest(ACME, blocked, "main").orElseThrow();
+    assertThat(held.mergeability())
+        .as("GitHub could merge it: no conflict")
+        .isEqualTo(Mergeability.MERGEABLE);
+    assertThat(held.hold()).as("its own outcome, not a conflict").contains("blocked");
+    assertThat(read.hold()).isNull();
 
     // read again unchanged: GitHub answers 304 to the ETag, which costs no rate limit
     assertThat(scm.pullRequest(ACME, clean, "main")).contains(read);
@@ -156,6 +194,12 @@ class GithubScmTest {
     assertThat(ok.baseSha()).isEqualTo(repo.head("main").orElseThrow());
     assertThat(repo.head("trainyard-merge/main/run-1")).contains(ok.sha());
     assertThat(tree(ok.sha())).containsEntry("a.txt", "1").containsEntry("b.txt", "2");
+    assertThat(repo.pushesTo("refs/heads/trainyard-merge/main/run-1"))
+        .as("a batch of two reaches the branch CI watches as one push: one pipeline")
+        .isEqualTo(1);
+    assertThat(repo.head("trainyard-scratch/main/run-1"))
+        .as("the scratch branch is gone")
+        .isEmpty();
 
     // built again (a worker stopped before recording it): the same branch starts over
     TestBranchResult again =
@@ -168,6 +212,8 @@ class GithubScmTest {
             scm.buildTestBranch(
                 ACME, "main", "trainyard-merge/main/run-2", null, heads(a, c), now()))
         .isEqualTo(new TestBranchResult.Conflict(c));
+    assertThat(repo.head("trainyard-merge/main/run-2")).as("no branch for a conflict").isEmpty();
+    assertThat(repo.head("trainyard-scratch/main/run-2")).isEmpty();
 
     scm.deleteBranch(ACME, "trainyard-merge/main/run-1");
     scm.deleteBranch(ACME, "trainyard-merge/main/run-1"); // gone already: not an error
@@ -198,6 +244,67 @@ class GithubScmTest {
     assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b)))
         .isEqualTo(new MergeResult.Merged(main));
     assertThat(repo.head("main")).contains(main);
+  }
+
+  /** How GitHub refuses a landing, and what the adapter makes of it (one row each). */
+  record Refusal(
+      String why,
+      MergeMethod method,
+      java.util.function.BiConsumer<SimulatedRepository, Long> given,
+      Class<? extends MergeResult> expected,
+      String saying) {
+    @Override
+    public String toString() {
+      return why;
+    }
+  }
+
+  static java.util.stream.Stream<Refusal> refusals() {
+    return java.util.stream.Stream.of(
+        new Refusal(
+            "protection without a bypass refuses the ref update: refused, not a moved target",
+            MergeMethod.MERGE_COMMIT,
+            (repo, pr) -> repo.protectRef("main"),
+            MergeResult.Refused.class,
+            "Protected branch update failed for refs/heads/main."),
+        new Refusal(
+            "a merge method the repository disables: refused, not a conflict",
+            MergeMethod.SQUASH,
+            (repo, pr) -> repo.disableMergeMethod("squash"),
+            MergeResult.Refused.class,
+            "Squash merges are not allowed on this repository."),
+        new Refusal(
+            "a review protection requires is missing: refused with GitHub's state",
+            MergeMethod.REBASE,
+            (repo, pr) -> repo.block(pr, true),
+            MergeResult.Refused.class,
+            "(mergeable_state: blocked)"),
+        new Refusal(
+            "the head was pushed to after the test: read the PR again",
+            MergeMethod.SQUASH,
+            (repo, pr) -> repo.push("a", files("late.txt", "!"), "pushed late"),
+            MergeResult.HeadModified.class,
+            null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.MethodSource("refusals")
+  void aLandingGithubRefusesIsClassifiedByItsAnswer(Refusal row) {
+    long a = pr("a", "a.txt", "1");
+    String base = repo.head("main").orElseThrow();
+    List<PullRequestHead> tested = heads(a);
+    TestBranchResult.Built run =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, tested, now());
+    row.given().accept(repo, a);
+
+    MergeResult result = scm.merge(ACME, "main", base, base, run.sha(), row.method(), tested);
+
+    assertThat(result).isInstanceOf(row.expected());
+    if (row.saying() != null) {
+      assertThat(((MergeResult.Refused) result).message()).contains(row.saying());
+    }
+    assertThat(repo.head("main")).as("nothing landed").contains(base);
   }
 
   @ParameterizedTest

@@ -60,13 +60,18 @@ public final class GithubSimulator implements AutoCloseable {
   private final List<String> calls = new CopyOnWriteArrayList<>();
   private final List<String> answered = new CopyOnWriteArrayList<>();
   private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
+  private final Map<String, Duration> slow = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
   private volatile Duration tokenLifetime = Duration.ofHours(1);
 
   private record Issued(long installation, Instant expires) {}
 
   /** A rate-limit answer to give instead of the next call's. */
-  private record Limit(int status, Map<String, String> headers) {}
+  private record Limit(int status, Map<String, String> headers, String message) {
+    Limit(int status, Map<String, String> headers) {
+      this(status, headers, "API rate limit exceeded");
+    }
+  }
 
   public GithubSimulator(OpenApiContract contract, InstantSource clock) throws IOException {
     this.contract = contract;
@@ -75,6 +80,8 @@ public final class GithubSimulator implements AutoCloseable {
     this.dir = Files.createTempDirectory("github-simulator");
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
+    // GitHub answers many calls at once; a slow one (slow()) must not hold up the others
+    server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(8));
     server.start();
   }
 
@@ -97,28 +104,40 @@ public final class GithubSimulator implements AutoCloseable {
    * installation {@code id} covers it.
    */
   public SimulatedRepository install(long id, String owner, String name) {
-    installations.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(owner + "/" + name);
+    installations.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(folded(owner, name));
     return repository(owner, name);
   }
 
   /** The repository {@code owner/name}, created empty on first use. */
   public SimulatedRepository repository(String owner, String name) {
     return repositories.computeIfAbsent(
-        owner + "/" + name,
-        fullName -> {
+        folded(owner, name),
+        key -> {
           try {
             return new SimulatedRepository(
-                this, fullName, dir.resolve(owner).resolve(name + ".git"));
+                this, owner + "/" + name, dir.resolve(owner).resolve(name + ".git"));
           } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
         });
   }
 
+  /**
+   * A repository's key here: GitHub's owner and repository names are case-insensitive ({@code
+   * acme/webapp} reaches {@code Acme/WebApp}), while answers carry the names as created.
+   */
+  private static String folded(String owner, String name) {
+    return (owner + "/" + name).toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static String folded(String fullName) {
+    return fullName.toLowerCase(java.util.Locale.ROOT);
+  }
+
   /** The installation covering {@code fullName}, if any. */
   java.util.Optional<Long> installationOf(String fullName) {
     return installations.entrySet().stream()
-        .filter(e -> e.getValue().contains(fullName))
+        .filter(e -> e.getValue().contains(folded(fullName)))
         .map(Map.Entry::getKey)
         .findFirst();
   }
@@ -140,6 +159,23 @@ public final class GithubSimulator implements AutoCloseable {
     }
   }
 
+  /** Takes {@code owner/name} out of installation {@code id}; its tokens keep working elsewhere. */
+  public void removeFromInstallation(long id, String owner, String name) {
+    installations.getOrDefault(id, Set.of()).remove(folded(owner, name));
+  }
+
+  /**
+   * Calls on any repository's {@code rest} paths starting with {@code prefix} take {@code delay}
+   * before GitHub answers them (zero: at once again).
+   */
+  public void slow(String prefix, Duration delay) {
+    if (delay.isZero()) {
+      slow.remove(prefix);
+    } else {
+      slow.put(prefix, delay);
+    }
+  }
+
   /** Removes installation {@code id}: its tokens stop working. */
   public void uninstall(long id) {
     installations.remove(id);
@@ -153,6 +189,19 @@ public final class GithubSimulator implements AutoCloseable {
   /** The next call gets a secondary rate limit: 403 with {@code Retry-After: seconds}. */
   public void secondaryLimit(long seconds) {
     limits.add(new Limit(403, Map.of("retry-after", Long.toString(seconds))));
+  }
+
+  /**
+   * The next call meets a secondary rate limit that names no wait: a 403 saying so, without {@code
+   * Retry-After} (GitHub then asks for at least a minute, longer while it goes on).
+   */
+  public void secondaryLimitWithoutRetryAfter() {
+    limits.add(
+        new Limit(
+            403,
+            Map.of(),
+            "You have exceeded a secondary rate limit. Please wait a few minutes before you try"
+                + " again."));
   }
 
   /** The next call finds the primary rate limit spent until {@code reset}. */
@@ -189,7 +238,7 @@ public final class GithubSimulator implements AutoCloseable {
       Limit limit = limits.poll();
       if (limit != null) {
         limit.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-        answer(exchange, method, path, limit.status(), message("API rate limit exceeded"));
+        answer(exchange, method, path, limit.status(), message(limit.message()));
         return;
       }
       Answer answer = route(exchange, method, path, body);
@@ -229,18 +278,23 @@ public final class GithubSimulator implements AutoCloseable {
     }
     Issued issued =
         authorization == null ? null : this.tokens.get(authorization.replace("token ", ""));
-    if (issued == null
-        || !clock.instant().isBefore(issued.expires())
-        || !installations.getOrDefault(issued.installation(), Set.of()).contains(fullName)) {
+    if (issued == null || !clock.instant().isBefore(issued.expires())) {
       return new Answer(401, message("Bad credentials"));
     }
-    SimulatedRepository at = repositories.get(fullName);
+    if (!installations.getOrDefault(issued.installation(), Set.of()).contains(folded(fullName))) {
+      return new Answer(404, message("Not Found")); // a repository the installation does not cover
+    }
+    SimulatedRepository at = repositories.get(folded(fullName));
     if (at == null) {
       return new Answer(404, message("Not Found"));
     }
     if (forbidden.stream().anyMatch(rest::startsWith)) {
       return new Answer(403, message("Resource not accessible by integration"));
     }
+    slow.entrySet().stream()
+        .filter(e -> rest.startsWith(e.getKey()))
+        .findFirst()
+        .ifPresent(e -> pause(e.getValue()));
     return new RepositoryApi(this, at, method, path, rest, body).answer();
   }
 
@@ -287,7 +341,7 @@ public final class GithubSimulator implements AutoCloseable {
 
   private Answer installationAnswer(String method, String path, String fullName) {
     return installations.entrySet().stream()
-        .filter(e -> e.getValue().contains(fullName))
+        .filter(e -> e.getValue().contains(folded(fullName)))
         .findFirst()
         .map(
             e -> {
@@ -352,6 +406,14 @@ public final class GithubSimulator implements AutoCloseable {
         .put("documentation_url", "https://docs.github.com/rest");
   }
 
+  private static void pause(Duration delay) {
+    try {
+      Thread.sleep(delay.toMillis()); // GitHub itself is slow here: the test's premise
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static KeyPair rsa() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
@@ -365,6 +427,7 @@ public final class GithubSimulator implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     webhooks.close();
     repositories.values().forEach(r -> r.git().close());
   }

@@ -63,6 +63,13 @@ final class RepositoryApi {
 
   private Answer route() {
     Matcher m;
+    if (method.equals("GET") && rest.isEmpty()) {
+      ObjectNode repository = example(200);
+      String[] names = repo.fullName.split("/");
+      repository.put("name", names[1]).put("full_name", repo.fullName);
+      ((ObjectNode) repository.get("owner")).put("login", names[0]);
+      return new Answer(200, repository);
+    }
     if (method.equals("GET") && rest.startsWith("/git/ref/")) {
       return readRef("refs/" + decoded(rest.substring("/git/ref/".length())));
     }
@@ -171,6 +178,13 @@ final class RepositoryApi {
     if (!body.path("force").asBoolean(false) && !repo.contains(sha, current.get())) {
       return invalid("Update is not a fast forward");
     }
+    String refused =
+        ref.startsWith("refs/heads/")
+            ? repo.protectedRefs.get(ref.substring("refs/heads/".length()))
+            : null;
+    if (refused != null) {
+      return invalid(refused);
+    }
     moved(ref, current.get(), sha);
     return new Answer(200, ref(ref, sha));
   }
@@ -230,8 +244,14 @@ final class RepositoryApi {
           409,
           GithubSimulator.message("Head branch was modified. Review and try the merge again."));
     }
+    String how = body.path("merge_method").asString("merge");
+    if (repo.disabledMergeMethods.contains(how)) {
+      String name = how.equals("merge") ? "Merge commits" : capitalized(how) + " merges";
+      return new Answer(
+          405, GithubSimulator.message(name + " are not allowed on this repository."));
+    }
     String base = repo.head(pr.base).orElseThrow();
-    Optional<String> landed = land(pr, base, head, body.path("merge_method").asString("merge"));
+    Optional<String> landed = land(pr, base, head, how);
     if (landed.isEmpty() || pr.blockedBy != null) {
       return new Answer(405, GithubSimulator.message("Pull Request is not mergeable"));
     }
@@ -242,6 +262,10 @@ final class RepositoryApi {
     answer.put("merged", true);
     answer.put("message", "Pull Request successfully merged");
     return new Answer(200, answer);
+  }
+
+  private static String capitalized(String word) {
+    return Character.toUpperCase(word.charAt(0)) + word.substring(1);
   }
 
   private Optional<String> land(PullRequest pr, String base, String head, String how) {
@@ -356,8 +380,12 @@ final class RepositoryApi {
     }
     ArrayNode list = Json.mapper().createArrayNode();
     JsonNode template = github.example("POST", path, 201);
+    int perPage = query("per_page") == null ? 30 : Integer.parseInt(query("per_page"));
+    int page = query("page") == null ? 1 : Integer.parseInt(query("page"));
     repo.comments.stream()
         .filter(c -> c.issue() == issue)
+        .skip((long) (page - 1) * perPage)
+        .limit(perPage)
         .forEach(c -> list.add(commentJson((ObjectNode) template.deepCopy(), c)));
     return new Answer(200, list);
   }
@@ -588,7 +616,9 @@ final class RepositoryApi {
       json.putNull("merge_commit_sha");
     }
     json.put("mergeable", clean);
-    json.put("mergeable_state", !clean ? "dirty" : pr.blockedBy != null ? "blocked" : "clean");
+    json.put(
+        "mergeable_state",
+        !clean ? "dirty" : pr.draft ? "draft" : pr.blockedBy != null ? "blocked" : "clean");
     ((ObjectNode) json.get("user")).put("login", pr.user);
     ((ObjectNode) json.get("head")).put("ref", pr.headBranch).put("sha", head);
     ((ObjectNode) json.get("base")).put("ref", pr.base).put("sha", base);

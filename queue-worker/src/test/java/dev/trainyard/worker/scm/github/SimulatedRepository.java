@@ -44,6 +44,18 @@ public final class SimulatedRepository {
   /** The required checks of an active ruleset that targets the branch, by branch. */
   final Map<String, List<String>> rulesets = new ConcurrentHashMap<>();
 
+  /** Branches whose ref only a bypass may move: the 422 message GitHub gives anyone else. */
+  final Map<String, String> protectedRefs = new ConcurrentHashMap<>();
+
+  /**
+   * Merge methods the repository's settings disable ({@code squash}, {@code rebase}, {@code
+   * merge}).
+   */
+  final Set<String> disabledMergeMethods = ConcurrentHashMap.newKeySet();
+
+  /** How many times each ref was created, moved or deleted: each is one push CI sees. */
+  final Map<String, Integer> refWrites = new ConcurrentHashMap<>();
+
   /** The repository's labels. */
   final Set<String> labels = ConcurrentHashMap.newKeySet();
 
@@ -227,6 +239,19 @@ public final class SimulatedRepository {
         .add(new CommitStatus(context, state));
   }
 
+  /**
+   * Branch protection on {@code branch} gives the App no bypass: moving its ref through the API is
+   * refused with GitHub's 422.
+   */
+  public void protectRef(String branch) {
+    protectedRefs.put(branch, "Protected branch update failed for refs/heads/" + branch + ".");
+  }
+
+  /** The repository's settings disallow merge method {@code method} (squash, rebase, merge). */
+  public void disableMergeMethod(String method) {
+    disabledMergeMethods.add(method);
+  }
+
   /** Gives {@code user} {@code permission} (admin, write, read) on the repository. */
   public void grant(String user, String permission) {
     permissions.put(user, permission);
@@ -327,7 +352,29 @@ public final class SimulatedRepository {
     }
   }
 
+  /** A branch whose head is {@code sha}, as GitHub names a check suite's head branch; or null. */
+  String branchAt(String sha) {
+    try {
+      // the branch whose push started the suite: a test branch, when one holds the commit
+      return git.refs(Constants.R_HEADS).entrySet().stream()
+          .filter(e -> e.getValue().name().equals(sha))
+          .map(e -> e.getKey().substring(Constants.R_HEADS.length()))
+          .min(
+              java.util.Comparator.comparing(
+                  (String b) -> !dev.trainyard.common.queue.TestBranches.isOwn(b)))
+          .orElse(null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** How many pushes ref {@code name} saw. */
+  public int pushesTo(String name) {
+    return refWrites.getOrDefault(name, 0);
+  }
+
   synchronized void setRef(String name, String sha) {
+    refWrites.merge(name, 1, Integer::sum);
     try {
       git.setRef(name, ObjectId.fromString(sha));
     } catch (IOException e) {
@@ -336,6 +383,7 @@ public final class SimulatedRepository {
   }
 
   synchronized void deleteRef(String name) {
+    refWrites.merge(name, 1, Integer::sum);
     try {
       git.deleteRef(name);
     } catch (IOException e) {

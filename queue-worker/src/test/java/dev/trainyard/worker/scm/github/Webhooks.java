@@ -123,6 +123,15 @@ public final class Webhooks implements AutoCloseable {
     json.put("head_sha", run.headSha());
     json.put("status", run.status());
     json.put("conclusion", run.conclusion());
+    if (json.get("check_suite") instanceof ObjectNode suite) {
+      String branch = repo.branchAt(run.headSha());
+      if (branch == null) {
+        suite.putNull("head_branch");
+      } else {
+        suite.put("head_branch", branch);
+      }
+      suite.put("head_sha", run.headSha());
+    }
     queue(payload, "check_run", "completed");
   }
 

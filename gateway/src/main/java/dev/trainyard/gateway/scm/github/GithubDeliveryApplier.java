@@ -1,0 +1,153 @@
+package dev.trainyard.gateway.scm.github;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.gateway.commands.CommandBus;
+import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.queues.RepositoryQueues;
+import dev.trainyard.gateway.queues.RepositoryQueues.RepositoryQueue;
+import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
+import dev.trainyard.gateway.scm.github.GithubEvents.Routed;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * What a GitHub delivery asks, done: an installation that changed is recorded, and a delivery for a
+ * repository becomes commands for the organization's queues on it (API.md §6): re-read the PRs, a
+ * CI result, a submission by label or by a {@code /trainyard} comment from a user with write access
+ * or a listed Bot. Routed by the installation to the organization it serves, and by the
+ * repository's name in any case. Command ids derive from {@code X-GitHub-Delivery}, so applying a
+ * delivery again (a retry, GitHub's redelivery) changes nothing twice.
+ */
+@Component
+public class GithubDeliveryApplier {
+  private static final Logger log = LoggerFactory.getLogger(GithubDeliveryApplier.class);
+  private final GatewayProperties.Github github;
+  private final GithubInstallations installations;
+  private final GithubCommenters commenters;
+  private final RepositoryQueues queues;
+  private final CommandBus commands;
+
+  public GithubDeliveryApplier(
+      GatewayProperties props,
+      GithubInstallations installations,
+      GithubCommenters commenters,
+      RepositoryQueues queues,
+      CommandBus commands) {
+    this.github = props.github();
+    this.installations = installations;
+    this.commenters = commenters;
+    this.queues = queues;
+    this.commands = commands;
+  }
+
+  /** Applies delivery {@code delivery}, read as {@code routed}. */
+  Mono<Void> apply(Routed routed, String delivery) {
+    if (routed instanceof Routed.Installation i) {
+      return installations.changed(i.id(), i.account(), i.action(), github.defaultOrg());
+    }
+    if (!(routed instanceof Routed.Repository r)) {
+      log.debug("GitHub delivery {} ignored: {}", delivery, ((Routed.Ignored) routed).why());
+      return Mono.empty();
+    }
+    return installations
+        .servedOrg(r.installationId())
+        .flatMap(
+            org ->
+                Mono.zip(
+                    queues.find(org, r.repo(), true),
+                    Flux.fromIterable(r.intents()).concatMap(i -> authorized(r, i)).collectList()))
+        .flatMapMany(
+            found ->
+                Flux.fromIterable(found.getT1())
+                    .concatMap(queue -> send(queue, found.getT2(), delivery)))
+        .then();
+  }
+
+  /**
+   * A comment becomes its command when GitHub says its author may give it; the rest as they are.
+   */
+  private Mono<Intent> authorized(Routed.Repository r, Intent intent) {
+    return intent instanceof Intent.Comment c
+        ? commenters.authorize(r.installationId(), r.repo(), c).cast(Intent.class)
+        : Mono.just(intent);
+  }
+
+  /** The commands for one queue, each under an id derived from the delivery. */
+  private Flux<Void> send(RepositoryQueue queue, List<Intent> intents, String delivery) {
+    List<QueueCommand> toSend = new ArrayList<>();
+    for (Intent intent : intents) {
+      commandFor(queue, intent).ifPresent(toSend::add);
+    }
+    return Flux.range(0, toSend.size())
+        .concatMap(
+            i -> {
+              String id =
+                  UUID.nameUUIDFromBytes(
+                          (delivery + "/" + queue.key().id() + "/" + i)
+                              .getBytes(StandardCharsets.UTF_8))
+                      .toString();
+              // a rejection (a label for a PR already queued) changes nothing: not an error
+              return commands.send(queue.key(), toSend.get(i), id).then();
+            });
+  }
+
+  private static Optional<QueueCommand> commandFor(RepositoryQueue queue, Intent intent) {
+    if (intent instanceof Intent.Refresh r) {
+      return Optional.of(new QueueCommand.RefreshFromScm(r.checksChanged()));
+    }
+    if (intent instanceof Intent.Status s) {
+      return Optional.of(s.report());
+    }
+    if (intent instanceof Intent.Command c) {
+      if (!queue.settings().commandsEnabled()
+          || !c.base().equals(queue.key().branch())
+          || !allowed(queue, c.bot())) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          c.submit()
+              ? new QueueCommand.SubmitPullRequest(
+                  c.number(), c.priority(), c.noBatch(), c.headSha())
+              : new QueueCommand.CancelPullRequest(c.number()));
+    }
+    if (intent instanceof Intent.Comment) {
+      return Optional.empty(); // not authorized
+    }
+    Intent.Label label = (Intent.Label) intent;
+    boolean enqueueing =
+        queue.settings().labelCommandsEnabled()
+            && label.label().equals(queue.settings().enqueueingLabel())
+            && label.base().equals(queue.key().branch())
+            && allowed(queue, label.bot());
+    if (!enqueueing) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        label.added()
+            ? new QueueCommand.SubmitPullRequest(label.number(), null, null, label.headSha())
+            : new QueueCommand.CancelPullRequest(label.number()));
+  }
+
+  /**
+   * A person's command (no {@code bot}), or one from a Bot account the queue lists in {@code
+   * allowedBotSubmitters} (API.md §6); any other Bot's is ignored.
+   */
+  private static boolean allowed(RepositoryQueue queue, String bot) {
+    if (bot == null || queue.settings().allowedBotSubmitters().contains(bot)) {
+      return true;
+    }
+    log.info(
+        "a command from {} on {} was ignored: the queue does not list it in allowedBotSubmitters",
+        bot,
+        queue.key().id());
+    return false;
+  }
+}

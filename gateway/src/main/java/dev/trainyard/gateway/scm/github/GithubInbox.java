@@ -1,0 +1,226 @@
+package dev.trainyard.gateway.scm.github;
+
+import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.gateway.config.GatewayProperties;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import org.bson.Document;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.mongodb.core.FindAndModifyOptions;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.index.Index;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * GitHub's deliveries, stored before they are answered and applied after (at least once): GitHub
+ * gives a delivery 10 seconds and never retries one it lost, while applying it may wait on GitHub
+ * itself (who may comment a command, a rate limit) or on the queues. A delivery is one document of
+ * {@code github_deliveries}, keyed by {@code X-GitHub-Delivery} (a redelivered copy stores
+ * nothing): {@code pending} until applied, claimed for {@link #LEASE} by the replica applying it,
+ * and retried with a growing wait when applying fails. It is applied right after it is stored;
+ * every gateway replica also sweeps for pending deliveries whose time has come, so one whose
+ * replica stopped, or whose store write was slow, is applied by another.
+ */
+@Component
+public class GithubInbox implements SmartLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(GithubInbox.class);
+
+  /** How long a replica holds a delivery it applies before another may take it over. */
+  static final Duration LEASE = Duration.ofSeconds(60);
+
+  private static final Duration MAX_RETRY = Duration.ofMinutes(10);
+
+  /** How long an applied delivery's id is kept, so GitHub's redelivery of it stores nothing. */
+  static final Duration KEPT = Duration.ofDays(7);
+
+  private static final int SWEEP_BATCH = 50;
+  private static final String PENDING = "pending";
+  private static final String APPLIED = "applied";
+
+  private final ReactiveMongoTemplate mongo;
+  private final GithubDeliveryApplier applier;
+  private final InstantSource clock;
+  private final String host;
+  private final Duration sweepInterval;
+  private volatile Disposable sweeping;
+
+  public GithubInbox(
+      ReactiveMongoTemplate mongo,
+      GithubDeliveryApplier applier,
+      InstantSource clock,
+      GatewayProperties props,
+      @Value("${trainyard.github.inbox-sweep-interval:2s}") Duration sweepInterval) {
+    this.mongo = mongo;
+    this.applier = applier;
+    this.clock = clock;
+    this.host = props.github().host();
+    this.sweepInterval = sweepInterval;
+    var indexes = mongo.indexOps(Collections.GITHUB_DELIVERIES);
+    indexes
+        .createIndex(new Index().on("state", Sort.Direction.ASC).on("retryAt", Sort.Direction.ASC))
+        .then(
+            indexes.createIndex(
+                new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO)))
+        .subscribe(
+            name -> {},
+            e -> log.warn("could not create the indexes of GitHub's deliveries: {}", e.toString()));
+  }
+
+  /**
+   * Stores delivery {@code delivery} unless it is stored already (GitHub's redelivery, or two
+   * copies at once); the caller answers GitHub once this completes. Applying it starts then, not
+   * awaited.
+   */
+  public Mono<Void> store(String delivery, String event, byte[] body) {
+    String now = Timestamps.format(clock.instant());
+    Document doc =
+        new Document("_id", delivery)
+            .append("event", event)
+            .append("body", new String(body, StandardCharsets.UTF_8))
+            .append("state", PENDING)
+            .append("attempts", 0)
+            .append("retryAt", now)
+            .append("at", now);
+    return mongo
+        .insert(doc, Collections.GITHUB_DELIVERIES)
+        .doOnSuccess(stored -> process(delivery).subscribe())
+        .onErrorResume(DuplicateKeyException.class, e -> Mono.empty())
+        .then();
+  }
+
+  /** Applies delivery {@code id} if it is pending, due, and no other replica holds it. */
+  Mono<Void> process(String id) {
+    Instant now = clock.instant();
+    Query due =
+        Query.query(
+            Criteria.where("_id")
+                .is(id)
+                .and("state")
+                .is(PENDING)
+                .and("retryAt")
+                .lte(Timestamps.format(now)));
+    Update claim =
+        new Update().set("retryAt", Timestamps.format(now.plus(LEASE))).inc("attempts", 1);
+    return mongo
+        .findAndModify(
+            due,
+            claim,
+            FindAndModifyOptions.options().returnNew(true),
+            Document.class,
+            Collections.GITHUB_DELIVERIES)
+        .flatMap(this::apply)
+        .onErrorResume(
+            e -> {
+              log.warn(
+                  "could not claim GitHub delivery {}; the sweep retries: {}", id, e.toString());
+              return Mono.empty();
+            });
+  }
+
+  private Mono<Void> apply(Document claimed) {
+    String id = claimed.getString("_id");
+    int attempts = claimed.getInteger("attempts", 1);
+    GithubEvents.Routed routed =
+        GithubEvents.read(
+            claimed.getString("event"),
+            GithubWebhookHandler.payload(
+                claimed.getString("body").getBytes(StandardCharsets.UTF_8)),
+            host);
+    return applier
+        .apply(routed, id)
+        .then(
+            mark(
+                id,
+                new Update()
+                    .set("state", APPLIED)
+                    .set("expiresAt", java.util.Date.from(clock.instant().plus(KEPT)))
+                    .unset("body")))
+        .onErrorResume(
+            e -> {
+              Duration wait = retryAfter(attempts);
+              log.warn(
+                  "GitHub delivery {} could not be applied (attempt {}); again in {} s: {}",
+                  id,
+                  attempts,
+                  wait.toSeconds(),
+                  e.toString());
+              return mark(
+                  id, new Update().set("retryAt", Timestamps.format(clock.instant().plus(wait))));
+            });
+  }
+
+  /** 2 s, 4 s, 8 s … after each failed attempt, up to ten minutes. */
+  static Duration retryAfter(int attempts) {
+    Duration wait = Duration.ofSeconds(2);
+    for (int i = 1; i < attempts && wait.compareTo(MAX_RETRY) < 0; i++) {
+      wait = wait.multipliedBy(2);
+    }
+    return wait.compareTo(MAX_RETRY) < 0 ? wait : MAX_RETRY;
+  }
+
+  private Mono<Void> mark(String id, Update update) {
+    return mongo
+        .updateFirst(
+            Query.query(Criteria.where("_id").is(id)), update, Collections.GITHUB_DELIVERIES)
+        .then();
+  }
+
+  /** The pending deliveries whose time has come, oldest first, a batch at a time. */
+  Flux<Void> sweep() {
+    Query due =
+        Query.query(
+                Criteria.where("state")
+                    .is(PENDING)
+                    .and("retryAt")
+                    .lte(Timestamps.format(clock.instant())))
+            .with(Sort.by("retryAt"))
+            .limit(SWEEP_BATCH);
+    due.fields().include("_id");
+    return mongo
+        .find(due, Document.class, Collections.GITHUB_DELIVERIES)
+        .concatMap(doc -> process(doc.getString("_id")))
+        .onErrorResume(
+            e -> {
+              log.warn(
+                  "could not sweep GitHub's deliveries; the next sweep retries: {}", e.toString());
+              return Flux.empty();
+            });
+  }
+
+  @Override
+  public void start() {
+    sweeping =
+        Flux.interval(sweepInterval, sweepInterval)
+            .onBackpressureDrop()
+            .concatMap(tick -> sweep(), 1)
+            .subscribe();
+  }
+
+  @Override
+  public void stop() {
+    Disposable running = sweeping;
+    if (running != null) {
+      running.dispose();
+    }
+    sweeping = null;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return sweeping != null;
+  }
+}
