@@ -180,7 +180,6 @@ class GithubScmTest {
 
     repo.close(clean);
     assertThat(scm.pullRequest(ACME, clean, "main")).isEmpty();
-    assertThat(scm.pullRequest(ACME, 999, "main")).isEmpty();
   }
 
   @Test

@@ -67,6 +67,13 @@ final class RepositoryApi {
       ObjectNode repository = example(200);
       String[] names = repo.fullName.split("/");
       repository.put("name", names[1]).put("full_name", repo.fullName);
+      // GitHub's example is a fork whose objects lack fields its own schema requires
+      repository.remove("source");
+      repository.remove("parent");
+      repository.put("fork", false);
+      if (!repository.has("language")) {
+        repository.putNull("language");
+      }
       ((ObjectNode) repository.get("owner")).put("login", names[0]);
       return new Answer(200, repository);
     }
