@@ -69,19 +69,33 @@ class GitRepositoriesIT extends OwnStack {
       assertThat(two.get("state").asString()).isEqualTo("not_ready");
       assertThat(two.get("prTitle").asString()).isEqualTo("Reword readme");
 
-      // a push to PR 1 is seen; deleting PR 2's ref closes it
+      // a push to PR 1 is seen and takes it out (what was submitted is what lands: ADR 0024);
+      // deleting PR 2's ref closes it
       ObjectId pushed =
           repo.commit(good, files("README", "hi\n", "b.txt", "b2\n"), "Fix b", "alice");
       repo.setRef("refs/pull/1/head", pushed);
       repo.deleteRef("refs/pull/2/head");
 
-      awaitPr(api, name, 1, pr -> pr.get("prSha").asString().equals(pushed.name()));
+      JsonNode cancelled =
+          awaitPr(api, name, 1, pr -> pr.get("state").asString().equals("cancelled"));
+      assertThat(cancelled.get("prSha").asString())
+          .as("the head it was submitted at")
+          .isEqualTo(good.name());
       awaitPr(api, name, 2, pr -> pr.get("state").asString().equals("cancelled"));
       assertThat(
               EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
                   .filter(e -> e.body().get("repository").get("name").asString().equals(name))
-                  .map(e -> e.type() + " " + e.body().get("pr_number").asLong()))
-          .contains("pull_request.queued 1", "pull_request.canceled 2");
+                  .map(
+                      e ->
+                          e.type()
+                              + " "
+                              + e.body().get("pr_number").asLong()
+                              + " "
+                              + e.body().path("cancellation_reason").asString("")))
+          .contains(
+              "pull_request.queued 1 ",
+              "pull_request.canceled 1 PR_PUSHED_TO",
+              "pull_request.canceled 2 PR_CLOSED");
     }
   }
 
