@@ -166,6 +166,11 @@ class GithubWebhookIT extends OwnStack {
                 .status())
         .isEqualTo(200);
 
+    // GitHub spells the repository in another case than the queues were created with: the
+    // bound organization's queue still gets it (names are case-insensitive), the other one not
+    ObjectNode repository = (ObjectNode) payload.path("repository");
+    repository.put("name", name.toUpperCase(java.util.Locale.ROOT));
+    ((ObjectNode) repository.path("owner")).put("login", owner.toUpperCase(java.util.Locale.ROOT));
     byte[] body = GithubDeliveries.bytes(payload);
     String prBody = repo + ",\"pr\":{\"number\":" + number + "}}";
     // the same payload under an event type trainyard does not handle changes nothing

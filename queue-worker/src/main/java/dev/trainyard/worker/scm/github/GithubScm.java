@@ -509,14 +509,19 @@ public final class GithubScm implements ScmProvider {
     return "heads/" + segments(branch);
   }
 
-  /** {@code branch} as URL path segments, each percent-encoded (see {@link #heads}). */
+  /**
+   * {@code branch} as URL path segments, each percent-encoded (see {@link #heads}); a segment of
+   * only dots is encoded too, so no name can climb out of the path it is put in ({@code
+   * /branches/../../x}), whatever the edge let through.
+   */
   static String segments(String branch) {
     StringBuilder path = new StringBuilder();
     for (String segment : branch.split("/", -1)) {
       if (path.length() > 0) {
         path.append('/');
       }
-      path.append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+      String encoded = URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+      path.append(segment.matches("\\.+") ? encoded.replace(".", "%2E") : encoded);
     }
     return path.toString();
   }

@@ -86,6 +86,19 @@ class GithubScmTest {
     github.close();
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "main, main",
+    "release/2.0, release/2.0",
+    "a/../b, a/%2E%2E/b",
+    "../../user, %2E%2E/%2E%2E/user",
+    "./x, %2E/x",
+    "fix#1?x, fix%231%3Fx"
+  })
+  void aBranchNameNeverBecomesAnotherPathOfGithubsApi(String branch, String path) {
+    assertThat(GithubScm.segments(branch)).isEqualTo(path);
+  }
+
   @Test
   void aPullRequestGithubAnswers404ForIsNeverTakenForClosed() {
     assertThatThrownBy(() -> scm.pullRequest(ACME, 999, "main"))
