@@ -25,15 +25,20 @@ import org.springframework.scheduling.annotation.Scheduled;
  * commit statuses of the head of every run still testing in its GitHub queues, and sends each one
  * the queue has not recorded as the same {@link ReportStatus} a delivery would have become
  * (deduplicated by the engine like any other). The reads are conditional requests: an unchanged
- * answer is a 304, which GitHub does not count against the rate limit. Runs on the scheduler
- * thread, never a listener thread.
+ * answer is a 304, which GitHub does not count against the rate limit. The reads run on a thread of
+ * its own, one round at a time: the scheduler's thread also ticks every queue's timers, and a
+ * GitHub call may wait out a rate limit for up to a minute.
  */
-public class RunChecksReconciler {
+public class RunChecksReconciler implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RunChecksReconciler.class);
   private final GithubScm github;
   private final QueueStore store;
   private final OwnedQueues owned;
   private final Signals signals;
+  private final java.util.concurrent.ExecutorService reader =
+      java.util.concurrent.Executors.newSingleThreadExecutor();
+  private final java.util.concurrent.atomic.AtomicBoolean reading =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   public RunChecksReconciler(
       GithubScm github, QueueStore store, OwnedQueues owned, Signals signals) {
@@ -47,6 +52,25 @@ public class RunChecksReconciler {
       fixedDelayString = "${trainyard.github.reconcile-interval:60s}",
       initialDelayString = "${trainyard.github.reconcile-interval:60s}")
   public void reconcile() {
+    if (reading.compareAndSet(false, true)) {
+      reader.execute(
+          () -> {
+            try {
+              round();
+            } finally {
+              reading.set(false);
+            }
+          });
+    }
+  }
+
+  /** Called by Spring when the worker stops: no reader thread outlives its context. */
+  @Override
+  public void close() {
+    reader.shutdownNow();
+  }
+
+  private void round() {
     Predicate<String> mine = owned.now();
     List<QueueKey> active;
     try {
