@@ -32,6 +32,11 @@ final class AppJwt {
     this.clock = clock;
   }
 
+  /** The App id or client id the tokens are issued as ({@code iss}). */
+  String issuer() {
+    return appId;
+  }
+
   synchronized String token() {
     Instant now = clock.instant();
     if (now.isBefore(expires.minus(Duration.ofMinutes(1)))) {

@@ -41,6 +41,7 @@ public final class GithubClient {
   private final InstantSource clock;
   private final Sleeper sleeper;
   private final Map<Long, Token> tokens = new ConcurrentHashMap<>();
+  private volatile Long appId;
 
   /** A call's answer: its status and JSON body ({@link NullNode} when it had none). */
   public record Answer(int status, JsonNode body) {
@@ -107,6 +108,26 @@ public final class GithubClient {
     this.http = http;
     this.clock = clock;
     this.sleeper = sleeper;
+  }
+
+  /**
+   * The App's numeric id: {@code TRAINYARD_GITHUB_APP_ID} when it is one, else (a client id) what
+   * {@code GET /app} answers; null while GitHub cannot say. Check runs and suites carry it.
+   */
+  public Long appId() {
+    Long known = appId;
+    if (known == null) {
+      String issuer = jwt.issuer();
+      if (issuer.matches("\\d{1,18}")) {
+        known = Long.valueOf(issuer);
+      } else {
+        Answer app = asApp("GET", "/app", null);
+        known =
+            app.ok() && app.body().path("id").isNumber() ? app.body().path("id").asLong() : null;
+      }
+      appId = known;
+    }
+    return known;
   }
 
   /** A call as the App itself (installations, the installation of a repository). */

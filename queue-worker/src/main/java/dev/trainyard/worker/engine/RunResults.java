@@ -8,6 +8,7 @@ import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
 import dev.trainyard.common.command.QueueCommand.ReportStatus;
+import dev.trainyard.common.github.CheckReports;
 import dev.trainyard.worker.engine.QueueEvent.LandingRefused;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TargetMoved;
@@ -16,6 +17,7 @@ import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
 import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,16 +36,16 @@ final class RunResults {
 
   private RunResults() {}
 
-  /** A status with a new context for a run that holds {@link #MAX_STATUSES_PER_RUN} already. */
+  /**
+   * A status with a new context for a run that holds {@link #MAX_STATUSES_PER_RUN} already, and
+   * which does not decide the run (the queue names its checks, and not this one): refused, so the
+   * reporter hears of the limit. One that decides is taken: see {@link #status}.
+   */
   static Optional<Rejection> beyondLimits(QueueAggregate state, QueueCommand command) {
-    if (!(command instanceof ReportStatus c)) {
+    if (!(command instanceof ReportStatus c) || decides(state, c)) {
       return Optional.empty();
     }
-    return state.runs().live().stream()
-        .filter(r -> c.sha().equals(r.headSha()))
-        .filter(r -> r.statuses().size() >= MAX_STATUSES_PER_RUN)
-        .filter(r -> r.statuses().stream().noneMatch(s -> s.sameCheck(c.context(), c.appId())))
-        .findFirst()
+    return full(state, c)
         .map(
             r ->
                 Rejection.limitReached(
@@ -52,6 +54,21 @@ final class RunResults {
                         + " holds statuses of "
                         + MAX_STATUSES_PER_RUN
                         + " contexts, the most a run keeps; report again on one of them"));
+  }
+
+  /** The live run of {@code c}'s commit when it is full and {@code c} names a new context. */
+  private static Optional<TestRun> full(QueueAggregate state, ReportStatus c) {
+    return state.runs().live().stream()
+        .filter(r -> c.sha().equals(r.headSha()))
+        .filter(r -> r.statuses().size() >= MAX_STATUSES_PER_RUN)
+        .filter(r -> r.statuses().stream().noneMatch(s -> s.sameCheck(c.context(), c.appId())))
+        .findFirst();
+  }
+
+  /** Whether {@code c}'s context counts in the verdict of its run under the queue's check rule. */
+  private static boolean decides(QueueAggregate state, ReportStatus c) {
+    return !(CheckRule.of(state, Duration.ZERO) instanceof CheckRule.Named named)
+        || named.checks().stream().anyMatch(check -> check.matches(c.context(), c.appId()));
   }
 
   static List<QueueEvent> decide(QueueAggregate state, QueueCommand command, CommandContext ctx) {
@@ -105,17 +122,30 @@ final class RunResults {
     if (concluded || same || stale(known, c)) {
       return List.of();
     }
-    return List.of(
-        new StatusReported(
-            c.sha(),
-            new RunStatus(
-                c.context(),
-                c.state(),
-                c.url(),
-                c.description(),
-                c.appId(),
-                c.checkRunId(),
-                ctx.now())));
+    if (full(state, c).isPresent()
+        && !(CheckRule.of(state, Duration.ZERO) instanceof CheckRule.Named)) {
+      // every reported context counts, and this one would not be kept: the run cannot pass
+      return state.runs().live().stream()
+              .filter(r -> c.sha().equals(r.headSha()))
+              .flatMap(r -> r.statuses().stream())
+              .anyMatch(s -> s.context().equals(CheckReports.TOO_MANY))
+          ? List.of()
+          : List.of(reported(CheckReports.tooMany(c.sha(), MAX_STATUSES_PER_RUN), ctx));
+    }
+    return List.of(reported(c, ctx));
+  }
+
+  private static StatusReported reported(ReportStatus c, CommandContext ctx) {
+    return new StatusReported(
+        c.sha(),
+        new RunStatus(
+            c.context(),
+            c.state(),
+            c.url(),
+            c.description(),
+            c.appId(),
+            c.checkRunId(),
+            ctx.now()));
   }
 
   /**

@@ -26,6 +26,7 @@ class CheckRuleTest {
   private static final RequiredCheck SLOW = RequiredCheck.named("ci/slow");
   private static final RequiredCheck LINT = RequiredCheck.named("lint");
   private static final long CI_APP = 15368;
+  private static final String SUITE = "check suite (github-actions)";
 
   record Row(
       String rule,
@@ -140,6 +141,28 @@ class CheckRuleTest {
                     .after(Duration.ofSeconds(29))
                     .tick(),
             PrState.TESTING),
+        new Row(
+            "declared none: a check suite in progress holds a run whose checks so far passed",
+            q -> q.declared(),
+            q ->
+                q.check(1, SUITE, PENDING, CI_APP)
+                    .check(1, "build", SUCCESS, CI_APP)
+                    .after(SETTLE)
+                    .tick(),
+            PrState.TESTING),
+        new Row(
+            "declared none: the suite completing lands it",
+            q -> q.declared(),
+            q ->
+                q.check(1, SUITE, PENDING, CI_APP)
+                    .check(1, "build", SUCCESS, CI_APP)
+                    .check(1, SUITE, SUCCESS, CI_APP),
+            PrState.MERGED),
+        new Row(
+            "declared: a suite in progress does not hold what the required checks decide",
+            q -> q.declared(LINT),
+            q -> q.check(1, SUITE, PENDING, CI_APP).check(1, "lint", SUCCESS, CI_APP),
+            PrState.MERGED),
         new Row(
             "plain git: a failure fails at once",
             q -> q,

@@ -92,8 +92,11 @@ public final class GithubEvents {
   /**
    * @param event the {@code X-GitHub-Event} header
    * @param host the {@code repo.host} the App serves ({@code TRAINYARD_GITHUB_HOST})
+   * @param ownApp the App's id ({@code TRAINYARD_GITHUB_APP_ID} when it is numeric; null when it is
+   *     a client id): its own check run and suite are never CI results; another App's check named
+   *     {@code trainyard} is
    */
-  public static Routed read(String event, JsonNode payload, String host) {
+  public static Routed read(String event, JsonNode payload, String host, Long ownApp) {
     String action = payload.path("action").asString("");
     if (event.equals("installation")) {
       JsonNode installation = payload.path("installation");
@@ -104,7 +107,7 @@ public final class GithubEvents {
               action)
           : new Routed.Ignored("installation " + action);
     }
-    List<Intent> intents = intents(event, action, payload);
+    List<Intent> intents = intents(event, action, payload, ownApp);
     if (intents.isEmpty()) {
       return new Routed.Ignored(event + (action.isEmpty() ? "" : " " + action));
     }
@@ -122,7 +125,7 @@ public final class GithubEvents {
         intents);
   }
 
-  private static List<Intent> intents(String event, String action, JsonNode payload) {
+  private static List<Intent> intents(String event, String action, JsonNode payload, Long ownApp) {
     return switch (event) {
       case "pull_request" -> pullRequest(action, payload);
       case "push" ->
@@ -133,7 +136,8 @@ public final class GithubEvents {
       case "pull_request_review", "installation_repositories" -> List.of(new Intent.Refresh(false));
       case "branch_protection_rule", "repository_ruleset" -> List.of(new Intent.Refresh(true));
       case "status" -> status(payload);
-      case "check_run" -> checkRun(action, payload.path("check_run"));
+      case "check_run" -> checkRun(action, payload.path("check_run"), ownApp);
+      case "check_suite" -> checkSuite(action, payload.path("check_suite"), ownApp);
       case "issue_comment" -> action.equals("created") ? comment(payload) : List.of();
       default -> List.of();
     };
@@ -174,16 +178,50 @@ public final class GithubEvents {
     return List.of(new Intent.Refresh(false));
   }
 
-  private static List<Intent> checkRun(String action, JsonNode run) {
-    String name = run.path("name").asString("");
-    if (name.equals(OWN_CHECK_RUN) || !(action.equals("created") || action.equals("completed"))) {
+  /**
+   * A check run started or completed: its result, after its suite's state (a suite in progress
+   * holds a verdict that counts every reported check, and must be recorded before the run's success
+   * could conclude it).
+   */
+  private static List<Intent> checkRun(String action, JsonNode run, Long ownApp) {
+    boolean own =
+        run.path("name").asString("").equals(OWN_CHECK_RUN) && ownApp(run.path("app"), ownApp);
+    if (own || !(action.equals("created") || action.equals("completed"))) {
       return List.of();
     }
-    JsonNode suiteBranch = run.path("check_suite").path("head_branch");
-    if (suiteBranch.isString() && !concernsTestBranches(List.of(suiteBranch.asString()))) {
+    JsonNode suite = run.path("check_suite");
+    if (!onTestBranch(suite)) {
       return List.of();
     }
-    return List.of(new Intent.Status(CheckReports.ofCheckRun(run)));
+    List<Intent> intents = new java.util.ArrayList<>();
+    JsonNode suiteApp = suite.has("app") ? suite.path("app") : run.path("app");
+    CheckReports.ofCheckSuite(suite, suiteApp).ifPresent(r -> intents.add(new Intent.Status(r)));
+    intents.add(new Intent.Status(CheckReports.ofCheckRun(run)));
+    return intents;
+  }
+
+  /** Another App's check suite completed (its runs may all have been reported before). */
+  private static List<Intent> checkSuite(String action, JsonNode suite, Long ownApp) {
+    JsonNode app = suite.path("app");
+    if (!action.equals("completed") || (ownApp != null && ownApp(app, ownApp))) {
+      return List.of();
+    }
+    return onTestBranch(suite)
+        ? CheckReports.ofCheckSuite(suite, app)
+            .<List<Intent>>map(r -> List.of(new Intent.Status(r)))
+            .orElse(List.of())
+        : List.of();
+  }
+
+  /** Whether {@code app} is trainyard's own App (any, when its id is not known). */
+  private static boolean ownApp(JsonNode app, Long ownApp) {
+    return ownApp == null || (app.path("id").isNumber() && app.path("id").asLong() == ownApp);
+  }
+
+  /** Whether a suite's head branch is one of trainyard's, or GitHub does not name it. */
+  private static boolean onTestBranch(JsonNode suite) {
+    JsonNode branch = suite.path("head_branch");
+    return !branch.isString() || concernsTestBranches(List.of(branch.asString()));
   }
 
   /**

@@ -55,6 +55,7 @@ public class GithubInbox implements SmartLifecycle {
   private final GithubDeliveryApplier applier;
   private final InstantSource clock;
   private final String host;
+  private final Long ownApp;
   private final Duration sweepInterval;
   private volatile Disposable sweeping;
 
@@ -68,6 +69,8 @@ public class GithubInbox implements SmartLifecycle {
     this.applier = applier;
     this.clock = clock;
     this.host = props.github().host();
+    String appId = props.github().appId();
+    this.ownApp = appId != null && appId.matches("\\d{1,18}") ? Long.valueOf(appId) : null;
     this.sweepInterval = sweepInterval;
     var indexes = mongo.indexOps(Collections.GITHUB_DELIVERIES);
     indexes
@@ -139,7 +142,8 @@ public class GithubInbox implements SmartLifecycle {
             claimed.getString("event"),
             GithubWebhookHandler.payload(
                 claimed.getString("body").getBytes(StandardCharsets.UTF_8)),
-            host);
+            host,
+            ownApp);
     return applier
         .apply(routed, id)
         .then(

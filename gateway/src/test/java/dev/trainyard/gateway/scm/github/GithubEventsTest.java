@@ -20,6 +20,9 @@ class GithubEventsTest {
   private static final String REPO =
       "\"installation\":{\"id\":42},\"repository\":{\"name\":\"rocket\",\"owner\":{\"login\":\"acme\"}}";
   private static final String SHA = "6113728f27ae82c7b1a177c8d03f9e96e0adf246";
+  private static final long OWN_APP = 4242;
+  private static final String ACTIONS = "{\"id\":15368,\"slug\":\"github-actions\"}";
+  private static final String TEST_BRANCH = "\"head_branch\":\"trainyard-merge/main/r1\"";
 
   static Stream<Arguments> deliveries() {
     return Stream.of(
@@ -108,8 +111,62 @@ class GithubEventsTest {
         Arguments.of("check_run", checkRun("rerequested", "completed", "failure"), null),
         Arguments.of(
             "check_run",
-            checkRun("completed", "completed", "failure").replace("\"build\"", "\"trainyard\""),
+            checkRun("completed", "completed", "failure")
+                .replace("\"build\"", "\"trainyard\",\"app\":{\"id\":" + OWN_APP + "}"),
             null),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "failure")
+                .replace("\"build\"", "\"trainyard\",\"app\":" + ACTIONS),
+            List.of(
+                new Intent.Status(
+                    new ReportStatus(
+                        SHA,
+                        "trainyard",
+                        CommitState.FAILURE,
+                        "https://ci/run",
+                        "Build",
+                        15368L)))),
+        Arguments.of(
+            "check_run",
+            checkRun("completed", "completed", "success")
+                .replace(
+                    "\"name\":\"build\"",
+                    "\"name\":\"build\",\"app\":"
+                        + ACTIONS
+                        + ",\"check_suite\":{\"head_sha\":\""
+                        + SHA
+                        + "\",\"status\":\"in_progress\",\"conclusion\":null,"
+                        + TEST_BRANCH
+                        + ",\"app\":"
+                        + ACTIONS
+                        + "}"),
+            List.of(
+                new Intent.Status(
+                    new ReportStatus(
+                        SHA,
+                        "check suite (github-actions)",
+                        CommitState.PENDING,
+                        null,
+                        "check suite in_progress",
+                        15368L)),
+                new Intent.Status(
+                    new ReportStatus(
+                        SHA, "build", CommitState.SUCCESS, "https://ci/run", "Build", 15368L)))),
+        Arguments.of(
+            "check_suite",
+            checkSuite(ACTIONS, 2),
+            List.of(
+                new Intent.Status(
+                    new ReportStatus(
+                        SHA,
+                        "check suite (github-actions)",
+                        CommitState.SUCCESS,
+                        null,
+                        "check suite completed",
+                        15368L)))),
+        Arguments.of("check_suite", checkSuite("{\"id\":" + OWN_APP + "}", 1), null),
+        Arguments.of("check_suite", checkSuite(ACTIONS, 0), null),
         Arguments.of("check_suite", "{\"action\":\"completed\"," + REPO + "}", null),
         Arguments.of(
             "issue_comment",
@@ -159,7 +216,8 @@ class GithubEventsTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("deliveries")
   void aDeliveryAsksForItsIntents(String event, String payload, List<Intent> intents) {
-    Routed routed = GithubEvents.read(event, Json.mapper().readTree(payload), "github.com");
+    Routed routed =
+        GithubEvents.read(event, Json.mapper().readTree(payload), "github.com", OWN_APP);
     if (intents == null) {
       assertThat(routed).isInstanceOf(Routed.Ignored.class);
     } else {
@@ -180,7 +238,8 @@ class GithubEventsTest {
                     "{\"action\":\""
                         + action
                         + "\",\"installation\":{\"id\":9,\"account\":{\"login\":\"octo\"}}}"),
-            "github.com");
+            "github.com",
+            OWN_APP);
     assertThat(read)
         .isEqualTo(routed ? new Routed.Installation(9, "octo", action) : read)
         .isInstanceOf(routed ? Routed.Installation.class : Routed.Ignored.class);
@@ -209,6 +268,21 @@ class GithubEventsTest {
         + "\"comment\":{\"body\":\""
         + body
         + "\",\"user\":{\"login\":\"octo\"}},"
+        + REPO
+        + "}";
+  }
+
+  /** App {@code app}'s suite with {@code runs} runs completed on a test branch. */
+  private static String checkSuite(String app, int runs) {
+    return "{\"action\":\"completed\",\"check_suite\":{\"head_sha\":\""
+        + SHA
+        + "\",\"status\":\"completed\",\"conclusion\":\"success\","
+        + TEST_BRANCH
+        + ",\"latest_check_runs_count\":"
+        + runs
+        + ",\"app\":"
+        + app
+        + "},"
         + REPO
         + "}";
   }

@@ -46,6 +46,8 @@ public final class GithubScm implements ScmProvider {
   /** The check run trainyard keeps on every queued PR's head. */
   public static final String CHECK_NAME = "trainyard";
 
+  private static final int MAX_PAGES = 10;
+
   private final GithubClient github;
   private final String host;
   private final GithubBindings bindings;
@@ -385,8 +387,19 @@ public final class GithubScm implements ScmProvider {
   public long publishCheck(OrgRepo repo, String sha, Long id, CheckOutput check) {
     Long existing = id;
     if (existing == null) {
+      // by the App's id too: another App's check of the same name is a CI result, not ours
+      Long app = github.appId();
       JsonNode runs =
-          call(repo, "GET", "/commits/" + sha + "/check-runs?check_name=" + CHECK_NAME, null, 200)
+          call(
+                  repo,
+                  "GET",
+                  "/commits/"
+                      + sha
+                      + "/check-runs?check_name="
+                      + CHECK_NAME
+                      + (app == null ? "" : "&app_id=" + app),
+                  null,
+                  200)
               .body()
               .path("check_runs");
       existing = runs.isEmpty() ? null : runs.get(0).path("id").asLong();
@@ -587,29 +600,58 @@ public final class GithubScm implements ScmProvider {
 
   /**
    * What CI reported on commit {@code sha}: every check run (its conclusion as GitHub's required
-   * checks count it: {@code success}, {@code neutral} and {@code skipped} pass) but trainyard's
-   * own, and every commit status. Read with conditional requests, so an unchanged answer costs no
-   * rate limit.
+   * checks count it: {@code success}, {@code neutral} and {@code skipped} pass) and every check
+   * suite with runs, but trainyard's own, and every commit status; each list read to its end, not
+   * only its first page. Read with conditional requests, so an unchanged answer costs no rate
+   * limit.
    */
   public List<ReportStatus> reports(OrgRepo repo, String sha) {
     List<ReportStatus> out = new java.util.ArrayList<>();
-    JsonNode runs =
-        call(repo, "GET", "/commits/" + sha + "/check-runs?per_page=100", null, 200)
-            .body()
-            .path("check_runs");
-    for (JsonNode run : runs) {
-      if (!run.path("name").asString("").equals(CHECK_NAME)) {
+    Long own = github.appId();
+    Listed suites = all(repo, "/commits/" + sha + "/check-suites", "check_suites");
+    for (JsonNode suite : suites.items()) {
+      JsonNode app = suite.path("app");
+      if (own == null || app.path("id").asLong() != own) {
+        CheckReports.ofCheckSuite(suite, app).ifPresent(out::add);
+      }
+    }
+    Listed runs = all(repo, "/commits/" + sha + "/check-runs", "check_runs");
+    for (JsonNode run : runs.items()) {
+      boolean ours =
+          run.path("name").asString("").equals(CHECK_NAME)
+              && (own == null || run.path("app").path("id").asLong() == own);
+      if (!ours) {
         out.add(CheckReports.ofCheckRun(run));
       }
     }
-    JsonNode statuses =
-        call(repo, "GET", "/commits/" + sha + "/status?per_page=100", null, 200)
-            .body()
-            .path("statuses");
-    for (JsonNode status : statuses) {
+    Listed statuses = all(repo, "/commits/" + sha + "/status", "statuses");
+    for (JsonNode status : statuses.items()) {
       CheckReports.ofStatus(sha, status).ifPresent(out::add);
     }
+    if (suites.cut() || runs.cut() || statuses.cut()) {
+      out.add(CheckReports.tooMany(sha, MAX_PAGES * 100));
+    }
     return out;
+  }
+
+  /** The items of a list GitHub pages, and whether it had more than were read. */
+  private record Listed(List<JsonNode> items, boolean cut) {}
+
+  /**
+   * Every item of list {@code field} at {@code path}, page by page of 100 until {@code total_count}
+   * is read, at most {@link #MAX_PAGES} pages.
+   */
+  private Listed all(OrgRepo repo, String path, String field) {
+    List<JsonNode> items = new java.util.ArrayList<>();
+    for (int page = 1; page <= MAX_PAGES; page++) {
+      JsonNode body = call(repo, "GET", path + "?per_page=100&page=" + page, null, 200).body();
+      JsonNode list = body.path(field);
+      list.forEach(items::add);
+      if (list.size() < 100 || items.size() >= body.path("total_count").asLong(0)) {
+        return new Listed(items, false);
+      }
+    }
+    return new Listed(items, true);
   }
 
   private String tree(OrgRepo repo, String sha) {

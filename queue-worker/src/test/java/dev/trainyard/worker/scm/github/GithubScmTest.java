@@ -3,7 +3,10 @@ package dev.trainyard.worker.scm.github;
 import static dev.trainyard.worker.scm.git.BareRepo.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubInstallation;
@@ -114,6 +117,73 @@ class GithubScmTest {
         .as("the repository left the installation: the queue's source problem")
         .isInstanceOf(java.io.UncheckedIOException.class)
         .hasMessageContaining("o/r");
+  }
+
+  /**
+   * Before, one page of check runs and statuses was read (GitHub's 30 by default, 100 at most), and
+   * every check named {@code trainyard} was taken for trainyard's own; check suites were not read.
+   */
+  @Test
+  void ciResultsAreReadToTheEndAndOnlyTheAppsOwnCheckIsLeftOut() {
+    String sha = repo.head("main").orElseThrow();
+    for (int i = 0; i < 130; i++) {
+      repo.completeCheck(sha, "job-" + i, "success");
+    }
+    repo.completeCheck(sha, "trainyard", "failure", 777);
+    scm.publishCheck(
+        ACME, sha, null, new GithubScm.CheckOutput("queued", "summary", null, "https://t/1"));
+
+    List<ReportStatus> reports = scm.reports(ACME, sha);
+
+    assertThat(reports).filteredOn(r -> r.context().startsWith("job-")).hasSize(130);
+    assertThat(reports)
+        .filteredOn(r -> r.context().equals("trainyard"))
+        .singleElement()
+        .as("another App's check of the same name is a CI result")
+        .matches(r -> r.appId() == 777 && r.state() == CommitState.FAILURE);
+    assertThat(reports)
+        .filteredOn(r -> r.context().startsWith("check suite"))
+        .extracting(ReportStatus::appId, ReportStatus::state)
+        .as("the suites with runs, but trainyard's own")
+        .containsExactlyInAnyOrder(
+            tuple(SimulatedRepository.CI_APP, CommitState.SUCCESS),
+            tuple(777L, CommitState.FAILURE));
+  }
+
+  @Test
+  void aSuiteStillRunningIsPendingAfterItsRunsSoFarCompleted() {
+    String sha = repo.head("main").orElseThrow();
+    repo.holdSuite(sha, SimulatedRepository.CI_APP);
+    repo.completeCheck(sha, "build", "success");
+
+    assertThat(scm.reports(ACME, sha))
+        .filteredOn(r -> r.context().startsWith("check suite"))
+        .singleElement()
+        .matches(r -> r.state() == CommitState.PENDING);
+
+    repo.releaseSuite(sha, SimulatedRepository.CI_APP);
+
+    assertThat(scm.reports(ACME, sha))
+        .filteredOn(r -> r.context().startsWith("check suite"))
+        .singleElement()
+        .matches(r -> r.state() == CommitState.SUCCESS);
+  }
+
+  @Test
+  void theAppsOwnCheckIsFoundByItsAppNotByItsName() {
+    String sha = repo.head("main").orElseThrow();
+    repo.completeCheck(sha, "trainyard", "success", 777);
+
+    long id =
+        scm.publishCheck(
+            ACME, sha, null, new GithubScm.CheckOutput("queued", "summary", null, "https://t/1"));
+
+    assertThat(repo.checkRuns())
+        .filteredOn(r -> r.name().equals("trainyard"))
+        .extracting(SimulatedRepository.CheckRun::appId)
+        .as("another App's check of that name is left as it was; trainyard creates its own")
+        .containsExactlyInAnyOrder(777L, GithubSimulator.APP_ID);
+    assertThat(repo.checkRuns()).anyMatch(r -> r.id() == id && r.appId() == GithubSimulator.APP_ID);
   }
 
   /** Before, only the first 100 comments were searched for the marker: a busy PR got two. */

@@ -31,6 +31,7 @@ final class RepositoryApi {
   private static final Pattern ISSUE_LABEL = Pattern.compile("/issues/(\\d+)/labels/(.+)");
   private static final Pattern CHECK_RUN = Pattern.compile("/check-runs/(\\d+)");
   private static final Pattern COMMIT_CHECK_RUNS = Pattern.compile("/commits/(.+)/check-runs");
+  private static final Pattern COMMIT_CHECK_SUITES = Pattern.compile("/commits/(.+)/check-suites");
   private static final Pattern PERMISSION = Pattern.compile("/collaborators/([^/]+)/permission");
   private static final Pattern COMMIT_STATUS = Pattern.compile("/commits/([^/]+)/status");
   private final GithubSimulator github;
@@ -124,6 +125,9 @@ final class RepositoryApi {
     }
     if (method.equals("GET") && (m = COMMIT_CHECK_RUNS.matcher(rest)).matches()) {
       return checkRunsOf(m.group(1));
+    }
+    if (method.equals("GET") && (m = COMMIT_CHECK_SUITES.matcher(rest)).matches()) {
+      return checkSuitesOf(m.group(1));
     }
     if ((m = ISSUE_LABEL.matcher(rest)).matches() && method.equals("DELETE")) {
       return removeLabel(Long.parseLong(m.group(1)), decoded(m.group(2)));
@@ -338,31 +342,93 @@ final class RepositoryApi {
                 : before == null ? null : before.conclusion(),
             body.path("output").path("title").asString(before == null ? null : before.title()),
             body.path("output").path("summary").asString(before == null ? null : before.summary()),
-            body.path("details_url").asString(before == null ? null : before.detailsUrl()));
+            body.path("details_url").asString(before == null ? null : before.detailsUrl()),
+            GithubSimulator.APP_ID); // the App's token made it
     repo.checkRuns.remove(before);
     repo.checkRuns.add(run);
     return new Answer(status, checkRunJson(example(status), run));
   }
 
+  /**
+   * {@code GET /commits/{ref}/check-runs}, filtered by {@code check_name} and {@code app_id}, one
+   * page of {@code per_page} (GitHub: 30 by default, at most 100) with the full {@code
+   * total_count}.
+   */
   private Answer checkRunsOf(String ref) {
     String sha = repo.hasCommit(ref) ? ref : repo.head(ref).orElse(ref);
     String name = query("check_name");
+    String app = query("app_id");
     List<CheckRun> runs =
         repo.checkRuns.stream()
             .filter(r -> r.headSha().equals(sha) && (name == null || r.name().equals(name)))
+            .filter(r -> app == null || Long.toString(r.appId()).equals(app))
             .toList();
     ObjectNode answer = example(200);
     ArrayNode list = (ArrayNode) answer.get("check_runs");
     ObjectNode template = (ObjectNode) list.get(0);
     list.removeAll();
-    runs.forEach(r -> list.add(checkRunJson(template.deepCopy(), r)));
+    page(runs).forEach(r -> list.add(checkRunJson(template.deepCopy(), r)));
     answer.put("total_count", runs.size());
     return new Answer(200, answer);
+  }
+
+  /**
+   * {@code GET /commits/{ref}/check-suites}: one suite per App with check runs on the commit (and a
+   * queued suite, without runs, for an App that has none: GitHub creates one on every push for each
+   * App that may write checks).
+   */
+  private Answer checkSuitesOf(String ref) {
+    String sha = repo.hasCommit(ref) ? ref : repo.head(ref).orElse(ref);
+    java.util.Set<Long> apps = new java.util.TreeSet<>();
+    apps.add(GithubSimulator.APP_ID);
+    repo.checkRuns.stream().filter(r -> r.headSha().equals(sha)).forEach(r -> apps.add(r.appId()));
+    ObjectNode answer = example(200);
+    ArrayNode list = (ArrayNode) answer.get("check_suites");
+    ObjectNode template = (ObjectNode) list.get(0);
+    list.removeAll();
+    for (long app : page(List.copyOf(apps))) {
+      list.add(suiteJson(template.deepCopy(), repo, sha, app));
+    }
+    answer.put("total_count", apps.size());
+    return new Answer(200, answer);
+  }
+
+  /**
+   * {@code json} (a check suite of a published example) as App {@code app}'s suite on {@code sha}.
+   */
+  static ObjectNode suiteJson(ObjectNode json, SimulatedRepository repo, String sha, long app) {
+    SimulatedRepository.SuiteState state = repo.suiteState(sha, app);
+    json.put("id", sha.hashCode() * 31L + app);
+    json.put("head_sha", sha);
+    json.put("status", state.status());
+    if (state.conclusion() == null) {
+      json.putNull("conclusion");
+    } else {
+      json.put("conclusion", state.conclusion());
+    }
+    json.put("latest_check_runs_count", state.runs());
+    if (json.get("app") instanceof ObjectNode owner) {
+      owner.put("id", app);
+      owner.put("slug", app == GithubSimulator.APP_ID ? "trainyard" : "ci-app-" + app);
+      owner.put("name", app == GithubSimulator.APP_ID ? "trainyard" : "CI app " + app);
+    }
+    return json;
+  }
+
+  /** The items of the page {@code per_page} and {@code page} ask for, as GitHub pages lists. */
+  private <T> List<T> page(List<T> items) {
+    int perPage =
+        Math.min(100, query("per_page") == null ? 30 : Integer.parseInt(query("per_page")));
+    int page = query("page") == null ? 1 : Integer.parseInt(query("page"));
+    return items.stream().skip((long) (page - 1) * perPage).limit(perPage).toList();
   }
 
   private static ObjectNode checkRunJson(JsonNode template, CheckRun run) {
     ObjectNode json = (ObjectNode) template;
     json.put("id", run.id());
+    if (json.get("app") instanceof ObjectNode app) {
+      app.put("id", run.appId());
+    }
     json.put("name", run.name());
     json.put("head_sha", run.headSha());
     json.put("status", run.status());
@@ -387,12 +453,7 @@ final class RepositoryApi {
     }
     ArrayNode list = Json.mapper().createArrayNode();
     JsonNode template = github.example("POST", path, 201);
-    int perPage = query("per_page") == null ? 30 : Integer.parseInt(query("per_page"));
-    int page = query("page") == null ? 1 : Integer.parseInt(query("page"));
-    repo.comments.stream()
-        .filter(c -> c.issue() == issue)
-        .skip((long) (page - 1) * perPage)
-        .limit(perPage)
+    page(repo.comments.stream().filter(c -> c.issue() == issue).toList())
         .forEach(c -> list.add(commentJson((ObjectNode) template.deepCopy(), c)));
     return new Answer(200, list);
   }
@@ -586,14 +647,15 @@ final class RepositoryApi {
     list.removeAll();
     java.util.Map<String, String> newest = new java.util.LinkedHashMap<>();
     repo.statuses.getOrDefault(sha, List.of()).forEach(s -> newest.put(s.context(), s.state()));
-    newest.forEach(
-        (context, state) ->
-            list.add(
-                template
-                    .deepCopy()
-                    .put("context", context)
-                    .put("state", state)
-                    .put("description", context)));
+    page(List.copyOf(newest.entrySet()))
+        .forEach(
+            e ->
+                list.add(
+                    template
+                        .deepCopy()
+                        .put("context", e.getKey())
+                        .put("state", e.getValue())
+                        .put("description", e.getKey())));
     answer.put("sha", sha);
     answer.put("total_count", newest.size());
     answer.put(

@@ -123,7 +123,10 @@ public final class SimulatedRepository {
     }
   }
 
-  /** A check run some app reported on a commit. */
+  /** The App id of the CI that reports check runs in tests (GitHub Actions' on github.com). */
+  public static final long CI_APP = 15368;
+
+  /** A check run App {@code appId} reported on a commit. */
   public record CheckRun(
       long id,
       String name,
@@ -132,7 +135,16 @@ public final class SimulatedRepository {
       String conclusion,
       String title,
       String summary,
-      String detailsUrl) {}
+      String detailsUrl,
+      long appId) {}
+
+  /** A commit's check suite of one App, held open (more runs to come) by {@link #holdSuite}. */
+  record Suite(String sha, long appId) {}
+
+  /** A suite's {@code status}, {@code conclusion} (null until completed) and run count. */
+  record SuiteState(String status, String conclusion, int runs) {}
+
+  final Set<Suite> heldSuites = ConcurrentHashMap.newKeySet();
 
   /** PR {@code number} had {@code labels} after a change. */
   public record Labeled(long number, List<String> labels) {}
@@ -213,13 +225,61 @@ public final class SimulatedRepository {
     github.webhooks().drain();
   }
 
-  /** A CI app completes check run {@code name} on {@code sha} with {@code conclusion}. */
+  /** The CI app completes check run {@code name} on {@code sha} with {@code conclusion}. */
   public void completeCheck(String sha, String name, String conclusion) {
+    completeCheck(sha, name, conclusion, CI_APP);
+  }
+
+  /**
+   * App {@code appId} completes check run {@code name} on {@code sha} with {@code conclusion}; when
+   * its suite on the commit is not held open, the suite completes too ({@code check_suite}).
+   */
+  public void completeCheck(String sha, String name, String conclusion, long appId) {
     CheckRun run =
-        new CheckRun(System.nanoTime(), name, sha, "completed", conclusion, name, null, null);
+        new CheckRun(
+            System.nanoTime(), name, sha, "completed", conclusion, name, null, null, appId);
     checkRuns.add(run);
     github.webhooks().checkRun(this, run);
+    if (!heldSuites.contains(new Suite(sha, appId))) {
+      github.webhooks().checkSuite(this, sha, appId);
+    }
     github.webhooks().drain();
+  }
+
+  /**
+   * App {@code appId}'s check suite on {@code sha} stays in progress after its runs so far
+   * complete, as a GitHub Actions workflow does while a job that {@code needs} another has no run
+   * yet.
+   */
+  public void holdSuite(String sha, long appId) {
+    heldSuites.add(new Suite(sha, appId));
+  }
+
+  /** The held suite completes (its later runs done), and GitHub delivers {@code check_suite}. */
+  public void releaseSuite(String sha, long appId) {
+    heldSuites.remove(new Suite(sha, appId));
+    github.webhooks().checkSuite(this, sha, appId);
+    github.webhooks().drain();
+  }
+
+  /**
+   * App {@code appId}'s suite on {@code sha} as GitHub shows it: {@code queued} without runs, in
+   * progress while held or while a run is, else completed with the worst conclusion.
+   */
+  SuiteState suiteState(String sha, long appId) {
+    List<CheckRun> runs =
+        checkRuns.stream().filter(r -> r.headSha().equals(sha) && r.appId() == appId).toList();
+    if (runs.isEmpty()) {
+      return new SuiteState("queued", null, 0);
+    }
+    if (heldSuites.contains(new Suite(sha, appId))
+        || runs.stream().anyMatch(r -> !r.status().equals("completed"))) {
+      return new SuiteState("in_progress", null, runs.size());
+    }
+    boolean failed =
+        runs.stream()
+            .anyMatch(r -> !Set.of("success", "neutral", "skipped").contains(r.conclusion()));
+    return new SuiteState("completed", failed ? "failure" : "success", runs.size());
   }
 
   /** Classic branch protection on {@code branch} requires status checks {@code contexts}. */

@@ -123,16 +123,35 @@ public final class Webhooks implements AutoCloseable {
     json.put("head_sha", run.headSha());
     json.put("status", run.status());
     json.put("conclusion", run.conclusion());
+    ((ObjectNode) json.get("app")).put("id", run.appId());
     if (json.get("check_suite") instanceof ObjectNode suite) {
-      String branch = repo.branchAt(run.headSha());
-      if (branch == null) {
-        suite.putNull("head_branch");
-      } else {
-        suite.put("head_branch", branch);
-      }
-      suite.put("head_sha", run.headSha());
+      RepositoryApi.suiteJson(suite, repo, run.headSha(), run.appId());
+      suite.remove("latest_check_runs_count"); // not part of a check run's suite
+      headBranch(suite, repo, run.headSha());
     }
     queue(payload, "check_run", "completed");
+  }
+
+  /** App {@code appId}'s suite on {@code sha} completed. */
+  void checkSuite(SimulatedRepository repo, String sha, long appId) {
+    ObjectNode payload = payload(repo, "check_suite", "completed", "ci-bot");
+    if (payload == null) {
+      return;
+    }
+    ObjectNode suite = (ObjectNode) payload.get("check_suite");
+    RepositoryApi.suiteJson(suite, repo, sha, appId);
+    headBranch(suite, repo, sha);
+    queue(payload, "check_suite", "completed");
+  }
+
+  /** The branch whose push started a suite on {@code sha}, as GitHub names it (or null). */
+  private static void headBranch(ObjectNode suite, SimulatedRepository repo, String sha) {
+    String branch = repo.branchAt(sha);
+    if (branch == null) {
+      suite.putNull("head_branch");
+    } else {
+      suite.put("head_branch", branch);
+    }
   }
 
   void comment(SimulatedRepository repo, PullRequest pr, Comment comment) {
