@@ -2,6 +2,7 @@ package dev.trainyard.common.command;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
@@ -33,7 +34,16 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
 })
 public sealed interface QueueCommand {
 
-  record CreateQueue(QueueMode mode, long concurrency) implements QueueCommand {}
+  /**
+   * Creates the queue with the default settings but these; {@code mergeMethod} null: the default
+   * ({@code merge_commit}).
+   */
+  record CreateQueue(QueueMode mode, long concurrency, MergeMethod mergeMethod)
+      implements QueueCommand {
+    public CreateQueue(QueueMode mode, long concurrency) {
+      this(mode, concurrency, null);
+    }
+  }
 
   record UpdateQueue(QueueSettingsPatch patch) implements QueueCommand {}
 

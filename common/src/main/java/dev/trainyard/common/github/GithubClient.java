@@ -4,9 +4,11 @@ import dev.trainyard.common.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -97,7 +99,11 @@ public final class GithubClient {
     return new GithubClient(
         api,
         new AppJwt(appId, AppKey.read(privateKeyPem), clock),
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(),
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10))
+            // GitHub redirects calls on a renamed or transferred repository to its new name
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .build(),
         clock,
         sleeper);
   }
@@ -337,5 +343,22 @@ public final class GithubClient {
       Thread.currentThread().interrupt();
       throw new GithubException(0, "interrupted while calling GitHub");
     }
+  }
+
+  /**
+   * {@code branch} as URL path segments, each percent-encoded (as in {@code
+   * /git/refs/heads/<branch>}); a segment of only dots is encoded too, so no name can climb out of
+   * the path it is put in ({@code /branches/../../x}), whatever the edge let through.
+   */
+  public static String segments(String branch) {
+    StringBuilder path = new StringBuilder();
+    for (String segment : branch.split("/", -1)) {
+      if (path.length() > 0) {
+        path.append('/');
+      }
+      String encoded = URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+      path.append(segment.matches("\\.+") ? encoded.replace(".", "%2E") : encoded);
+    }
+    return path.toString();
   }
 }

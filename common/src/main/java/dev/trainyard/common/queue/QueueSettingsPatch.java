@@ -49,6 +49,37 @@ public record QueueSettingsPatch(
         null, null, null, false, null, false, null, null, null, null, null);
   }
 
+  /** A patch of the merge method alone. */
+  public static QueueSettingsPatch mergeMethod(MergeMethod mergeMethod) {
+    return new QueueSettingsPatch(
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        null,
+        false,
+        null,
+        null,
+        null,
+        mergeMethod,
+        null);
+  }
+
   /** The same patch without its mode (kept back while a mode switch waits for runs). */
   public QueueSettingsPatch withoutMode() {
     return new QueueSettingsPatch(

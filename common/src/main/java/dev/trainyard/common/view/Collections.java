@@ -52,6 +52,12 @@ public final class Collections {
   /** GitHub webhook deliveries already applied, by {@code X-GitHub-Delivery} (kept 7 days). */
   public static final String GITHUB_DELIVERIES = "github_deliveries";
 
+  /**
+   * Every name each GitHub repository (by GitHub's id) was delivered under: a queue created before
+   * a rename or transfer still gets its deliveries.
+   */
+  public static final String GITHUB_REPOSITORIES = "github_repositories";
+
   /** Commands a queue could not apply ({@code DeadCommand}): written by the worker. */
   public static final String DEAD_COMMANDS = "dead_commands";
 

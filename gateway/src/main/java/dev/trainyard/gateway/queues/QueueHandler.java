@@ -13,6 +13,8 @@ import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
+import dev.trainyard.gateway.scm.github.GithubLandingCheck;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -25,12 +27,24 @@ public class QueueHandler {
   private static final int MAX_STATUS_LENGTH = 255;
   private final CommandBus commands;
   private final QueueReader reader;
+  private final RepositoryQueues repositoryQueues;
+  private final GithubLandingCheck landing;
 
-  public QueueHandler(CommandBus commands, QueueReader reader) {
+  public QueueHandler(
+      CommandBus commands,
+      QueueReader reader,
+      RepositoryQueues repositoryQueues,
+      GithubLandingCheck landing) {
     this.commands = commands;
     this.reader = reader;
+    this.repositoryQueues = repositoryQueues;
+    this.landing = landing;
   }
 
+  /**
+   * Creates the queue; {@code mergeMethod} may be given here too (GitHub may refuse the default on
+   * a branch), and is checked against the host as at {@code updateQueue}.
+   */
   public Mono<ServerResponse> create(ServerRequest request) {
     return JsonResponses.body(request)
         .flatMap(
@@ -38,10 +52,43 @@ public class QueueHandler {
               QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
               QueueMode mode = body.optionalEnum("mode", QueueMode.class).orElse(QueueMode.SINGLE);
               long concurrency = body.optionalLong("concurrency", 1, MAX).orElse(5L);
-              return commands
-                  .sendExpectingAcceptance(key, new QueueCommand.CreateQueue(mode, concurrency))
+              MergeMethod method = body.optionalEnum("mergeMethod", MergeMethod.class).orElse(null);
+              return sameRepositoryOtherCase(key)
+                  .then(landing.check(key, method == null ? MergeMethod.MERGE_COMMIT : method))
+                  .then(
+                      Mono.defer(
+                          () ->
+                              commands.sendExpectingAcceptance(
+                                  key, new QueueCommand.CreateQueue(mode, concurrency, method))))
                   .then(JsonResponses.empty());
             });
+  }
+
+  /**
+   * 409 when the organization has a queue on the same branch of a repository whose name differs
+   * only in case: GitHub's names are case-insensitive, so both would be one repository's queue and
+   * take each other's deliveries.
+   */
+  private Mono<Void> sameRepositoryOtherCase(QueueKey key) {
+    return repositoryQueues
+        .find(key.org(), key.repo(), true)
+        .flatMap(
+            queues ->
+                queues.stream()
+                    .map(RepositoryQueues.RepositoryQueue::key)
+                    .filter(other -> other.branch().equals(key.branch()) && !other.equals(key))
+                    .findFirst()
+                    .<Mono<Void>>map(
+                        other ->
+                            Mono.error(
+                                new ApiException(
+                                    HttpStatus.CONFLICT,
+                                    "a queue for "
+                                        + other.repo().slug()
+                                        + " onto "
+                                        + other.branch()
+                                        + " exists; repository names are compared without case")))
+                    .orElse(Mono.empty()));
   }
 
   public Mono<ServerResponse> get(ServerRequest request) {
@@ -56,8 +103,16 @@ public class QueueHandler {
             body -> {
               QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
               QueueSettingsPatch patch = patch(body);
-              return commands
-                  .sendExpectingAcceptance(key, new QueueCommand.UpdateQueue(patch))
+              Mono<Void> checked =
+                  patch.mergeMethod() == null
+                      ? Mono.empty()
+                      : landing.check(key, patch.mergeMethod());
+              return checked
+                  .then(
+                      Mono.defer(
+                          () ->
+                              commands.sendExpectingAcceptance(
+                                  key, new QueueCommand.UpdateQueue(patch))))
                   .then(reader.view(key))
                   .flatMap(view -> JsonResponses.ok(QueueJson.render(view, false)));
             });

@@ -123,7 +123,10 @@ public final class QueueEngine {
               List.of(
                   new QueueCreated(
                       key,
-                      QueueSettings.defaults(create.mode(), create.concurrency()),
+                      create.mergeMethod() == null
+                          ? QueueSettings.defaults(create.mode(), create.concurrency())
+                          : QueueSettings.defaults(create.mode(), create.concurrency())
+                              .apply(QueueSettingsPatch.mergeMethod(create.mergeMethod())),
                       ctx.now())));
     }
     if (state == null) {

@@ -353,6 +353,69 @@ class GithubAppIT extends OwnStack {
   }
 
   /**
+   * A merge method GitHub will refuse on the branch is refused when it is set, naming {@code
+   * mergeMethod} and why, and a queue may be created with one it accepts. Before, both were taken
+   * and every landing was refused after the PRs had been tested.
+   */
+  @Test
+  void aMergeMethodGithubWillRefuseIsRefusedWhenItIsSet() {
+    repo.disableMergeMethod("squash");
+    repo.rule("main", "required_linear_history", Map.of());
+
+    Api.Response byDefault = api.post("/v1/createQueue", body(name, "\"concurrency\":1"));
+    assertThat(byDefault.status()).as(byDefault.body()).isEqualTo(400);
+    assertThat(byDefault.body()).contains("mergeMethod merge_commit", "linear history");
+    Api.Response rebase =
+        api.post("/v1/createQueue", body(name, "\"concurrency\":1,\"mergeMethod\":\"rebase\""));
+    assertThat(rebase.status()).as(rebase.body()).isEqualTo(200);
+    Api.Response squash = api.post("/v1/updateQueue", body(name, "\"mergeMethod\":\"squash\""));
+    assertThat(squash.status()).as(squash.body()).isEqualTo(400);
+    assertThat(squash.body()).contains("mergeMethod squash", "allow_squash_merge");
+    assertThat(api.post("/v1/getQueue", body(name, "")).json().get("mergeMethod").asString())
+        .isEqualTo("rebase");
+
+    long pr = pr("a", "a.txt");
+    submit(api, name, pr);
+    awaitState(api, name, pr, "merged");
+    assertThat(repo.pull(pr).orElseThrow().merged()).isTrue();
+  }
+
+  /** GitHub's names are case-insensitive: a second queue on the same branch is a conflict. */
+  @Test
+  void aQueueOnTheSameRepositoryNamedInAnotherCaseIsAConflict() {
+    create(api, name, 1);
+
+    Api.Response again =
+        api.post("/v1/createQueue", body(name.toUpperCase(Locale.ROOT), "\"concurrency\":1"));
+
+    assertThat(again.status()).as(again.body()).isEqualTo(409);
+    assertThat(again.body()).contains("acme/" + name);
+  }
+
+  /**
+   * A repository renamed, then transferred to another owner, keeps its queue: deliveries under the
+   * new names reach it (by GitHub's id of the repository), and its calls on the name it was created
+   * with follow GitHub's redirects. Before, every delivery under the new name was dropped.
+   */
+  @Test
+  void aRenamedOrTransferredRepositoryKeepsItsQueue() {
+    create(api, name, 1);
+    repo.grant("maya", "write");
+    long renamed = pr("a", "a.txt");
+
+    repo.rename("acme/" + name + "-renamed");
+    repo.comment(renamed, "maya", "/trainyard merge");
+
+    awaitState(api, name, renamed, "merged");
+    long transferred = pr("b", "b.txt");
+    repo.rename("acme-labs/" + name + "-renamed");
+    repo.comment(transferred, "maya", "/trainyard merge");
+
+    awaitState(api, name, transferred, "merged");
+    assertThat(tree(repo.head("main").orElseThrow())).containsKeys("a.txt", "b.txt");
+  }
+
+  /**
    * GitHub gives a delivery 10 s and never retries it. A comment command is answered at once, and
    * applied afterwards, even when GitHub takes 12 s to say who may give it. Before, the delivery
    * was answered only once applied: past 10 s GitHub cut it off and the command was lost.

@@ -2,14 +2,9 @@ package dev.trainyard.gateway.scm.github;
 
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.queue.RepoRef;
-import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.InstantSource;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -30,24 +25,8 @@ public class GithubCommenters {
   private static final Set<String> WRITERS = Set.of("admin", "maintain", "write");
   private final GithubClient client;
 
-  public GithubCommenters(GatewayProperties props) throws IOException {
-    GatewayProperties.Github github = props.github();
-    if (github.appId() == null || github.appId().isBlank()) {
-      this.client = null;
-      return;
-    }
-    String pem =
-        (github.privateKey() == null || github.privateKey().isBlank())
-                && github.privateKeyFile() != null
-            ? Files.readString(Path.of(github.privateKeyFile()))
-            : github.privateKey();
-    this.client =
-        GithubClient.create(
-            URI.create(github.apiUrl()),
-            github.appId(),
-            pem,
-            InstantSource.system(),
-            GithubClient.Sleeper.THREAD);
+  public GithubCommenters(GithubApp app) {
+    this.client = app.client().orElse(null);
   }
 
   /**

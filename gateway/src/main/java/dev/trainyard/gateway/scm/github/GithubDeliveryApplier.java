@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.scm.github;
 
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.queues.RepositoryQueues;
@@ -34,24 +35,30 @@ public class GithubDeliveryApplier {
   private final GithubCommenters commenters;
   private final RepositoryQueues queues;
   private final CommandBus commands;
+  private final GithubRepositoryNames names;
 
   public GithubDeliveryApplier(
       GatewayProperties props,
       GithubInstallations installations,
       GithubCommenters commenters,
       RepositoryQueues queues,
-      CommandBus commands) {
+      CommandBus commands,
+      GithubRepositoryNames names) {
     this.github = props.github();
     this.installations = installations;
     this.commenters = commenters;
     this.queues = queues;
     this.commands = commands;
+    this.names = names;
   }
 
   /** Applies delivery {@code delivery}, read as {@code routed}. */
   Mono<Void> apply(Routed routed, String delivery) {
     if (routed instanceof Routed.Installation i) {
       return installations.changed(i.id(), i.account(), i.action(), github.defaultOrg());
+    }
+    if (routed instanceof Routed.Repositories many) {
+      return Flux.fromIterable(many.each()).concatMap(r -> apply(r, delivery)).then();
     }
     if (!(routed instanceof Routed.Repository r)) {
       log.debug("GitHub delivery {} ignored: {}", delivery, ((Routed.Ignored) routed).why());
@@ -62,13 +69,31 @@ public class GithubDeliveryApplier {
         .flatMap(
             org ->
                 Mono.zip(
-                    queues.find(org, r.repo(), true),
+                    queuesOf(org, r),
                     Flux.fromIterable(r.intents()).concatMap(i -> authorized(r, i)).collectList()))
         .flatMapMany(
             found ->
                 Flux.fromIterable(found.getT1())
                     .concatMap(queue -> send(queue, found.getT2(), delivery)))
         .then();
+  }
+
+  /**
+   * The organization's queues on the repository under any name it was delivered under (a rename or
+   * transfer keeps GitHub's id of it), each compared without case.
+   */
+  private Mono<List<RepositoryQueue>> queuesOf(String org, Routed.Repository r) {
+    return names
+        .remember(r.repositoryId(), r.repo().slug(), r.formerNames())
+        .flatMapMany(Flux::fromIterable)
+        .concatMap(
+            slug -> {
+              String[] parts = slug.split("/", 2);
+              return queues.find(org, new RepoRef(r.repo().host(), parts[0], parts[1]), true);
+            })
+        .flatMapIterable(found -> found)
+        .distinct(queue -> queue.key().id())
+        .collectList();
   }
 
   /**

@@ -29,8 +29,25 @@ public final class GithubEvents {
     /** An installation was created, deleted, suspended or unsuspended. */
     record Installation(long id, String account, String action) implements Routed {}
 
-    /** Changes for the queues of {@code repo} that installation {@code installationId} serves. */
-    record Repository(long installationId, RepoRef repo, List<Intent> intents) implements Routed {}
+    /**
+     * Changes for the queues of {@code repo} that installation {@code installationId} serves;
+     * {@code repositoryId} is GitHub's id of the repository (0: not given), {@code formerNames} the
+     * names a rename or transfer took from it ({@code owner/name}).
+     */
+    record Repository(
+        long installationId,
+        RepoRef repo,
+        long repositoryId,
+        List<String> formerNames,
+        List<Intent> intents)
+        implements Routed {
+      public Repository(long installationId, RepoRef repo, List<Intent> intents) {
+        this(installationId, repo, 0, List.of(), intents);
+      }
+    }
+
+    /** Repositories joined or left an installation: each one's queues read their PRs again. */
+    record Repositories(List<Repository> each) implements Routed {}
   }
 
   /** One change for the queues of a repository. */
@@ -107,6 +124,9 @@ public final class GithubEvents {
               action)
           : new Routed.Ignored("installation " + action);
     }
+    if (event.equals("installation_repositories")) {
+      return installationRepositories(payload, host);
+    }
     List<Intent> intents = intents(event, action, payload, ownApp);
     if (intents.isEmpty()) {
       return new Routed.Ignored(event + (action.isEmpty() ? "" : " " + action));
@@ -122,7 +142,56 @@ public final class GithubEvents {
             host,
             repository.path("owner").path("login").asString(""),
             repository.path("name").asString("")),
+        repository.path("id").asLong(0),
+        formerNames(action, payload),
         intents);
+  }
+
+  /**
+   * The name a {@code repository} {@code renamed} or {@code transferred} delivery says the
+   * repository had: the old name with the owner, or the owner it came from with the name.
+   */
+  private static List<String> formerNames(String action, JsonNode payload) {
+    JsonNode changes = payload.path("changes");
+    JsonNode repository = payload.path("repository");
+    String owner = repository.path("owner").path("login").asString("");
+    String name = repository.path("name").asString("");
+    if (action.equals("renamed")
+        && changes.path("repository").path("name").path("from").isString()) {
+      return List.of(owner + "/" + changes.path("repository").path("name").path("from").asString());
+    }
+    JsonNode from = changes.path("owner").path("from");
+    JsonNode login =
+        from.has("organization")
+            ? from.path("organization").path("login")
+            : from.path("user").path("login");
+    if (action.equals("transferred") && login.isString()) {
+      return List.of(login.asString() + "/" + name);
+    }
+    return List.of();
+  }
+
+  /** Each repository added to or removed from an installation, to be read again. */
+  private static Routed installationRepositories(JsonNode payload, String host) {
+    JsonNode installation = payload.path("installation").path("id");
+    List<Routed.Repository> each = new java.util.ArrayList<>();
+    for (String list : List.of("repositories_added", "repositories_removed")) {
+      for (JsonNode repository : payload.path(list)) {
+        String[] name = repository.path("full_name").asString("").split("/", 2);
+        if (installation.isNumber() && name.length == 2) {
+          each.add(
+              new Routed.Repository(
+                  installation.asLong(),
+                  new RepoRef(host, name[0], name[1]),
+                  repository.path("id").asLong(0),
+                  List.of(),
+                  List.of(new Intent.Refresh(false))));
+        }
+      }
+    }
+    return each.isEmpty()
+        ? new Routed.Ignored("installation_repositories without repositories")
+        : new Routed.Repositories(each);
   }
 
   private static List<Intent> intents(String event, String action, JsonNode payload, Long ownApp) {
@@ -133,7 +202,11 @@ public final class GithubEvents {
           TestBranches.isOwn(payload.path("ref").asString(""))
               ? List.of()
               : List.of(new Intent.Refresh(false));
-      case "pull_request_review", "installation_repositories" -> List.of(new Intent.Refresh(false));
+      case "pull_request_review" -> List.of(new Intent.Refresh(false));
+      case "repository" ->
+          action.equals("renamed") || action.equals("transferred")
+              ? List.of(new Intent.Refresh(false))
+              : List.of();
       case "branch_protection_rule", "repository_ruleset" -> List.of(new Intent.Refresh(true));
       case "status" -> status(payload);
       case "check_run" -> checkRun(action, payload.path("check_run"), ownApp);

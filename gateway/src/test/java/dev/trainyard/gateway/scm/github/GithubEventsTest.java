@@ -11,6 +11,7 @@ import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
 import dev.trainyard.gateway.scm.github.GithubEvents.Routed;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -243,6 +244,72 @@ class GithubEventsTest {
     assertThat(read)
         .isEqualTo(routed ? new Routed.Installation(9, "octo", action) : read)
         .isInstanceOf(routed ? Routed.Installation.class : Routed.Ignored.class);
+  }
+
+  static Stream<Arguments> moves() {
+    String rocket = "\"repository\":{\"id\":77,\"name\":\"rocket\",\"owner\":{\"login\":\"acme\"}}";
+    return Stream.of(
+        Arguments.of(
+            "renamed",
+            "\"changes\":{\"repository\":{\"name\":{\"from\":\"Hello-World\"}}}," + rocket,
+            List.of("acme/Hello-World")),
+        Arguments.of(
+            "transferred",
+            "\"changes\":{\"owner\":{\"from\":{\"user\":{\"login\":\"octocat\"}}}}," + rocket,
+            List.of("octocat/rocket")),
+        Arguments.of(
+            "transferred",
+            "\"changes\":{\"owner\":{\"from\":{\"organization\":{\"login\":\"octo-org\"}}}},"
+                + rocket,
+            List.of("octo-org/rocket")));
+  }
+
+  @ParameterizedTest(name = "repository {0}")
+  @MethodSource("moves")
+  void aRenamedOrTransferredRepositoryIsReadAgainWithTheNameItHad(
+      String action, String body, List<String> former) {
+    Routed read =
+        GithubEvents.read(
+            "repository",
+            Json.mapper()
+                .readTree(
+                    "{\"action\":\"" + action + "\",\"installation\":{\"id\":42}," + body + "}"),
+            "github.com",
+            OWN_APP);
+    assertThat(read)
+        .isEqualTo(
+            new Routed.Repository(
+                42, new RepoRef("github.com", "acme", "rocket"), 77, former, List.of(refresh())));
+  }
+
+  @Test
+  void repositoriesJoiningOrLeavingAnInstallationAreEachReadAgain() {
+    Routed read =
+        GithubEvents.read(
+            "installation_repositories",
+            Json.mapper()
+                .readTree(
+                    "{\"action\":\"added\",\"installation\":{\"id\":42},"
+                        + "\"repositories_added\":[{\"id\":5,\"full_name\":\"acme/rocket\"}],"
+                        + "\"repositories_removed\":[{\"id\":6,\"full_name\":\"acme/probe\"}]}"),
+            "github.com",
+            OWN_APP);
+    assertThat(read)
+        .isEqualTo(
+            new Routed.Repositories(
+                List.of(
+                    new Routed.Repository(
+                        42,
+                        new RepoRef("github.com", "acme", "rocket"),
+                        5,
+                        List.of(),
+                        List.of(refresh())),
+                    new Routed.Repository(
+                        42,
+                        new RepoRef("github.com", "acme", "probe"),
+                        6,
+                        List.of(),
+                        List.of(refresh())))));
   }
 
   static Stream<Arguments> installationActions() {

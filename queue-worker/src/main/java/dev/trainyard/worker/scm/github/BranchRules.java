@@ -91,7 +91,7 @@ final class BranchRules {
   }
 
   private RecordRequiredChecks readNow(OrgRepo repo, String branch) {
-    String path = GithubScm.segments(branch);
+    String path = dev.trainyard.common.github.GithubClient.segments(branch);
     Answer protection = github.get(repo, "/branches/" + path, 200, 403, 404);
     if (protection.status() == 403) {
       return refused("/branches/" + branch, protection);

@@ -7,6 +7,7 @@ import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubClient.Answer;
 import dev.trainyard.common.github.GithubException;
 import dev.trainyard.common.github.GithubInstallation;
+import dev.trainyard.common.github.LandingRules;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
@@ -285,12 +286,7 @@ public final class GithubScm implements ScmProvider {
     if (!tree(repo, expectedTargetSha).equals(tree(repo, builtOnSha))) {
       return new MergeResult.TargetMoved(expectedTargetSha); // not what was tested: rebuild
     }
-    String mergeMethod =
-        switch (method) {
-          case MERGE_COMMIT -> "merge";
-          case SQUASH -> "squash";
-          case REBASE -> "rebase";
-        };
+    String mergeMethod = LandingRules.endpointMethod(method);
     for (PullRequestHead pr : prs) {
       if (merged(repo, pr.number()).isPresent()) {
         continue; // landed by an earlier attempt
@@ -447,7 +443,13 @@ public final class GithubScm implements ScmProvider {
       if (name.equals(label)) {
         has = true;
       } else if (name.startsWith(LABEL_PREFIX)) {
-        call(repo, "DELETE", "/issues/" + number + "/labels/" + segments(name), null, 200, 404);
+        call(
+            repo,
+            "DELETE",
+            "/issues/" + number + "/labels/" + GithubClient.segments(name),
+            null,
+            200,
+            404);
       }
     }
     if (label != null && !has) {
@@ -519,24 +521,7 @@ public final class GithubScm implements ScmProvider {
    * another branch's name ({@code main#x} read as {@code main}).
    */
   static String heads(String branch) {
-    return "heads/" + segments(branch);
-  }
-
-  /**
-   * {@code branch} as URL path segments, each percent-encoded (see {@link #heads}); a segment of
-   * only dots is encoded too, so no name can climb out of the path it is put in ({@code
-   * /branches/../../x}), whatever the edge let through.
-   */
-  static String segments(String branch) {
-    StringBuilder path = new StringBuilder();
-    for (String segment : branch.split("/", -1)) {
-      if (path.length() > 0) {
-        path.append('/');
-      }
-      String encoded = URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
-      path.append(segment.matches("\\.+") ? encoded.replace(".", "%2E") : encoded);
-    }
-    return path.toString();
+    return "heads/" + GithubClient.segments(branch);
   }
 
   /**

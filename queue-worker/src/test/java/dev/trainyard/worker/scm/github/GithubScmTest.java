@@ -99,7 +99,7 @@ class GithubScmTest {
     "fix#1?x, fix%231%3Fx"
   })
   void aBranchNameNeverBecomesAnotherPathOfGithubsApi(String branch, String path) {
-    assertThat(GithubScm.segments(branch)).isEqualTo(path);
+    assertThat(GithubClient.segments(branch)).isEqualTo(path);
   }
 
   @Test

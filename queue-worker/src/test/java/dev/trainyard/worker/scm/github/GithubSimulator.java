@@ -54,6 +54,10 @@ public final class GithubSimulator implements AutoCloseable {
   private final Map<Long, Set<String>> installations = new ConcurrentHashMap<>();
   private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
   private final Map<String, SimulatedRepository> repositories = new ConcurrentHashMap<>();
+
+  /** Names repositories had before a rename or transfer (folded), and the name they have now. */
+  private final Map<String, String> moved = new ConcurrentHashMap<>();
+
   private final Path dir;
   private final Webhooks webhooks = new Webhooks(this);
   private final List<String> problems = new CopyOnWriteArrayList<>();
@@ -132,6 +136,18 @@ public final class GithubSimulator implements AutoCloseable {
 
   private static String folded(String fullName) {
     return fullName.toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** {@code repo}, called {@code old} so far, is now {@code now}: its installation keeps it. */
+  void renamed(SimulatedRepository repo, String old, String now) {
+    repositories.remove(folded(old));
+    repositories.put(folded(now), repo);
+    for (Set<String> names : installations.values()) {
+      if (names.remove(folded(old))) {
+        names.add(folded(now));
+      }
+    }
+    moved.put(folded(old), now);
   }
 
   /** The installation covering {@code fullName}, if any. */
@@ -270,6 +286,16 @@ public final class GithubSimulator implements AutoCloseable {
     }
     String fullName = repo.group(1) + "/" + repo.group(2);
     String rest = repo.group(3) == null ? "" : repo.group(3);
+    String movedTo = moved.get(folded(fullName));
+    if (movedTo != null && !repositories.containsKey(folded(fullName))) {
+      // GitHub's redirect for a renamed or transferred repository: permanent for a read, and a
+      // 307 (the same method and body again) for any other call
+      String location = api() + "/repos/" + movedTo + path.substring(repo.end(2));
+      exchange.getResponseHeaders().add("Location", location);
+      return new Answer(
+          method.equals("GET") ? 301 : 307,
+          ((ObjectNode) message("Moved Permanently")).put("url", location));
+    }
     if (method.equals("GET") && rest.equals("/installation")) {
       if (!validJwt(authorization)) {
         return new Answer(401, message("A JSON web token could not be decoded"));

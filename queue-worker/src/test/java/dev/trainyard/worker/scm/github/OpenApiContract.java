@@ -33,7 +33,14 @@ public final class OpenApiContract {
       Path.of(
           "..", ".ci/.tools/github/node_modules/@octokit/openapi/generated/api.github.com.json");
 
-  private static final java.util.Set<Integer> GENERAL_ERRORS = java.util.Set.of(401, 403, 429);
+  /**
+   * Answers GitHub gives on any operation though its description lists them only on some: bad
+   * credentials, rate limits, and the redirects of a renamed or transferred repository (301 for a
+   * read, 307 otherwise), each with a basic error body.
+   */
+  private static final java.util.Set<Integer> GENERAL_ERRORS =
+      java.util.Set.of(301, 307, 401, 403, 429);
+
   private final JsonNode document;
   private final List<Route> routes = new ArrayList<>();
   private final SchemaRegistry registry = SchemaRegistry.withDialect(Dialects.getOpenApi30());

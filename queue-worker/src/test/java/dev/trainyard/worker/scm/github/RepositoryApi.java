@@ -7,6 +7,7 @@ import dev.trainyard.worker.scm.github.SimulatedRepository.Comment;
 import dev.trainyard.worker.scm.github.SimulatedRepository.PullRequest;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,6 +77,12 @@ final class RepositoryApi {
         repository.putNull("language");
       }
       ((ObjectNode) repository.get("owner")).put("login", names[0]);
+      repository.put("id", repo.id());
+      for (String method : List.of("merge", "squash", "rebase")) {
+        repository.put(
+            "allow_" + (method.equals("merge") ? "merge_commit" : method + "_merge"),
+            !repo.disabledMergeMethods.contains(method));
+      }
       return new Answer(200, repository);
     }
     if (method.equals("GET") && rest.startsWith("/git/ref/")) {
@@ -193,11 +200,26 @@ final class RepositoryApi {
         ref.startsWith("refs/heads/")
             ? repo.protectedRefs.get(ref.substring("refs/heads/".length()))
             : null;
+    if (refused == null && ref.startsWith("refs/heads/")) {
+      refused = ruleRefusal(ref.substring("refs/heads/".length()), sha);
+    }
     if (refused != null) {
       return invalid(refused);
     }
     moved(ref, current.get(), sha);
     return new Answer(200, ref(ref, sha));
+  }
+
+  /** GitHub's refusal of moving {@code branch} to {@code sha} under its rulesets, or null. */
+  private String ruleRefusal(String branch, String sha) {
+    Map<String, Map<String, Object>> rules = repo.branchRules.getOrDefault(branch, Map.of());
+    if (rules.containsKey("merge_queue")) {
+      return "Repository rule violations found\n\nChanges must be made through the merge queue";
+    }
+    if (rules.containsKey("required_linear_history") && repo.parents(sha) > 1) {
+      return "Repository rule violations found\n\nThis branch must not contain merge commits.";
+    }
+    return null;
   }
 
   private Answer deleteRef(String ref) {
@@ -626,6 +648,15 @@ final class RepositoryApi {
       required.forEach(context -> list.addObject().put("context", context));
       rule(rules, "non_fast_forward");
     }
+    repo.branchRules
+        .getOrDefault(name, Map.of())
+        .forEach(
+            (type, parameters) -> {
+              ObjectNode rule = rule(rules, type);
+              if (!parameters.isEmpty()) {
+                rule.set("parameters", Json.mapper().valueToTree(parameters));
+              }
+            });
     return new Answer(200, rules);
   }
 

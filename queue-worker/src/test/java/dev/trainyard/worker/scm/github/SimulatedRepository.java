@@ -31,7 +31,13 @@ import org.eclipse.jgit.revwalk.RevWalk;
  */
 public final class SimulatedRepository {
   static final PersonIdent GITHUB = new PersonIdent("GitHub", "noreply@github.com");
-  final String fullName;
+
+  /** Its name as created or last renamed; GitHub's answers carry it. */
+  volatile String fullName;
+
+  /** GitHub's id of the repository: it stays the same through renames and transfers. */
+  final long id = REPOSITORY_IDS.incrementAndGet();
+
   final BareRepo git;
   final Map<Long, PullRequest> pulls = new ConcurrentHashMap<>();
   final List<CheckRun> checkRuns = new CopyOnWriteArrayList<>();
@@ -43,6 +49,12 @@ public final class SimulatedRepository {
 
   /** The required checks of an active ruleset that targets the branch, by branch. */
   final Map<String, List<String>> rulesets = new ConcurrentHashMap<>();
+
+  /**
+   * Further rules of active rulesets, by branch: a rule type ({@code required_linear_history},
+   * {@code merge_queue}, {@code pull_request}) and its parameters.
+   */
+  final Map<String, Map<String, Map<String, Object>>> branchRules = new ConcurrentHashMap<>();
 
   /** Branches whose ref only a bypass may move: the 422 message GitHub gives anyone else. */
   final Map<String, String> protectedRefs = new ConcurrentHashMap<>();
@@ -122,6 +134,8 @@ public final class SimulatedRepository {
       return mergedAs;
     }
   }
+
+  private static final AtomicLong REPOSITORY_IDS = new AtomicLong(186_853_000);
 
   /** The App id of the CI that reports check runs in tests (GitHub Actions' on github.com). */
   public static final long CI_APP = 15368;
@@ -282,6 +296,14 @@ public final class SimulatedRepository {
     return new SuiteState("completed", failed ? "failure" : "success", runs.size());
   }
 
+  public long id() {
+    return id;
+  }
+
+  public String fullName() {
+    return fullName;
+  }
+
   /** Classic branch protection on {@code branch} requires status checks {@code contexts}. */
   public void protect(String branch, String... contexts) {
     protection.put(branch, List.of(contexts));
@@ -290,6 +312,29 @@ public final class SimulatedRepository {
   /** An active repository ruleset targeting {@code branch} requires checks {@code contexts}. */
   public void ruleset(String branch, String... contexts) {
     rulesets.put(branch, List.of(contexts));
+  }
+
+  /**
+   * An active ruleset on {@code branch} has rule {@code type} with {@code parameters}: {@code
+   * required_linear_history} (no merge commits), {@code merge_queue} (only GitHub's merge queue
+   * merges), {@code pull_request} with {@code allowed_merge_methods}. GitHub refuses a ref update
+   * that breaks the first two with its 422.
+   */
+  public void rule(String branch, String type, Map<String, Object> parameters) {
+    branchRules.computeIfAbsent(branch, k -> new ConcurrentHashMap<>()).put(type, parameters);
+  }
+
+  /**
+   * Renames (or transfers) the repository to {@code newFullName}: GitHub answers calls on the old
+   * name with a redirect to the new one, and delivers {@code repository} {@code renamed} (or {@code
+   * transferred}).
+   */
+  public void rename(String newFullName) {
+    String old = fullName;
+    github.renamed(this, old, newFullName);
+    fullName = newFullName;
+    github.webhooks().repository(this, old);
+    github.webhooks().drain();
   }
 
   /** A CI sets commit status {@code context} on {@code sha} (no delivery: read it back). */
@@ -499,6 +544,15 @@ public final class SimulatedRepository {
       walk.forEach(out::add);
       java.util.Collections.reverse(out);
       return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** How many parents commit {@code sha} has (a merge commit: two). */
+  int parents(String sha) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      return walk.parseCommit(ObjectId.fromString(sha)).getParentCount();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

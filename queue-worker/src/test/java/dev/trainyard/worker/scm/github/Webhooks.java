@@ -132,6 +132,24 @@ public final class Webhooks implements AutoCloseable {
     queue(payload, "check_run", "completed");
   }
 
+  /** The repository, called {@code old} before, was renamed or transferred (another owner). */
+  void repository(SimulatedRepository repo, String old) {
+    String[] before = old.split("/");
+    boolean transferred = !repo.fullName.startsWith(before[0] + "/");
+    String action = transferred ? "transferred" : "renamed";
+    ObjectNode payload = payload(repo, "repository", action, "alice");
+    if (payload == null) {
+      return;
+    }
+    ObjectNode changes = payload.putObject("changes");
+    if (transferred) {
+      changes.putObject("owner").putObject("from").putObject("user").put("login", before[0]);
+    } else {
+      changes.putObject("repository").putObject("name").put("from", before[1]);
+    }
+    queue(payload, "repository", action);
+  }
+
   /** App {@code appId}'s suite on {@code sha} completed. */
   void checkSuite(SimulatedRepository repo, String sha, long appId) {
     ObjectNode payload = payload(repo, "check_suite", "completed", "ci-bot");
@@ -185,7 +203,7 @@ public final class Webhooks implements AutoCloseable {
     }
     String[] names = repo.fullName.split("/");
     ObjectNode repository = (ObjectNode) payload.get("repository");
-    repository.put("name", names[1]).put("full_name", repo.fullName);
+    repository.put("id", repo.id()).put("name", names[1]).put("full_name", repo.fullName);
     ((ObjectNode) repository.get("owner")).put("login", names[0]);
     payload
         .putObject("installation")
