@@ -14,6 +14,7 @@ import dev.trainyard.worker.engine.TestedPr;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.store.QueueStore;
@@ -129,6 +130,7 @@ public class EffectRunner implements AutoCloseable {
 
   private void run(QueueKey key, String runKey, Effect effect) {
     boolean answered = true; // a result of this effect's own run is on its way
+    boolean refused = false; // the host refused it as it will again until a person acts
     try {
       if (scm.serves(key.orgRepo())) { // else no repository here (yet): asked for again later
         QueueCommand result = execute(key, effect);
@@ -137,6 +139,15 @@ public class EffectRunner implements AutoCloseable {
             !(result instanceof QueueCommand.RefreshFromScm)
                 && (!(result instanceof RecordMerge m) || m.testRunId().equals(effect.runId()));
       }
+    } catch (ScmRefused e) {
+      answered = false;
+      refused = true;
+      log.warn(
+          "{} for {} was refused by the host; it is tried again in {}: {}",
+          effect,
+          key.id(),
+          InFlight.MAX_BACKOFF,
+          e.getMessage());
     } catch (RuntimeException e) {
       answered = false;
       log.warn("{} for {} failed; it is retried: {}", effect, key.id(), e.toString());
@@ -144,7 +155,7 @@ public class EffectRunner implements AutoCloseable {
       if (answered) {
         inFlight.finished(runKey, clock.instant());
       } else {
-        inFlight.noResult(runKey, clock.instant());
+        inFlight.noResult(runKey, clock.instant(), refused);
       }
     }
   }

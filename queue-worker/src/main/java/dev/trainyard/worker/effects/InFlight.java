@@ -54,12 +54,17 @@ final class InFlight {
 
   /**
    * The attempt ended at {@code now} without a result of its own (it failed, or it found and
-   * recorded another run's lost landing): nothing is coming back, so it is tried again soon.
+   * recorded another run's lost landing): nothing is coming back, so it is tried again after the
+   * backoff of its failures in a row; after the longest one at once when the host {@code refused}
+   * it as it will again until a person acts (GitHub asks integrations not to repeat such calls).
    */
-  synchronized void noResult(String runKey, Instant now) {
+  synchronized void noResult(String runKey, Instant now, boolean refused) {
     attempts.computeIfPresent(
         runKey,
-        (k, a) -> new Attempt(a.effect(), now.plus(backoff(a.failures() + 1)), a.failures() + 1));
+        (k, a) -> {
+          Duration wait = refused ? MAX_BACKOFF : backoff(a.failures() + 1);
+          return new Attempt(a.effect(), now.plus(wait), a.failures() + 1);
+        });
   }
 
   /** The wait after {@code failures} failures in a row: 2 s, 4 s, 8 s, … up to five minutes. */

@@ -43,7 +43,7 @@ class InFlightTest {
   @Test
   void aFailedEffectIsTriedAgainSoonNotAfterThePatience() {
     inFlight.claim("q#r", "LandRun", T0);
-    inFlight.noResult("q#r", T0.plusSeconds(1));
+    inFlight.noResult("q#r", T0.plusSeconds(1), false);
 
     assertThat(inFlight.claim("q#r", "LandRun", T0.plusSeconds(2))).isFalse();
     assertThat(inFlight.claim("q#r", "LandRun", T0.plusSeconds(1).plus(InFlight.AFTER_FAILURE)))
@@ -56,7 +56,7 @@ class InFlightTest {
     java.util.List<Long> waits = new java.util.ArrayList<>();
     for (int failure = 1; failure <= 10; failure++) {
       assertThat(inFlight.claim("q#r", "LandRun", at)).isTrue();
-      inFlight.noResult("q#r", at);
+      inFlight.noResult("q#r", at, false);
       java.time.Duration wait = InFlight.backoff(failure);
       assertThat(inFlight.claim("q#r", "LandRun", at.plus(wait).minusMillis(1))).isFalse();
       waits.add(wait.toSeconds());
@@ -66,7 +66,19 @@ class InFlightTest {
 
     assertThat(inFlight.claim("q#r", "LandRun", at)).isTrue();
     inFlight.finished("q#r", at);
-    inFlight.noResult("q#r", at); // a success in between starts the count again
+    inFlight.noResult("q#r", at, false); // a success in between starts the count again
     assertThat(inFlight.claim("q#r", "LandRun", at.plus(InFlight.AFTER_FAILURE))).isTrue();
+  }
+
+  /** Before, a refusal GitHub would repeat was tried again after 2 s, then 4 s, 8 s, … */
+  @Test
+  void anEffectTheHostRefusesWaitsTheLongestBackoffAtOnce() {
+    inFlight.claim("q#r", "BuildTestBranch", T0);
+    inFlight.noResult("q#r", T0, true);
+
+    assertThat(
+            inFlight.claim("q#r", "BuildTestBranch", T0.plus(InFlight.MAX_BACKOFF).minusSeconds(1)))
+        .isFalse();
+    assertThat(inFlight.claim("q#r", "BuildTestBranch", T0.plus(InFlight.MAX_BACKOFF))).isTrue();
   }
 }

@@ -17,6 +17,7 @@ import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,6 +49,12 @@ public final class GithubScm implements ScmProvider {
   public static final String CHECK_NAME = "trainyard";
 
   private static final int MAX_PAGES = 10;
+
+  /**
+   * Refusals the same call meets again until a person acts: invalid, forbidden (a rate limit is
+   * told apart before this: the client pauses and answers it otherwise), not found, gone.
+   */
+  private static final Set<Integer> PERMANENT = Set.of(400, 403, 404, 410, 422);
 
   private final GithubClient github;
   private final String host;
@@ -669,7 +676,7 @@ public final class GithubScm implements ScmProvider {
     if (answer.status() == 401 || answer.status() == 404) {
       installations.remove(repo.repo().slug()); // removed or moved: ask GitHub again
     }
-    throw unreachable(
+    String sentence =
         "GitHub refused "
             + method
             + " "
@@ -680,7 +687,8 @@ public final class GithubScm implements ScmProvider {
             + answer.message()
             + (answer.status() == 403
                 ? "; the App needs read and write access to contents, pull requests and checks"
-                : ""));
+                : "");
+    throw PERMANENT.contains(answer.status()) ? new ScmRefused(sentence) : unreachable(sentence);
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -184,6 +185,32 @@ class GithubScmTest {
         .as("another App's check of that name is left as it was; trainyard creates its own")
         .containsExactlyInAnyOrder(777L, GithubSimulator.APP_ID);
     assertThat(repo.checkRuns()).anyMatch(r -> r.id() == id && r.appId() == GithubSimulator.APP_ID);
+  }
+
+  /**
+   * A refusal GitHub will repeat (a permission the App lacks) is told apart from one a retry may
+   * not meet (a secondary rate limit), so the effect is not repeated every few seconds.
+   */
+  @Test
+  void aRefusalGithubWillRepeatIsToldApartFromARateLimit() {
+    long a = pr("a", "a.txt", "1");
+    github.forbid("/merges", true);
+
+    assertThatThrownBy(
+            () ->
+                scm.buildTestBranch(
+                    ACME, "main", "trainyard-merge/main/run-1", null, heads(a), now()))
+        .isInstanceOf(ScmRefused.class)
+        .hasMessageContaining("HTTP 403");
+
+    github.forbid("/merges", false);
+    github.secondaryLimitWithoutRetryAfter();
+    assertThatThrownBy(
+            () ->
+                scm.buildTestBranch(
+                    ACME, "main", "trainyard-merge/main/run-1", null, heads(a), now()))
+        .isInstanceOf(UncheckedIOException.class)
+        .isNotInstanceOf(ScmRefused.class);
   }
 
   /** Before, only the first 100 comments were searched for the marker: a busy PR got two. */
