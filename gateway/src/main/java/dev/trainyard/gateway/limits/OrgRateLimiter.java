@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.limits;
 
+import dev.trainyard.common.limits.TokenBucket;
 import dev.trainyard.gateway.config.GatewayProperties;
 import java.time.InstantSource;
 import java.util.Map;

@@ -187,7 +187,9 @@ public class WorkerConfiguration {
       @Value("${trainyard.github.private-key:}") String privateKey,
       @Value("${trainyard.github.private-key-file:}") String privateKeyFile,
       @Value("${trainyard.github.api-url:https://api.github.com}") URI apiUrl,
-      @Value("${trainyard.github.host:github.com}") String host)
+      @Value("${trainyard.github.host:github.com}") String host,
+      @Value("${trainyard.github.writes-per-minute:80}") int writesPerMinute,
+      @Value("${trainyard.github.writes-per-hour:500}") int writesPerHour)
       throws IOException {
     String pem =
         privateKey.isBlank() && !privateKeyFile.isBlank()
@@ -200,7 +202,9 @@ public class WorkerConfiguration {
         client,
         host,
         new GithubBindings(mongo.getCollection(Collections.GITHUB_INSTALLATIONS)),
-        InstantSource.system());
+        InstantSource.system(),
+        writesPerMinute,
+        writesPerHour);
   }
 
   /** The {@code trainyard} check run and failure comments on the PRs of GitHub queues. */

@@ -37,8 +37,8 @@ import org.springframework.scheduling.annotation.Scheduled;
  * from what the queue recorded (or that disappeared after it had been seen: closed). A repository
  * no adapter serves, or one that cannot be fetched, is recorded as the queue's source problem (the
  * reason its PRs are not ready); a queue whose problem is recorded is only re-checked, not re-read.
- * Runs on the scheduler thread, never on a listener thread; mergeability is computed once per
- * (target head, PR head).
+ * Runs on a thread of its own, never on the scheduler's or a listener's; mergeability is computed
+ * once per (target head, PR head).
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
@@ -48,6 +48,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final Signals signals;
   private final ScmProvider scm;
   private final ExecutorService refreshes = Executors.newFixedThreadPool(2);
+  private final Rounds rounds = new Rounds("scm-poller");
 
   /** The source problem last seen recorded per queue: such queues are not re-read every round. */
   private final Map<String, String> reported = new ConcurrentHashMap<>();
@@ -68,7 +69,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     this.scm = scm;
   }
 
+  /** Every poll interval, a round on the poller's own thread (see {@link Rounds}). */
   @Scheduled(fixedDelayString = "${trainyard.scm.poll-interval:5s}")
+  public void scheduled() {
+    rounds.trigger(this::poll);
+  }
+
+  /** One round: every owned active queue's PRs read again. */
   public void poll() {
     Predicate<String> mine = owned.now();
     List<QueueKey> active;
@@ -115,6 +122,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   @Override
   public void close() {
     refreshes.shutdownNow();
+    rounds.close();
   }
 
   /**

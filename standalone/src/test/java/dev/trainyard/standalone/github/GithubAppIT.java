@@ -86,7 +86,12 @@ class GithubAppIT extends OwnStack {
         "1s",
         // CheckWriteDebounceTest holds the minute; here the positions are read as they change
         "trainyard.github.check-debounce",
-        "1s");
+        "1s",
+        // WriteBudgetTest holds GitHub's write limits; here every test shares one installation
+        "trainyard.github.writes-per-minute",
+        "100000",
+        "trainyard.github.writes-per-hour",
+        "100000");
   }
 
   @Override

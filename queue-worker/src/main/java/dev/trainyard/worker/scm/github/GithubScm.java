@@ -50,6 +50,13 @@ public final class GithubScm implements ScmProvider {
 
   private static final int MAX_PAGES = 10;
 
+  /** GitHub's documented secondary limit on content-creating requests. */
+  public static final int DEFAULT_WRITES_PER_MINUTE = 80;
+
+  public static final int DEFAULT_WRITES_PER_HOUR = 500;
+
+  private final WriteBudget budget;
+
   /**
    * Refusals the same call meets again until a person acts: invalid, forbidden (a rate limit is
    * told apart before this: the client pauses and answers it otherwise), not found, gone.
@@ -71,6 +78,22 @@ public final class GithubScm implements ScmProvider {
    * @param host the {@code repo.host} this App serves ({@code TRAINYARD_GITHUB_HOST})
    */
   public GithubScm(GithubClient github, String host, GithubBindings bindings, InstantSource clock) {
+    this(github, host, bindings, clock, DEFAULT_WRITES_PER_MINUTE, DEFAULT_WRITES_PER_HOUR);
+  }
+
+  /**
+   * @param writesPerMinute this worker's GitHub writes a minute per installation ({@code
+   *     TRAINYARD_GITHUB_WRITES_PER_MINUTE}, see {@link WriteBudget})
+   * @param writesPerHour the same an hour ({@code TRAINYARD_GITHUB_WRITES_PER_HOUR})
+   */
+  public GithubScm(
+      GithubClient github,
+      String host,
+      GithubBindings bindings,
+      InstantSource clock,
+      int writesPerMinute,
+      int writesPerHour) {
+    this.budget = new WriteBudget(writesPerMinute, writesPerHour, clock);
     this.github = github;
     this.host = host;
     this.bindings = bindings;
@@ -661,6 +684,9 @@ public final class GithubScm implements ScmProvider {
   private Answer call(OrgRepo repo, String method, String path, Object body, int... expected) {
     long installation = installation(repo);
     String full = "/repos/" + repo.repo().owner() + "/" + repo.repo().name() + path;
+    if (!method.equals("GET")) {
+      budget.take(installation, WriteBudget.lane(method, full));
+    }
     Answer answer;
     try {
       answer = github.as(installation, method, full, body);

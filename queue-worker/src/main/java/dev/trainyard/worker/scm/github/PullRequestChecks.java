@@ -331,6 +331,11 @@ public final class PullRequestChecks implements AutoCloseable {
         github.stateLabel(w.repo(), w.number(), w.label());
       }
       shown.put(key, new Shown(id, w, clock.instant()));
+    } catch (WriteBudget.Spent e) {
+      // landings and test branches go first: written once the budget has room, unless newer
+      if (wanted.putIfAbsent(key, w) == null) {
+        writer.schedule(() -> write(key), e.retry().toMillis(), TimeUnit.MILLISECONDS);
+      }
     } catch (RuntimeException e) {
       log.warn("could not show the trainyard state of {}: {}", key, e.getMessage());
     }

@@ -7,6 +7,7 @@ import dev.trainyard.worker.engine.RunState;
 import dev.trainyard.worker.engine.RunStatus;
 import dev.trainyard.worker.engine.TestRun;
 import dev.trainyard.worker.signals.OwnedQueues;
+import dev.trainyard.worker.signals.Rounds;
 import dev.trainyard.worker.signals.Signals;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
@@ -35,10 +36,7 @@ public class RunChecksReconciler implements AutoCloseable {
   private final QueueStore store;
   private final OwnedQueues owned;
   private final Signals signals;
-  private final java.util.concurrent.ExecutorService reader =
-      java.util.concurrent.Executors.newSingleThreadExecutor();
-  private final java.util.concurrent.atomic.AtomicBoolean reading =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final Rounds rounds = new Rounds("github-reconciler");
 
   public RunChecksReconciler(
       GithubScm github, QueueStore store, OwnedQueues owned, Signals signals) {
@@ -52,22 +50,13 @@ public class RunChecksReconciler implements AutoCloseable {
       fixedDelayString = "${trainyard.github.reconcile-interval:60s}",
       initialDelayString = "${trainyard.github.reconcile-interval:60s}")
   public void reconcile() {
-    if (reading.compareAndSet(false, true)) {
-      reader.execute(
-          () -> {
-            try {
-              round();
-            } finally {
-              reading.set(false);
-            }
-          });
-    }
+    rounds.trigger(this::round);
   }
 
   /** Called by Spring when the worker stops: no reader thread outlives its context. */
   @Override
   public void close() {
-    reader.shutdownNow();
+    rounds.close();
   }
 
   private void round() {

@@ -1,4 +1,4 @@
-package dev.trainyard.gateway.limits;
+package dev.trainyard.common.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,31 +1,32 @@
-package dev.trainyard.gateway.limits;
+package dev.trainyard.common.limits;
 
 /**
- * The arithmetic of one organization's bucket, kept pure so a table test covers it: {@code
- * ratePerSecond} tokens flow in every second up to {@code burst}; a replica takes a slice of up to
- * {@code slice} whole tokens at a time.
+ * The arithmetic of a token bucket, kept pure so a table test covers it: {@code ratePerSecond}
+ * tokens flow in every second up to {@code burst}; a taker takes a slice of up to {@code slice}
+ * whole tokens at a time (an organization's requests across gateway replicas, a worker's GitHub
+ * writes).
  *
  * @param tokens what the bucket held at {@code atMillis}
  * @param atMillis when it was last filled (epoch milliseconds)
  */
-record TokenBucket(double tokens, long atMillis) {
+public record TokenBucket(double tokens, long atMillis) {
 
   /** What a take left behind: the tokens granted (0 when empty) and, if none, when to retry. */
-  record Take(int granted, TokenBucket after, long retryAfterSeconds) {}
+  public record Take(int granted, TokenBucket after, long retryAfterSeconds) {}
 
-  static TokenBucket full(double burst, long nowMillis) {
+  public static TokenBucket full(double burst, long nowMillis) {
     return new TokenBucket(burst, nowMillis);
   }
 
   /** Fills the bucket for the time since {@link #atMillis}; a clock behind it adds nothing. */
-  TokenBucket refill(long nowMillis, double ratePerSecond, double burst) {
+  public TokenBucket refill(long nowMillis, double ratePerSecond, double burst) {
     long elapsed = Math.max(0, nowMillis - atMillis);
     double filled = Math.min(burst, tokens + elapsed * ratePerSecond / 1000.0);
     return new TokenBucket(filled, Math.max(nowMillis, atMillis));
   }
 
   /** Takes up to {@code slice} whole tokens after filling; none when less than one is there. */
-  Take take(long nowMillis, double ratePerSecond, double burst, int slice) {
+  public Take take(long nowMillis, double ratePerSecond, double burst, int slice) {
     TokenBucket filled = refill(nowMillis, ratePerSecond, burst);
     int granted = (int) Math.min(slice, Math.floor(filled.tokens));
     if (granted >= 1) {

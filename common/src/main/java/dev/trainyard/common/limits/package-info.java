@@ -1,0 +1,2 @@
+/** Rate limits shared by the services: the token bucket arithmetic. */
+package dev.trainyard.common.limits;
