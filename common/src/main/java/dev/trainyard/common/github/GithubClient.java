@@ -42,7 +42,14 @@ public final class GithubClient {
   private final HttpClient http;
   private final InstantSource clock;
   private final Sleeper sleeper;
-  private final Map<Long, Token> tokens = new ConcurrentHashMap<>();
+  private final Map<Scope, Token> tokens = new ConcurrentHashMap<>();
+
+  /**
+   * What a token may reach: one repository of the installation ({@code repository} its name), or
+   * (null) every repository the installation covers.
+   */
+  private record Scope(long installation, String repository) {}
+
   private volatile Long appId;
 
   /** A call's answer: its status and JSON body ({@link NullNode} when it had none). */
@@ -146,20 +153,34 @@ public final class GithubClient {
    * or the installation was removed) and is tried once more with a fresh one.
    */
   public Answer as(long installation, String method, String path, Object body) {
-    Answer answer = conditional(installation, method, path, body);
+    Scope scope = new Scope(installation, repository(path));
+    Answer answer = conditional(scope, method, path, body);
     if (answer.status() == 401) {
-      tokens.remove(installation);
-      answer = conditional(installation, method, path, body);
+      tokens.remove(scope);
+      answer = conditional(scope, method, path, body);
     }
     return answer;
+  }
+
+  /**
+   * The repository a call under {@code /repos/{owner}/{name}} is on, which its token is limited to:
+   * a token leaked from one queue's work reaches no other repository of the installation.
+   */
+  private static String repository(String path) {
+    if (!path.startsWith("/repos/")) {
+      return null;
+    }
+    String[] parts = path.split("[/?]", 5);
+    return parts.length >= 4 && !parts[3].isEmpty() ? parts[3] : null;
   }
 
   /**
    * A GET is sent with the {@code ETag} of its last answer; GitHub's 304 (which costs no rate
    * limit: the poller reads every queued PR each round) gives that answer again.
    */
-  private Answer conditional(long installation, String method, String path, Object body) {
-    String authorization = "token " + token(installation);
+  private Answer conditional(Scope scope, String method, String path, Object body) {
+    long installation = scope.installation();
+    String authorization = "token " + token(scope);
     if (!method.equals("GET")) {
       return call("installation " + installation, method, path, body, authorization, null).answer();
     }
@@ -184,12 +205,27 @@ public final class GithubClient {
     return sent.answer();
   }
 
-  private String token(long installation) {
-    Token cached = tokens.get(installation);
+  /**
+   * A token of {@code scope}, cached until five minutes before it expires. GitHub refuses a token
+   * for a repository it does not find under that name in the installation (a repository renamed
+   * since: the call's redirect will reach it): such a call gets a token of the whole installation.
+   */
+  private String token(Scope scope) {
+    Token cached = tokens.get(scope);
     if (cached != null && clock.instant().isBefore(cached.expires().minus(TOKEN_MARGIN))) {
       return cached.value();
     }
-    Answer issued = asApp("POST", "/app/installations/" + installation + "/access_tokens", null);
+    long installation = scope.installation();
+    Answer issued =
+        asApp(
+            "POST",
+            "/app/installations/" + installation + "/access_tokens",
+            scope.repository() == null
+                ? null
+                : Map.of("repositories", java.util.List.of(scope.repository())));
+    if (scope.repository() != null && (issued.status() == 422 || issued.status() == 404)) {
+      return token(new Scope(installation, null));
+    }
     if (issued.status() != 201) {
       throw new GithubException(
           issued.status(),
@@ -204,7 +240,7 @@ public final class GithubClient {
         new Token(
             issued.body().path("token").asString(),
             Instant.parse(issued.body().path("expires_at").asString()));
-    tokens.put(installation, fresh);
+    tokens.put(scope, fresh);
     return fresh.value();
   }
 

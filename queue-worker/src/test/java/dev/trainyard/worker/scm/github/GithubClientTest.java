@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,6 +77,19 @@ class GithubClientTest {
     now.set(now.get().plus(Duration.ofMinutes(56))); // 4 minutes left: within the margin
     assertThat(mainHead().status()).isEqualTo(200);
     assertThat(tokenRequests()).isEqualTo(2);
+  }
+
+  /** Before, one token of the whole installation served every repository it covers. */
+  @Test
+  void eachRepositorysCallsUseATokenLimitedToIt() {
+    github.install(INSTALLATION, "acme", "probe").push("main", java.util.Map.of("a", "b"), "c");
+
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(
+            client.as(INSTALLATION, "GET", "/repos/acme/probe/git/ref/heads/main", null).status())
+        .isEqualTo(200);
+
+    assertThat(github.issuedScopes()).containsExactly(Set.of("rocket"), Set.of("probe"));
   }
 
   @Test

@@ -55,6 +55,9 @@ public final class GithubSimulator implements AutoCloseable {
   private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
   private final Map<String, SimulatedRepository> repositories = new ConcurrentHashMap<>();
 
+  /** The repositories each issued token was limited to, in order (empty: all). */
+  private final List<Set<String>> issuedScopes = new CopyOnWriteArrayList<>();
+
   /** Names repositories had before a rename or transfer (folded), and the name they have now. */
   private final Map<String, String> moved = new ConcurrentHashMap<>();
 
@@ -68,7 +71,8 @@ public final class GithubSimulator implements AutoCloseable {
   private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
   private volatile Duration tokenLifetime = Duration.ofHours(1);
 
-  private record Issued(long installation, Instant expires) {}
+  /** A token: its installation, expiry, and the repository names it is limited to (null: all). */
+  private record Issued(long installation, Instant expires, Set<String> repositories) {}
 
   /** A rate-limit answer to give instead of the next call's. */
   private record Limit(int status, Map<String, String> headers, String message) {
@@ -278,7 +282,7 @@ public final class GithubSimulator implements AutoCloseable {
       if (!validJwt(authorization)) {
         return new Answer(401, message("A JSON web token could not be decoded"));
       }
-      return issueToken(method, path, Long.parseLong(tokens.group(1)));
+      return issueToken(method, path, Long.parseLong(tokens.group(1)), body);
     }
     Matcher repo = REPO.matcher(path);
     if (!repo.matches()) {
@@ -307,8 +311,10 @@ public final class GithubSimulator implements AutoCloseable {
     if (issued == null || !clock.instant().isBefore(issued.expires())) {
       return new Answer(401, message("Bad credentials"));
     }
-    if (!installations.getOrDefault(issued.installation(), Set.of()).contains(folded(fullName))) {
-      return new Answer(404, message("Not Found")); // a repository the installation does not cover
+    if (!installations.getOrDefault(issued.installation(), Set.of()).contains(folded(fullName))
+        || (issued.repositories() != null
+            && !issued.repositories().contains(folded(repo.group(2))))) {
+      return new Answer(404, message("Not Found")); // a repository the token does not cover
     }
     SimulatedRepository at = repositories.get(folded(fullName));
     if (at == null) {
@@ -347,18 +353,47 @@ public final class GithubSimulator implements AutoCloseable {
         : answer;
   }
 
+  /** The repository names each token issued so far was limited to (empty: every repository). */
+  public List<Set<String>> issuedScopes() {
+    return List.copyOf(issuedScopes);
+  }
+
   /** Every answer so far, as {@code METHOD path status}. */
   public List<String> answered() {
     return Collections.unmodifiableList(answered);
   }
 
-  private Answer issueToken(String method, String path, long installation) {
+  /**
+   * A token for {@code installation}, limited to the repositories {@code body} names, if any:
+   * GitHub's 422 when one of them is not a repository of the installation under that name.
+   */
+  private Answer issueToken(String method, String path, long installation, JsonNode body) {
     if (!installations.containsKey(installation)) {
       return new Answer(404, message("Not Found"));
     }
+    Set<String> limited = null;
+    if (body != null && body.has("repositories")) {
+      Set<String> names = new java.util.HashSet<>();
+      installations
+          .get(installation)
+          .forEach(full -> names.add(full.substring(full.indexOf('/') + 1)));
+      limited = new java.util.HashSet<>();
+      for (JsonNode name : body.get("repositories")) {
+        String folded = name.asString("").toLowerCase(java.util.Locale.ROOT);
+        if (!names.contains(folded)) {
+          return new Answer(
+              422,
+              message(
+                  "There is at least one repository that does not exist or is not accessible to"
+                      + " the parent installation."));
+        }
+        limited.add(folded);
+      }
+    }
     String token = "ghs_" + UUID.randomUUID().toString().replace("-", "");
     Instant expires = clock.instant().plus(tokenLifetime);
-    this.tokens.put(token, new Issued(installation, expires));
+    this.tokens.put(token, new Issued(installation, expires, limited));
+    issuedScopes.add(limited == null ? Set.of() : Set.copyOf(limited));
     ObjectNode answer = (ObjectNode) example(method, path, 201);
     answer.put("token", token);
     answer.put("expires_at", expires.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
