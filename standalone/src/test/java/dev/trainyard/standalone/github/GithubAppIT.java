@@ -173,6 +173,7 @@ class GithubAppIT extends OwnStack {
     assertThat(api.post("/v1/getSubmittedPullRequest", prBody(name, byReader)).status())
         .as("a comment from a user without write access submits nothing")
         .isEqualTo(404);
+    awaitReply(byReader, "@rob trainyard did not act on this command: only people with write");
     assertThat(QueueSteps.pr(api, name, byComment).get("priorityName").asString())
         .isEqualTo("high");
   }
@@ -463,6 +464,11 @@ class GithubAppIT extends OwnStack {
         .during(Duration.ofSeconds(2))
         .atMost(Duration.ofSeconds(4))
         .until(() -> api.post("/v1/getSubmittedPullRequest", prBody(name, pr)).status() == 404);
+    awaitReply(
+        pr, "@dependabot[bot] trainyard did not act on this command: `dependabot[bot]` is not");
+    repo.comment(pr, "dependabot[bot]", "/trainyard merge --force");
+    awaitReply(
+        pr, "@dependabot[bot] trainyard did not act on this command: `--force` is no option");
 
     update("\"allowedBotSubmitters\":[\"dependabot[bot]\"]");
     repo.comment(pr, "dependabot[bot]", "/trainyard merge");
@@ -660,6 +666,23 @@ class GithubAppIT extends OwnStack {
     return repo.labelHistory(pr).stream()
         .map(labels -> labels.stream().filter(l -> l.startsWith("trainyard:")).toList())
         .toList();
+  }
+
+  /**
+   * Waits for trainyard's reply on PR {@code number} that starts with {@code start}. Before, an
+   * ignored command got no answer at all.
+   */
+  private void awaitReply(long number, String start) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                repo.comments().stream()
+                    .anyMatch(
+                        c ->
+                            c.issue() == number
+                                && c.user().equals("trainyard[bot]")
+                                && c.body().startsWith(start)));
   }
 
   private void update(String settings) {

@@ -5,6 +5,7 @@ import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.gateway.scm.github.GithubEvents.Intent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -30,10 +31,10 @@ public class GithubCommenters {
   }
 
   /**
-   * The command of {@code comment} when its author may give it; empty when they may not, or when
-   * GitHub cannot say (logged: the commenter can comment again).
+   * The command of {@code comment} when its author may give it, else why not ({@link
+   * Intent.Ignored}); empty when GitHub cannot say (logged: the commenter can comment again).
    */
-  public Mono<Intent.Command> authorize(long installation, RepoRef repo, Intent.Comment comment) {
+  public Mono<Intent> authorize(long installation, RepoRef repo, Intent.Comment comment) {
     if (client == null) {
       log.info("a /trainyard comment was ignored: TRAINYARD_GITHUB_APP_ID is not set");
       return Mono.empty();
@@ -48,7 +49,7 @@ public class GithubCommenters {
         .flatMap(Mono::justOrEmpty);
   }
 
-  private Intent.Command ask(long installation, RepoRef repo, Intent.Comment comment) {
+  private Intent ask(long installation, RepoRef repo, Intent.Comment comment) {
     String base = "/repos/" + repo.owner() + "/" + repo.name();
     if (!comment.bot() && !writer(installation, base, comment.login())) {
       log.info(
@@ -56,7 +57,10 @@ public class GithubCommenters {
           comment.login(),
           repo.slug(),
           comment.number());
-      return null;
+      return new Intent.Ignored(
+          comment.number(),
+          comment.login(),
+          "only people with write access to " + repo.slug() + " may command its merge queue");
     }
     GithubClient.Answer pr =
         client.as(installation, "GET", base + "/pulls/" + comment.number(), null);
@@ -71,7 +75,33 @@ public class GithubCommenters {
         comment.priority(),
         comment.noBatch(),
         comment.bot() ? comment.login() : null,
-        pr.body().path("head").path("sha").asString(null));
+        pr.body().path("head").path("sha").asString(null),
+        comment.login());
+  }
+
+  /**
+   * Replies {@code body} on PR {@code number}: why a {@code /trainyard} comment was not acted on.
+   * Best effort: a reply GitHub refuses is logged, and the delivery is not applied again for it.
+   */
+  public Mono<Void> reply(long installation, RepoRef repo, long number, String body) {
+    if (client == null) {
+      return Mono.empty();
+    }
+    String path = "/repos/" + repo.owner() + "/" + repo.name() + "/issues/" + number + "/comments";
+    return Mono.fromCallable(() -> client.as(installation, "POST", path, Map.of("body", body)))
+        .subscribeOn(Schedulers.boundedElastic())
+        .doOnNext(
+            answer -> {
+              if (!answer.ok()) {
+                log.warn("could not reply on {}#{}: {}", repo.slug(), number, answer.message());
+              }
+            })
+        .onErrorResume(
+            e -> {
+              log.warn("could not reply on {}#{}: {}", repo.slug(), number, e.toString());
+              return Mono.empty();
+            })
+        .then();
   }
 
   /**

@@ -71,11 +71,69 @@ public class GithubDeliveryApplier {
                 Mono.zip(
                     queuesOf(org, r),
                     Flux.fromIterable(r.intents()).concatMap(i -> authorized(r, i)).collectList()))
-        .flatMapMany(
+        .flatMap(
             found ->
                 Flux.fromIterable(found.getT1())
-                    .concatMap(queue -> send(queue, found.getT2(), delivery)))
+                    .concatMap(queue -> send(queue, found.getT2(), delivery))
+                    .then(replies(r, found.getT1(), found.getT2())))
         .then();
+  }
+
+  /**
+   * Tells the author of each {@code /trainyard} comment trainyard does not act on why, in a reply
+   * on the PR (API.md §6), unless every queue it concerns has {@code commentsEnabled} off. Sent
+   * after the commands, once: a reply GitHub refuses does not apply the delivery again.
+   */
+  private Mono<Void> replies(
+      Routed.Repository r, List<RepositoryQueue> queues, List<Intent> intents) {
+    return Flux.fromIterable(intents)
+        .concatMap(
+            intent -> {
+              String why = null;
+              long number = 0;
+              String login = null;
+              List<RepositoryQueue> concerned = queues;
+              if (intent instanceof Intent.Ignored i) {
+                why = i.why();
+                number = i.number();
+                login = i.login();
+              } else if (intent instanceof Intent.Command c) {
+                concerned = queues.stream().filter(q -> q.key().branch().equals(c.base())).toList();
+                why = whyIgnored(concerned, c);
+                number = c.number();
+                login = c.login();
+              }
+              boolean speaks =
+                  concerned.isEmpty()
+                      || concerned.stream().anyMatch(q -> q.settings().commentsEnabled());
+              return why == null || !speaks
+                  ? Mono.<Void>empty()
+                  : commenters.reply(
+                      r.installationId(),
+                      r.repo(),
+                      number,
+                      "@" + login + " trainyard did not act on this command: " + why + ".");
+            })
+        .then();
+  }
+
+  /** Why no queue onto the command's base takes it, or null when one does. */
+  private static String whyIgnored(List<RepositoryQueue> onto, Intent.Command c) {
+    if (onto.isEmpty()) {
+      return "no merge queue of trainyard merges into `" + c.base() + "` in this repository";
+    }
+    String why = null;
+    for (RepositoryQueue queue : onto) {
+      String refused =
+          !queue.settings().commandsEnabled()
+              ? "comment commands are off on the `" + c.base() + "` queue (`commandsEnabled`)"
+              : refusal(queue, c.bot());
+      if (refused == null) {
+        return null;
+      }
+      why = refused;
+    }
+    return why;
   }
 
   /**
@@ -101,7 +159,7 @@ public class GithubDeliveryApplier {
    */
   private Mono<Intent> authorized(Routed.Repository r, Intent intent) {
     return intent instanceof Intent.Comment c
-        ? commenters.authorize(r.installationId(), r.repo(), c).cast(Intent.class)
+        ? commenters.authorize(r.installationId(), r.repo(), c)
         : Mono.just(intent);
   }
 
@@ -134,7 +192,7 @@ public class GithubDeliveryApplier {
     if (intent instanceof Intent.Command c) {
       if (!queue.settings().commandsEnabled()
           || !c.base().equals(queue.key().branch())
-          || !allowed(queue, c.bot())) {
+          || refusal(queue, c.bot()) != null) {
         return Optional.empty();
       }
       return Optional.of(
@@ -143,15 +201,15 @@ public class GithubDeliveryApplier {
                   c.number(), c.priority(), c.noBatch(), c.headSha())
               : new QueueCommand.CancelPullRequest(c.number()));
     }
-    if (intent instanceof Intent.Comment) {
-      return Optional.empty(); // not authorized
+    if (intent instanceof Intent.Comment || intent instanceof Intent.Ignored) {
+      return Optional.empty(); // not authorized, or no command: its author gets a reply
     }
     Intent.Label label = (Intent.Label) intent;
     boolean enqueueing =
         queue.settings().labelCommandsEnabled()
             && label.label().equals(queue.settings().enqueueingLabel())
             && label.base().equals(queue.key().branch())
-            && allowed(queue, label.bot());
+            && refusal(queue, label.bot()) == null;
     if (!enqueueing) {
       return Optional.empty();
     }
@@ -162,17 +220,17 @@ public class GithubDeliveryApplier {
   }
 
   /**
-   * A person's command (no {@code bot}), or one from a Bot account the queue lists in {@code
-   * allowedBotSubmitters} (API.md §6); any other Bot's is ignored.
+   * Null for a person's command (no {@code bot}), or one from a Bot account the queue lists in
+   * {@code allowedBotSubmitters} (API.md §6); why any other Bot's is ignored.
    */
-  private static boolean allowed(RepositoryQueue queue, String bot) {
+  private static String refusal(RepositoryQueue queue, String bot) {
     if (bot == null || queue.settings().allowedBotSubmitters().contains(bot)) {
-      return true;
+      return null;
     }
     log.info(
         "a command from {} on {} was ignored: the queue does not list it in allowedBotSubmitters",
         bot,
         queue.key().id());
-    return false;
+    return "`" + bot + "` is not in the queue's `allowedBotSubmitters`";
   }
 }

@@ -98,12 +98,20 @@ public final class GithubEvents {
         Priority priority,
         Boolean noBatch,
         String bot,
-        String headSha)
+        String headSha,
+        String login)
         implements Intent {
       public Command(long number, String base, boolean submit, Priority priority, Boolean noBatch) {
-        this(number, base, submit, priority, noBatch, null, null);
+        this(number, base, submit, priority, noBatch, null, null, null);
       }
     }
+
+    /**
+     * A {@code /trainyard} comment by {@code login} on PR {@code number} that trainyard does not
+     * act on, and {@code why}: an unknown word or option, or an author who may not command it. The
+     * author is told so in a reply.
+     */
+    record Ignored(long number, String login, String why) implements Intent {}
   }
 
   /**
@@ -316,24 +324,40 @@ public final class GithubEvents {
     JsonNode user = payload.path("comment").path("user");
     String login = user.path("login").asString("");
     boolean bot = bot(user) != null;
-    if (words[1].equals("cancel") && words.length == 2) {
-      return List.of(new Intent.Comment(number, login, false, null, null, bot));
+    if (words[1].equals("cancel")) {
+      return List.of(
+          words.length == 2
+              ? new Intent.Comment(number, login, false, null, null, bot)
+              : new Intent.Ignored(number, login, "`/trainyard cancel` takes no options"));
     }
     if (!words[1].equals("merge")) {
-      return List.of();
+      return List.of(
+          new Intent.Ignored(
+              number,
+              login,
+              "`"
+                  + words[1]
+                  + "` is no trainyard command; the commands are `/trainyard merge`"
+                  + " (with `--priority=urgent|high|medium|low|0..255` and `--no-batch`) and"
+                  + " `/trainyard cancel`"));
     }
     Priority priority = null;
     Boolean noBatch = null;
     for (int i = 2; i < words.length; i++) {
       if (words[i].equals("--no-batch")) {
         noBatch = true;
-      } else if (words[i].startsWith("--priority=")) {
+      } else if (words[i].startsWith("--priority=")
+          && priority(words[i].substring("--priority=".length())) != null) {
         priority = priority(words[i].substring("--priority=".length()));
-        if (priority == null) {
-          return List.of();
-        }
       } else {
-        return List.of();
+        return List.of(
+            new Intent.Ignored(
+                number,
+                login,
+                "`"
+                    + words[i]
+                    + "` is no option of `/trainyard merge`; it takes"
+                    + " `--priority=urgent|high|medium|low|0..255` and `--no-batch`"));
       }
     }
     return List.of(new Intent.Comment(number, login, true, priority, noBatch, bot));

@@ -200,9 +200,22 @@ class GithubEventsTest {
                 + REPO
                 + "}",
             List.of(refresh(), new Intent.Label(7, "main", "merge", true, "renovate[bot]", "abc"))),
-        Arguments.of("issue_comment", comment("/trainyard merge --priority=256"), null),
-        Arguments.of("issue_comment", comment("/trainyard merge --force"), null),
-        Arguments.of("issue_comment", comment("/trainyard cancel now"), null),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge --priority=256"),
+            List.of(ignored("`--priority=256` is no option of `/trainyard merge`"))),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard merge --force"),
+            List.of(ignored("`--force` is no option of `/trainyard merge`"))),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard cancel now"),
+            List.of(ignored("`/trainyard cancel` takes no options"))),
+        Arguments.of(
+            "issue_comment",
+            comment("/trainyard land"),
+            List.of(ignored("`land` is no trainyard command"))),
         Arguments.of("issue_comment", comment("LGTM /trainyard merge"), null),
         Arguments.of(
             "issue_comment", comment("/trainyard merge").replace("\"pull_request\":{},", ""), null),
@@ -221,6 +234,11 @@ class GithubEventsTest {
         GithubEvents.read(event, Json.mapper().readTree(payload), "github.com", OWN_APP);
     if (intents == null) {
       assertThat(routed).isInstanceOf(Routed.Ignored.class);
+    } else if (intents.get(0) instanceof Intent.Ignored expected) {
+      Intent.Ignored read = (Intent.Ignored) ((Routed.Repository) routed).intents().get(0);
+      assertThat(read.number()).isEqualTo(expected.number());
+      assertThat(read.login()).isEqualTo(expected.login());
+      assertThat(read.why()).startsWith(expected.why());
     } else {
       assertThat(routed)
           .isEqualTo(
@@ -323,6 +341,11 @@ class GithubEventsTest {
 
   private static Intent refresh() {
     return new Intent.Refresh(false);
+  }
+
+  /** An ignored comment of octo on PR 7 whose reason starts with {@code why}. */
+  private static Intent ignored(String why) {
+    return new Intent.Ignored(7, "octo", why);
   }
 
   private static Intent status(CommitState state) {
