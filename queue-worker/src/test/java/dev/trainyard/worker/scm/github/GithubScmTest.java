@@ -389,6 +389,24 @@ class GithubScmTest {
             MergeResult.Refused.class,
             "(mergeable_state: blocked)"),
         new Refusal(
+            "a ruleset requires a linear history: the merge commit is refused, not a moved target",
+            MergeMethod.MERGE_COMMIT,
+            (repo, pr) -> repo.rule("main", "required_linear_history", Map.of()),
+            MergeResult.Refused.class,
+            "This branch must not contain merge commits."),
+        new Refusal(
+            "a ruleset requires GitHub's merge queue: refused",
+            MergeMethod.MERGE_COMMIT,
+            (repo, pr) -> repo.rule("main", "merge_queue", Map.of()),
+            MergeResult.Refused.class,
+            "Changes must be made through the merge queue"),
+        new Refusal(
+            "strict required checks want the head up to date: refused with GitHub's words",
+            MergeMethod.SQUASH,
+            (repo, pr) -> repo.requireUpToDate("main"),
+            MergeResult.Refused.class,
+            "Head branch is out of date"),
+        new Refusal(
             "the head was pushed to after the test: read the PR again",
             MergeMethod.SQUASH,
             (repo, pr) -> repo.push("a", files("late.txt", "!"), "pushed late"),

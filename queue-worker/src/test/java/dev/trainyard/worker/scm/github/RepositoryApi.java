@@ -284,6 +284,18 @@ final class RepositoryApi {
           405, GithubSimulator.message(name + " are not allowed on this repository."));
     }
     String base = repo.head(pr.base).orElseThrow();
+    if (repo.branchRules.getOrDefault(pr.base, Map.of()).containsKey("merge_queue")) {
+      return new Answer(
+          405,
+          GithubSimulator.message(
+              "Repository rule violations found\n\nChanges must be made through the merge"
+                  + " queue"));
+    }
+    if (repo.upToDate.contains(pr.base) && !repo.contains(head, base)) {
+      return new Answer(
+          405,
+          GithubSimulator.message("Head branch is out of date. Review and try the merge again."));
+    }
     Optional<String> landed = land(pr, base, head, how);
     if (landed.isEmpty() || pr.blockedBy != null) {
       return new Answer(405, GithubSimulator.message("Pull Request is not mergeable"));
@@ -643,7 +655,7 @@ final class RepositoryApi {
     if (!required.isEmpty()) {
       ObjectNode checks = rule(rules, "required_status_checks");
       ObjectNode parameters = checks.putObject("parameters");
-      parameters.put("strict_required_status_checks_policy", false);
+      parameters.put("strict_required_status_checks_policy", repo.upToDate.contains(name));
       ArrayNode list = parameters.putArray("required_status_checks");
       required.forEach(context -> list.addObject().put("context", context));
       rule(rules, "non_fast_forward");

@@ -56,6 +56,9 @@ public final class SimulatedRepository {
    */
   final Map<String, Map<String, Map<String, Object>>> branchRules = new ConcurrentHashMap<>();
 
+  /** Branches whose required checks are strict: a PR's head must contain the branch's. */
+  final Set<String> upToDate = ConcurrentHashMap.newKeySet();
+
   /** Branches whose ref only a bypass may move: the 422 message GitHub gives anyone else. */
   final Map<String, String> protectedRefs = new ConcurrentHashMap<>();
 
@@ -322,6 +325,14 @@ public final class SimulatedRepository {
    */
   public void rule(String branch, String type, Map<String, Object> parameters) {
     branchRules.computeIfAbsent(branch, k -> new ConcurrentHashMap<>()).put(type, parameters);
+  }
+
+  /**
+   * The required status checks of {@code branch}'s ruleset are strict: GitHub's merge endpoint
+   * refuses a PR whose head does not contain the branch's head.
+   */
+  public void requireUpToDate(String branch) {
+    upToDate.add(branch);
   }
 
   /**
