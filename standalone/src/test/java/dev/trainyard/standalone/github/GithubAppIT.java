@@ -248,6 +248,30 @@ class GithubAppIT extends OwnStack {
   }
 
   /**
+   * GitHub delivers out of order: a check run's start arriving after its conclusion must not take
+   * back the success. Required check {@code ci} starts (its delivery held back), completes, and the
+   * start is delivered late: the run lands anyway.
+   */
+  @Test
+  void aCheckRunsLateStartDoesNotUndoItsConclusion() {
+    ci.hold(true);
+    repo.protect("main", CI, "lint");
+    create(api, name, 1);
+    long pr = pr("a", "a.txt");
+    submit(api, name, pr);
+    awaitState(api, name, pr, "testing");
+    String head = QueueSteps.testBranchHead(repo.git());
+
+    github.webhooks().holdNext("check_run", "created");
+    long run = repo.startCheck(head, CI);
+    repo.completeCheck(run, "success");
+    github.webhooks().releaseHeld();
+    repo.completeCheck(head, "lint", "success");
+
+    awaitState(api, name, pr, "merged");
+  }
+
+  /**
    * {@code stateLabelsEnabled}: one {@code trainyard:*} label follows each PR, queued → testing →
    * merged, queued → testing → failed, and none once a PR is cancelled.
    */

@@ -263,6 +263,37 @@ public final class SimulatedRepository {
     github.webhooks().drain();
   }
 
+  /** The CI app starts check run {@code name} on {@code sha} ({@code created}); answers its id. */
+  public long startCheck(String sha, String name) {
+    CheckRun run =
+        new CheckRun(System.nanoTime(), name, sha, "in_progress", null, name, null, null, CI_APP);
+    checkRuns.add(run);
+    github.webhooks().checkRun(this, run);
+    github.webhooks().drain();
+    return run.id();
+  }
+
+  /** Check run {@code id}, started before, completes with {@code conclusion}. */
+  public void completeCheck(long id, String conclusion) {
+    CheckRun started = checkRuns.stream().filter(r -> r.id() == id).findFirst().orElseThrow();
+    CheckRun run =
+        new CheckRun(
+            id,
+            started.name(),
+            started.headSha(),
+            "completed",
+            conclusion,
+            started.title(),
+            null,
+            null,
+            started.appId());
+    checkRuns.remove(started);
+    checkRuns.add(run);
+    github.webhooks().checkRun(this, run);
+    github.webhooks().checkSuite(this, run.headSha(), run.appId());
+    github.webhooks().drain();
+  }
+
   /**
    * App {@code appId}'s check suite on {@code sha} stays in progress after its runs so far
    * complete, as a GitHub Actions workflow does while a job that {@code needs} another has no run

@@ -38,6 +38,8 @@ public final class Webhooks implements AutoCloseable {
   private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
   private volatile Target target;
   private final java.util.Set<String> dropping = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.Set<String> holding = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final List<Runnable> held = new CopyOnWriteArrayList<>();
 
   /** Published example payloads by event type and action ("" for none). */
   public interface Templates {
@@ -113,7 +115,8 @@ public final class Webhooks implements AutoCloseable {
   }
 
   void checkRun(SimulatedRepository repo, CheckRun run) {
-    ObjectNode payload = payload(repo, "check_run", "completed", "ci-bot");
+    String action = run.status().equals("completed") ? "completed" : "created";
+    ObjectNode payload = payload(repo, "check_run", action, "ci-bot");
     if (payload == null) {
       return;
     }
@@ -129,7 +132,7 @@ public final class Webhooks implements AutoCloseable {
       suite.remove("latest_check_runs_count"); // not part of a check run's suite
       headBranch(suite, repo, run.headSha());
     }
-    queue(payload, "check_run", "completed");
+    queue(payload, "check_run", action);
   }
 
   /** The repository, called {@code old} before, was renamed or transferred (another owner). */
@@ -215,11 +218,31 @@ public final class Webhooks implements AutoCloseable {
     return payload;
   }
 
+  /**
+   * The next delivery of {@code event} with {@code action} is held back until {@link #releaseHeld}:
+   * GitHub does not deliver in order, so a check run's start may arrive after its conclusion.
+   */
+  public void holdNext(String event, String action) {
+    holding.add(event + "." + action);
+  }
+
+  /** Sends the deliveries held back so far, late. */
+  public void releaseHeld() {
+    List<Runnable> late = List.copyOf(held);
+    held.clear();
+    late.forEach(sender::submit);
+    drain();
+  }
+
   private void queue(ObjectNode payload, String event, String action) {
     byte[] body = Json.mapper().writeValueAsBytes(payload);
     String id = UUID.randomUUID().toString();
     if (dropping.remove(event)) {
       deliveries.add(new Delivery(id, event, action, body, 0));
+      return;
+    }
+    if (holding.remove(event + "." + action)) {
+      held.add(() -> post(id, event, action, body));
       return;
     }
     sender.submit(() -> post(id, event, action, body));
