@@ -9,6 +9,7 @@ import dev.trainyard.standalone.support.GithubDeliveries.Example;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.TestStack;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -215,6 +216,17 @@ class GithubWebhookIT extends OwnStack {
         .isEqualTo(200);
     Awaitility.await()
         .atMost(QueueSteps.PATIENCE)
+        .until(
+            () -> api.post("/v1/getSubmittedPullRequest", prBody).json().get("state").asString(),
+            "cancelled"::equals);
+
+    // the first signed body again under a new X-GitHub-Delivery, which the signature does not
+    // cover: a replay, not GitHub's, and it submits nothing (before, it submitted the PR again)
+    assertThat(github.deliver("pull_request", UUID.randomUUID().toString(), body).status())
+        .isEqualTo(200);
+    Awaitility.await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
         .until(
             () -> api.post("/v1/getSubmittedPullRequest", prBody).json().get("state").asString(),
             "cancelled"::equals);

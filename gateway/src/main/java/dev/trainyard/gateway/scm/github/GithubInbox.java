@@ -24,6 +24,7 @@ import org.springframework.stereotype.Component;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 /**
  * GitHub's deliveries, stored before they are answered and applied after (at least once): GitHub
@@ -78,31 +79,54 @@ public class GithubInbox implements SmartLifecycle {
         .then(
             indexes.createIndex(
                 new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO)))
+        // deliveries stored before the digest was kept have none: sparse
+        .then(indexes.createIndex(new Index().on("digest", Sort.Direction.ASC).unique().sparse()))
         .subscribe(
             name -> {},
             e -> log.warn("could not create the indexes of GitHub's deliveries: {}", e.toString()));
   }
 
   /**
-   * Stores delivery {@code delivery} unless it is stored already (GitHub's redelivery, or two
-   * copies at once); the caller answers GitHub once this completes. Applying it starts then, not
-   * awaited.
+   * Stores delivery {@code delivery} ({@code payload} read from {@code body}) unless it is stored
+   * already — GitHub's redelivery, two copies at once, or the same signed body under another {@code
+   * X-GitHub-Delivery}, a header the signature does not cover — or asks nothing of trainyard (kept
+   * nowhere). The caller answers GitHub once this completes. Applying it starts then, not awaited.
+   * Every stored delivery expires {@link #KEPT} after it was last touched.
    */
-  public Mono<Void> store(String delivery, String event, byte[] body) {
-    String now = Timestamps.format(clock.instant());
+  public Mono<Void> store(String delivery, String event, byte[] body, JsonNode payload) {
+    if (GithubEvents.read(event, payload, host, ownApp) instanceof GithubEvents.Routed.Ignored i) {
+      log.debug("GitHub delivery {} asks nothing: {}", delivery, i.why());
+      return Mono.empty();
+    }
+    Instant at = clock.instant();
+    String now = Timestamps.format(at);
     Document doc =
         new Document("_id", delivery)
             .append("event", event)
+            .append("digest", digest(event, body))
             .append("body", new String(body, StandardCharsets.UTF_8))
             .append("state", PENDING)
             .append("attempts", 0)
             .append("retryAt", now)
-            .append("at", now);
+            .append("at", now)
+            .append("expiresAt", java.util.Date.from(at.plus(KEPT)));
     return mongo
         .insert(doc, Collections.GITHUB_DELIVERIES)
         .doOnSuccess(stored -> process(delivery).subscribe())
         .onErrorResume(DuplicateKeyException.class, e -> Mono.empty())
         .then();
+  }
+
+  /** The SHA-256 of an event and its signed body, in hex. */
+  static String digest(String event, byte[] body) {
+    try {
+      java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+      sha.update(event.getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) '\n');
+      return java.util.HexFormat.of().formatHex(sha.digest(body));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Applies delivery {@code id} if it is pending, due, and no other replica holds it. */

@@ -49,8 +49,8 @@ public class GithubWebhookHandler {
               }
               String event = header(request, "X-GitHub-Event");
               String delivery = header(request, "X-GitHub-Delivery");
-              payload(body); // a body that is no JSON object is refused now, not retried later
-              return inbox.store(delivery, event, body);
+              // a body that is no JSON object is refused now, not retried later
+              return inbox.store(delivery, event, body, payload(body));
             })
         .then(JsonResponses.empty());
   }
