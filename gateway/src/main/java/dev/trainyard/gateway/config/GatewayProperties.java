@@ -48,7 +48,7 @@ public record GatewayProperties(
     rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
     outbound = outbound == null ? new Outbound(null) : outbound;
     git = git == null ? new Git(null) : git;
-    github = github == null ? new Github(null, null, null, null, null, null, null) : github;
+    github = github == null ? new Github(null, null, null, null, null, null, null, null) : github;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -97,15 +97,16 @@ public record GatewayProperties(
   /**
    * {@code TRAINYARD_GITHUB_WEBHOOK_SECRET} (unset: the webhook answers 503), {@code
    * TRAINYARD_GITHUB_HOST} (the {@code repo.host} the App serves, default {@code github.com}),
-   * {@code TRAINYARD_GITHUB_DEFAULT_ORG} (the organization a new installation serves); {@code
-   * TRAINYARD_GITHUB_APP_ID} with {@code TRAINYARD_GITHUB_PRIVATE_KEY} (or {@code _FILE}) and
-   * {@code TRAINYARD_GITHUB_API_URL} let the gateway ask GitHub who may command the queue from a
-   * comment.
+   * {@code TRAINYARD_GITHUB_DEFAULT_ORG} (the organization a new installation of an account in
+   * {@code TRAINYARD_GITHUB_DEFAULT_ORG_ACCOUNTS} serves); {@code TRAINYARD_GITHUB_APP_ID} with
+   * {@code TRAINYARD_GITHUB_PRIVATE_KEY} (or {@code _FILE}) and {@code TRAINYARD_GITHUB_API_URL}
+   * let the gateway ask GitHub who may command the queue from a comment.
    */
   public record Github(
       String webhookSecret,
       String host,
       String defaultOrg,
+      java.util.List<String> defaultOrgAccounts,
       String appId,
       String privateKey,
       String privateKeyFile,
@@ -115,6 +116,22 @@ public record GatewayProperties(
       webhookSecret = webhookSecret == null || webhookSecret.isEmpty() ? null : webhookSecret;
       host = host == null || host.isBlank() ? "github.com" : host;
       defaultOrg = defaultOrg == null || defaultOrg.isBlank() ? null : defaultOrg;
+      defaultOrgAccounts =
+          defaultOrgAccounts == null
+              ? java.util.List.of()
+              : defaultOrgAccounts.stream().map(String::strip).filter(a -> !a.isEmpty()).toList();
+    }
+
+    /**
+     * The organization a new installation on GitHub account {@code account} is bound to: {@code
+     * TRAINYARD_GITHUB_DEFAULT_ORG}, for the accounts {@code TRAINYARD_GITHUB_DEFAULT_ORG_ACCOUNTS}
+     * lists ({@code *}: any); null (it waits for an admin) for every other account. A public App
+     * can be installed by anyone: binding every installation would hand strangers the queues.
+     */
+    public String defaultOrgFor(String account) {
+      boolean listed =
+          defaultOrgAccounts.stream().anyMatch(a -> a.equals("*") || a.equalsIgnoreCase(account));
+      return listed ? defaultOrg : null;
     }
   }
 

@@ -45,7 +45,13 @@ class GithubWebhookIT extends OwnStack {
 
   @Override
   protected Map<String, Object> properties() {
-    return Map.of("trainyard.github.webhook-secret", SECRET);
+    return Map.of(
+        "trainyard.github.webhook-secret",
+        SECRET,
+        "trainyard.github.default-org",
+        TestStack.ORG,
+        "trainyard.github.default-org-accounts",
+        "Acme-Corp, other-trusted");
   }
 
   @BeforeEach
@@ -86,6 +92,50 @@ class GithubWebhookIT extends OwnStack {
     assertThat(notJson.status()).isEqualTo(400);
     assertThat(notJson.body()).contains("not JSON");
     assertThat(github.deliver("ping", UUID.randomUUID().toString(), body).status()).isEqualTo(200);
+  }
+
+  /**
+   * A new installation is bound to {@code TRAINYARD_GITHUB_DEFAULT_ORG} only for an account on the
+   * allowlist; a stranger's installation of a public App waits, unbound, for an admin. Before,
+   * every new installation was bound, whoever made it.
+   */
+  @Test
+  void aNewInstallationIsBoundByDefaultOnlyForAnAccountOnTheAllowlist() throws Exception {
+    long trusted = 91_000_000L + (long) (Math.random() * 1_000_000);
+    long stranger = trusted + 1;
+    // the stranger's first: once the trusted one is bound, the stranger's was applied too
+    installed(stranger, "mallory");
+    installed(trusted, "acme-corp");
+    String other = stack.otherOrganization().slug();
+
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(
+            () ->
+                admin
+                    .post(
+                        "/admin/v1/bindGithubInstallation",
+                        "{\"org\":\"" + other + "\",\"installationId\":" + trusted + "}")
+                    .status(),
+            status -> status == 409);
+    assertThat(
+            admin
+                .post(
+                    "/admin/v1/bindGithubInstallation",
+                    "{\"org\":\"" + other + "\",\"installationId\":" + stranger + "}")
+                .status())
+        .as("the stranger's installation waits unbound: an admin may bind it")
+        .isEqualTo(200);
+  }
+
+  /** GitHub announces installation {@code id} on {@code account}; waits until it is stored. */
+  private void installed(long id, String account) throws Exception {
+    ObjectNode payload = GithubDeliveries.example("installation", "created").payload();
+    ((ObjectNode) payload.path("installation")).put("id", id);
+    ((ObjectNode) payload.path("installation").path("account")).put("login", account);
+    String delivery = UUID.randomUUID().toString();
+    assertThat(github.deliver("installation", delivery, GithubDeliveries.bytes(payload)).status())
+        .isEqualTo(200);
   }
 
   @Test

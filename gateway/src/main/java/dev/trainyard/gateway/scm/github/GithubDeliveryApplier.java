@@ -55,7 +55,8 @@ public class GithubDeliveryApplier {
   /** Applies delivery {@code delivery}, read as {@code routed}. */
   Mono<Void> apply(Routed routed, String delivery) {
     if (routed instanceof Routed.Installation i) {
-      return installations.changed(i.id(), i.account(), i.action(), github.defaultOrg());
+      return installations.changed(
+          i.id(), i.account(), i.action(), github.defaultOrgFor(i.account()));
     }
     if (routed instanceof Routed.Repositories many) {
       return Flux.fromIterable(many.each()).concatMap(r -> apply(r, delivery)).then();
