@@ -53,16 +53,16 @@ final class GithubScenario {
 
   /**
    * What a run cost: {@code wall} from the first submit to the last merge on GitHub; {@code tally}
-   * every request from the standalone's start until the quiet, {@code setupRequests} of them before
-   * the first submit; {@code lastRequest} how long after the last merge the last request came;
-   * {@code breaches} the exchanges GitHub's REST description refuses.
+   * every request from the standalone's start until the quiet, {@code setup} those of them before
+   * the first submit (while the PRs were opened); {@code lastRequest} how long after the last merge
+   * the last request came; {@code breaches} the exchanges GitHub's REST description refuses.
    */
   record Outcome(
       int prs,
       int merged,
       Duration wall,
       RequestTally tally,
-      int setupRequests,
+      RequestTally setup,
       Duration lastRequest,
       int pipelines,
       int testRuns,
@@ -98,7 +98,7 @@ final class GithubScenario {
         api.post("/v1/createQueue", "{" + QUEUE + "}");
         api.post("/v1/updateQueue", "{" + QUEUE + "," + configuration.settings() + "}");
         List<Long> numbers = open(repo, prs);
-        int setup = github.calls().size();
+        RequestTally setup = tally(github);
 
         long start = System.nanoTime();
         for (long number : numbers) {
@@ -108,16 +108,11 @@ final class GithubScenario {
         Duration wall = Duration.ofNanos(System.nanoTime() - start);
         Duration lastRequest = awaitQuiet(github);
 
-        RequestTally tally =
-            RequestTally.of(
-                List.copyOf(github.calls()),
-                List.copyOf(github.answered()),
-                (method, path) -> contract.operation(method, path).orElse(path));
         return new Outcome(
             prs,
             merged,
             wall,
-            tally,
+            tally(github),
             setup,
             lastRequest,
             ci.pipelines(),
@@ -126,6 +121,14 @@ final class GithubScenario {
             standalone.data().resolve("standalone.log"));
       }
     }
+  }
+
+  /** Every request so far, each named by GitHub's documented operation. */
+  private RequestTally tally(GithubSimulator github) {
+    return RequestTally.of(
+        List.copyOf(github.calls()),
+        List.copyOf(github.answered()),
+        (method, path) -> contract.operation(method, path).orElse(path));
   }
 
   private static Map<String, String> environment(
