@@ -1,6 +1,7 @@
 package dev.trainyard.bench;
 
 import dev.trainyard.bench.flaky.FlakyBenchmark;
+import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
 import dev.trainyard.bench.listing.ListingBenchmark;
@@ -13,8 +14,9 @@ import java.util.Arrays;
  * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
  * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark},
  * {@code flaky <args>} {@link FlakyBenchmark}, {@code listing <args>} {@link ListingBenchmark},
- * {@code depth <args>} {@link QueueDepthBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on
- * the chart's topology; anything else runs {@link HttpBenchmark} with the arguments as given.
+ * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
+ * GithubRequestsBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology;
+ * anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -32,6 +34,8 @@ public final class Bench {
       ListingBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("cluster")) {
       HttpBenchmark.cluster(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("github")) {
+      GithubRequestsBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

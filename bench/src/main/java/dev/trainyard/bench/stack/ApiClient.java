@@ -10,9 +10,16 @@ import java.util.concurrent.CompletableFuture;
 public final class ApiClient {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
+  private final String token;
 
   public ApiClient(String base) {
+    this(base, StandaloneProcess.TOKEN);
+  }
+
+  /** The API with another token: the admin token, for {@code /admin/v1/*}. */
+  public ApiClient(String base, String token) {
     this.base = base;
+    this.token = token;
   }
 
   /** Posts and returns the body; throws on anything but 200. */
@@ -34,7 +41,7 @@ public final class ApiClient {
 
   private HttpRequest request(String path, String json) {
     return HttpRequest.newBuilder(URI.create(base + path))
-        .header("x-api-token", StandaloneProcess.TOKEN)
+        .header("x-api-token", token)
         .header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json))
         .build();

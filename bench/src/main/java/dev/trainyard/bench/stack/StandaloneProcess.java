@@ -58,6 +58,16 @@ public final class StandaloneProcess implements Stack {
   /** Starts the jar with {@code systemProperties} ({@code -Dname=value}) on its command line. */
   public static StandaloneProcess start(Path jar, List<String> systemProperties)
       throws IOException, InterruptedException {
+    return start(jar, systemProperties, Map.of());
+  }
+
+  /**
+   * Starts the jar with {@code systemProperties} and, on top of the bench's own settings, the
+   * variables of {@code environment} (the GitHub App's, for one).
+   */
+  public static StandaloneProcess start(
+      Path jar, List<String> systemProperties, Map<String, String> environment)
+      throws IOException, InterruptedException {
     int port = freePort();
     Path data = Files.createTempDirectory("trainyard-bench-");
     List<String> command = new ArrayList<>();
@@ -78,6 +88,7 @@ public final class StandaloneProcess implements Stack {
     builder.environment().put("TRAINYARD_MANAGEMENT_PORT", "0");
     // the benchmarks measure the stack's own capacity, far past one organization's default limit
     builder.environment().put("TRAINYARD_RATE_LIMIT_PER_ORG", "0");
+    builder.environment().putAll(environment);
     StandaloneProcess standalone = new StandaloneProcess(builder.start(), port, data);
     standalone.awaitHealthy(Duration.ofSeconds(120), data);
     return standalone;
