@@ -50,6 +50,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final ExecutorService refreshes = Executors.newFixedThreadPool(2);
   private final Rounds rounds = new Rounds("scm-poller");
 
+  /** Per queue, the refresh whose read has not started yet. */
+  private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+
   /** The source problem last seen recorded per queue: such queues are not re-read every round. */
   private final Map<String, String> reported = new ConcurrentHashMap<>();
 
@@ -107,15 +110,63 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
    */
   @Override
   public CompletableFuture<Void> refresh(QueueKey key, boolean checksChanged) {
-    return CompletableFuture.supplyAsync(
-            () ->
-                store
-                    .load(key.id())
-                    .map(StoredQueue::aggregate)
-                    .map(q -> observe(q, problem(key.orgRepo()), checksChanged))
-                    .orElse(List.of()),
-            refreshes)
-        .thenCompose(sends -> CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)));
+    while (true) {
+      Waiting fresh = new Waiting();
+      Waiting waiting = this.waiting.putIfAbsent(key.id(), fresh);
+      if (waiting == null) {
+        fresh.join(checksChanged);
+        CompletableFuture.supplyAsync(() -> read(key, fresh), refreshes)
+            .thenCompose(sends -> CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)))
+            .whenComplete(
+                (done, error) -> {
+                  if (error == null) {
+                    fresh.done.complete(null);
+                  } else {
+                    fresh.done.completeExceptionally(error);
+                  }
+                });
+        return fresh.done;
+      }
+      if (waiting.join(checksChanged)) {
+        return waiting.done; // its read starts after this request: it answers both
+      }
+      this.waiting.remove(key.id(), waiting); // started meanwhile: wait for a read of our own
+    }
+  }
+
+  /**
+   * A refresh of one queue that has not started reading yet: requests that come before it starts
+   * join it (a landing brings a push and a closed PR, each asking for one), so a queue is read once
+   * for them, not once each.
+   */
+  private static final class Waiting {
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    private boolean checksChanged;
+    private boolean started;
+
+    /** Joins this refresh unless it started reading; false when it did. */
+    synchronized boolean join(boolean checks) {
+      if (started) {
+        return false;
+      }
+      checksChanged |= checks;
+      return true;
+    }
+
+    synchronized boolean start() {
+      started = true;
+      return checksChanged;
+    }
+  }
+
+  private List<CompletableFuture<?>> read(QueueKey key, Waiting refresh) {
+    waiting.remove(key.id(), refresh);
+    boolean checksChanged = refresh.start();
+    return store
+        .load(key.id())
+        .map(StoredQueue::aggregate)
+        .map(q -> observe(q, problem(key.orgRepo()), checksChanged))
+        .orElse(List.of());
   }
 
   /** Called by Spring when the worker stops: no refresh threads outlive their context. */

@@ -305,11 +305,20 @@ public final class PullRequestChecks implements AutoCloseable {
   }
 
   private void write(String key) {
-    Wanted w = wanted.remove(key);
+    Shown before = shown.get(key);
+    Wanted w = wanted.get(key);
     if (w == null) {
       return;
     }
-    Shown before = shown.get(key);
+    // a task scheduled while nothing was shown yet may run after a write: the wait applies again
+    Duration wait = delay(before, w, clock.instant(), debounce);
+    if (!wait.isZero()) {
+      writer.schedule(() -> write(key), wait.toMillis(), TimeUnit.MILLISECONDS);
+      return;
+    }
+    if (!wanted.remove(key, w)) {
+      return; // replaced meanwhile: the task its replacement scheduled writes it
+    }
     try {
       Long id = before == null ? null : before.checkRun();
       if (w.output() != null) {
