@@ -43,6 +43,7 @@ import tools.jackson.databind.JsonNode;
  * squash}, {@code rebase}), and only while the target still has the tree the run was built on.
  */
 public final class GithubScm implements ScmProvider {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(GithubScm.class);
   static final Duration INSTALLATION_FRESH = Duration.ofSeconds(30);
 
   /** The check run trainyard keeps on every queued PR's head. */
@@ -253,7 +254,13 @@ public final class GithubScm implements ScmProvider {
       }
       placeBranch(repo, branch, head);
     } finally {
-      deleteBranch(repo, scratch);
+      try {
+        deleteBranch(repo, scratch);
+      } catch (RuntimeException e) {
+        // the test branch stands: building it again would push it again, a second CI pipeline;
+        // a scratch branch left behind is not watched, and is moved if its run is built again
+        log.warn("could not delete {} of {}: {}", scratch, repo, e.getMessage());
+      }
     }
     return new TestBranchResult.Built(branch, base.get(), head);
   }
@@ -411,6 +418,7 @@ public final class GithubScm implements ScmProvider {
    * Answers the run's id.
    */
   public long publishCheck(OrgRepo repo, String sha, Long id, CheckOutput check) {
+    affordable(repo);
     Long existing = id;
     if (existing == null) {
       // by the App's id too: another App's check of the same name is a CI result, not ours
@@ -465,6 +473,7 @@ public final class GithubScm implements ScmProvider {
    * missing and added when the PR lacks it. Repeating it changes nothing.
    */
   public void stateLabel(OrgRepo repo, long number, String label) {
+    affordable(repo);
     JsonNode labels =
         call(repo, "GET", "/issues/" + number + "/labels?per_page=100", null, 200).body();
     boolean has = false;
@@ -509,6 +518,7 @@ public final class GithubScm implements ScmProvider {
    * once, even by a worker that restarted.
    */
   public void commentOnce(OrgRepo repo, long number, String marker, String body) {
+    affordable(repo);
     for (int page = 1; ; page++) {
       JsonNode comments =
           call(repo, "GET", "/issues/" + number + "/comments?per_page=100&page=" + page, null, 200)
@@ -675,6 +685,15 @@ public final class GithubScm implements ScmProvider {
         .path("tree")
         .path("sha")
         .asString();
+  }
+
+  /**
+   * Fails with {@link WriteBudget.Spent} before the reads a showing write needs (its check run,
+   * comments or labels), when the write itself would be refused: a refused write tried again later
+   * would otherwise read them again each time.
+   */
+  private void affordable(OrgRepo repo) {
+    budget.check(installation(repo), WriteBudget.Lane.SHOWING);
   }
 
   /**

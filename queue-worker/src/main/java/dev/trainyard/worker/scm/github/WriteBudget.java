@@ -89,8 +89,17 @@ final class WriteBudget {
     return path.endsWith("/merges") || path.endsWith("/git/refs") ? Lane.TESTING : Lane.SHOWING;
   }
 
+  /** Throws {@link Spent} when a write of {@code lane} would be refused now; takes nothing. */
+  synchronized void check(long installation, Lane lane) {
+    settle(installation, lane, false);
+  }
+
   /** Takes one write of {@code lane} for {@code installation}, or throws {@link Spent}. */
   synchronized void take(long installation, Lane lane) {
+    settle(installation, lane, true);
+  }
+
+  private void settle(long installation, Lane lane, boolean taking) {
     long now = clock.millis();
     Buckets held = installations.get(installation);
     TokenBucket minute =
@@ -112,11 +121,12 @@ final class WriteBudget {
           lane,
           Duration.ofSeconds((long) Math.ceil(Math.max(1, Math.max(minuteWait, hourWait)))));
     }
+    int taken = taking ? 1 : 0;
     installations.put(
         installation,
         new Buckets(
-            new TokenBucket(minute.tokens() - 1, minute.atMillis()),
-            new TokenBucket(hour.tokens() - 1, hour.atMillis())));
+            new TokenBucket(minute.tokens() - taken, minute.atMillis()),
+            new TokenBucket(hour.tokens() - taken, hour.atMillis())));
   }
 
   /** The tokens a write of {@code lane} must find in a bucket of {@code size}. */

@@ -64,6 +64,19 @@ class WriteBudgetTest {
   }
 
   @Test
+  void askingWhetherAWriteWouldGoTakesNothing() {
+    WriteBudget budget = new WriteBudget(4, 1_000, clock);
+    for (int i = 0; i < 10; i++) {
+      budget.check(1, Lane.TESTING);
+    }
+    assertThat(taken(budget, Lane.TESTING)).isTrue();
+    assertThat(taken(budget, Lane.TESTING)).isTrue();
+    assertThat(taken(budget, Lane.TESTING)).isTrue();
+    assertThat(taken(budget, Lane.TESTING)).isTrue();
+    assertThatThrownBy(() -> budget.check(1, Lane.TESTING)).isInstanceOf(WriteBudget.Spent.class);
+  }
+
+  @Test
   void theHourlyBudgetHoldsWhenTheMinuteHasRoom() {
     WriteBudget budget = new WriteBudget(80, 4, clock);
     assertThat(taken(budget, Lane.TESTING)).isTrue();
