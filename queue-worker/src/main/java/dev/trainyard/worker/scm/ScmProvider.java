@@ -30,6 +30,15 @@ public interface ScmProvider {
   /** The pull request, if the host has it; its base defaults to {@code targetBranch}. */
   Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch);
 
+  /**
+   * Whether an empty {@link #pullRequest} means the host shows the PR closed — GitHub, where a PR
+   * is never deleted — rather than not there yet (plain git, where a PR is a branch that may be
+   * pushed after the PR was submitted). A PR closed before it was ever read leaves the queue then.
+   */
+  default boolean emptyMeansClosed(OrgRepo repo) {
+    return false;
+  }
+
   /** Whether {@code headSha} merges cleanly into the current head of {@code targetBranch}. */
   Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha);
 

@@ -38,6 +38,11 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public boolean emptyMeansClosed(OrgRepo repo) {
+    return of(repo).emptyMeansClosed(repo);
+  }
+
+  @Override
   public Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha) {
     return of(repo).mergeability(repo, targetBranch, headSha);
   }

@@ -245,7 +245,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         continue;
       }
       if (pr.isEmpty()) {
-        if (!entry.pr().sha().isEmpty()) {
+        // seen before, or the host says closed: a PR closed before its first read leaves too
+        if (!entry.pr().sha().isEmpty() || scm.emptyMeansClosed(repo)) {
           sends.add(signals.send(key, RecordPullRequestState.closed(entry.prNumber())));
         }
         continue;

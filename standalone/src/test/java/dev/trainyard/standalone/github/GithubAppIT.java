@@ -561,6 +561,23 @@ class GithubAppIT extends OwnStack {
     awaitCheck(closed, "completed", "cancelled");
   }
 
+  /**
+   * A PR closed before the worker ever read it leaves the queue as closed. Before, it stayed {@code
+   * not_ready} ("the source host has not reported pull request #n yet") for good: only a PR already
+   * seen was taken for closed when GitHub no longer showed it open.
+   */
+  @Test
+  void aPullRequestClosedBeforeItWasEverReadLeavesTheQueue() {
+    create(api, name, 1);
+    long closed = pr("a", "a.txt");
+    repo.close(closed);
+
+    submit(api, name, closed);
+
+    awaitState(api, name, closed, "cancelled");
+    assertThat(cancellation(closed)).isEqualTo("PR_CLOSED");
+  }
+
   @Test
   void aFailedPullRequestIsCommentedOnOnce() {
     create(api, name, 1);

@@ -108,6 +108,12 @@ public final class GithubScm implements ScmProvider {
     return repo.repo().host().equalsIgnoreCase(host);
   }
 
+  /** GitHub never deletes a PR: one it does not show open is closed. */
+  @Override
+  public boolean emptyMeansClosed(OrgRepo repo) {
+    return true;
+  }
+
   /** Checks that the App may serve {@code repo} to its organization now. */
   @Override
   public void fetch(OrgRepo repo) {
