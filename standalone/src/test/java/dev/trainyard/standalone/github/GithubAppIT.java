@@ -239,7 +239,8 @@ class GithubAppIT extends OwnStack {
 
     awaitState(api, name, pr, "merged");
     List<String> reads =
-        github.calls().subList(before, github.calls().size()).stream()
+        github.calls().stream()
+            .skip(before)
             .filter(c -> c.contains("/commits/" + head + "/"))
             .toList();
     System.out.println(

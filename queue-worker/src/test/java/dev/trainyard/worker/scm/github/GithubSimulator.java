@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -237,8 +236,12 @@ public final class GithubSimulator implements AutoCloseable {
   }
 
   /** Every call so far, as {@code METHOD path}. */
+  /**
+   * A snapshot of every call so far: the list grows while the service runs, and a view of it (a
+   * sub-list taken before a later call) would fail when read.
+   */
   public List<String> calls() {
-    return Collections.unmodifiableList(calls);
+    return List.copyOf(calls);
   }
 
   /** Every breach of GitHub's description so far; a test asserts there is none. */
@@ -360,7 +363,7 @@ public final class GithubSimulator implements AutoCloseable {
 
   /** Every answer so far, as {@code METHOD path status}. */
   public List<String> answered() {
-    return Collections.unmodifiableList(answered);
+    return List.copyOf(answered);
   }
 
   /**
