@@ -249,12 +249,14 @@ class GithubAppIT extends OwnStack {
   }
 
   /**
-   * GitHub delivers out of order: a check run's start arriving after its conclusion must not take
-   * back the success. Required check {@code ci} starts (its delivery held back), completes, and the
-   * start is delivered late: the run lands anyway.
+   * GitHub delivers out of order: required check {@code ci} starts (its delivery held back),
+   * completes, and the start is delivered late; the run still lands. This cannot tell the engine's
+   * rule (a late start of a concluded check run is ignored, held by the engine's table tests) from
+   * the reconciler reading the check back within its 1 s interval here: it holds the end-to-end
+   * outcome of a reordered delivery, not that rule.
    */
   @Test
-  void aCheckRunsLateStartDoesNotUndoItsConclusion() {
+  void aRunWhoseCheckStartIsDeliveredAfterItsConclusionStillLands() {
     ci.hold(true);
     repo.protect("main", CI, "lint");
     create(api, name, 1);
