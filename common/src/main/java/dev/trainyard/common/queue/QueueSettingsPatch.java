@@ -44,16 +44,18 @@ public record QueueSettingsPatch(
 
   /** A patch that changes only the mode. */
   public static QueueSettingsPatch mode(QueueMode mode) {
-    return new QueueSettingsPatch(
-        null, mode, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, false, null, false, null, null, null, null, null);
+    return only(mode, null);
   }
 
-  /** A patch of the merge method alone. */
+  /** A patch that changes only the merge method (a queue created with one). */
   public static QueueSettingsPatch mergeMethod(MergeMethod mergeMethod) {
+    return only(null, mergeMethod);
+  }
+
+  private static QueueSettingsPatch only(QueueMode mode, MergeMethod mergeMethod) {
     return new QueueSettingsPatch(
         null,
-        null,
+        mode,
         null,
         null,
         null,
