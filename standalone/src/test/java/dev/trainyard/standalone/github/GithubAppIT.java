@@ -406,6 +406,15 @@ class GithubAppIT extends OwnStack {
     assertThat(squash.body()).contains("mergeMethod squash", "allow_squash_merge");
     assertThat(api.post("/v1/getQueue", body(name, "")).json().get("mergeMethod").asString())
         .isEqualTo("rebase");
+    Api.Response stranger =
+        stack
+            .otherOrganization()
+            .api()
+            .post("/v1/createQueue", body(name, "\"concurrency\":1,\"mergeMethod\":\"squash\""));
+    assertThat(stranger.status())
+        .as(
+            "another organization, whose installation this is not, learns nothing of the repository")
+        .isEqualTo(200);
 
     long pr = pr("a", "a.txt");
     submit(api, name, pr);
