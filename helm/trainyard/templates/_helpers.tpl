@@ -250,3 +250,152 @@ spec:
       name: {{ default (include "trainyard.fullname" .root) .root.Values.github.existingSecret }}
       key: {{ .key }}
 {{- end -}}
+
+{{/* The port of github.apiUrl: its explicit one, or the scheme's. */}}
+{{- define "trainyard.githubApiPort" -}}
+{{- $url := urlParse .Values.github.apiUrl -}}
+{{- regexFind "[0-9]+$" (regexFind ":[0-9]+$" $url.host) | default (ternary "80" "443" (eq $url.scheme "http")) -}}
+{{- end -}}
+
+{{/* The selector of every pod of this release: the four services, the topic Job, the evaluation stores. */}}
+{{- define "trainyard.instanceSelector" -}}
+app.kubernetes.io/name: trainyard
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/*
+Public addresses: everything but the private (RFC 1918, unique local), shared (carrier-grade NAT,
+also Alibaba's metadata 100.100.100.200), loopback and link-local ranges, so never a pod, a node or
+the cloud metadata endpoint (169.254.169.254, AWS's fd00:ec2::254, which fc00::/7 holds already;
+named so no one wonders). (dict "ports" <list of port numbers, empty = any>)
+*/}}
+{{- define "trainyard.netpol.public" -}}
+- to:
+    - ipBlock:
+        cidr: 0.0.0.0/0
+        except: [10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 169.254.0.0/16, 127.0.0.0/8]
+    - ipBlock:
+        cidr: "::/0"
+        except: ["fc00::/7", "fe80::/10", "::1/128", "fd00:ec2::254/128"]
+  {{- with .ports }}
+  ports:
+    {{- range . }}
+    - port: {{ . }}
+      protocol: TCP
+    {{- end }}
+  {{- end }}
+{{- end -}}
+
+{{- define "trainyard.netpol.dns" -}}
+- to:
+    {{- toYaml .Values.networkPolicy.egress.dns.to | nindent 4 }}
+  ports:
+    {{- range .Values.networkPolicy.egress.dns.ports }}
+    - port: {{ . }}
+      protocol: UDP
+    - port: {{ . }}
+      protocol: TCP
+    {{- end }}
+{{- end -}}
+
+{{/*
+The egress rules of a pod of trainyard's images: (dict "root" $ "component" "gateway"). Every pod
+resolves names and reaches the broker; the services the store; the callers what they call.
+*/}}
+{{- define "trainyard.netpol.egress" -}}
+{{- $root := .root -}}
+{{- $egress := $root.Values.networkPolicy.egress -}}
+# DNS: the broker's, the store's and the called hosts' names
+{{ include "trainyard.netpol.dns" $root }}
+{{- if $root.Values.kafka.enabled }}
+# the evaluation broker
+- to:
+    - podSelector:
+        matchLabels:
+          {{- include "trainyard.selector" (dict "root" $root "component" "kafka") | nindent 10 }}
+  ports:
+    - port: 9092
+      protocol: TCP
+{{- else }}
+{{- $ports := $egress.kafka.ports }}
+{{- if not $ports }}
+{{- range splitList "," (include "trainyard.kafkaBootstrap" $root) }}
+{{- $ports = append $ports (regexFind "[0-9]+$" .) }}
+{{- end }}
+{{- end }}
+# the external brokers: a policy cannot name a host, so the addresses (or selectors) of the values
+- to:
+    {{- toYaml $egress.kafka.to | nindent 4 }}
+  ports:
+    {{- range uniq $ports }}
+    - port: {{ . }}
+      protocol: TCP
+    {{- end }}
+{{- end }}
+{{- if ne .component "topics" }}
+{{- if $root.Values.mongodb.enabled }}
+# the evaluation store
+- to:
+    - podSelector:
+        matchLabels:
+          {{- include "trainyard.selector" (dict "root" $root "component" "mongodb") | nindent 10 }}
+  ports:
+    - port: 27017
+      protocol: TCP
+{{- else }}
+# the external store, as the brokers
+- to:
+    {{- toYaml $egress.mongodb.to | nindent 4 }}
+  ports:
+    {{- range $egress.mongodb.ports }}
+    - port: {{ . }}
+      protocol: TCP
+    {{- end }}
+{{- end }}
+{{- end }}
+{{- if eq .component "gateway" }}
+# /v1/flaky-tests/* goes on to the flaky-tests service (TRAINYARD_FLAKY_TESTS_URL)
+- to:
+    - podSelector:
+        matchLabels:
+          {{- include "trainyard.selector" (dict "root" $root "component" "flaky-tests-service") | nindent 10 }}
+  ports:
+    - port: 8080
+      protocol: TCP
+{{- if $root.Values.github.enabled }}
+{{- $apiPort := include "trainyard.githubApiPort" $root }}
+{{- if $egress.publicInternet }}
+# GitHub's API: who may command a queue from a comment
+{{ include "trainyard.netpol.public" (dict "ports" (list $apiPort)) }}
+{{- end }}
+{{- with $egress.githubEnterpriseCIDRs }}
+# GitHub Enterprise Server's API on a private address
+- to:
+    {{- range . }}
+    - ipBlock:
+        cidr: {{ . | quote }}
+    {{- end }}
+  ports:
+    - port: {{ $apiPort }}
+      protocol: TCP
+{{- end }}
+{{- end }}
+{{- else if has .component (list "queue-worker" "webhook-dispatcher") }}
+{{- if $egress.publicInternet }}
+# {{ ternary "git remotes and GitHub" "webhook endpoints" (eq .component "queue-worker") }}: any public address, on whatever port a URL names
+{{ include "trainyard.netpol.public" dict }}
+{{- end }}
+{{- if and (eq .component "queue-worker") $egress.githubEnterpriseCIDRs }}
+# GitHub Enterprise Server on a private address: its API, git over https and ssh
+- to:
+    {{- range $egress.githubEnterpriseCIDRs }}
+    - ipBlock:
+        cidr: {{ . | quote }}
+    {{- end }}
+{{- end }}
+{{- end }}
+{{- with $egress.extra }}
+# the operator's own (networkPolicy.egress.extra)
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
