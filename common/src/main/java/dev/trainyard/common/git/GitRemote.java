@@ -14,6 +14,9 @@ import java.time.Instant;
  * @param url an {@code https}, {@code http} or {@code ssh} URL (an ssh URL may carry the user)
  * @param password the sealed password or token for HTTP(S)
  * @param privateKey the sealed private key (OpenSSH or PEM) for SSH
+ * @param hostKey the SSH server's host key in OpenSSH {@code known_hosts} form ({@code <type>
+ *     <base64>}): pinned with {@code setRemote}, or else the first one a worker accepted and
+ *     recorded; null over HTTP(S) and before the first SSH connection
  */
 public record GitRemote(
     @JsonProperty("_id") String id,
@@ -23,6 +26,7 @@ public record GitRemote(
     String username,
     String password,
     String privateKey,
+    String hostKey,
     Instant updatedAt) {
 
   public static String id(OrgRepo repo) {

@@ -13,6 +13,7 @@ import dev.trainyard.gateway.config.SecretsAtRest;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
@@ -85,23 +86,32 @@ public class GitRemoteHandler {
               if (privateKey != null) {
                 checkPrivateKey(privateKey);
               }
+              Optional<String> hostKey =
+                  body.optionalString("hostKey")
+                      .filter(v -> !v.isBlank())
+                      .map(SshHostKey::normalized);
+              if (!ssh && hostKey.isPresent()) {
+                throw ApiException.badRequest(
+                    "hostKey is for ssh remotes; an https remote is checked by its certificate");
+              }
+              OrgRepo orgRepo = new OrgRepo(org, repo);
               return checked(withoutSshUser(url))
-                  .then(
-                      Mono.defer(
-                          () -> {
-                            OrgRepo orgRepo = new OrgRepo(org, repo);
-                            GitRemote remote =
-                                new GitRemote(
-                                    GitRemote.id(orgRepo),
-                                    org,
-                                    repo,
-                                    url,
-                                    username,
-                                    seal(password),
-                                    seal(privateKey),
-                                    clock.instant());
-                            return mongo.save(Json.document(remote), Collections.GIT_REMOTES);
-                          }));
+                  .then(hostKey.isPresent() ? Mono.just(hostKey) : keptHostKey(orgRepo, url))
+                  .flatMap(
+                      key -> {
+                        GitRemote remote =
+                            new GitRemote(
+                                GitRemote.id(orgRepo),
+                                org,
+                                repo,
+                                url,
+                                username,
+                                seal(password),
+                                seal(privateKey),
+                                key.orElse(null),
+                                clock.instant());
+                        return mongo.save(Json.document(remote), Collections.GIT_REMOTES);
+                      });
             })
         .then(JsonResponses.empty());
   }
@@ -117,6 +127,7 @@ public class GitRemoteHandler {
               shown.put("username", remote.username());
               shown.put("hasPassword", remote.password() != null);
               shown.put("hasPrivateKey", remote.privateKey() != null);
+              shown.put("hostKey", remote.hostKey());
               return JsonResponses.ok(shown);
             });
   }
@@ -142,6 +153,33 @@ public class GitRemoteHandler {
                 () ->
                     ApiException.notFound(
                         "no remote is registered for " + repo.host() + "/" + repo.slug())));
+  }
+
+  /**
+   * The host key a registration keeps when it is stored again without one: the key pinned or
+   * accepted for the same SSH server (host and port), so registering again opens no new first use;
+   * none for another server.
+   */
+  private Mono<Optional<String>> keptHostKey(OrgRepo repo, String url) {
+    return mongo
+        .findOne(
+            Query.query(Criteria.where("_id").is(GitRemote.id(repo))),
+            Document.class,
+            Collections.GIT_REMOTES)
+        .map(d -> Json.mapper().convertValue(d, GitRemote.class))
+        .filter(old -> old.hostKey() != null && server(old.url()).equals(server(url)))
+        .map(old -> Optional.of(old.hostKey()))
+        .defaultIfEmpty(Optional.empty());
+  }
+
+  /** An ssh URL's host and port as the connection goes to them, without the user. */
+  private static String server(String url) {
+    URI parsed = URI.create(withoutSshUser(url));
+    return parsed.getScheme().toLowerCase(Locale.ROOT)
+        + "://"
+        + parsed.getHost().toLowerCase(Locale.ROOT)
+        + ":"
+        + parsed.getPort();
   }
 
   private static String url(RequestBody body) {

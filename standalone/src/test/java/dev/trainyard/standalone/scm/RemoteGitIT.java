@@ -61,6 +61,14 @@ class RemoteGitIT extends OwnStack {
     refused.put(remote(name, "git@example.com:acme/x.git"), "absolute URL");
     refused.put(remote(name, "ftp://example.com/x.git"), "url must use https or http or ssh");
     refused.put(remote(name, "https://10.1.2.3/acme/x.git"), "private");
+    String key = this.ssh.clientPrivateKey();
+    refused.put(remote(name, ssh, "privateKey", key, "hostKey", "ssh-ed25519"), "hostKey must");
+    refused.put(
+        remote(name, ssh, "privateKey", key, "hostKey", "ssh-rsa AAAAC3NzaC1lZDI1NTE5AAAAIA=="),
+        "hostKey's key data");
+    refused.put(
+        remote(name, https, "password", "pw", "hostKey", this.ssh.hostKey()),
+        "hostKey is for ssh remotes");
     refused.put(remote(name, "https://bob:pw@git.example.com/x.git"), "credentials");
     refused.put(remote(name, ssh), "privateKey is required");
     refused.put(remote(name, ssh, "privateKey", "not a key"), "privateKey must be a private key");
@@ -88,6 +96,7 @@ class RemoteGitIT extends OwnStack {
     assertThat(got.json().get("username").asString()).isEqualTo("ci-bot");
     assertThat(got.json().get("hasPassword").asBoolean()).isTrue();
     assertThat(got.json().get("hasPrivateKey").asBoolean()).isFalse();
+    assertThat(got.json().get("hostKey").isNull()).as("no host key over https").isTrue();
     assertThat(got.body()).doesNotContain(PASSWORD);
     try (MongoClient client = MongoClients.create(stack.infrastructure().mongoUri())) {
       Document stored =
@@ -180,9 +189,48 @@ class RemoteGitIT extends OwnStack {
 
       JsonNode two = awaitPr(api, name, 2, pr -> reason(pr).contains("could not be fetched"));
       assertThat(two.get("prSha").asString()).as("nothing read from the impostor").isEmpty();
+      assertThat(shownHostKey(api, name)).isEqualTo(original.hostKey());
+
+      // registering again builds a new mirror (as a restart or a moved partition does): the key
+      // first accepted is kept in the store, so no second first use trusts the impostor
+      register(api, name, url, "privateKey", original.clientPrivateKey());
+      assertThat(shownHostKey(api, name)).isEqualTo(original.hostKey());
+      git.openPr(3, "Add c", "carol", "c.txt", "c\n");
+      assertThat(api.post("/v1/submitPullRequest", prBody(name, 3)).status()).isEqualTo(200);
+      JsonNode three = awaitPr(api, name, 3, pr -> reason(pr).contains("could not be fetched"));
+      assertThat(three.get("prSha").asString()).as("nothing read from the impostor").isEmpty();
     } finally {
       (impostor != null ? impostor : original).close();
     }
+  }
+
+  @Test
+  void aPinnedHostKeyIsTheOnlyOneTrusted() throws Exception {
+    Api api = stack.api();
+    String name = Api.uniqueRepo();
+    GitSshServer other = new GitSshServer(served.resolve("other-key-" + name));
+    other.close();
+    try (GitHost git = new GitHost(served, TestStack.ORG, api, name)) {
+      ObjectId head = git.openPr(1, "Add a", "alice", "a.txt", "a\n");
+      String url = ssh.url(GitHost.location(served, TestStack.ORG, name));
+      String key = ssh.clientPrivateKey();
+      register(api, name, url, "privateKey", key, "hostKey", "other-host " + other.hostKey());
+      assertThat(shownHostKey(api, name)).isEqualTo(other.hostKey());
+      queueWithPullRequest(api, name, true);
+
+      JsonNode refused = awaitPr(api, name, 1, pr -> reason(pr).contains("could not be fetched"));
+      assertThat(refused.get("prSha").asString()).isEmpty();
+
+      register(api, name, url, "privateKey", key, "hostKey", ssh.hostKey() + " a comment");
+      awaitPr(api, name, 1, pr -> pr.get("prSha").asString().equals(head.name()));
+      assertThat(shownHostKey(api, name)).isEqualTo(ssh.hostKey());
+    }
+  }
+
+  private static String shownHostKey(Api api, String name) {
+    Api.Response got = api.post("/v1/scm/git/getRemote", body(name, ""));
+    assertThat(got.status()).as(got.body()).isEqualTo(200);
+    return got.json().get("hostKey").asString();
   }
 
   /** Registers the remote of {@code name} with {@code fields} (URL first), expecting 200. */

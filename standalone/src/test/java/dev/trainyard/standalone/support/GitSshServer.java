@@ -9,6 +9,7 @@ import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.auth.pubkey.KeySetPublickeyAuthenticator;
 import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
@@ -50,6 +51,16 @@ public final class GitSshServer implements AutoCloseable {
     int port = server.getPort();
     close();
     return new GitSshServer(hostKeyFile, port, client);
+  }
+
+  /** The server's host key in OpenSSH {@code known_hosts} form, as {@code setRemote} pins it. */
+  public String hostKey() {
+    try {
+      KeyPair key = server.getKeyPairProvider().loadKeys(null).iterator().next();
+      return PublicKeyEntry.toString(key.getPublic());
+    } catch (IOException | java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** The ssh URL of the bare repository at {@code repository} (an absolute path). */

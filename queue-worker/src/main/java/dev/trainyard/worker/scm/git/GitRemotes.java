@@ -2,6 +2,7 @@ package dev.trainyard.worker.scm.git;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
 import dev.trainyard.common.git.GitRemote;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.OrgRepo;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
 /**
  * The remote repositories organizations registered ({@code /v1/scm/git/setRemote}), read from the
@@ -59,6 +61,25 @@ public final class GitRemotes {
         Optional.ofNullable(doc).map(d -> open(Json.mapper().convertValue(d, GitRemote.class)));
     seen.put(id, new Seen(access, now));
     return access;
+  }
+
+  /**
+   * The host key of {@code repo}'s registration at {@code access}: read from the store at every
+   * connection, and the first key seen recorded only while the registration is still the one the
+   * mirror was built for and has none (two workers racing agree on whichever was stored first).
+   */
+  HostKeys hostKeys(OrgRepo repo, RemoteAccess access) {
+    if (remotes == null) {
+      return HostKeys.NONE;
+    }
+    Bson registration =
+        Filters.and(Filters.eq("_id", GitRemote.id(repo)), Filters.eq("url", access.url()));
+    return seen -> {
+      remotes.updateOne(
+          Filters.and(registration, Filters.eq("hostKey", null)), Updates.set("hostKey", seen));
+      Document doc = remotes.find(registration).first();
+      return doc == null ? null : doc.getString("hostKey");
+    };
   }
 
   private RemoteAccess open(GitRemote remote) {

@@ -343,7 +343,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
     if (cache == null) {
       throw new IOException("no git cache is configured for remote repositories");
     }
-    RemoteMirror fresh = new RemoteMirror(mirrorDir(repo), access, guard);
+    RemoteMirror fresh =
+        new RemoteMirror(mirrorDir(repo), access, guard, remotes.hostKeys(repo, access));
     mirrors.put(repo.toString(), fresh);
     if (current != null) {
       current.close();

@@ -4,16 +4,19 @@ import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.net.OutboundRefusedException;
 import dev.trainyard.worker.scm.PrivateKeys;
 import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.util.List;
-import java.util.Properties;
-import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.NullProgressMonitor;
@@ -27,6 +30,7 @@ import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
 import org.eclipse.jgit.transport.SshTransport;
 import org.eclipse.jgit.transport.Transport;
+import org.eclipse.jgit.transport.TransportHttp;
 import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.transport.sshd.ServerKeyDatabase;
@@ -37,9 +41,11 @@ import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
  * The mirror of a remote repository under the git cache ({@code TRAINYARD_GIT_CACHE}): fetched
  * branches and {@code refs/pull/*} with deleted refs pruned, commits built locally and pushed with
  * the expected old value of every ref they move, so a ref someone else moved is never overwritten.
- * A ref moves in the mirror only after the remote took it. The URL's host passes the outbound
- * address guard before every connection. SSH keys are checked on first use: the first host key a
- * mirror sees is the only one it accepts afterwards.
+ * A ref moves in the mirror only after the remote took it. Every connection goes to an address the
+ * outbound guard checked in the same lookup: over HTTP(S) through {@link PinnedHttp} (no redirects,
+ * smart protocol only), over SSH to the checked address itself. The SSH host key is the one pinned
+ * with {@code setRemote}, or else the first one any worker accepted for the registration, kept in
+ * the store ({@link HostKeys}) so no restart or partition move opens another first use.
  */
 final class RemoteMirror implements GitPlace {
   /** Seconds a connection may stay silent before the fetch or push fails. */
@@ -47,15 +53,16 @@ final class RemoteMirror implements GitPlace {
 
   private static final List<RefSpec> MIRRORED =
       List.of(new RefSpec("+refs/heads/*:refs/heads/*"), new RefSpec("+refs/pull/*:refs/pull/*"));
-  private static final String HOST_KEYS = "trainyard-host-keys.properties";
   private final RemoteAccess access;
   private final Repository mirror;
   private final Path dir;
   private final OutboundGuard guard;
   private final URIish uri;
   private final SshdSessionFactory ssh;
+  private final PinnedHttp http;
 
-  RemoteMirror(Path dir, RemoteAccess access, OutboundGuard guard) throws IOException {
+  RemoteMirror(Path dir, RemoteAccess access, OutboundGuard guard, HostKeys hostKeys)
+      throws IOException {
     this.dir = dir;
     this.access = access;
     this.guard = guard;
@@ -70,7 +77,8 @@ final class RemoteMirror implements GitPlace {
       repo.create(true);
     }
     this.mirror = repo;
-    this.ssh = access.isSsh() ? sshFactory(dir, access.privateKey()) : null;
+    this.ssh = access.isSsh() ? sshFactory(dir, access.privateKey(), hostKeys) : null;
+    this.http = access.isSsh() ? null : new PinnedHttp(httpUrl(uri), guard, TIMEOUT_SECONDS);
   }
 
   RemoteAccess access() {
@@ -95,10 +103,10 @@ final class RemoteMirror implements GitPlace {
   }
 
   private void fetch() throws IOException {
-    guarded();
+    URIish target = guarded();
     try (Git git = Git.wrap(mirror)) {
       git.fetch()
-          .setRemote(uri.toString())
+          .setRemote(target.toString())
           .setRefSpecs(MIRRORED)
           .setRemoveDeletedRefs(true)
           .setTimeout(TIMEOUT_SECONDS)
@@ -141,6 +149,9 @@ final class RemoteMirror implements GitPlace {
     if (ssh != null) {
       ssh.close();
     }
+    if (http != null) {
+      http.close();
+    }
   }
 
   /**
@@ -149,8 +160,8 @@ final class RemoteMirror implements GitPlace {
    */
   private Update push(String ref, ObjectId newId, ObjectId expected, ObjectId fastForwardFrom)
       throws IOException {
-    guarded();
-    try (Transport transport = Transport.open(mirror, uri)) {
+    URIish target = guarded();
+    try (Transport transport = Transport.open(mirror, target)) {
       configure(transport);
       transport.setCredentialsProvider(credentials());
       transport.setTimeout(TIMEOUT_SECONDS);
@@ -178,10 +189,20 @@ final class RemoteMirror implements GitPlace {
     return found == null ? ObjectId.zeroId() : found.getObjectId();
   }
 
-  /** The URL's host and every address it resolves to pass the outbound guard. */
-  private void guarded() throws IOException {
+  /**
+   * The URL's host and every address it resolves to pass the outbound guard: the URL to connect to.
+   * Over SSH that is the first checked address itself (the host key is looked up by registration,
+   * not by the address); over HTTP(S) the name, which {@link PinnedHttp} resolves the same way.
+   */
+  private URIish guarded() throws IOException {
     try {
-      guard.addresses(uri.getHost());
+      List<InetAddress> addresses = guard.addresses(uri.getHost());
+      if (!access.isSsh()) {
+        return uri;
+      }
+      InetAddress first = addresses.get(0);
+      String literal = first.getHostAddress();
+      return uri.setHost(first instanceof Inet6Address ? "[" + literal + "]" : literal);
     } catch (OutboundRefusedException e) {
       throw new IOException("the remote " + access + " may not be reached: " + e.getMessage());
     } catch (UnknownHostException e) {
@@ -201,6 +222,17 @@ final class RemoteMirror implements GitPlace {
     if (transport instanceof SshTransport sshTransport && ssh != null) {
       sshTransport.setSshSessionFactory(ssh);
     }
+    if (transport instanceof TransportHttp httpTransport && http != null) {
+      httpTransport.setHttpConnectionFactory(http);
+    }
+  }
+
+  private static URL httpUrl(URIish uri) throws IOException {
+    try {
+      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), "/", null, null).toURL();
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      throw new IOException("the remote URL " + uri + " cannot be read: " + e.getMessage());
+    }
   }
 
   private static URIish withSshUser(URIish parsed, RemoteAccess access) {
@@ -212,10 +244,16 @@ final class RemoteMirror implements GitPlace {
   }
 
   /**
-   * What went wrong, in one clause: the innermost message that says something, without the URL JGit
-   * puts in front of it (the reason names the remote once).
+   * What went wrong, in one clause: the rule that refused a request, or else the outermost message
+   * that says something, without the URL JGit puts in front of it (the reason names the remote
+   * once).
    */
   private String cause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof PinnedHttp.Refused) {
+        return t.getMessage();
+      }
+    }
     String said = null;
     for (Throwable t = e; t != null && said == null; t = t.getCause() == t ? null : t.getCause()) {
       if (t.getMessage() != null && !t.getMessage().isBlank()) {
@@ -233,24 +271,28 @@ final class RemoteMirror implements GitPlace {
     return said;
   }
 
-  private static SshdSessionFactory sshFactory(Path dir, String privateKey) throws IOException {
+  private static SshdSessionFactory sshFactory(Path dir, String privateKey, HostKeys hostKeys)
+      throws IOException {
     List<KeyPair> keys =
         privateKey == null ? List.of() : PrivateKeys.read(privateKey, "the remote's private key");
     Path home = dir.resolve("ssh-home");
     Files.createDirectories(home.resolve(".ssh"));
-    Path hostKeys = dir.resolve(HOST_KEYS);
     return new SshdSessionFactoryBuilder()
         .setHomeDirectory(home.toFile())
         .setSshDirectory(home.resolve(".ssh").toFile())
         .setConfigStoreFactory((h, f, u) -> null)
         .setDefaultKeysProvider(ignored -> keys)
         .setPreferredAuthentications("publickey")
-        .setServerKeyDatabase((h, s) -> new FirstSeenHostKeys(hostKeys))
+        .setServerKeyDatabase((h, s) -> new RegisteredHostKey(hostKeys))
         .build(null);
   }
 
-  /** Accepts the first host key seen for an address, and afterwards only that one. */
-  private record FirstSeenHostKeys(Path file) implements ServerKeyDatabase {
+  /**
+   * Accepts the registration's host key: the one pinned or first accepted, whatever address the
+   * connection went to; with none yet, the key seen becomes it (for every worker, through the
+   * store).
+   */
+  private record RegisteredHostKey(HostKeys hostKeys) implements ServerKeyDatabase {
     @Override
     public List<PublicKey> lookup(
         String connectAddress, InetSocketAddress remoteAddress, Configuration config) {
@@ -258,32 +300,14 @@ final class RemoteMirror implements GitPlace {
     }
 
     @Override
-    public synchronized boolean accept(
+    public boolean accept(
         String connectAddress,
         InetSocketAddress remoteAddress,
         PublicKey serverKey,
         Configuration config,
         CredentialsProvider provider) {
-      String seen = KeyUtils.getFingerPrint(serverKey);
-      try {
-        Properties known = new Properties();
-        if (Files.exists(file)) {
-          try (var in = Files.newInputStream(file)) {
-            known.load(in);
-          }
-        }
-        String first = known.getProperty(connectAddress);
-        if (first != null) {
-          return first.equals(seen);
-        }
-        known.setProperty(connectAddress, seen);
-        try (var out = Files.newOutputStream(file)) {
-          known.store(out, "host keys first seen by this mirror");
-        }
-        return true;
-      } catch (IOException e) {
-        return false;
-      }
+      String seen = PublicKeyEntry.toString(serverKey);
+      return HostKeys.same(hostKeys.accepted(seen), seen);
     }
   }
 }
