@@ -42,6 +42,12 @@ public class ApiException extends RuntimeException {
     return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, message);
   }
 
+  /** A 503 the client may retry after {@code retryAfterSeconds} (at least 1). */
+  public static ApiException unavailable(String message, long retryAfterSeconds) {
+    return new ApiException(
+        HttpStatus.SERVICE_UNAVAILABLE, message, Math.max(1, retryAfterSeconds));
+  }
+
   public HttpStatus status() {
     return status;
   }

@@ -4,7 +4,9 @@ import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.TokenHash;
+import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.HeldBodies;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,15 +14,16 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.Set;
 import org.bson.Document;
 import org.bson.types.Binary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.mongodb.core.FindAndModifyOptions;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.index.Index;
 import org.springframework.data.mongodb.core.query.Criteria;
@@ -36,14 +39,20 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Honours an {@code Idempotency-Key} header on the mutations (API.md §1 Retries). The first request
- * with a key claims it (per organization, for 24 h) and runs; its answer is kept unless it says
- * "try again" (429, 503, another 5xx), in which case the claim is dropped so that a retry runs
- * again. The same key and body then gets the kept answer (with {@code Idempotent-Replayed: true})
- * and nothing is applied again; the same key with another body or path gets 422; a retry while the
- * first is still running gets 409. A retry that runs again sends its commands under the same ids as
- * the first ({@link CommandIds}), so the worker applies a command the first attempt did get to the
- * queue only once.
+ * Honours an {@code Idempotency-Key} header on the mutations (API.md §1 Retries); on a read (a
+ * route named {@code get…} or {@code list…}) the header changes nothing and nothing is kept. The
+ * first request with a key claims it (per organization, for 24 h) and runs; its answer is kept
+ * unless it says "try again" (429, 503, another 5xx), in which case the claim is dropped so that a
+ * retry runs again. The same key and body then gets the kept answer (with {@code
+ * Idempotent-Replayed: true}) and nothing is applied again; the same key with another body or path
+ * gets 422; a retry while the first is still running gets 409. A retry that runs again sends its
+ * commands under the same ids as the first ({@link CommandIds}, derived from the key and the body's
+ * fingerprint, so a released key reused for another body is never taken for the first one), so the
+ * worker applies a command the first attempt did get to the queue only once.
+ *
+ * <p>What is kept is bounded: an answer that carries a secret shown once ({@link #SECRET_ANSWERS})
+ * or is past {@link #MAX_KEPT_BODY} keeps only the fact that it was given, and a repeat gets 409
+ * saying so; an organization keeps at most {@link #QUOTA_PER_DAY} keys a day (then 429).
  */
 @Component
 public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, ServerResponse> {
@@ -57,27 +66,59 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
   private static final Duration LEASE = Duration.ofSeconds(60);
 
   private static final int MAX_KEY = 255;
+
+  /** Routes whose answer holds a live token or signing secret, which is shown once. */
+  static final Set<String> SECRET_ANSWERS =
+      Set.of(
+          "/admin/v1/createApiToken", "/v1/webhooks/createEndpoint", "/v1/webhooks/rotateSecret");
+
+  /** The largest answer body kept (the mutations' answers are a few hundred bytes). */
+  static final int MAX_KEPT_BODY = 64 * 1024;
+
+  /** Keys an organization (or the admin) may claim per UTC day. */
+  static final long QUOTA_PER_DAY = 100_000;
+
+  static final String QUOTA_COLLECTION = "idempotency_quota";
+  private static final String SCOPE = IdempotencyKeys.class.getName() + ".scope";
   private final ReactiveMongoTemplate mongo;
   private final InstantSource clock;
-  private final int maxBodyBytes;
+  private final HeldBodies bodies;
+  private final long maxBodyBytes;
 
-  /** Bodies are read whole, up to the largest a route takes (a flaky-tests upload). */
-  public IdempotencyKeys(ReactiveMongoTemplate mongo, InstantSource clock) {
+  /**
+   * @param maxBodyBytes the limit of every route but the upload ({@code TRAINYARD_MAX_BODY_BYTES}),
+   *     enforced here as the body streams in, since a keyed body is held before the route reads it
+   */
+  public IdempotencyKeys(
+      ReactiveMongoTemplate mongo,
+      InstantSource clock,
+      HeldBodies bodies,
+      GatewayProperties props) {
     this.mongo = mongo;
     this.clock = clock;
-    this.maxBodyBytes = (int) Math.min(FlakyTestsHeaders.MAX_UPLOAD_BYTES, Integer.MAX_VALUE);
+    this.bodies = bodies;
+    this.maxBodyBytes = props.maxBodyBytes();
     mongo
         .indexOps(COLLECTION)
         .createIndex(new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO))
         .subscribe(
             name -> {},
             e -> log.warn("could not create the expiry index of {}: {}", COLLECTION, e.toString()));
+    mongo
+        .indexOps(QUOTA_COLLECTION)
+        .createIndex(new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO))
+        .subscribe(
+            name -> {},
+            e ->
+                log.warn(
+                    "could not create the expiry index of {}: {}", QUOTA_COLLECTION, e.toString()));
   }
 
   @Override
   public Mono<ServerResponse> filter(ServerRequest request, HandlerFunction<ServerResponse> next) {
     String key = request.headers().firstHeader(HEADER);
-    if (key == null) {
+    String path = request.requestPath().value();
+    if (key == null || isRead(path)) {
       return next.handle(request);
     }
     if (key.isEmpty() || key.length() > MAX_KEY || !key.chars().allMatch(c -> c > 32 && c < 127)) {
@@ -87,16 +128,22 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
     }
     String scope = request.exchange().getAttributeOrDefault(RouteGuard.ORG_ATTRIBUTE, "(admin)");
     String id = TokenHash.sha256(scope + "\u0000" + key);
-    return DataBufferUtils.join(request.bodyToFlux(DataBuffer.class), maxBodyBytes)
-        .map(
-            buffer -> {
-              byte[] bytes = new byte[buffer.readableByteCount()];
-              buffer.read(bytes);
-              DataBufferUtils.release(buffer);
-              return bytes;
-            })
-        .defaultIfEmpty(new byte[0])
-        .flatMap(body -> claimAndRun(request, next, id, fingerprint(request, body), body));
+    boolean upload = path.equals(FlakyTestsHeaders.UPLOAD_PATH);
+    long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : maxBodyBytes;
+    MessageDigest digest = sha256();
+    digest.update((request.method().name() + " " + path + "\n").getBytes(StandardCharsets.UTF_8));
+    return bodies
+        .read(request.bodyToFlux(DataBuffer.class), limit, digest::update)
+        .flatMap(
+            body ->
+                claimAndRun(request, next, id, HexFormat.of().formatHex(digest.digest()), body)
+                    .contextWrite(ctx -> ctx.put(SCOPE, scope)));
+  }
+
+  /** A route that changes nothing: {@code get…} and {@code list…} under any prefix. */
+  static boolean isRead(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    return name.startsWith("get") || name.startsWith("list");
   }
 
   private Mono<ServerResponse> claimAndRun(
@@ -105,6 +152,7 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
       String id,
       String fingerprint,
       byte[] body) {
+    String path = request.requestPath().value();
     return claim(id, fingerprint)
         .flatMap(
             claimed -> {
@@ -116,9 +164,9 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
                       .body(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(body)))
                       .build();
               return Mono.defer(() -> next.handle(again))
-                  .map(response -> KeptAnswer.recording(response, kept -> keep(id, kept)))
-                  .onErrorResume(error -> failed(id, error))
-                  .contextWrite(CommandIds.seeded(id));
+                  .map(response -> KeptAnswer.recording(response, kept -> keep(id, path, kept)))
+                  .onErrorResume(error -> failed(id, path, error))
+                  .contextWrite(CommandIds.seeded(id + ":" + fingerprint));
             });
   }
 
@@ -133,8 +181,8 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
             .append("state", "pending")
             .append("leaseUntil", Timestamps.format(clock.instant().plus(LEASE)))
             .append("expiresAt", Date.from(clock.instant().plus(KEPT)));
-    return mongo
-        .insert(fresh, COLLECTION)
+    return Mono.deferContextual(ctx -> withinQuota(ctx.get(SCOPE)))
+        .then(mongo.insert(fresh, COLLECTION))
         .onErrorResume(
             DuplicateKeyException.class,
             e ->
@@ -180,26 +228,70 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
     return "a request with this " + HEADER + " is still being answered; retry in a moment";
   }
 
-  /** Keeps a final answer; an answer that says "try again" frees the key instead. */
-  private Mono<Void> keep(String id, KeptAnswer answer) {
+  /**
+   * Counts a new key against its organization's day; past {@link #QUOTA_PER_DAY}, 429. A claim that
+   * finds its key taken counted too: a retry is rare, and the count stays an upper bound.
+   */
+  private Mono<Void> withinQuota(String scope) {
+    String day = clock.instant().toString().substring(0, 10);
+    return mongo
+        .findAndModify(
+            Query.query(Criteria.where("_id").is(scope + "\u0000" + day)),
+            new Update()
+                .inc("claimed", 1)
+                .setOnInsert("expiresAt", Date.from(clock.instant().plus(KEPT.multipliedBy(2)))),
+            FindAndModifyOptions.options().upsert(true).returnNew(true),
+            Document.class,
+            QUOTA_COLLECTION)
+        .flatMap(
+            counted ->
+                ((Number) counted.get("claimed")).longValue() > QUOTA_PER_DAY
+                    ? Mono.error(
+                        ApiException.tooManyRequests(
+                            "the organization has used its "
+                                + QUOTA_PER_DAY
+                                + " idempotency keys of today (UTC); send without "
+                                + HEADER
+                                + " or retry tomorrow",
+                            3600))
+                    : Mono.empty());
+  }
+
+  /**
+   * Keeps a final answer; an answer that says "try again" frees the key instead. A secret or an
+   * oversized body is not kept: the key remembers only that it was answered, and why it says no
+   * more.
+   */
+  private Mono<Void> keep(String id, String path, KeptAnswer answer) {
     if (!answer.isFinal()) {
       return release(id);
     }
+    Update done = new Update().set("state", "done").set("status", answer.status());
+    if (answer.status() < 400 && SECRET_ANSWERS.contains(path)) {
+      done.set(
+          "withheld",
+          "the first request with this "
+              + HEADER
+              + " was answered with a secret, which is shown once and never kept: it took"
+              + " effect; list what it made, or rotate or create another, to get a new one");
+    } else if (answer.body().length > MAX_KEPT_BODY) {
+      done.set(
+          "withheld",
+          "the first request with this "
+              + HEADER
+              + " took effect; its answer was too large to keep");
+    } else {
+      done.set("contentType", answer.contentType()).set("body", new Binary(answer.body()));
+    }
     return mongo
         .updateFirst(
-            Query.query(Criteria.where("_id").is(id).and("state").is("pending")),
-            new Update()
-                .set("state", "done")
-                .set("status", answer.status())
-                .set("contentType", answer.contentType())
-                .set("body", new Binary(answer.body())),
-            COLLECTION)
+            Query.query(Criteria.where("_id").is(id).and("state").is("pending")), done, COLLECTION)
         .then();
   }
 
-  private Mono<ServerResponse> failed(String id, Throwable error) {
+  private Mono<ServerResponse> failed(String id, String path, Throwable error) {
     KeptAnswer answer = KeptAnswer.of(error);
-    Mono<Void> record = answer == null ? release(id) : keep(id, answer);
+    Mono<Void> record = answer == null ? release(id) : keep(id, path, answer);
     return record.onErrorResume(e -> Mono.empty()).then(Mono.error(error));
   }
 
@@ -209,14 +301,10 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
         .then();
   }
 
-  /** The request as far as a retry must repeat it: method, path and body. */
-  private static String fingerprint(ServerRequest request, byte[] body) {
+  /** The fingerprint of the request as far as a retry must repeat it: method, path and body. */
+  private static MessageDigest sha256() {
     try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      digest.update(
-          (request.method().name() + " " + request.requestPath().value() + "\n")
-              .getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest.digest(body));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -45,18 +45,21 @@ record KeptAnswer(int status, String contentType, byte[] body) {
     return null;
   }
 
-  /** The kept answer again, marked as replayed. */
+  /** The kept answer again, marked as replayed; 409 naming why when the answer was not kept. */
   static Mono<ServerResponse> replay(Document kept, ServerWebExchange exchange) {
+    exchange.getResponse().getHeaders().set(IdempotencyKeys.REPLAYED_HEADER, "true");
+    String withheld = kept.getString("withheld");
+    if (withheld != null) {
+      return Mono.error(ApiException.conflict(withheld));
+    }
     int status = kept.getInteger("status");
     byte[] body = kept.get("body", Binary.class).getData();
     if (status >= 400) {
-      exchange.getResponse().getHeaders().set(IdempotencyKeys.REPLAYED_HEADER, "true");
       return Mono.error(
           new ApiException(HttpStatus.valueOf(status), new String(body, StandardCharsets.UTF_8)));
     }
     return ServerResponse.status(status)
         .contentType(MediaType.parseMediaType(kept.getString("contentType")))
-        .header(IdempotencyKeys.REPLAYED_HEADER, "true")
         .bodyValue(body);
   }
 

@@ -6,6 +6,7 @@ import dev.trainyard.flaky.store.FlakyCollections;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.RawRequest;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +32,7 @@ class FlakyLimitsAndOutageIT extends OwnStack {
     String repo = Api.uniqueRepo();
     long started = System.nanoTime();
 
-    RawUpload.Answer answer = RawUpload.send(port(), stack.api().token(), repo, SIZE, false);
+    RawRequest.Answer answer = RawRequest.upload(port(), stack.api().token(), repo, SIZE, false);
 
     assertThat(answer.status()).isEqualTo(413);
     assertThat(answer.headers().get("content-type")).startsWith("text/plain");
@@ -46,7 +47,7 @@ class FlakyLimitsAndOutageIT extends OwnStack {
   void a200MiBChunkedUploadIsCutOffAt100MiB() throws Exception {
     String repo = Api.uniqueRepo();
 
-    RawUpload.Answer answer = RawUpload.send(port(), stack.api().token(), repo, SIZE, true);
+    RawRequest.Answer answer = RawRequest.upload(port(), stack.api().token(), repo, SIZE, true);
 
     assertThat(answer.status()).as(answer.body()).isEqualTo(413);
     assertThat(answer.body()).contains("larger than the limit of 100 MiB");

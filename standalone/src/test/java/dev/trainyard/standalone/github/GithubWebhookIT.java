@@ -8,9 +8,12 @@ import dev.trainyard.standalone.support.GithubDeliveries;
 import dev.trainyard.standalone.support.GithubDeliveries.Example;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.RawRequest;
 import dev.trainyard.standalone.support.TestStack;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,6 +95,35 @@ class GithubWebhookIT extends OwnStack {
     assertThat(notJson.status()).isEqualTo(400);
     assertThat(notJson.body()).contains("not JSON");
     assertThat(github.deliver("ping", UUID.randomUUID().toString(), body).status()).isEqualTo(200);
+  }
+
+  /**
+   * Anyone can reach the receiver, so it reads no more than its own 5 MiB before refusing: a
+   * declared length past it is refused before anything is read, a chunked body at the limit (the
+   * signature, computed as the body streams, is never reached). Before, both were read whole (up to
+   * 20 MiB) and answered 401.
+   */
+  @Test
+  void anUnsignedBodyPastTheReceiversSmallLimitIsRefusedAtTheLimit() throws Exception {
+    long size = 12L * 1024 * 1024;
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", "application/json");
+    headers.put("X-GitHub-Event", "ping");
+    headers.put("X-GitHub-Delivery", UUID.randomUUID().toString());
+    headers.put("X-Hub-Signature-256", "sha256=" + "0".repeat(64));
+    byte[] head = "{\"zen\":\"".getBytes(StandardCharsets.UTF_8);
+    byte[] filler = "z".getBytes(StandardCharsets.UTF_8);
+    int port = stack.services().gatewayPort();
+    for (boolean chunked : List.of(false, true)) {
+      RawRequest.Answer answer =
+          RawRequest.post(port, "/v1/scm/github/webhook", headers, head, filler, size, chunked);
+
+      assertThat(answer.status()).as(answer.body()).isEqualTo(413);
+      assertThat(answer.body()).contains("limit of 5 MiB");
+      if (!chunked) {
+        assertThat(answer.bytesSent()).as("refused before it is read").isLessThan(size);
+      }
+    }
   }
 
   /**

@@ -4,16 +4,25 @@ import static dev.trainyard.standalone.support.Api.body;
 import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.OwnStack;
+import dev.trainyard.standalone.support.RawRequest;
 import dev.trainyard.standalone.support.Stack;
+import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.worker.processing.CommandListener;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.awaitility.Awaitility;
+import org.bson.Document;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -48,6 +57,43 @@ class IdempotencyIT extends OwnStack {
     assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
     assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
     assertThat(events("pull_request.canceled")).isEqualTo(1);
+  }
+
+  @Test
+  void aKeyedChunkedBodyPastTheRouteLimitIsRefusedAtTheLimit() throws Exception {
+    long size = 120L * 1024 * 1024;
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("x-api-token", api.token());
+    headers.put("Content-Type", "application/json");
+    headers.put("Idempotency-Key", UUID.randomUUID().toString());
+    byte[] head =
+        ("{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
+                + repo
+                + "\"},\"pr\":{\"number\":2},\"x\":\"")
+            .getBytes(StandardCharsets.UTF_8);
+
+    RawRequest.Answer answer =
+        RawRequest.post(
+            stack.services().gatewayPort(),
+            "/v1/submitPullRequest",
+            headers,
+            head,
+            "a".getBytes(StandardCharsets.UTF_8),
+            size,
+            true);
+
+    assertThat(answer.status()).as(answer.body()).isEqualTo(413);
+    assertThat(answer.body()).contains("limit of 20 MiB");
+    // refused at the route's 20 MiB as the body streamed, not read on to the upload's 100 MiB
+    assertThat(answer.bytesSent()).isLessThan(40L * 1024 * 1024);
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(stack.services().gatewayContext().getBean(HeldBodies.class).held())
+                    .as("no memory stays held")
+                    .isZero());
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody(repo, 2)).status()).isEqualTo(404);
   }
 
   @Test
@@ -116,6 +162,60 @@ class IdempotencyIT extends OwnStack {
     assertThat(theirs.status()).as(theirs.body()).isEqualTo(200);
     assertThat(theirs.headers().firstValue("Idempotent-Replayed")).isEmpty();
     assertThat(other.api().post("/v1/getQueue", body(otherRepo, "")).status()).isEqualTo(200);
+  }
+
+  /**
+   * A token or signing secret is shown once: the answer that carries it is never kept (before, the
+   * live token sat in the store for 24 h and a repeat handed it out again).
+   */
+  @Test
+  void anAnswerCarryingASecretIsNotKeptAndARepeatIsRefused() {
+    String org = TestStack.ORG;
+    String key = UUID.randomUUID().toString();
+    Api.Response token =
+        post(stack.admin(), "/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}", key);
+    assertThat(token.status()).as(token.body()).isEqualTo(200);
+    String secret = token.json().get("token").asString();
+    Api.Response endpoint =
+        post(
+            api,
+            "/v1/webhooks/createEndpoint",
+            "{\"url\":\"http://127.0.0.1:9/" + repo + "\"}",
+            key);
+    assertThat(endpoint.status()).as(endpoint.body()).isEqualTo(200);
+    String signingSecret = endpoint.json().get("secret").asString();
+
+    Api.Response again =
+        post(stack.admin(), "/admin/v1/createApiToken", "{\"org\":\"" + org + "\"}", key);
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.body()).contains("shown once").doesNotContain(secret);
+    Api.Response endpointAgain =
+        post(
+            api,
+            "/v1/webhooks/createEndpoint",
+            "{\"url\":\"http://127.0.0.1:9/" + repo + "\"}",
+            key);
+    assertThat(endpointAgain.status()).isEqualTo(409);
+    assertThat(endpointAgain.body()).doesNotContain(signingSecret);
+    try (MongoClient client = MongoClients.create(stack.infrastructure().mongoUri())) {
+      for (Document kept :
+          client.getDatabase("trainyard").getCollection("idempotency_keys").find()) {
+        assertThat(kept.toJson()).doesNotContain(secret).doesNotContain(signingSecret);
+      }
+    }
+  }
+
+  @Test
+  void onAReadTheKeyChangesNothing() {
+    String key = UUID.randomUUID().toString();
+    Api.Response first = post(api, "/v1/getQueue", body(repo, ""), key);
+    Api.Response other = post(api, "/v1/getSubmittedPullRequest", prBody(repo, 1), key);
+
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(other.status())
+        .as("another body with the same key is no 422 on a read")
+        .isEqualTo(200);
+    assertThat(other.headers().firstValue("Idempotent-Replayed")).isEmpty();
   }
 
   private static Api.Response post(Api client, String path, String json, String key) {

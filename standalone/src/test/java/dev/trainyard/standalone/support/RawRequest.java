@@ -1,4 +1,4 @@
-package dev.trainyard.standalone.flaky;
+package dev.trainyard.standalone.support;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,16 +14,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An upload of any size streamed over a plain socket from one reused 64 KiB block (nothing of its
- * size is allocated), with or without a Content-Length; the response is read while the body is
- * still being written, as a server that answers early would have it.
+ * A POST of any size streamed over a plain socket from one reused 64 KiB block (nothing of its size
+ * is allocated), with or without a Content-Length; the response is read while the body is still
+ * being written, as a server that answers early would have it.
  */
-final class RawUpload {
-  record Answer(int status, Map<String, String> headers, String body, long bytesSent) {}
+public final class RawRequest {
+  /** What the server answered, and how many body bytes were written before it did. */
+  public record Answer(int status, Map<String, String> headers, String body, long bytesSent) {}
 
-  private RawUpload() {}
+  private RawRequest() {}
 
-  static Answer send(int port, String token, String repo, long size, boolean chunked)
+  /** A flaky-tests upload of {@code size} bytes: a JUnit XML file of one repeated testcase. */
+  public static Answer upload(int port, String token, String repo, long size, boolean chunked)
       throws Exception {
     String boundary = "rawupload";
     byte[] head =
@@ -41,25 +43,47 @@ final class RawUpload {
                 + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"huge.xml\"\r\n\r\n"
                 + "<testsuite name=\"huge\">\n")
             .getBytes(StandardCharsets.UTF_8);
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("x-api-token", token);
+    headers.put("Content-Type", "multipart/form-data; boundary=" + boundary);
+    return post(
+        port,
+        "/v1/flaky-tests/upload",
+        headers,
+        head,
+        "<testcase name=\"t\"/>\n".getBytes(StandardCharsets.UTF_8),
+        size,
+        chunked);
+  }
+
+  /**
+   * POSTs {@code head} and then {@code filler} repeated to {@code size} bytes in all, with {@code
+   * headers}, chunked or with its length declared.
+   */
+  public static Answer post(
+      int port,
+      String path,
+      Map<String, String> headers,
+      byte[] head,
+      byte[] filler,
+      long size,
+      boolean chunked)
+      throws Exception {
     byte[] block = new byte[64 * 1024];
-    byte[] testcase = "<testcase name=\"t\"/>\n".getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < block.length; i++) {
-      block[i] = testcase[i % testcase.length];
+      block[i] = filler[i % filler.length];
     }
     try (Socket socket = new Socket("127.0.0.1", port)) {
       socket.setSoTimeout(60_000);
       OutputStream out = socket.getOutputStream();
-      String headers =
-          "POST /v1/flaky-tests/upload HTTP/1.1\r\nHost: 127.0.0.1:"
-              + port
-              + "\r\nx-api-token: "
-              + token
-              + "\r\nContent-Type: multipart/form-data; boundary="
-              + boundary
-              + "\r\n"
-              + (chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + size + "\r\n")
-              + "\r\n";
-      out.write(headers.getBytes(StandardCharsets.UTF_8));
+      StringBuilder request =
+          new StringBuilder("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
+      headers.forEach(
+          (name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+      request
+          .append(chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + size)
+          .append("\r\n\r\n");
+      out.write(request.toString().getBytes(StandardCharsets.UTF_8));
       out.flush();
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong sent = new AtomicLong();

@@ -18,22 +18,35 @@ public final class GithubSignature {
 
   /** The header value GitHub sends for {@code body}. */
   public static String sign(String secret, byte[] body) {
+    Mac mac = mac(secret);
+    return PREFIX + HexFormat.of().formatHex(mac.doFinal(body));
+  }
+
+  /** Whether {@code header} is GitHub's signature of {@code body}; false when absent. */
+  public static boolean verifies(String secret, byte[] body, String header) {
+    Mac mac = mac(secret);
+    mac.update(body);
+    return verifies(mac, header);
+  }
+
+  /** A MAC that signs as GitHub does, to be fed the body as it arrives. */
+  public static Mac mac(String secret) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return PREFIX + HexFormat.of().formatHex(mac.doFinal(body));
+      return mac;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HMAC-SHA256 is not available", e);
     }
   }
 
-  /** Whether {@code header} is GitHub's signature of {@code body}; false when absent. */
-  public static boolean verifies(String secret, byte[] body, String header) {
+  /** Whether {@code header} is the signature of what {@code fed} was fed; false when absent. */
+  public static boolean verifies(Mac fed, String header) {
     if (header == null || !header.startsWith(PREFIX)) {
       return false;
     }
     return MessageDigest.isEqual(
-        sign(secret, body).getBytes(StandardCharsets.US_ASCII),
+        (PREFIX + HexFormat.of().formatHex(fed.doFinal())).getBytes(StandardCharsets.US_ASCII),
         header.getBytes(StandardCharsets.US_ASCII));
   }
 }

@@ -3,7 +3,10 @@ package dev.trainyard.gateway.scm.github;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.http.JsonResponses;
+import javax.crypto.Mac;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -18,16 +21,25 @@ import tools.jackson.databind.JsonNode;
  * GithubInbox} and answered 200 at once: GitHub cuts a delivery off after 10 seconds and never
  * retries it, so nothing that may wait (a rate limit, a slow store) happens before the answer. The
  * inbox applies it right after, and again until it is applied.
+ *
+ * <p>Anyone on the internet can reach this route, so its body limit is its own and small ({@link
+ * #MAX_DELIVERY_BYTES}: GitHub's payloads are rarely past a few hundred KiB), a declared length
+ * past it is refused before anything is read, and the signature is computed as the body streams.
  */
 @Component
 public class GithubWebhookHandler {
+  /** The largest delivery taken: 5 MiB. */
+  static final long MAX_DELIVERY_BYTES = 5L * 1024 * 1024;
+
   private static final int MAX_HEADER = 255;
   private final GatewayProperties.Github github;
   private final GithubInbox inbox;
+  private final HeldBodies bodies;
 
-  public GithubWebhookHandler(GatewayProperties props, GithubInbox inbox) {
+  public GithubWebhookHandler(GatewayProperties props, GithubInbox inbox, HeldBodies bodies) {
     this.github = props.github();
     this.inbox = inbox;
+    this.bodies = bodies;
   }
 
   public Mono<ServerResponse> receive(ServerRequest request) {
@@ -36,13 +48,16 @@ public class GithubWebhookHandler {
           ApiException.unavailable(
               "the GitHub App is not configured here: set TRAINYARD_GITHUB_WEBHOOK_SECRET"));
     }
-    return request
-        .bodyToMono(byte[].class)
-        .defaultIfEmpty(new byte[0])
+    if (request.headers().contentLength().orElse(-1) > MAX_DELIVERY_BYTES) {
+      return Mono.error(HeldBodies.tooLarge(MAX_DELIVERY_BYTES));
+    }
+    Mac mac = GithubSignature.mac(github.webhookSecret());
+    return bodies
+        .read(request.bodyToFlux(DataBuffer.class), MAX_DELIVERY_BYTES, mac::update)
         .flatMap(
             body -> {
               String signature = request.headers().firstHeader("X-Hub-Signature-256");
-              if (!GithubSignature.verifies(github.webhookSecret(), body, signature)) {
+              if (!GithubSignature.verifies(mac, signature)) {
                 throw ApiException.unauthorized(
                     "X-Hub-Signature-256 is missing or does not sign this body with the webhook"
                         + " secret");
