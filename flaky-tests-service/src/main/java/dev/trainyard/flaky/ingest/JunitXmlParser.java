@@ -16,13 +16,15 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * Reads a JUnit XML report as a stream, never as a tree, and refuses what could hurt: any DTD (so
  * no external entities, no entity expansion — XXE and "billion laughs" are rejected outright),
- * nesting deeper than {@value #MAX_DEPTH}, more than 256 attributes on an element; names,
- * classnames, paths and suite names longer than {@value UploadLimits#MAX_ATTRIBUTE} characters and
- * more test cases than an upload may hold ({@link UploadLimits}); failure messages beyond {@value
- * #MAX_MESSAGE} characters are cut. Understands the producers' dialects: Surefire ({@code
- * flakyFailure}/{@code rerunFailure}, times with decimal commas or thousands separators), pytest
- * xunit1 ({@code file}/{@code line}) and xunit2, jest-junit, gotestsum. Anything else wrong is a
- * {@link MalformedReportException} naming the file and line.
+ * nesting deeper than {@value #MAX_DEPTH}, more than 256 attributes on an element, an attribute,
+ * comment or CDATA section held whole past {@value BoundedMarkup#MAX_PIECE} bytes ({@link
+ * BoundedMarkup} cuts it as it streams, so no single piece costs memory); names, classnames, paths
+ * and suite names longer than {@value UploadLimits#MAX_ATTRIBUTE} characters and more test cases
+ * than an upload may hold ({@link UploadLimits}); failure messages beyond {@value #MAX_MESSAGE}
+ * characters are cut. Understands the producers' dialects: Surefire ({@code flakyFailure}/{@code
+ * rerunFailure}, times with decimal commas or thousands separators), pytest xunit1 ({@code
+ * file}/{@code line}) and xunit2, jest-junit, gotestsum. Anything else wrong is a {@link
+ * MalformedReportException} naming the file and line.
  */
 public final class JunitXmlParser {
   public static final int MAX_DEPTH = 64;
@@ -47,7 +49,7 @@ public final class JunitXmlParser {
         throw new MalformedReportException(fileName, 0, "the file is empty");
       }
       source.unread(first);
-      xml = FACTORY.createXMLStreamReader(source);
+      xml = FACTORY.createXMLStreamReader(new BoundedMarkup(source));
       return read(fileName, xml, limits);
     } catch (XMLStreamException e) {
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
@@ -130,13 +132,16 @@ public final class JunitXmlParser {
     factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
     factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
     factory.setProperty(XMLInputFactory.IS_COALESCING, false);
-    // the JDK's own limits as a second line behind the checks above (no DTD means no entities)
+    // the JDK's own limits as a second line behind the checks above (no DTD means no entities;
+    // for these properties 0 means unlimited, so each is a real bound)
     factory.setProperty("jdk.xml.maxElementDepth", MAX_DEPTH + 1);
     factory.setProperty("jdk.xml.elementAttributeLimit", 256);
     factory.setProperty("jdk.xml.maxXMLNameLimit", 1000);
-    factory.setProperty("jdk.xml.entityExpansionLimit", 0);
-    factory.setProperty("jdk.xml.maxGeneralEntitySizeLimit", 0);
-    factory.setProperty("jdk.xml.totalEntitySizeLimit", 0);
+    factory.setProperty("jdk.xml.entityExpansionLimit", 1);
+    factory.setProperty("jdk.xml.maxGeneralEntitySizeLimit", 1024);
+    factory.setProperty("jdk.xml.maxParameterEntitySizeLimit", 1024);
+    factory.setProperty("jdk.xml.totalEntitySizeLimit", 1024);
+    factory.setProperty("jdk.xml.entityReplacementLimit", 1024);
     return factory;
   }
 

@@ -10,6 +10,8 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.FormFieldPart;
@@ -26,6 +28,14 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class ReportReader {
   private static final JunitXmlParser PARSER = new JunitXmlParser();
+
+  /** Reports parsed at once: each holds a parser's buffers, so uploads beyond wait their turn. */
+  static final int CONCURRENT_PARSES = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+  /** How long an upload waits for a turn before it is answered 503. */
+  private static final long TURN_SECONDS = 30;
+
+  private static final Semaphore PARSES = new Semaphore(CONCURRENT_PARSES, true);
 
   private ReportReader() {}
 
@@ -56,6 +66,19 @@ public final class ReportReader {
   }
 
   private static ParsedReport parse(String name, UploadLimits limits, InputStream source)
+      throws IOException, InterruptedException {
+    if (!PARSES.tryAcquire(TURN_SECONDS, TimeUnit.SECONDS)) {
+      throw ApiException.unavailable(
+          "the service is reading as many reports as it can at once; retry the upload");
+    }
+    try {
+      return parseInTurn(name, limits, source);
+    } finally {
+      PARSES.release();
+    }
+  }
+
+  private static ParsedReport parseInTurn(String name, UploadLimits limits, InputStream source)
       throws IOException {
     MessageDigest sha = sha256();
     try (InputStream in = new DigestInputStream(source, sha)) {
