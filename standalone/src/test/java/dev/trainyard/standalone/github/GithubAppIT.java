@@ -151,13 +151,16 @@ class GithubAppIT extends OwnStack {
     long byComment = pr("b", "b.txt");
     long byLabel = pr("c", "c.txt");
     long byReader = pr("d", "d.txt");
+    long byTriage = pr("e", "e.txt");
     repo.grant("maya", "write");
     repo.grant("rob", "read");
+    repo.grant("tia", "triage"); // may label on GitHub, may not merge
 
     submit(api, name, byApi);
     repo.comment(byComment, "maya", "/trainyard merge --priority=high");
-    repo.label(byLabel, "ready-to-merge");
+    repo.label(byLabel, "ready-to-merge", "maya");
     repo.comment(byReader, "rob", "/trainyard merge");
+    repo.label(byTriage, "ready-to-merge", "tia");
 
     for (long pr : List.of(byApi, byComment, byLabel)) {
       awaitState(api, name, pr, "merged");
@@ -165,7 +168,9 @@ class GithubAppIT extends OwnStack {
       awaitCheck(pr, "completed", "success");
     }
     String main = repo.head("main").orElseThrow();
-    assertThat(tree(main)).containsKeys("a.txt", "b.txt", "c.txt").doesNotContainKey("d.txt");
+    assertThat(tree(main))
+        .containsKeys("a.txt", "b.txt", "c.txt")
+        .doesNotContainKeys("d.txt", "e.txt");
     assertThat(ci.tested()).as("CI ran on trainyard's test branches").isNotEmpty();
     assertThat(repo.git().refs("refs/heads/trainyard-merge/"))
         .as("test branches are deleted once their runs end")
@@ -174,6 +179,9 @@ class GithubAppIT extends OwnStack {
         .as("a comment from a user without write access submits nothing")
         .isEqualTo(404);
     awaitReply(byReader, "@rob trainyard did not act on this command: only people with write");
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody(name, byTriage)).status())
+        .as("a label from a user with the triage role submits nothing (before, any labeller did)")
+        .isEqualTo(404);
     assertThat(QueueSteps.pr(api, name, byComment).get("priorityName").asString())
         .isEqualTo("high");
   }
@@ -613,7 +621,8 @@ class GithubAppIT extends OwnStack {
     create(api, name, 1);
     update("\"labelCommandsEnabled\":true,\"enqueueingLabel\":\"ready-to-merge\"");
     long pr = pr("a", "a.txt");
-    repo.label(pr, "ready-to-merge");
+    repo.grant("maya", "write");
+    repo.label(pr, "ready-to-merge", "maya");
     awaitState(api, name, pr, "merged");
     Webhooks.Delivery labeled =
         github.webhooks().deliveries().stream()

@@ -15,10 +15,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Who may command a queue from a PR comment (API.md §6): GitHub says what permission the commenter
- * has on the repository ({@code admin}, {@code maintain} and {@code write} may), and which branch
- * the PR is onto, so the command reaches that branch's queues. Without the App's credentials on the
- * gateway ({@code TRAINYARD_GITHUB_APP_ID}) no comment is a command.
+ * Who may command a queue from a PR comment or label (API.md §6): GitHub says what permission the
+ * commenter or labeller has on the repository ({@code admin}, {@code maintain} and {@code write}
+ * may; {@code triage} can label but not command), and which branch the PR is onto, so the command
+ * reaches that branch's queues. Without the App's credentials on the gateway ({@code
+ * TRAINYARD_GITHUB_APP_ID}) no comment or person's label is a command.
  */
 @Component
 public class GithubCommenters {
@@ -77,6 +78,32 @@ public class GithubCommenters {
         comment.bot() ? comment.login() : null,
         pr.body().path("head").path("sha").asString(null),
         comment.login());
+  }
+
+  /**
+   * Whether GitHub says {@code login} may write to {@code repo}: false without the App's
+   * credentials on the gateway, or when GitHub cannot say (logged; a label can be added again).
+   */
+  public Mono<Boolean> mayWrite(long installation, RepoRef repo, String login) {
+    if (client == null || login.isEmpty()) {
+      log.info(
+          "a label on {} was ignored: the labeller's write access cannot be checked", repo.slug());
+      return Mono.just(false);
+    }
+    String base = "/repos/" + repo.owner() + "/" + repo.name();
+    return Mono.fromCallable(() -> writer(installation, base, login))
+        .subscribeOn(Schedulers.boundedElastic())
+        .doOnNext(
+            writes -> {
+              if (!writes) {
+                log.info("a label by {} on {} was ignored: no write access", login, repo.slug());
+              }
+            })
+        .onErrorResume(
+            e -> {
+              log.warn("could not check a label on {}: {}", repo.slug(), e.toString());
+              return Mono.just(false);
+            });
   }
 
   /**

@@ -156,12 +156,21 @@ public class GithubDeliveryApplier {
   }
 
   /**
-   * A comment becomes its command when GitHub says its author may give it; the rest as they are.
+   * A comment becomes its command, and a person's label stays a command, when GitHub says its
+   * author may write to the repository (labelling takes only the triage role); the rest as they
+   * are.
    */
   private Mono<Intent> authorized(Routed.Repository r, Intent intent) {
-    return intent instanceof Intent.Comment c
-        ? commenters.authorize(r.installationId(), r.repo(), c)
-        : Mono.just(intent);
+    if (intent instanceof Intent.Comment c) {
+      return commenters.authorize(r.installationId(), r.repo(), c);
+    }
+    if (intent instanceof Intent.Label label && label.bot() == null) {
+      return commenters
+          .mayWrite(r.installationId(), r.repo(), label.sender())
+          .filter(Boolean::booleanValue)
+          .map(yes -> intent);
+    }
+    return Mono.just(intent);
   }
 
   /** The commands for one queue, each under an id derived from the delivery. */

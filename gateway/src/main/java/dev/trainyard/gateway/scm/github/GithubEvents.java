@@ -62,14 +62,22 @@ public final class GithubEvents {
     record Status(ReportStatus report) implements Intent {}
 
     /**
-     * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base};
-     * {@code bot}: the login of the Bot account that did it (null for a person); {@code headSha}:
-     * the PR's head when it was labeled.
+     * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base} by
+     * {@code sender} (a login); {@code bot}: the login of the Bot account that did it (null for a
+     * person, whose write access GitHub is asked for as for a comment); {@code headSha}: the PR's
+     * head when it was labeled.
      */
-    record Label(long number, String base, String label, boolean added, String bot, String headSha)
+    record Label(
+        long number,
+        String base,
+        String label,
+        boolean added,
+        String bot,
+        String headSha,
+        String sender)
         implements Intent {
       public Label(long number, String base, String label, boolean added) {
-        this(number, base, label, added, null, null);
+        this(number, base, label, added, null, null, "");
       }
     }
 
@@ -254,7 +262,8 @@ public final class GithubEvents {
               payload.path("label").path("name").asString(""),
               action.equals("labeled"),
               bot(payload.path("sender")),
-              text(payload.path("pull_request").path("head").path("sha"))));
+              text(payload.path("pull_request").path("head").path("sha")),
+              payload.path("sender").path("login").asString("")));
     }
     return List.of(new Intent.Refresh(false));
   }

@@ -199,7 +199,10 @@ class GithubEventsTest {
                 + "\"sender\":{\"login\":\"renovate[bot]\",\"type\":\"Bot\"},"
                 + REPO
                 + "}",
-            List.of(refresh(), new Intent.Label(7, "main", "merge", true, "renovate[bot]", "abc"))),
+            List.of(
+                refresh(),
+                new Intent.Label(
+                    7, "main", "merge", true, "renovate[bot]", "abc", "renovate[bot]"))),
         Arguments.of(
             "issue_comment",
             comment("/trainyard merge --priority=256"),

@@ -501,10 +501,17 @@ final class RepositoryApi {
 
   private Answer permission(String user) {
     ObjectNode answer = example(200);
-    String permission = repo.permissions.getOrDefault(user, "read");
+    String role = repo.permissions.getOrDefault(user, "read");
+    // GitHub's legacy permission knows admin, write and read; the role says maintain or triage
+    String permission =
+        switch (role) {
+          case "admin" -> "admin";
+          case "maintain", "write" -> "write";
+          default -> "read";
+        };
     answer.put("permission", permission);
-    answer.put("role_name", permission);
-    ((ObjectNode) answer.get("user")).put("login", user).put("role_name", permission);
+    answer.put("role_name", role);
+    ((ObjectNode) answer.get("user")).put("login", user).put("role_name", role);
     return new Answer(200, answer);
   }
 

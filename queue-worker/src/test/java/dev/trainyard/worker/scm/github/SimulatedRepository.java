@@ -230,7 +230,12 @@ public final class SimulatedRepository {
   }
 
   public void label(long number, String label) {
-    github.webhooks().pullRequest(this, pulls.get(number), "labeled", label);
+    label(number, label, pulls.get(number).user);
+  }
+
+  /** {@code user} adds {@code label} to PR {@code number}. */
+  public void label(long number, String label, String user) {
+    github.webhooks().pullRequest(this, pulls.get(number), "labeled", label, user);
     github.webhooks().drain();
   }
 

@@ -87,7 +87,13 @@ public final class Webhooks implements AutoCloseable {
   }
 
   void pullRequest(SimulatedRepository repo, PullRequest pr, String action, String label) {
-    ObjectNode payload = payload(repo, "pull_request", action, pr.user);
+    pullRequest(repo, pr, action, label, pr.user);
+  }
+
+  /** A {@code pull_request} delivery whose {@code sender} is {@code sender}. */
+  void pullRequest(
+      SimulatedRepository repo, PullRequest pr, String action, String label, String sender) {
+    ObjectNode payload = payload(repo, "pull_request", action, sender);
     if (payload == null) {
       return;
     }
