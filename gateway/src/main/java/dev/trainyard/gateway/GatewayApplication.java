@@ -15,6 +15,7 @@ public class GatewayApplication {
           Setting.optional("server.port", Rule.PORT),
           Setting.optional("trainyard.admin-token", Rule.TEXT),
           Setting.optional("trainyard.webhook.key", Rule.KEY_32_BYTES),
+          Setting.optional("trainyard.webhook.previous-keys", Rule.TEXT),
           Setting.optional("trainyard.webhook.allow-loopback", Rule.BOOLEAN),
           Setting.optional("trainyard.git.allow-loopback", Rule.BOOLEAN),
           Setting.optional("trainyard.github.webhook-secret", Rule.TEXT),

@@ -30,7 +30,8 @@ public class WorkerApplication {
           Setting.optional("trainyard.git.root", Rule.TEXT),
           Setting.optional("trainyard.git.cache", Rule.TEXT),
           Setting.optional("trainyard.git.allow-loopback", Rule.BOOLEAN),
-          Setting.optional("trainyard.webhook.key", Rule.KEY_32_BYTES));
+          Setting.optional("trainyard.webhook.key", Rule.KEY_32_BYTES),
+          Setting.optional("trainyard.webhook.previous-keys", Rule.TEXT));
 
   public static void main(String[] args) {
     // its defaults live in application-worker.properties, as when the standalone composes it

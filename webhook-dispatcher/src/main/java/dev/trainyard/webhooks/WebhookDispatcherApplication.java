@@ -13,6 +13,7 @@ public class WebhookDispatcherApplication {
   static final List<Setting> SETTINGS =
       List.of(
           Setting.required("trainyard.webhook.key", Rule.KEY_32_BYTES),
+          Setting.optional("trainyard.webhook.previous-keys", Rule.TEXT),
           Setting.optional("trainyard.webhook.allow-loopback", Rule.BOOLEAN),
           Setting.optional("trainyard.webhook.allow-http", Rule.BOOLEAN),
           Setting.optional("trainyard.webhook.timeout", Rule.DURATION),

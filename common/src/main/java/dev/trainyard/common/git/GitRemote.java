@@ -3,6 +3,8 @@ package dev.trainyard.common.git;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.SecretBox;
 import java.time.Instant;
 
 /**
@@ -31,6 +33,13 @@ public record GitRemote(
 
   public static String id(OrgRepo repo) {
     return repo.toString();
+  }
+
+  /**
+   * Where this registration's {@code field} ({@code password}, {@code privateKey}) is sealed for.
+   */
+  public static SecretBox.Place place(OrgRepo repo, String field) {
+    return new SecretBox.Place(Collections.GIT_REMOTES, id(repo), field);
   }
 
   public OrgRepo orgRepo() {

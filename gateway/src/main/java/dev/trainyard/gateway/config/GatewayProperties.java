@@ -43,7 +43,7 @@ public record GatewayProperties(
     replyTimeout = replyTimeout == null ? Duration.ofMillis(4500) : replyTimeout;
     replyPartitions = replyPartitions == null ? 4 : replyPartitions;
     maxBodyBytes = maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes;
-    webhook = webhook == null ? new Webhook(null, null, null) : webhook;
+    webhook = webhook == null ? new Webhook(null, null, null, null) : webhook;
     flakyTests = flakyTests == null ? new FlakyTests(null, null, null) : flakyTests;
     rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
     outbound = outbound == null ? new Outbound(null) : outbound;
@@ -67,10 +67,11 @@ public record GatewayProperties(
   }
 
   /**
-   * {@code TRAINYARD_WEBHOOK_KEY} (32 bytes, base64; shared with the dispatcher), {@code
-   * TRAINYARD_WEBHOOK_ALLOW_LOOPBACK}, {@code TRAINYARD_WEBHOOK_ALLOW_HTTP}.
+   * {@code TRAINYARD_WEBHOOK_KEY} (32 bytes, base64; shared with the dispatcher and the workers),
+   * {@code TRAINYARD_WEBHOOK_PREVIOUS_KEYS} (comma-separated: keys being rotated out, which only
+   * open), {@code TRAINYARD_WEBHOOK_ALLOW_LOOPBACK}, {@code TRAINYARD_WEBHOOK_ALLOW_HTTP}.
    */
-  public record Webhook(String key, Boolean allowLoopback, Boolean allowHttp) {
+  public record Webhook(String key, String previousKeys, Boolean allowLoopback, Boolean allowHttp) {
     public Webhook {
       allowLoopback = allowLoopback != null && allowLoopback;
       allowHttp = allowHttp != null && allowHttp;

@@ -67,6 +67,7 @@ public class Routes {
       MetricsHandler metrics,
       AdminHandler admin,
       DeadCommandsHandler deadCommands,
+      SecretsReseal reseal,
       HealthHandler health) {
     Access org = Access.ORGANIZATION;
     return new SecuredRoutes(guard, idempotencyKeys)
@@ -103,6 +104,7 @@ public class Routes {
         .post("/admin/v1/unbindGithubInstallation", Access.ADMIN, githubAdmin::unbind)
         .post("/admin/v1/listDeadCommands", Access.ADMIN, deadCommands::list)
         .post("/admin/v1/replayDeadCommand", Access.ADMIN, deadCommands::replay)
+        .post("/admin/v1/resealSecrets", Access.ADMIN, reseal::reseal)
         .get("/actuator/health", Access.PUBLIC, health::overall)
         .get("/actuator/health/liveness", Access.PUBLIC, health::liveness)
         .get("/actuator/health/readiness", Access.PUBLIC, health::readiness)

@@ -14,15 +14,24 @@ public class SecretsAtRest {
 
   public SecretsAtRest(GatewayProperties props) {
     String key = props.webhook().key();
-    this.box = key == null || key.isBlank() ? null : new SecretBox(key);
+    this.box =
+        key == null || key.isBlank()
+            ? null
+            : new SecretBox(key, SecretBox.previousKeys(props.webhook().previousKeys()));
   }
 
-  public String seal(String secret) {
+  /** The box, or empty when the gateway has no key. */
+  public java.util.Optional<SecretBox> box() {
+    return java.util.Optional.ofNullable(box);
+  }
+
+  /** {@code secret} sealed for where it is kept ({@link SecretBox.Place}). */
+  public String seal(String secret, SecretBox.Place place) {
     if (box == null) {
       throw ApiException.unavailable(
           "secrets cannot be stored here: set TRAINYARD_WEBHOOK_KEY (the key that encrypts"
               + " secrets at rest) on the gateway, the dispatcher and the workers");
     }
-    return box.seal(secret);
+    return box.seal(secret, place);
   }
 }

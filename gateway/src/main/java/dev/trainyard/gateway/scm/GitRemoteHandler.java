@@ -7,6 +7,7 @@ import dev.trainyard.common.net.OutboundRefusedException;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.config.SecretsAtRest;
@@ -106,8 +107,8 @@ public class GitRemoteHandler {
                                 repo,
                                 url,
                                 username,
-                                seal(password),
-                                seal(privateKey),
+                                seal(password, GitRemote.place(orgRepo, "password")),
+                                seal(privateKey, GitRemote.place(orgRepo, "privateKey")),
                                 key.orElse(null),
                                 clock.instant());
                         return mongo.save(Json.document(remote), Collections.GIT_REMOTES);
@@ -252,7 +253,7 @@ public class GitRemoteHandler {
         .onErrorMap(OutboundRefusedException.class, e -> ApiException.badRequest(e.getMessage()));
   }
 
-  private String seal(String secret) {
-    return secret == null ? null : secrets.seal(secret);
+  private String seal(String secret, SecretBox.Place place) {
+    return secret == null ? null : secrets.seal(secret, place);
   }
 }

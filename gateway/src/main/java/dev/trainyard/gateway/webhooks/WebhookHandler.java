@@ -86,14 +86,19 @@ public class WebhookHandler {
                           () -> {
                             String secret = SecretBox.newSecret();
                             Instant now = clock.instant();
+                            String id = "ep_" + UUID.randomUUID().toString().replace("-", "");
                             WebhookEndpoint endpoint =
                                 new WebhookEndpoint(
-                                    "ep_" + UUID.randomUUID().toString().replace("-", ""),
+                                    id,
                                     org,
                                     url,
                                     types,
                                     description,
-                                    List.of(new EndpointSecret(secrets.seal(secret), now, null)),
+                                    List.of(
+                                        new EndpointSecret(
+                                            secrets.seal(secret, EndpointSecret.place(id)),
+                                            now,
+                                            null)),
                                     now,
                                     false,
                                     null,
@@ -159,7 +164,9 @@ public class WebhookHandler {
               Instant now = clock.instant();
               String secret = SecretBox.newSecret();
               List<EndpointSecret> kept = new ArrayList<>();
-              kept.add(new EndpointSecret(secrets.seal(secret), now, null));
+              kept.add(
+                  new EndpointSecret(
+                      secrets.seal(secret, EndpointSecret.place(e.id())), now, null));
               for (EndpointSecret old : e.secrets()) {
                 if (old.signsAt(now)) {
                   Instant retires = now.plus(Duration.ofHours(GRACE_HOURS));

@@ -158,7 +158,8 @@ public class WorkerConfiguration {
       @Value("${trainyard.git.cache:#{null}}") Path cache,
       @Value("${trainyard.git.allow-loopback:false}") boolean allowLoopback,
       @Value("${trainyard.outbound.allowed-hosts:}") List<String> allowedHosts,
-      @Value("${trainyard.webhook.key:#{null}}") String secretsKey) {
+      @Value("${trainyard.webhook.key:#{null}}") String secretsKey,
+      @Value("${trainyard.webhook.previous-keys:}") String previousKeys) {
     Path mirrors =
         cache != null
             ? cache
@@ -168,7 +169,9 @@ public class WorkerConfiguration {
         mirrors,
         new GitRemotes(
             mongo.getCollection(Collections.GIT_REMOTES),
-            secretsKey == null || secretsKey.isBlank() ? null : new SecretBox(secretsKey)),
+            secretsKey == null || secretsKey.isBlank()
+                ? null
+                : new SecretBox(secretsKey, SecretBox.previousKeys(previousKeys))),
         OutboundGuard.resolving(OutboundGuard.Policy.gitRemotes(allowLoopback, allowedHosts)),
         new PersonIdent("trainyard", "trainyard@localhost"));
   }

@@ -222,14 +222,17 @@ class DeliveryAddressIT {
   /** An endpoint as the gateway stores it, and one delivery due to it now; the delivery's id. */
   private String subscribe(String url) {
     Instant now = Instant.now();
+    String endpointId = "ep_" + UUID.randomUUID().toString().replace("-", "");
     WebhookEndpoint endpoint =
         new WebhookEndpoint(
-            "ep_" + UUID.randomUUID().toString().replace("-", ""),
+            endpointId,
             "acme",
             url,
             null,
             null,
-            List.of(new EndpointSecret(box.seal(SecretBox.newSecret()), now, null)),
+            List.of(
+                new EndpointSecret(
+                    box.seal(SecretBox.newSecret(), EndpointSecret.place(endpointId)), now, null)),
             now,
             false,
             null,

@@ -10,6 +10,7 @@ import dev.trainyard.webhooks.delivery.RetrySchedule;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
 import dev.trainyard.webhooks.intake.EventIntake;
 import java.time.InstantSource;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -62,7 +63,8 @@ public class DispatcherConfiguration {
       EndpointStore endpoints,
       DispatcherProperties props,
       OutboundProperties outbound,
-      InstantSource clock) {
+      InstantSource clock,
+      @Value("${trainyard.webhook.previous-keys:}") String previousKeys) {
     if (props.key() == null) {
       throw new IllegalStateException(
           "trainyard.webhook.key (TRAINYARD_WEBHOOK_KEY) must hold the 32-byte base64 key that"
@@ -71,7 +73,7 @@ public class DispatcherConfiguration {
     return new Dispatcher(
         deliveries,
         endpoints,
-        new SecretBox(props.key()),
+        new SecretBox(props.key(), SecretBox.previousKeys(previousKeys)),
         new OutboundGuard(
             OutboundGuard.Policy.webhooks(
                 props.allowHttp(), props.allowLoopback(), outbound.allowedHosts()),

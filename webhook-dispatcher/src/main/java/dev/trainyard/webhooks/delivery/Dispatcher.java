@@ -193,8 +193,7 @@ public class Dispatcher implements AutoCloseable {
     List<String> signing =
         endpoint.secrets().stream()
             .filter(s -> s.signsAt(started))
-            .map(EndpointSecret::encrypted)
-            .map(secrets::open)
+            .map(s -> secrets.open(s.encrypted(), EndpointSecret.place(endpoint.id())))
             .toList();
     String signature = Signer.signature(d.id(), timestamp, d.body(), signing);
     Map<String, String> headers = new LinkedHashMap<>();

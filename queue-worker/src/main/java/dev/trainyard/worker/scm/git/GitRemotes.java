@@ -86,12 +86,12 @@ public final class GitRemotes {
     return new RemoteAccess(
         remote.url(),
         remote.username(),
-        unseal(remote.password()),
-        unseal(remote.privateKey()),
+        unseal(remote.password(), GitRemote.place(remote.orgRepo(), "password")),
+        unseal(remote.privateKey(), GitRemote.place(remote.orgRepo(), "privateKey")),
         remote.updatedAt());
   }
 
-  private String unseal(String sealed) {
+  private String unseal(String sealed, SecretBox.Place place) {
     if (sealed == null) {
       return null;
     }
@@ -100,6 +100,6 @@ public final class GitRemotes {
           "the remote's credentials cannot be opened: TRAINYARD_WEBHOOK_KEY is not set on the"
               + " worker");
     }
-    return secrets.open(sealed);
+    return secrets.open(sealed, place);
   }
 }
