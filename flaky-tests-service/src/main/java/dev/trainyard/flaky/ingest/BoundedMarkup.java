@@ -12,8 +12,12 @@ import java.util.Arrays;
  * text out in 16 KiB pieces. So, as the bytes pass: an attribute value, a comment or a CDATA
  * section longer than {@link #MAX_PIECE} bytes is cut there, at a character boundary, and closed
  * again (the parser then sees a value past {@link UploadLimits#MAX_ATTRIBUTE} and refuses it by
- * name; a message or a log is cut anyway); a tag longer than {@link #MAX_TAG} bytes outside its
- * values fails the read. Only ASCII markup is looked at: UTF-8, which every JUnit producer writes.
+ * name; a message or a log is cut anyway; a value is never cut inside a character reference such as
+ * {@code &#10;}); a processing instruction is bounded the same way; a tag longer than {@link
+ * #MAX_TAG} bytes outside its values fails the read, and so does a DTD ({@code <!DOCTYPE}, which
+ * the parser refuses anyway) before its subset is read. Only ASCII markup is looked at, so a report
+ * in an encoding that is not ASCII-compatible (UTF-16, UTF-32) is refused: every JUnit producer
+ * writes UTF-8.
  */
 final class BoundedMarkup extends InputStream {
   /** Bytes kept of one attribute value, comment or CDATA section. */
@@ -30,7 +34,8 @@ final class BoundedMarkup extends InputStream {
     TAG,
     VALUE,
     COMMENT,
-    CDATA
+    CDATA,
+    INSTRUCTION
   }
 
   private final InputStream in;
@@ -46,6 +51,20 @@ final class BoundedMarkup extends InputStream {
   private boolean cutting;
   private int last;
   private int beforeLast;
+  private boolean opened;
+  private boolean inReference;
+  private long read;
+  private int line = 1;
+
+  /** Markup refused as it streamed, on {@code line}. */
+  static final class Refused extends IOException {
+    final int line;
+
+    Refused(int line, String message) {
+      super(message);
+      this.line = line;
+    }
+  }
 
   BoundedMarkup(InputStream in) {
     this.in = in;
@@ -72,6 +91,7 @@ final class BoundedMarkup extends InputStream {
       for (int i = 0; i < n; i++) {
         step(chunk[i] & 0xff);
       }
+      read += n;
     }
     int given = Math.min(length, outEnd - outStart);
     System.arraycopy(out, outStart, buffer, offset, given);
@@ -85,6 +105,12 @@ final class BoundedMarkup extends InputStream {
   }
 
   private void step(int b) throws IOException {
+    if (read == 0 && outEnd < 2 && notAsciiCompatible(b)) {
+      throw new Refused(line, "the report is not UTF-8 (UTF-16 or UTF-32 is not read)");
+    }
+    if (b == '\n') {
+      line++;
+    }
     switch (state) {
       case TEXT -> {
         emit(b);
@@ -117,9 +143,28 @@ final class BoundedMarkup extends InputStream {
           inPiece(b);
         }
       }
+      case INSTRUCTION -> {
+        if (b == '>' && last == '?') {
+          close(State.TEXT, cutting ? " ?>".getBytes(StandardCharsets.US_ASCII) : new byte[] {'>'});
+        } else {
+          inPiece(b);
+        }
+      }
     }
-    beforeLast = last;
-    last = b;
+    if (opened) {
+      // the opening's own "--", "[" or "?" close nothing
+      opened = false;
+      beforeLast = 0;
+      last = 0;
+    } else {
+      beforeLast = last;
+      last = b;
+    }
+  }
+
+  /** A byte order mark or a zero byte around the first {@code <}: UTF-16 or UTF-32. */
+  private boolean notAsciiCompatible(int b) {
+    return b == 0 || b == 0xFE || b == 0xFF;
   }
 
   private void tagByte(int b) throws IOException {
@@ -128,13 +173,20 @@ final class BoundedMarkup extends InputStream {
       prefix[(int) tag - 1] = (byte) b;
     }
     emit(b);
-    if (tag == COMMENT.length
+    if (tag == 2 && b == '?') {
+      open(State.INSTRUCTION);
+    } else if (tag == 3 && prefix[1] == '!' && b != '-' && b != '[') {
+      throw new Refused(line, "DTDs are not allowed in test reports");
+    } else if (tag == COMMENT.length
         && Arrays.equals(prefix, 0, COMMENT.length, COMMENT, 0, COMMENT.length)) {
       open(State.COMMENT);
-    } else if (tag == CDATA.length && Arrays.equals(prefix, CDATA)) {
+    } else if (tag == CDATA.length && prefix[1] == '!') {
+      if (!Arrays.equals(prefix, CDATA)) {
+        throw new Refused(line, "only comments and CDATA sections may start with <! in a report");
+      }
       open(State.CDATA);
     } else if (tag > MAX_TAG) {
-      throw new IOException("a tag is longer than " + MAX_TAG + " bytes");
+      throw new Refused(line, "a tag is longer than " + MAX_TAG + " bytes");
     } else if (b == '"' || b == '\'') {
       quote = b;
       open(State.VALUE);
@@ -147,13 +199,25 @@ final class BoundedMarkup extends InputStream {
     state = next;
     piece = 0;
     cutting = false;
-    last = 0; // the opening's own "--" or "[" close nothing
+    inReference = false;
+    opened = true;
   }
 
-  /** A byte inside a piece: kept up to the limit, and past it to the end of its character. */
+  /**
+   * A byte inside a piece: kept up to the limit, and past it to the end of its character and of a
+   * character reference it is in (a reference left open that long is malformed: cut anyway).
+   */
   private void inPiece(int b) {
     piece++;
-    if (!cutting && piece > MAX_PIECE && (b & 0xC0) != 0x80) {
+    if (state == State.VALUE) {
+      if (b == '&') {
+        inReference = true;
+      } else if (b == ';') {
+        inReference = false;
+      }
+    }
+    boolean midReference = inReference && piece <= MAX_PIECE + 16;
+    if (!cutting && piece > MAX_PIECE && (b & 0xC0) != 0x80 && !midReference && b != ';') {
       cutting = true;
     }
     if (!cutting) {

@@ -52,8 +52,13 @@ public final class JunitXmlParser {
       xml = FACTORY.createXMLStreamReader(new BoundedMarkup(source));
       return read(fileName, xml, limits);
     } catch (XMLStreamException e) {
+      if (e.getNestedException() instanceof BoundedMarkup.Refused refused) {
+        throw new MalformedReportException(fileName, refused.line, refused.getMessage());
+      }
       int line = e.getLocation() == null ? 0 : e.getLocation().getLineNumber();
       throw new MalformedReportException(fileName, line, "not well-formed XML (" + brief(e) + ")");
+    } catch (BoundedMarkup.Refused e) {
+      throw new MalformedReportException(fileName, e.line, e.getMessage());
     } catch (IOException e) {
       throw new MalformedReportException(fileName, 0, "could not be read (" + e.getMessage() + ")");
     } finally {

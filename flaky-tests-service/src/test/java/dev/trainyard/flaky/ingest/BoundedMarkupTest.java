@@ -62,6 +62,49 @@ class BoundedMarkupTest {
     assertThat(results[0]).extracting(TestCaseResult::name).containsExactly("fails", "passes");
   }
 
+  /** Markup that looks closed to a careless filter but is one long piece to the parser. */
+  @Test
+  void aCommentOrInstructionThatOnlySeemsClosedIsStillBounded() {
+    for (String[] piece :
+        new String[][] {{"<testsuite><!--->", "-->"}, {"<testsuite><?x a='>", "?>"}}) {
+      InputStream report = report(piece[0], 'a', 30_000_000L, piece[1] + "</testsuite>");
+      long allocated = allocatedWhile(() -> parser.parse("sly.xml", report));
+      assertThat(allocated).as(piece[0]).isLessThan(BOUNDED);
+    }
+  }
+
+  @Test
+  void aDtdOrAnEncodingTheFilterCannotReadIsRefusedBeforeItIsRead() {
+    InputStream doctype = report("<!DOCTYPE r [<!ENTITY x \"", 'a', 30_000_000L, "\">]><r/>");
+    assertThatThrownBy(() -> parser.parse("dtd.xml", doctype))
+        .isInstanceOf(MalformedReportException.class)
+        .hasMessageContaining("DTD");
+    InputStream utf16 =
+        new ByteArrayInputStream("<testsuite/>".getBytes(StandardCharsets.UTF_16LE));
+    assertThatThrownBy(() -> parser.parse("utf16.xml", utf16))
+        .isInstanceOf(MalformedReportException.class)
+        .hasMessageContaining("not UTF-8");
+  }
+
+  /** A value is cut where it may be: never inside {@code &#10;}, which Surefire writes often. */
+  @Test
+  void aLongMessageFullOfReferencesIsCutBetweenThem() throws Exception {
+    String line = "at com.acme.Thing.method(Thing.java:42)&#10;";
+    StringBuilder message = new StringBuilder();
+    while (message.length() < BoundedMarkup.MAX_PIECE * 2) {
+      message.append(line);
+    }
+    for (int shift = 0; shift < line.length(); shift++) {
+      String report =
+          "<testsuite><testcase classname=\"A\" name=\"t\"><failure message=\""
+              + "x".repeat(shift)
+              + message
+              + "\"/></testcase></testsuite>";
+      List<TestCaseResult> results = parser.parse("refs.xml", stream(report));
+      assertThat(results).as("shift " + shift).hasSize(1);
+    }
+  }
+
   @Test
   void aTagPastItsLimitFailsTheRead() {
     InputStream tag =

@@ -102,6 +102,7 @@ public class Routes {
         .post("/admin/v1/revokeApiToken", Access.ADMIN, admin::revokeApiToken)
         .post("/admin/v1/bindGithubInstallation", Access.ADMIN, githubAdmin::bind)
         .post("/admin/v1/unbindGithubInstallation", Access.ADMIN, githubAdmin::unbind)
+        .post("/admin/v1/listGithubInstallations", Access.ADMIN, githubAdmin::list)
         .post("/admin/v1/listDeadCommands", Access.ADMIN, deadCommands::list)
         .post("/admin/v1/replayDeadCommand", Access.ADMIN, deadCommands::replay)
         .post("/admin/v1/resealSecrets", Access.ADMIN, reseal::reseal)

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.bson.Document;
 import org.slf4j.Logger;
@@ -64,7 +65,7 @@ public class SecretsReseal {
                   answer.put("keyId", box.keyId());
                   answer.put("resealed", tally.resealed.get());
                   answer.put("alreadyCurrent", tally.current.get());
-                  answer.put("failed", tally.failed);
+                  answer.put("failed", tally.failed());
                   return JsonResponses.ok(answer);
                 }));
   }
@@ -77,15 +78,16 @@ public class SecretsReseal {
               String id = doc.getString("_id");
               List<Document> held = doc.getList("secrets", Document.class, List.of());
               List<Document> sealed = new ArrayList<>();
-              boolean changed = false;
+              int changed = 0;
               for (Document secret : held) {
                 String value = secret.getString("encrypted");
                 String again = again(box, value, EndpointSecret.place(id), tally, id);
-                changed |= !again.equals(value);
+                changed += Objects.equals(again, value) ? 0 : 1;
                 sealed.add(new Document(secret).append("encrypted", again));
               }
-              return changed
-                  ? write(Collections.WEBHOOK_ENDPOINTS, id, "secrets", held, sealed)
+              return changed > 0
+                  ? write(
+                      Collections.WEBHOOK_ENDPOINTS, id, "secrets", held, sealed, changed, tally)
                   : Mono.empty();
             })
         .then();
@@ -112,51 +114,80 @@ public class SecretsReseal {
                             again(box, value, GitRemote.place(orgRepo, field), tally, id);
                         return again.equals(value)
                             ? Mono.empty()
-                            : write(Collections.GIT_REMOTES, id, field, value, again);
+                            : write(Collections.GIT_REMOTES, id, field, value, again, 1, tally);
                       });
             })
         .then();
   }
 
-  /** {@code value} sealed with the current key for {@code place}; itself when it already is. */
+  /**
+   * {@code value} sealed with the current key for {@code place}; itself when it already is, or when
+   * no key opens it (then its record is listed as failed).
+   */
   private static String again(
       SecretBox box, String value, SecretBox.Place place, Tally tally, String id) {
+    if (value == null) {
+      tally.fail(id);
+      return value;
+    }
     if (box.isCurrent(value)) {
       tally.current.incrementAndGet();
       return value;
     }
     try {
-      String resealed = box.seal(box.open(value, place), place);
-      tally.resealed.incrementAndGet();
-      return resealed;
+      return box.seal(box.open(value, place), place);
     } catch (IllegalStateException e) {
       log.warn(
           "a secret of {} in {} could not be re-sealed: {}",
           id,
           place.collection(),
           e.getMessage());
-      synchronized (tally.failed) {
-        if (!tally.failed.contains(id)) {
-          tally.failed.add(id);
-        }
-      }
+      tally.fail(id);
       return value;
     }
   }
 
-  /** Writes {@code field} of document {@code id} only if it still holds {@code read}. */
-  private Mono<Void> write(String collection, String id, String field, Object read, Object next) {
+  /**
+   * Writes {@code field} of document {@code id} only if it still holds {@code read}: {@code count}
+   * secrets re-sealed, or, when the record changed meanwhile, listed as failed (run it again).
+   */
+  private Mono<Void> write(
+      String collection,
+      String id,
+      String field,
+      Object read,
+      Object next,
+      int count,
+      Tally tally) {
     return mongo
         .updateFirst(
             Query.query(Criteria.where("_id").is(id).and(field).is(read)),
             new Update().set(field, next),
             collection)
+        .doOnNext(
+            result -> {
+              if (result.getMatchedCount() == 1) {
+                tally.resealed.addAndGet(count);
+              } else {
+                tally.fail(id);
+              }
+            })
         .then();
   }
 
   private static final class Tally {
     final AtomicInteger resealed = new AtomicInteger();
     final AtomicInteger current = new AtomicInteger();
-    final List<String> failed = new ArrayList<>();
+    private final List<String> failed = new ArrayList<>();
+
+    synchronized void fail(String id) {
+      if (!failed.contains(id)) {
+        failed.add(id);
+      }
+    }
+
+    synchronized List<String> failed() {
+      return List.copyOf(failed);
+    }
   }
 }

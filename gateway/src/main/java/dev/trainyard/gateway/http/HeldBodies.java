@@ -1,9 +1,11 @@
 package dev.trainyard.gateway.http;
 
-import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
@@ -35,49 +37,53 @@ public class HeldBodies {
     this(BUDGET);
   }
 
-  HeldBodies(long budget) {
+  /** Bodies sharing {@code budget} bytes: a route anyone can reach gets its own. */
+  public HeldBodies(long budget) {
     this.budget = budget;
   }
 
   /**
-   * The body, whole, once it arrived within {@code limit} bytes; {@code eachChunk} sees every chunk
-   * first, in order.
+   * Reads the body whole within {@code limit} bytes ({@code eachChunk} sees every chunk first, in
+   * order), then runs {@code use} with it; the body's bytes count against the budget until {@code
+   * use} is done.
    *
    * @throws ApiException (as the Mono's error) 413 past the limit, 408 when it stops arriving, 503
    *     when the gateway holds too much already
    */
-  public Mono<byte[]> read(Flux<DataBuffer> body, long limit, Consumer<byte[]> eachChunk) {
+  public <T> Mono<T> hold(
+      Flux<DataBuffer> body,
+      long limit,
+      Consumer<byte[]> eachChunk,
+      Function<byte[], Mono<T>> use) {
     return Mono.defer(
         () -> {
-          ByteArrayOutputStream out = new ByteArrayOutputStream();
-          AtomicLong mine = new AtomicLong();
-          return body.handle(
-                  (DataBuffer buffer, reactor.core.publisher.SynchronousSink<byte[]> sink) -> {
+          Reservation reservation = new Reservation();
+          List<byte[]> chunks = new ArrayList<>();
+          long[] size = {0};
+          return body.<byte[]>handle(
+                  (buffer, sink) -> {
                     try {
-                      int size = buffer.readableByteCount();
-                      if (out.size() + (long) size > limit) {
+                      int n = buffer.readableByteCount();
+                      if (size[0] + n > limit) {
                         sink.error(tooLarge(limit));
-                        return;
-                      }
-                      if (held.addAndGet(size) > budget) {
-                        held.addAndGet(-size);
+                      } else if (!reservation.add(n)) {
                         sink.error(
                             ApiException.unavailable(
                                 "the gateway is holding as many request bodies as it can; retry"
                                     + " in a moment",
                                 1));
-                        return;
+                      } else {
+                        byte[] chunk = new byte[n];
+                        buffer.read(chunk);
+                        eachChunk.accept(chunk);
+                        chunks.add(chunk);
+                        size[0] += n;
                       }
-                      mine.addAndGet(size);
-                      byte[] chunk = new byte[size];
-                      buffer.read(chunk);
-                      eachChunk.accept(chunk);
-                      out.writeBytes(chunk);
                     } finally {
                       DataBufferUtils.release(buffer);
                     }
                   })
-              .then(Mono.fromSupplier(out::toByteArray))
+              .then(Mono.fromSupplier(() -> joined(chunks, size[0])))
               .timeout(
                   READ_TIMEOUT,
                   Mono.error(
@@ -87,8 +93,48 @@ public class HeldBodies {
                               "the request body did not arrive within "
                                   + READ_TIMEOUT.toSeconds()
                                   + " s")))
-              .doFinally(signal -> held.addAndGet(-mine.get()));
+              .flatMap(use)
+              .doFinally(signal -> reservation.release());
         });
+  }
+
+  private static byte[] joined(List<byte[]> chunks, long size) {
+    byte[] whole = new byte[(int) size];
+    int at = 0;
+    for (byte[] chunk : chunks) {
+      System.arraycopy(chunk, 0, whole, at, chunk.length);
+      at += chunk.length;
+    }
+    chunks.clear();
+    return whole;
+  }
+
+  /**
+   * One body's share of the budget. A chunk may still arrive after the read was cancelled (a
+   * timeout cancels from another thread): once released, nothing more is counted.
+   */
+  private final class Reservation {
+    private long mine;
+    private boolean released;
+
+    /** Counts {@code n} more bytes; false when the budget is spent (or the read is over). */
+    synchronized boolean add(int n) {
+      if (released || held.addAndGet(n) > budget) {
+        if (!released) {
+          held.addAndGet(-n);
+        }
+        return false;
+      }
+      mine += n;
+      return true;
+    }
+
+    synchronized void release() {
+      if (!released) {
+        released = true;
+        held.addAndGet(-mine);
+      }
+    }
   }
 
   /** Bytes held now, by bodies being read. */

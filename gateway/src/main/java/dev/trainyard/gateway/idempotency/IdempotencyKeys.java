@@ -132,12 +132,13 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
     long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : maxBodyBytes;
     MessageDigest digest = sha256();
     digest.update((request.method().name() + " " + path + "\n").getBytes(StandardCharsets.UTF_8));
-    return bodies
-        .read(request.bodyToFlux(DataBuffer.class), limit, digest::update)
-        .flatMap(
-            body ->
-                claimAndRun(request, next, id, HexFormat.of().formatHex(digest.digest()), body)
-                    .contextWrite(ctx -> ctx.put(SCOPE, scope)));
+    return bodies.hold(
+        request.bodyToFlux(DataBuffer.class),
+        limit,
+        digest::update,
+        body ->
+            claimAndRun(request, next, id, HexFormat.of().formatHex(digest.digest()), body)
+                .contextWrite(ctx -> ctx.put(SCOPE, scope)));
   }
 
   /** A route that changes nothing: {@code get…} and {@code list…} under any prefix. */

@@ -22,14 +22,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.bson.Document;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
 
 /**
  * {@code /v1/scm/git/setRemote}, {@code getRemote} and {@code deleteRemote}: a repository the git
@@ -97,22 +100,30 @@ public class GitRemoteHandler {
               }
               OrgRepo orgRepo = new OrgRepo(org, repo);
               return checked(withoutSshUser(url))
-                  .then(hostKey.isPresent() ? Mono.just(hostKey) : keptHostKey(orgRepo, url))
-                  .flatMap(
-                      key -> {
-                        GitRemote remote =
-                            new GitRemote(
-                                GitRemote.id(orgRepo),
-                                org,
-                                repo,
-                                url,
-                                username,
-                                seal(password, GitRemote.place(orgRepo, "password")),
-                                seal(privateKey, GitRemote.place(orgRepo, "privateKey")),
-                                key.orElse(null),
-                                clock.instant());
-                        return mongo.save(Json.document(remote), Collections.GIT_REMOTES);
-                      });
+                  .then(
+                      Mono.defer(
+                              () ->
+                                  stored(orgRepo)
+                                      .flatMap(
+                                          old -> {
+                                            GitRemote remote =
+                                                new GitRemote(
+                                                    GitRemote.id(orgRepo),
+                                                    org,
+                                                    repo,
+                                                    url,
+                                                    username,
+                                                    seal(
+                                                        password,
+                                                        GitRemote.place(orgRepo, "password")),
+                                                    seal(
+                                                        privateKey,
+                                                        GitRemote.place(orgRepo, "privateKey")),
+                                                    hostKey.orElse(keptHostKey(old, url)),
+                                                    clock.instant());
+                                            return replace(remote, old);
+                                          }))
+                          .retryWhen(Retry.max(3).filter(DuplicateKeyException.class::isInstance)));
             })
         .then(JsonResponses.empty());
   }
@@ -161,16 +172,40 @@ public class GitRemoteHandler {
    * accepted for the same SSH server (host and port), so registering again opens no new first use;
    * none for another server.
    */
-  private Mono<Optional<String>> keptHostKey(OrgRepo repo, String url) {
+  private static String keptHostKey(Optional<GitRemote> old, String url) {
+    return old.filter(o -> o.hostKey() != null && server(o.url()).equals(server(url)))
+        .map(GitRemote::hostKey)
+        .orElse(null);
+  }
+
+  /** The registration stored for {@code repo}, if any. */
+  private Mono<Optional<GitRemote>> stored(OrgRepo repo) {
     return mongo
         .findOne(
             Query.query(Criteria.where("_id").is(GitRemote.id(repo))),
             Document.class,
             Collections.GIT_REMOTES)
-        .map(d -> Json.mapper().convertValue(d, GitRemote.class))
-        .filter(old -> old.hostKey() != null && server(old.url()).equals(server(url)))
-        .map(old -> Optional.of(old.hostKey()))
+        .map(d -> Optional.of(Json.mapper().convertValue(d, GitRemote.class)))
         .defaultIfEmpty(Optional.empty());
+  }
+
+  /**
+   * Stores {@code remote} in place of {@code old} only while the stored host key is still the one
+   * read: a key a worker recorded meanwhile is not erased (the write fails, and is tried again on
+   * what is stored then).
+   */
+  private Mono<Void> replace(GitRemote remote, Optional<GitRemote> old) {
+    Document doc = Json.document(remote);
+    String readKey = old.map(GitRemote::hostKey).orElse(null);
+    Query same = Query.query(Criteria.where("_id").is(remote.id()).and("hostKey").is(readKey));
+    Update update = new Update();
+    doc.forEach(
+        (field, value) -> {
+          if (!field.equals("_id")) {
+            update.set(field, value);
+          }
+        });
+    return mongo.upsert(same, update, Collections.GIT_REMOTES).then();
   }
 
   /** An ssh URL's host and port as the connection goes to them, without the user. */

@@ -9,6 +9,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 class HeldBodiesTest {
@@ -26,7 +27,8 @@ class HeldBodiesTest {
     HeldBodies bodies = new HeldBodies(10 * CHUNK);
     ByteArrayOutputStream seen = new ByteArrayOutputStream();
 
-    StepVerifier.create(bodies.read(body(4, new AtomicInteger()), 4 * CHUNK, seen::writeBytes))
+    StepVerifier.create(
+            bodies.hold(body(4, new AtomicInteger()), 4 * CHUNK, seen::writeBytes, Mono::just))
         .assertNext(bytes -> assertThat(bytes).hasSize(4 * CHUNK))
         .verifyComplete();
     assertThat(seen.size()).isEqualTo(4 * CHUNK);
@@ -38,7 +40,7 @@ class HeldBodiesTest {
     HeldBodies bodies = new HeldBodies(1000 * CHUNK);
     AtomicInteger pulled = new AtomicInteger();
 
-    StepVerifier.create(bodies.read(body(1000, pulled), 3 * CHUNK, chunk -> {}))
+    StepVerifier.create(bodies.hold(body(1000, pulled), 3 * CHUNK, chunk -> {}, Mono::just))
         .verifyErrorSatisfies(
             e -> assertThat(((ApiException) e).status()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE));
     assertThat(pulled.get()).isLessThanOrEqualTo(4 + 256); // one prefetch at most past the limit
@@ -48,12 +50,15 @@ class HeldBodiesTest {
   @Test
   void bodiesHeldAtOnceShareTheBudgetAndThe503SaysRetry() {
     HeldBodies bodies = new HeldBodies(6 * CHUNK);
-    // the first body is held (its read not finished) while a second arrives
-    Flux<DataBuffer> slow = body(4, new AtomicInteger()).concatWith(Flux.never());
-    var first = bodies.read(slow, 100 * CHUNK, chunk -> {}).subscribe();
+    // the first body is held (read, its request still being answered) while a second arrives
+    var first =
+        bodies
+            .hold(body(4, new AtomicInteger()), 100 * CHUNK, chunk -> {}, bytes -> Mono.never())
+            .subscribe();
     assertThat(bodies.held()).isEqualTo(4 * CHUNK);
 
-    StepVerifier.create(bodies.read(body(4, new AtomicInteger()), 100 * CHUNK, chunk -> {}))
+    StepVerifier.create(
+            bodies.hold(body(4, new AtomicInteger()), 100 * CHUNK, chunk -> {}, Mono::just))
         .verifyErrorSatisfies(
             e -> {
               ApiException refused = (ApiException) e;

@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -150,6 +151,15 @@ class GithubWebhookIT extends OwnStack {
                         "{\"org\":\"" + other + "\",\"installationId\":" + trusted + "}")
                     .status(),
             status -> status == 409);
+    // the admin sees whose installation waits before binding it
+    Api.Response listed = admin.post("/admin/v1/listGithubInstallations", "{}");
+    assertThat(listed.status()).isEqualTo(200);
+    Map<Long, JsonNode> byId = new java.util.HashMap<>();
+    listed.json().get("installations").forEach(i -> byId.put(i.get("installationId").asLong(), i));
+    assertThat(byId.get(stranger).get("account").asString()).isEqualTo("mallory");
+    assertThat(byId.get(stranger).get("org").isNull()).isTrue();
+    assertThat(byId.get(trusted).get("account").asString()).isEqualTo("acme-corp");
+    assertThat(byId.get(trusted).get("org").asString()).isEqualTo(TestStack.ORG);
     assertThat(
             admin
                 .post(

@@ -4,6 +4,8 @@ import dev.trainyard.gateway.auth.Organizations;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -12,7 +14,9 @@ import reactor.core.publisher.Mono;
 /**
  * {@code /admin/v1/bindGithubInstallation {org, installationId}} and {@code
  * unbindGithubInstallation {installationId}}: which organization a GitHub App installation serves
- * (one per installation; binding one that serves another organization is a 409).
+ * (one per installation; binding one that serves another organization is a 409); {@code
+ * listGithubInstallations}: every installation with the account it is on, so an admin sees whose
+ * installation waits before binding it.
  */
 @Component
 public class GithubAdminHandler {
@@ -41,6 +45,22 @@ public class GithubAdminHandler {
                                       "organization " + org + " does not exist")));
             })
         .then(JsonResponses.empty());
+  }
+
+  public Mono<ServerResponse> list(ServerRequest request) {
+    return installations
+        .all()
+        .map(
+            i -> {
+              Map<String, Object> shown = new LinkedHashMap<>();
+              shown.put("installationId", i.id());
+              shown.put("account", i.account());
+              shown.put("org", i.org());
+              shown.put("suspended", i.suspended());
+              return shown;
+            })
+        .collectList()
+        .flatMap(all -> JsonResponses.ok(Map.of("installations", all)));
   }
 
   public Mono<ServerResponse> unbind(ServerRequest request) {

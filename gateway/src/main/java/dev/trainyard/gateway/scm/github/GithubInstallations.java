@@ -7,6 +7,7 @@ import dev.trainyard.gateway.http.ApiException;
 import java.time.InstantSource;
 import org.bson.Document;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.FindAndModifyOptions;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
@@ -14,6 +15,7 @@ import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -60,6 +62,22 @@ public class GithubInstallations {
                     "installation " + id + " is bound to another organization"))
         .then();
   }
+
+  /**
+   * Every installation GitHub reported, by id: the account it is installed on, the organization it
+   * serves (null: waiting for {@code bindGithubInstallation}), whether it is suspended.
+   */
+  public Flux<GithubInstallation> all() {
+    return mongo
+        .find(
+            new Query().with(Sort.by("_id")).limit(MAX_LISTED),
+            Document.class,
+            Collections.GITHUB_INSTALLATIONS)
+        .map(d -> Json.mapper().convertValue(d, GithubInstallation.class));
+  }
+
+  /** Installations one listing shows at most. */
+  static final int MAX_LISTED = 10_000;
 
   /** Unbinds {@code id}; 404 when it serves no organization. */
   public Mono<Void> unbind(long id) {

@@ -5,6 +5,7 @@ import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.http.JsonResponses;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.stereotype.Component;
@@ -31,15 +32,23 @@ public class GithubWebhookHandler {
   /** The largest delivery taken: 5 MiB. */
   static final long MAX_DELIVERY_BYTES = 5L * 1024 * 1024;
 
+  /**
+   * Memory deliveries being read share: their own, so anonymous senders cannot take the budget of
+   * the API's held bodies ({@link HeldBodies#BUDGET}).
+   */
+  static final long DELIVERIES_BUDGET = 64L * 1024 * 1024;
+
+  private static final Pattern SIGNATURE = Pattern.compile("sha256=[0-9a-f]{64}");
+
   private static final int MAX_HEADER = 255;
   private final GatewayProperties.Github github;
   private final GithubInbox inbox;
   private final HeldBodies bodies;
 
-  public GithubWebhookHandler(GatewayProperties props, GithubInbox inbox, HeldBodies bodies) {
+  public GithubWebhookHandler(GatewayProperties props, GithubInbox inbox) {
     this.github = props.github();
     this.inbox = inbox;
-    this.bodies = bodies;
+    this.bodies = new HeldBodies(DELIVERIES_BUDGET);
   }
 
   public Mono<ServerResponse> receive(ServerRequest request) {
@@ -51,23 +60,32 @@ public class GithubWebhookHandler {
     if (request.headers().contentLength().orElse(-1) > MAX_DELIVERY_BYTES) {
       return Mono.error(HeldBodies.tooLarge(MAX_DELIVERY_BYTES));
     }
+    // what can be refused without the body is, before a byte of it is read
+    String signature = request.headers().firstHeader("X-Hub-Signature-256");
+    if (signature == null || !SIGNATURE.matcher(signature).matches()) {
+      return Mono.error(unsigned());
+    }
+    String event = header(request, "X-GitHub-Event");
+    String delivery = header(request, "X-GitHub-Delivery");
     Mac mac = GithubSignature.mac(github.webhookSecret());
     return bodies
-        .read(request.bodyToFlux(DataBuffer.class), MAX_DELIVERY_BYTES, mac::update)
-        .flatMap(
+        .hold(
+            request.bodyToFlux(DataBuffer.class),
+            MAX_DELIVERY_BYTES,
+            mac::update,
             body -> {
-              String signature = request.headers().firstHeader("X-Hub-Signature-256");
               if (!GithubSignature.verifies(mac, signature)) {
-                throw ApiException.unauthorized(
-                    "X-Hub-Signature-256 is missing or does not sign this body with the webhook"
-                        + " secret");
+                return Mono.error(unsigned());
               }
-              String event = header(request, "X-GitHub-Event");
-              String delivery = header(request, "X-GitHub-Delivery");
               // a body that is no JSON object is refused now, not retried later
               return inbox.store(delivery, event, body, payload(body));
             })
         .then(JsonResponses.empty());
+  }
+
+  private static ApiException unsigned() {
+    return ApiException.unauthorized(
+        "X-Hub-Signature-256 is missing or does not sign this body with the webhook secret");
   }
 
   private static String header(ServerRequest request, String name) {

@@ -24,15 +24,16 @@ import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
 import org.eclipse.jgit.transport.http.HttpConnection;
 import org.eclipse.jgit.transport.http.HttpConnectionFactory;
@@ -66,7 +67,7 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
    * connection goes back only when closed, so a new request closes the one before (the mirror makes
    * its requests one after another).
    */
-  private ClassicHttpResponse last;
+  private CloseableHttpResponse last;
 
   /**
    * @param remote the registered URL, whose scheme, host and port every request must keep
@@ -74,7 +75,7 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
    */
   PinnedHttp(URL remote, OutboundGuard guard, int timeoutSeconds) {
     this.scheme = remote.getProtocol().toLowerCase(Locale.ROOT);
-    this.host = remote.getHost();
+    this.host = bare(remote.getHost());
     this.port = remote.getPort() < 0 ? remote.getDefaultPort() : remote.getPort();
     Timeout timeout = Timeout.ofSeconds(timeoutSeconds);
     this.client =
@@ -91,6 +92,9 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
                     .build())
             .setDefaultRequestConfig(
                 RequestConfig.custom().setConnectionRequestTimeout(timeout).build())
+            // a connection per request: a kept-alive one the server closed meanwhile fails the
+            // next push ("connection failed"), and git makes few requests per fetch or push
+            .setConnectionReuseStrategy((request, response, context) -> false)
             .disableRedirectHandling()
             .disableAutomaticRetries()
             .disableCookieManagement()
@@ -123,20 +127,25 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
     }
   }
 
-  private synchronized ClassicHttpResponse execute(BasicClassicHttpRequest request)
+  private synchronized CloseableHttpResponse execute(BasicClassicHttpRequest request)
       throws IOException {
     if (last != null) {
-      last.close();
+      last.close(CloseMode.IMMEDIATE);
     }
-    last = client.executeOpen(null, request, null);
+    last = CloseableHttpResponse.adapt(client.executeOpen(null, request, null));
     return last;
+  }
+
+  /** A URL's host without the brackets of an IPv6 literal, as the guard and the client take it. */
+  private static String bare(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 
   /** Why {@code url} may not be requested, or null when it may. */
   private String refusal(URL url) {
     int urlPort = url.getPort() < 0 ? url.getDefaultPort() : url.getPort();
     if (!url.getProtocol().equalsIgnoreCase(scheme)
-        || !url.getHost().equalsIgnoreCase(host)
+        || !bare(url.getHost()).equalsIgnoreCase(host)
         || urlPort != port) {
       return "the remote sent the worker to another server, which trainyard does not follow";
     }
@@ -177,7 +186,7 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
     private final Map<String, List<String>> requestHeaders = new LinkedHashMap<>();
     private String method = "GET";
     private TemporaryBuffer body;
-    private ClassicHttpResponse response;
+    private CloseableHttpResponse response;
     private InputStream content;
 
     Exchange(URL url) {
@@ -235,7 +244,7 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
       }
       int code = response.getCode();
       if (code >= 300 && code < 400) {
-        response.close();
+        response.close(CloseMode.IMMEDIATE);
         throw new Refused(
             "the remote answered with a redirect (HTTP "
                 + code
@@ -247,10 +256,11 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
         content = InputStream.nullInputStream();
         response.close();
       } else if (code >= 400) {
-        try (InputStream in = entity.getContent()) {
-          content = new ByteArrayInputStream(in.readNBytes(ERROR_BODY));
+        // closing the content would read the rest of it, however long: only its start is kept
+        try {
+          content = new ByteArrayInputStream(entity.getContent().readNBytes(ERROR_BODY));
         } finally {
-          response.close();
+          response.close(CloseMode.IMMEDIATE);
         }
       } else {
         content = entity.getContent();
@@ -354,22 +364,22 @@ final class PinnedHttp implements HttpConnectionFactory, AutoCloseable {
     public void setHostnameVerifier(HostnameVerifier hostnameverifier) {}
   }
 
-  /** An answer's body that gives its connection back when JGit closes it. */
+  /**
+   * An answer's body whose connection is dropped when JGit closes it: closing the content itself
+   * would read the rest, however long a server makes it (one read to its end has already given the
+   * connection back).
+   */
   private static final class ClosingStream extends java.io.FilterInputStream {
-    private final ClassicHttpResponse response;
+    private final CloseableHttpResponse response;
 
-    ClosingStream(InputStream in, ClassicHttpResponse response) {
+    ClosingStream(InputStream in, CloseableHttpResponse response) {
       super(in);
       this.response = response;
     }
 
     @Override
-    public void close() throws IOException {
-      try {
-        super.close();
-      } finally {
-        response.close();
-      }
+    public void close() {
+      response.close(CloseMode.IMMEDIATE);
     }
   }
 }

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -120,6 +121,33 @@ class RemoteMirrorReachTest {
         .hasMessageNotContaining("internal secret");
     assertThat(lookups.get()).isGreaterThan(1);
     assertThat(internalSaw).isEmpty();
+  }
+
+  /** An error answer that never ends is read no further than its start, and the fetch fails. */
+  @Test
+  void anEndlessErrorAnswerDoesNotHoldTheWorker() {
+    tenant.createContext(
+        "/",
+        exchange -> {
+          tenantSaw.add(exchange.getRequestURI().toString());
+          exchange.getResponseHeaders().add("Content-Type", "text/plain");
+          exchange.sendResponseHeaders(404, 0); // chunked, no end
+          byte[] drip = "x".repeat(1024).getBytes(StandardCharsets.UTF_8);
+          try {
+            while (true) {
+              exchange.getResponseBody().write(drip);
+              exchange.getResponseBody().flush();
+              Thread.sleep(5);
+            }
+          } catch (IOException | InterruptedException e) {
+            exchange.close(); // the worker hung up: what the test waits for
+          }
+        });
+    long started = System.nanoTime();
+
+    assertThatThrownBy(() -> mirror(trusting()).sync())
+        .hasMessageContaining("could not be fetched");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
   }
 
   /**
