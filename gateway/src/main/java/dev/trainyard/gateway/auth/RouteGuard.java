@@ -3,9 +3,9 @@ package dev.trainyard.gateway.auth;
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.limits.OrgRateLimiter;
 import java.util.function.Supplier;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.HandlerFilterFunction;
 import org.springframework.web.reactive.function.server.HandlerFunction;
@@ -102,10 +102,7 @@ public class RouteGuard {
     boolean upload = request.requestPath().value().equals(FlakyTestsHeaders.UPLOAD_PATH);
     long limit = upload ? FlakyTestsHeaders.MAX_UPLOAD_BYTES : props.maxBodyBytes();
     if (length > limit) {
-      return Mono.error(
-          new ApiException(
-              HttpStatus.CONTENT_TOO_LARGE,
-              "the request body is larger than the limit of " + (limit >> 20) + " MiB"));
+      return Mono.error(HeldBodies.tooLarge(limit));
     }
     return Mono.empty();
   }

@@ -16,19 +16,6 @@ public final class GithubSignature {
 
   private GithubSignature() {}
 
-  /** The header value GitHub sends for {@code body}. */
-  public static String sign(String secret, byte[] body) {
-    Mac mac = mac(secret);
-    return PREFIX + HexFormat.of().formatHex(mac.doFinal(body));
-  }
-
-  /** Whether {@code header} is GitHub's signature of {@code body}; false when absent. */
-  public static boolean verifies(String secret, byte[] body, String header) {
-    Mac mac = mac(secret);
-    mac.update(body);
-    return verifies(mac, header);
-  }
-
   /** A MAC that signs as GitHub does, to be fed the body as it arrives. */
   public static Mac mac(String secret) {
     try {
