@@ -38,9 +38,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -55,6 +57,7 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -129,6 +132,36 @@ public class WorkerConfiguration {
               return List.copyOf(found);
             });
     return state -> observers.get().forEach(observer -> observer.accept(state));
+  }
+
+  /**
+   * Whenever this worker's command partitions change, the processor forgets its cached queues: a
+   * partition that comes back after another worker held it is read from the store again.
+   */
+  @Bean
+  ConsumerAwareRebalanceListener partitionsMoved(ObjectProvider<CommandProcessor> processor) {
+    return new ConsumerAwareRebalanceListener() {
+      @Override
+      public void onPartitionsRevokedAfterCommit(
+          org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+          Collection<TopicPartition> partitions) {
+        processor.getObject().forgetCachedQueues();
+      }
+
+      @Override
+      public void onPartitionsLost(
+          org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+          Collection<TopicPartition> partitions) {
+        processor.getObject().forgetCachedQueues();
+      }
+
+      @Override
+      public void onPartitionsAssigned(
+          org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+          Collection<TopicPartition> partitions) {
+        processor.getObject().forgetCachedQueues();
+      }
+    };
   }
 
   @Bean

@@ -14,17 +14,22 @@ import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueCache;
+import dev.trainyard.worker.store.QueueKeptChanging;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -143,7 +148,7 @@ public class CommandProcessor {
       conflicted.forEach(cache::evict); // another writer got there first: read again
     }
     if (!byQueue.isEmpty()) {
-      throw new IllegalStateException("queues " + byQueue.keySet() + " kept changing; will retry");
+      throw new QueueKeptChanging(byQueue.keySet().toString(), MAX_WRITE_ATTEMPTS);
     }
   }
 
@@ -154,10 +159,13 @@ public class CommandProcessor {
       Map<String, List<CommandEnvelope>> byQueue, Map<String, RuntimeException> condemned) {
     Instant now = clock.instant();
     List<QueueBatch> batches = new ArrayList<>();
+    Set<String> cached = new HashSet<>();
     for (Map.Entry<String, List<CommandEnvelope>> queue : byQueue.entrySet()) {
-      StoredQueue current = load(queue.getKey(), queue.getValue().get(0).queue().org());
+      StoredQueue current = load(queue.getKey(), queue.getValue().get(0).queue().org(), cached);
       batches.add(QueueBatch.decide(current, queue.getValue(), decider, condemned, now));
     }
+    Set<String> stale = staleAnswers(batches, cached);
+    batches = batches.stream().filter(b -> !stale.contains(b.before().id())).toList();
     List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
     List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine, runViews)).toList();
     QueueStore.Prepared versions =
@@ -188,7 +196,42 @@ public class CommandProcessor {
         .filter(q -> !conflicted.contains(q.id()))
         .forEach(q -> cache.put(q.published()));
     kept.forEach(b -> afterwards.accept(b.state()));
-    return conflicted;
+    return union(conflicted, stale);
+  }
+
+  /**
+   * The queues whose batch writes nothing (every command refused, or accepted with no change)
+   * decided on a cached copy that is no longer the stored version: another worker held the
+   * partition meanwhile. A write is checked by the store itself; an answer that writes nothing is
+   * checked here, by one read of the stored versions per poll.
+   */
+  private Set<String> staleAnswers(List<QueueBatch> batches, Set<String> cached) {
+    Map<String, Long> decidedOn = new HashMap<>();
+    batches.stream()
+        .filter(b -> !b.changed() && cached.contains(b.before().id()))
+        .forEach(b -> decidedOn.put(b.before().id(), b.before().version()));
+    if (decidedOn.isEmpty()) {
+      return Set.of();
+    }
+    Map<String, Long> stored = store.versions(decidedOn.keySet());
+    return decidedOn.entrySet().stream()
+        .filter(e -> !e.getValue().equals(stored.getOrDefault(e.getKey(), 0L)))
+        .map(Map.Entry::getKey)
+        .collect(Collectors.toSet());
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new HashSet<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /**
+   * Forgets every cached queue: called when partitions are assigned or revoked, so that a queue
+   * whose partition comes back after another worker held it is read again.
+   */
+  public void forgetCachedQueues() {
+    cache.clear();
   }
 
   /**
@@ -208,9 +251,11 @@ public class CommandProcessor {
             });
   }
 
-  private StoredQueue load(String id, String org) {
-    StoredQueue current =
-        cache.get(id).or(() -> store.load(id)).orElse(StoredQueue.absent(id, org));
+  /** The queue, from the cache when it holds it (its id then goes to {@code cached}). */
+  private StoredQueue load(String id, String org, Set<String> cached) {
+    Optional<StoredQueue> hit = cache.get(id);
+    hit.ifPresent(q -> cached.add(id));
+    StoredQueue current = hit.or(() -> store.load(id)).orElse(StoredQueue.absent(id, org));
     if (current.outboxId() != null) {
       // a predecessor stored this version but may have crashed before publishing it
       publish(outboxes.find(current.outboxId()).stream().toList(), List.of());

@@ -6,9 +6,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The queues this worker wrote last, so that the next command of a queue it owns needs no read.
- * Safe without invalidation: every write is checked against the stored version, so a stale entry
- * (another worker wrote since) fails its write, is dropped, and the queue is read again.
+ * The queues this worker wrote last, so that the next command of a queue it owns needs no read. A
+ * stale entry (another worker wrote since: the partition moved away and came back) is caught three
+ * ways: a write is checked against the stored version and fails; an answer that writes nothing is
+ * checked against the stored versions before it is sent; and the whole cache is cleared whenever
+ * this worker's partitions change.
  */
 public final class QueueCache {
   private final Map<String, StoredQueue> entries;
@@ -34,5 +36,9 @@ public final class QueueCache {
 
   public void evict(String id) {
     entries.remove(id);
+  }
+
+  public void clear() {
+    entries.clear();
   }
 }

@@ -19,8 +19,8 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -102,7 +102,7 @@ public class QueueStore {
       }
       // a newer version replaced a document between the two reads: read that version
     }
-    throw new IllegalStateException("queue " + id + " kept changing while it was read; will retry");
+    throw new QueueKeptChanging(id, MAX_LOAD_ATTEMPTS);
   }
 
   private Optional<StoredQueue> loadHeader(String id) {
@@ -183,33 +183,40 @@ public class QueueStore {
       // a queue document naming entry documents that are not there could not be read again
       throw new IllegalStateException("the entry documents of these versions are not written yet");
     }
-    Set<String> conflicted = saveQueueDocuments(prepared);
+    Map<String, Set<String>> conflicted = saveQueueDocuments(prepared);
     // what no version names any more: the superseded documents of the versions written, and the
-    // new documents of those that lost their race
+    // new documents of those that lost their race, unless the stored version names them after all
     delete(
         prepared.splits().stream()
             .flatMap(
-                s ->
-                    conflicted.contains(s.next().id())
-                        ? s.written().stream().map(StoredEntry::id)
-                        : s.superseded().stream())
+                s -> {
+                  Set<String> named = conflicted.get(s.next().id());
+                  return named == null
+                      ? s.superseded().stream()
+                      : s.written().stream().map(StoredEntry::id).filter(id -> !named.contains(id));
+                })
             .toList());
-    return conflicted;
+    return conflicted.keySet();
   }
 
-  private Set<String> saveQueueDocuments(Prepared prepared) {
+  /**
+   * @return the queues another writer changed first, each with the entry documents its stored
+   *     version names
+   */
+  private Map<String, Set<String>> saveQueueDocuments(Prepared prepared) {
     try {
       BulkWriteResult result =
           rawQueues.bulkWrite(prepared.writes(), new BulkWriteOptions().ordered(false));
       if (result.getMatchedCount() + result.getInsertedCount() == prepared.writes().size()) {
-        return Set.of();
+        return Map.of();
       }
     } catch (MongoBulkWriteException e) {
       boolean onlyRaces =
           e.getWriteErrors().stream()
               .allMatch(
                   err -> ErrorCategory.fromErrorCode(err.getCode()) == ErrorCategory.DUPLICATE_KEY);
-      if (!onlyRaces) {
+      if (!onlyRaces || e.getWriteConcernError() != null) {
+        // a refused document, or a write the replica set did not confirm: not a lost race
         throw e;
       }
     }
@@ -258,21 +265,40 @@ public class QueueStore {
     return new RawBsonDocument(doc, codec).getByteBuffer().remaining();
   }
 
-  /** After a partial bulk write: the queues whose stored document is not the one we wrote. */
-  private Set<String> notWritten(List<StoredQueue> next) {
-    Set<String> lost = new HashSet<>();
+  /**
+   * After a partial bulk write: the queues whose stored document is not the one we wrote, each with
+   * the entry documents the stored one names. Ours is told by what survives the round trip through
+   * the store exactly: the version, the entry tags and the ids of the commands it remembers (their
+   * times are cut to milliseconds on the way).
+   */
+  private Map<String, Set<String>> notWritten(List<StoredQueue> next) {
+    Map<String, Set<String>> lost = new HashMap<>();
     for (StoredQueue q : next) {
       Optional<StoredQueue> stored = loadHeader(q.id());
       boolean ours =
           stored.isPresent()
               && stored.get().version() == q.version()
-              && stored.get().recent().equals(q.recent())
-              && stored.get().entryTags().equals(q.entryTags());
+              && stored.get().entryTags().equals(q.entryTags())
+              && commandIds(stored.get()).equals(commandIds(q));
       if (!ours) {
-        lost.add(q.id());
+        lost.put(q.id(), stored.map(s -> s.entryTags().documentIds(q.id())).orElse(Set.of()));
       }
     }
     return lost;
+  }
+
+  private static List<String> commandIds(StoredQueue queue) {
+    return queue.recent().stream().map(RecentCommand::commandId).toList();
+  }
+
+  /** The stored version of each of these queues that exists, in one read. */
+  public Map<String, Long> versions(Collection<String> ids) {
+    Map<String, Long> versions = new HashMap<>();
+    queues
+        .find(Filters.in("_id", ids))
+        .projection(new Document("version", 1))
+        .forEach(d -> versions.put(d.getString("_id"), d.get("version", Number.class).longValue()));
+    return versions;
   }
 
   /** The keys of the queues that hold pull requests, for the source-host poller. */

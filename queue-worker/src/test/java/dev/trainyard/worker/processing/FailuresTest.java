@@ -2,11 +2,17 @@ package dev.trainyard.worker.processing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoSocketReadException;
 import com.mongodb.MongoTimeoutException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ServerAddress;
 import com.mongodb.WriteError;
+import com.mongodb.bulk.BulkWriteResult;
+import com.mongodb.bulk.WriteConcernError;
+import dev.trainyard.worker.store.QueueKeptChanging;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.bson.BsonDocument;
@@ -30,6 +36,16 @@ class FailuresTest {
             false),
         Arguments.of(
             "version race exhausted", new IllegalStateException("queues kept changing"), false),
+        Arguments.of("a queue replaced on every read", new QueueKeptChanging("org/q", 8), false),
+        Arguments.of(
+            "the replica set did not confirm a write in time",
+            new MongoBulkWriteException(
+                BulkWriteResult.acknowledged(0, 0, 0, 0, List.of(), List.of()),
+                List.of(),
+                new WriteConcernError(64, "WriteConcernFailed", "timed out", new BsonDocument()),
+                server,
+                Set.of()),
+            false),
         Arguments.of(
             "document over 16 MiB", new BsonMaximumSizeExceededException("too large"), true),
         Arguments.of(

@@ -17,8 +17,10 @@ import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.Views;
+import dev.trainyard.worker.store.QueueKeptChanging;
 import dev.trainyard.worker.store.QueueSplit;
 import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.RecentCommand;
 import dev.trainyard.worker.store.StoredQueue;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +44,8 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  */
 class SplitQueueStoreTest {
   private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
+  private static final QueueKey OTHER =
+      QueueKey.of("org", "github.com", "acme", "rocket", "release");
   private static final int PRS = 50;
   private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
 
@@ -97,6 +101,30 @@ class SplitQueueStoreTest {
     assertThat(entries.countDocuments()).isEqualTo(PRS);
   }
 
+  /**
+   * One poll writes several queues and one loses its race. The others are written, and stay
+   * readable: what tells them apart is what survives the round trip through the store (their
+   * remembered commands carry microseconds in memory, milliseconds in the store), and entry
+   * documents a stored queue document names are never deleted.
+   */
+  @Test
+  void aPollWhereOneQueueLosesItsRaceKeepsTheOthersReadable() {
+    StoredQueue first = write(full(), StoredQueue.absent(KEY.id(), "org"));
+    StoredQueue other = write(full(OTHER), StoredQueue.absent(OTHER.id(), "org"));
+    Instant precise = Instant.parse("2026-11-25T10:00:00.123456Z");
+    StoredQueue raced = write(next(first, recordState(3)), first);
+
+    StoredQueue lost = remembering(next(first, recordState(4)), precise, "c-lost");
+    StoredQueue won = remembering(next(other, recordState(5)), precise, "c-won");
+    QueueStore.Prepared poll = store.prepare(List.of(lost, won), List.of(first, other));
+    store.writeEntries(poll);
+
+    assertThat(store.saveAll(poll)).containsExactly(KEY.id());
+    assertSame(store.load(OTHER.id()).orElseThrow(), poll.next().get(1));
+    assertSame(store.load(KEY.id()).orElseThrow(), raced);
+    assertThat(entries.countDocuments()).isEqualTo(2L * PRS);
+  }
+
   @Test
   void documentsOfAWriterThatDiedBeforeItsQueueDocumentAreNeverReadAndThenCleared() {
     StoredQueue first = write(full(), StoredQueue.absent(KEY.id(), "org"));
@@ -131,7 +159,7 @@ class SplitQueueStoreTest {
               while (!done.get()) {
                 try {
                   read.add(store.load(KEY.id()).orElseThrow());
-                } catch (IllegalStateException changingOnEveryRead) {
+                } catch (QueueKeptChanging changingOnEveryRead) {
                   // the queue changed on each of the load's attempts: a caller tries again later
                 }
               }
@@ -168,35 +196,58 @@ class SplitQueueStoreTest {
 
   /** A queue holding {@value #PRS} waiting PRs, as version 1. */
   private StoredQueue full() {
+    return full(KEY);
+  }
+
+  private StoredQueue full(QueueKey key) {
     QueueAggregate state = null;
-    state = apply(state, new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    state = apply(state, key, new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
     for (long pr = 1; pr <= PRS; pr++) {
-      state = apply(state, new QueueCommand.SubmitPullRequest(pr, null, false));
+      state = apply(state, key, new QueueCommand.SubmitPullRequest(pr, null, false));
     }
     Map<String, Long> rows = new HashMap<>();
     state.entries().forEach(e -> rows.put(e.id(), 1L));
-    return stored(state, 1, rows);
+    return stored(key, state, 1, rows);
+  }
+
+  /** {@code queue} remembering that it applied {@code commandId} at {@code at}. */
+  private static StoredQueue remembering(StoredQueue queue, Instant at, String commandId) {
+    return new StoredQueue(
+        queue.id(),
+        queue.org(),
+        queue.version(),
+        queue.aggregate(),
+        queue.view(),
+        queue.nextDeadline(),
+        queue.rememberAfter(List.of(new RecentCommand(commandId, at)), at),
+        queue.outboxId(),
+        queue.rowVersions(),
+        queue.activeEntries(),
+        queue.effectsPending(),
+        queue.entryTags());
   }
 
   /** The version after {@code current} once {@code command} is applied. */
   private StoredQueue next(StoredQueue current, QueueCommand command) {
-    QueueAggregate state = apply(current.aggregate(), command);
+    QueueKey key = current.aggregate().key();
+    QueueAggregate state = apply(current.aggregate(), key, command);
     Map<String, Long> rows = new HashMap<>(current.rowVersions());
     state.entries().stream()
         .filter(e -> !current.aggregate().entries().contains(e))
         .forEach(e -> rows.put(e.id(), current.version() + 1));
-    return stored(state, current.version() + 1, rows).withEntryTags(current.entryTags());
+    return stored(key, state, current.version() + 1, rows).withEntryTags(current.entryTags());
   }
 
-  private QueueAggregate apply(QueueAggregate state, QueueCommand command) {
+  private QueueAggregate apply(QueueAggregate state, QueueKey key, QueueCommand command) {
     String id = "c" + (state == null ? 0 : state.nextSequence()) + command.hashCode();
     return EventApplier.applyAll(
-        state, engine.decide(state, KEY, command, new CommandContext(id, NOW)).events());
+        state, engine.decide(state, key, command, new CommandContext(id, NOW)).events());
   }
 
-  private static StoredQueue stored(QueueAggregate state, long version, Map<String, Long> rows) {
+  private static StoredQueue stored(
+      QueueKey key, QueueAggregate state, long version, Map<String, Long> rows) {
     return new StoredQueue(
-        KEY.id(),
+        key.id(),
         "org",
         version,
         state,

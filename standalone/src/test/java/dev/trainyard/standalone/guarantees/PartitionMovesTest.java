@@ -1,0 +1,194 @@
+package dev.trainyard.standalone.guarantees;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import dev.trainyard.common.command.CommandEnvelope;
+import dev.trainyard.common.command.CommandReply;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.topic.Topics;
+import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.standalone.infra.KafkaBroker;
+import dev.trainyard.worker.engine.Entry;
+import dev.trainyard.worker.engine.QueueEngine;
+import dev.trainyard.worker.processing.CommandProcessor;
+import dev.trainyard.worker.processing.ProcessingProbe;
+import dev.trainyard.worker.processing.Publisher;
+import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.signals.ScmRefresher;
+import dev.trainyard.worker.store.DeadCommandStore;
+import dev.trainyard.worker.store.HistoryStore;
+import dev.trainyard.worker.store.OutboxStore;
+import dev.trainyard.worker.store.QueueStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * A queue's partition moves from worker A to worker B and back (a rolling restart, a scale change,
+ * a pause past the session timeout). Whatever B did to the queue meanwhile, A's next answer is
+ * decided on it, never on the copy A kept from before: a command that writes nothing is checked
+ * against the stored version like one that writes. Two processors on one store and one real broker,
+ * no rebalance needed: the check must hold even before A's consumer learns it lost the partition.
+ */
+class PartitionMovesTest {
+  private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
+
+  private static Path dir;
+  private static KafkaBroker broker;
+  private static KafkaTemplate<String, String> kafka;
+
+  private DocumentStore documents;
+  private MongoClient client;
+  private MongoTemplate mongo;
+  private Worker a;
+  private Worker b;
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    dir = Files.createTempDirectory("partition-moves");
+    broker = KafkaBroker.start(dir.resolve("kafka"), freePort(), freePort());
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(Topics.QUEUE_REPLIES, 1, (short) 1),
+                  new NewTopic(Topics.EVENTS, 1, (short) 1)))
+          .all()
+          .get();
+    }
+    kafka =
+        new KafkaTemplate<>(
+            new DefaultKafkaProducerFactory<>(
+                Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class)));
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    kafka.destroy();
+    broker.close();
+  }
+
+  @BeforeEach
+  void start() {
+    documents = DocumentStore.inMemory();
+    client = MongoClients.create(documents.uri("trainyard"));
+    mongo = new MongoTemplate(client, "trainyard");
+    a = new Worker(mongo);
+    b = new Worker(mongo);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    documents.close();
+  }
+
+  @Test
+  void aResubmitAfterTheOtherWorkerCancelledEnqueuesThePullRequestAgain() {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    a.send(new QueueCommand.SubmitPullRequest(7, null, false));
+    b.send(new QueueCommand.CancelPullRequest(7));
+    assertThat(enqueued()).isEmpty();
+
+    CommandReply back = a.send(new QueueCommand.SubmitPullRequest(7, null, false));
+
+    assertThat(back.isAccepted()).isTrue();
+    assertThat(enqueued()).as("the pull request is in the queue again").containsExactly(7L);
+  }
+
+  @Test
+  void aCancelAfterTheOtherWorkerSubmittedFindsThePullRequest() {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    b.send(new QueueCommand.SubmitPullRequest(8, null, false));
+
+    CommandReply back = a.send(new QueueCommand.CancelPullRequest(8));
+
+    assertThat(back.isAccepted()).as("%s", back).isTrue();
+    assertThat(enqueued()).isEmpty();
+  }
+
+  private List<Long> enqueued() {
+    return new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES)
+        .load(KEY.id()).orElseThrow().aggregate().entries().stream().map(Entry::prNumber).toList();
+  }
+
+  /** One worker: its own processor (and so its own cache of queues) on the shared store. */
+  private static final class Worker {
+    private final List<CommandReply> replies = new CopyOnWriteArrayList<>();
+    private final CommandProcessor processor;
+
+    Worker(MongoTemplate mongo) {
+      Publisher publisher =
+          new Publisher(kafka) {
+            @Override
+            public CompletableFuture<?> reply(CommandReply reply) {
+              replies.add(reply);
+              return super.reply(reply);
+            }
+          };
+      this.processor =
+          new CommandProcessor(
+              new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES),
+              new OutboxStore(mongo),
+              new HistoryStore(mongo),
+              new DeadCommandStore(mongo, new SimpleMeterRegistry()),
+              publisher,
+              new PublicEvents("http://trainyard.test"),
+              InstantSource.system(),
+              ProcessingProbe.NONE,
+              ScmRefresher.NONE,
+              state -> {},
+              new QueueEngine());
+    }
+
+    /** Handles the command as one poll and returns its reply. */
+    CommandReply send(QueueCommand command) {
+      String correlation = UUID.randomUUID().toString();
+      processor.process(
+          List.of(
+              new CommandEnvelope(
+                  UUID.randomUUID().toString(), correlation, KEY, Instant.now(), command)));
+      return replies.stream()
+          .filter(r -> r.correlationId().equals(correlation))
+          .findFirst()
+          .orElseThrow();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
