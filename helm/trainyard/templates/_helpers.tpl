@@ -40,8 +40,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{- define "trainyard.replicasFit" -}}
-{{- if gt (int .Values.queueWorker.replicas) (int .Values.topics.commandPartitions) -}}
-{{- fail (printf "queueWorker.replicas (%d) may not exceed topics.commandPartitions (%d): each worker owns command partitions, a replica beyond their count idles" (int .Values.queueWorker.replicas) (int .Values.topics.commandPartitions)) -}}
+{{- $consumers := mul (int .Values.queueWorker.replicas) (int .Values.queueWorker.listenerConcurrency) -}}
+{{- if gt $consumers (int .Values.topics.commandPartitions) -}}
+{{- fail (printf "queueWorker.replicas × queueWorker.listenerConcurrency (%d × %d = %d) may not exceed topics.commandPartitions (%d): each consumer owns command partitions, one beyond their count idles and makes every rebalance longer" (int .Values.queueWorker.replicas) (int .Values.queueWorker.listenerConcurrency) $consumers (int .Values.topics.commandPartitions)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -224,6 +225,14 @@ spec:
             httpGet: {path: /actuator/health/readiness, port: management}
             periodSeconds: 5
             failureThreshold: 2
+          {{- if .api }}
+          # Endpoints and ingress controllers take a few seconds to stop sending new requests to a
+          # terminating pod: keep serving them until then, then shut down gracefully.
+          lifecycle:
+            preStop:
+              exec:
+                command: ["sleep", "{{ $root.Values.preStopSeconds }}"]
+          {{- end }}
           resources:
             {{- toYaml $spec.resources | nindent 12 }}
           volumeMounts:

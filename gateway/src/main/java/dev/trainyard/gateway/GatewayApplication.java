@@ -22,7 +22,6 @@ public class GatewayApplication {
           Setting.optional("trainyard.github.host", Rule.TEXT),
           Setting.optional("trainyard.flaky.internal-key", Rule.SECRET),
           Setting.optional("trainyard.rate-limit-per-org", Rule.COUNT),
-          Setting.optional("trainyard.reply-partitions", Rule.POSITIVE_COUNT),
           Setting.optional("trainyard.reply-timeout", Rule.DURATION));
 
   public static void main(String[] args) {

@@ -51,7 +51,8 @@ public class CommandBus {
   public Mono<CommandReply> send(QueueKey key, QueueCommand command, String commandId) {
     String correlationId = UUID.randomUUID().toString();
     CommandEnvelope envelope =
-        new CommandEnvelope(commandId, correlationId, key, Instant.now(), command);
+        new CommandEnvelope(
+            commandId, correlationId, key, Instant.now(), command, replies.partition());
     String json = Json.mapper().writeValueAsString(envelope);
     return Mono.defer(
             () -> {

@@ -11,7 +11,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param adminToken the token of {@code /admin/v1/*}; admin endpoints are closed when unset
  * @param bootstrap the organization (and token) created at start when absent
  * @param replyTimeout how long a mutation waits for the worker before answering 503
- * @param replyPartitions partitions of the reply topic (every gateway reads all of them)
  * @param maxBodyBytes the request body limit (413 beyond it)
  * @param webhook the key that encrypts webhook secrets and what endpoint URLs may target
  * @param flakyTests where the flaky-tests service listens ({@code TRAINYARD_FLAKY_TESTS_URL})
@@ -26,7 +25,6 @@ public record GatewayProperties(
     String adminToken,
     Bootstrap bootstrap,
     Duration replyTimeout,
-    Integer replyPartitions,
     Long maxBodyBytes,
     Webhook webhook,
     FlakyTests flakyTests,
@@ -41,7 +39,6 @@ public record GatewayProperties(
   public GatewayProperties {
     bootstrap = bootstrap == null ? new Bootstrap(null, null) : bootstrap;
     replyTimeout = replyTimeout == null ? Duration.ofMillis(4500) : replyTimeout;
-    replyPartitions = replyPartitions == null ? 4 : replyPartitions;
     maxBodyBytes = maxBodyBytes == null ? DEFAULT_MAX_BODY_BYTES : maxBodyBytes;
     webhook = webhook == null ? new Webhook(null, null, null, null) : webhook;
     flakyTests = flakyTests == null ? new FlakyTests(null, null, null) : flakyTests;

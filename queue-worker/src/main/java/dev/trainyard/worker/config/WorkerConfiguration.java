@@ -44,11 +44,16 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -66,6 +71,7 @@ import org.springframework.util.function.SingletonSupplier;
 @EnableConfigurationProperties(WorkerProperties.class)
 @Import(WorkerTopics.class)
 public class WorkerConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(WorkerConfiguration.class);
 
   /**
    * A failed command is retried for as long as it takes (MongoDB or Kafka down must not drop an
@@ -139,7 +145,10 @@ public class WorkerConfiguration {
    * partition that comes back after another worker held it is read from the store again.
    */
   @Bean
-  ConsumerAwareRebalanceListener partitionsMoved(ObjectProvider<CommandProcessor> processor) {
+  ConsumerAwareRebalanceListener partitionsMoved(
+      ObjectProvider<CommandProcessor> processor,
+      WorkerProperties props,
+      ApplicationEventPublisher events) {
     return new ConsumerAwareRebalanceListener() {
       @Override
       public void onPartitionsRevokedAfterCommit(
@@ -160,6 +169,19 @@ public class WorkerConfiguration {
           org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
           Collection<TopicPartition> partitions) {
         processor.getObject().forgetCachedQueues();
+        partitions.stream()
+            .filter(p -> p.partition() >= props.commandPartitions())
+            .findFirst()
+            .ifPresent(
+                grown -> {
+                  // the topic grew under a running worker: it would own the wrong queues
+                  log.error(
+                      "assigned {} but TRAINYARD_WORKER_COMMAND_PARTITIONS is {}: the topic grew"
+                          + " outside the documented procedure; this worker reports itself broken",
+                      grown,
+                      props.commandPartitions());
+                  AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
+                });
       }
     };
   }

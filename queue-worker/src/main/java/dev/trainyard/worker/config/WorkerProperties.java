@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param commandPartitions partitions of {@code trainyard.queue-commands}: the unit of scaling
  * @param eventPartitions partitions of {@code trainyard.events}
  * @param replyPartitions partitions of {@code trainyard.queue-replies}
- * @param replicationFactor replication of the topics the worker creates
+ * @param replicationFactor replication of the topics the worker creates (unset: the broker's {@code
+ *     default.replication.factor})
  * @param publicUrl the base URL of the gateway, for links in events
  */
 @ConfigurationProperties("trainyard.worker")
@@ -23,7 +24,6 @@ public record WorkerProperties(
     commandPartitions = commandPartitions == null ? 12 : commandPartitions;
     eventPartitions = eventPartitions == null ? 12 : eventPartitions;
     replyPartitions = replyPartitions == null ? 4 : replyPartitions;
-    replicationFactor = replicationFactor == null ? 1 : replicationFactor;
     publicUrl = publicUrl == null ? "http://localhost:8080" : publicUrl;
   }
 }

@@ -1,10 +1,11 @@
 package dev.trainyard.worker.config;
 
-import dev.trainyard.common.topic.Topics;
-import java.util.Map;
-import java.util.TreeMap;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -13,11 +14,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
 
 /**
- * The topics of ARCHITECTURE.md, with the partitions and replication of {@link WorkerProperties}.
- * Every worker creates them at start (and adds partitions when the setting grew); a cluster install
- * creates them once, before the workers roll, with {@code
- * --trainyard.worker.create-topics-and-exit=true} ({@link #createAndExit}), which starts this
- * configuration alone ({@link TopicsOnly}): no consumer joins the group, nothing touches the store.
+ * The topics of ARCHITECTURE.md laid out by {@link TopicLayout}: every worker checks them before
+ * its consumers start (creating what is missing, never adding partitions, refusing to start on a
+ * partition count other than its setting); a cluster install creates them once, before the workers
+ * roll, with {@code --trainyard.worker.create-topics-and-exit=true} ({@link #createAndExit}), which
+ * starts this configuration alone ({@link TopicsOnly}): no consumer joins the group, nothing
+ * touches the store.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(WorkerProperties.class)
@@ -25,52 +27,47 @@ public class WorkerTopics {
   /** The argument that runs a worker image as the chart's topic Job. */
   public static final String CREATE_AND_EXIT = "--trainyard.worker.create-topics-and-exit=true";
 
-  @Bean
-  NewTopic queueCommandsTopic(WorkerProperties props) {
-    return new NewTopic(
-        Topics.QUEUE_COMMANDS, props.commandPartitions(), props.replicationFactor());
-  }
+  private static final Logger log = LoggerFactory.getLogger(WorkerTopics.class);
 
+  /**
+   * Lays the topics out before any consumer starts. A broker that does not answer is not a reason
+   * to stay down (the consumers wait for it, and the topic Job made the topics); a topic with
+   * another partition count is: this worker would own the wrong queues.
+   */
   @Bean
-  NewTopic queueRepliesTopic(WorkerProperties props) {
-    return new NewTopic(Topics.QUEUE_REPLIES, props.replyPartitions(), props.replicationFactor());
-  }
-
-  @Bean
-  NewTopic eventsTopic(WorkerProperties props) {
-    return new NewTopic(Topics.EVENTS, props.eventPartitions(), props.replicationFactor());
+  SmartInitializingSingleton topicsChecked(KafkaAdmin kafka, WorkerProperties props) {
+    return () -> {
+      try (Admin admin = Admin.create(kafka.getConfigurationProperties())) {
+        TopicLayout.apply(admin, props).forEach(line -> log.info("topic {}", line));
+      } catch (TopicLayout.Mismatch e) {
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while checking the topics", e);
+      } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+        log.warn("could not check the topics, the broker did not answer: {}", e.toString());
+      } catch (Exception e) {
+        throw new IllegalStateException("could not check the topics", e);
+      }
+    };
   }
 
   /**
-   * Creates the topics (or adds the partitions a grown setting asks for), prints one line per topic
-   * and closes the context.
+   * Creates the topics (never adding partitions), prints one line per topic and closes the context.
    *
    * @return the process exit code: 0 when every topic exists with its partitions, 1 otherwise
    */
   public static int createAndExit(ConfigurableApplicationContext context) {
-    KafkaAdmin admin = context.getBean(KafkaAdmin.class);
-    Map<String, NewTopic> wanted = new TreeMap<>();
-    context.getBeansOfType(NewTopic.class).values().forEach(t -> wanted.put(t.name(), t));
     int code = 0;
-    try {
-      admin.setFatalIfBrokerNotAvailable(true);
-      admin.initialize();
-      Map<String, TopicDescription> found =
-          admin.describeTopics(wanted.keySet().toArray(String[]::new));
-      for (NewTopic topic : wanted.values()) {
-        TopicDescription description = found.get(topic.name());
-        int partitions = description == null ? 0 : description.partitions().size();
-        boolean enough = partitions >= topic.numPartitions();
-        code = enough ? code : 1;
-        System.out.println(
-            topic.name()
-                + ": "
-                + partitions
-                + " partitions"
-                + (enough ? "" : ", wanted " + topic.numPartitions()));
-      }
-    } catch (RuntimeException e) {
-      System.err.println("trainyard worker: could not create the topics: " + e.getMessage());
+    try (Admin admin =
+        Admin.create(context.getBean(KafkaAdmin.class).getConfigurationProperties())) {
+      List<String> lines = TopicLayout.apply(admin, context.getBean(WorkerProperties.class));
+      lines.forEach(System.out::println);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      code = 1;
+    } catch (Exception e) {
+      System.err.println("trainyard worker: the topics are not as the settings say: " + e);
       code = 1;
     }
     int exit = code;

@@ -133,7 +133,8 @@ public class CommandProcessor {
         // the queue itself cannot be read or written: keep the command, answer it, go on
         deadCommands.record(List.of(DeadCommand.of(envelope, again, clock.instant())));
         if (envelope.correlationId() != null) {
-          Publisher.await(publisher.reply(CommandReply.fault(envelope)));
+          Publisher.await(
+              publisher.reply(Publisher.Reply.to(envelope, CommandReply.fault(envelope))));
         }
       }
     }
@@ -246,7 +247,9 @@ public class CommandProcessor {
             (done, error) -> {
               if (envelope.correlationId() != null && error == null) {
                 publisher.reply(
-                    CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
+                    Publisher.Reply.to(
+                        envelope,
+                        CommandReply.accepted(envelope.correlationId(), envelope.commandId())));
               }
             });
   }
@@ -269,7 +272,7 @@ public class CommandProcessor {
    * History rows first (a reply promises read-your-writes), then events and replies travel to the
    * broker together, and the outboxes are deleted once all is acknowledged.
    */
-  private void publish(List<Outbox> published, List<CommandReply> replies) {
+  private void publish(List<Outbox> published, List<Publisher.Reply> replies) {
     history.write(
         published.stream().flatMap(o -> o.rows().stream()).toList(),
         published.stream().flatMap(o -> o.runs().stream()).toList());

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.processing;
 
+import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
@@ -43,9 +44,23 @@ public class Publisher {
     return CompletableFuture.allOf(sends);
   }
 
-  public CompletableFuture<?> reply(CommandReply reply) {
-    return (kafka.send(
-        Topics.QUEUE_REPLIES, reply.correlationId(), Json.mapper().writeValueAsString(reply)));
+  /**
+   * A reply and the partition of the reply topic its gateway reads it from (null: where its key
+   * hashes, for a gateway that named none).
+   */
+  public record Reply(CommandReply body, Integer partition) {
+    public static Reply to(CommandEnvelope envelope, CommandReply body) {
+      return new Reply(body, envelope.replyPartition());
+    }
+  }
+
+  public CompletableFuture<?> reply(Reply reply) {
+    return kafka.send(
+        new ProducerRecord<>(
+            Topics.QUEUE_REPLIES,
+            reply.partition(),
+            reply.body().correlationId(),
+            Json.mapper().writeValueAsString(reply.body())));
   }
 
   private static byte[] bytes(String text) {

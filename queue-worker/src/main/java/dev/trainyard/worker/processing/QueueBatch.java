@@ -43,7 +43,7 @@ import java.util.UUID;
  */
 final class QueueBatch {
   private final StoredQueue before;
-  private final List<CommandReply> replies = new ArrayList<>();
+  private final List<Publisher.Reply> replies = new ArrayList<>();
   private final List<CommandEnvelope> applied = new ArrayList<>();
   private final List<OutboxEvent> events = new ArrayList<>();
   private final List<DeadCommand> dead = new ArrayList<>();
@@ -160,7 +160,7 @@ final class QueueBatch {
     return applied;
   }
 
-  List<CommandReply> replies() {
+  List<Publisher.Reply> replies() {
     return replies;
   }
 
@@ -275,7 +275,7 @@ final class QueueBatch {
   private void answer(CommandEnvelope envelope, CommandReply reply) {
     answers.putIfAbsent(envelope.commandId(), reply);
     if (envelope.correlationId() != null) {
-      replies.add(reply);
+      replies.add(Publisher.Reply.to(envelope, reply));
     }
   }
 }

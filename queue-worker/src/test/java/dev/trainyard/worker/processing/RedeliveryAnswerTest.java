@@ -3,7 +3,6 @@ package dev.trainyard.worker.processing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.CommandEnvelope;
-import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.RejectionType;
 import dev.trainyard.common.json.Json;
@@ -89,10 +88,10 @@ class RedeliveryAnswerTest {
         QueueBatch.decide(reread, List.of(envelope(id, command)), decider, Map.of(), NOW);
 
     assertThat(once.replies())
-        .extracting(CommandReply::rejection)
+        .extracting(r -> r.body().rejection())
         .containsExactly(first.rejection, first.rejection);
     assertThat(again.replies())
-        .extracting(CommandReply::rejection)
+        .extracting(r -> r.body().rejection())
         .containsExactly(first.rejection);
     assertThat(again.changed()).as("nothing is decided again").isFalse();
   }

@@ -152,8 +152,8 @@ class PartitionMovesTest {
       Publisher publisher =
           new Publisher(kafka) {
             @Override
-            public CompletableFuture<?> reply(CommandReply reply) {
-              replies.add(reply);
+            public CompletableFuture<?> reply(Reply reply) {
+              replies.add(reply.body());
               return super.reply(reply);
             }
           };

@@ -1,0 +1,201 @@
+package dev.trainyard.worker.config;
+
+import dev.trainyard.common.topic.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * The topics of ARCHITECTURE.md as the workers keep them: created when missing, with what each
+ * holds and keeps (commands 24 h, the de-duplication window: a command older is never applied;
+ * replies 1 h; events 7 d), {@code min.insync.replicas} 2 on three replicas or more, no unclean
+ * leader election, and the broker's default replication unless a setting names one. A setting of
+ * ours is written onto an existing topic only where the topic has none of its own (an operator's
+ * retention stays).
+ *
+ * <p>Partitions are never added here: a producer keeps mapping keys to the old count for up to
+ * {@code metadata.max.age.ms}, so a queue would be written from two partitions by two workers.
+ * Growing is the documented procedure of the chart's README; a topic whose count differs from the
+ * setting is refused ({@link Mismatch}).
+ */
+public final class TopicLayout {
+  static final Duration COMMANDS_KEPT = Duration.ofHours(24);
+  static final Duration REPLIES_KEPT = Duration.ofHours(1);
+  static final Duration EVENTS_KEPT = Duration.ofDays(7);
+  private static final long TIMEOUT_MS = 15_000;
+
+  /** A topic as the workers want it: its partitions and the settings of ours it carries. */
+  public record Wanted(String name, int partitions, Map<String, String> configs) {}
+
+  /** A topic whose partition count is not the one the settings say. */
+  public static final class Mismatch extends IllegalStateException {
+    Mismatch(String message) {
+      super(message);
+    }
+  }
+
+  private TopicLayout() {}
+
+  /** The three topics with {@code replicas} replicas each. */
+  static List<Wanted> wanted(WorkerProperties props, int replicas) {
+    return List.of(
+        new Wanted(
+            Topics.QUEUE_COMMANDS, props.commandPartitions(), configs(COMMANDS_KEPT, replicas)),
+        new Wanted(Topics.QUEUE_REPLIES, props.replyPartitions(), configs(REPLIES_KEPT, replicas)),
+        new Wanted(Topics.EVENTS, props.eventPartitions(), configs(EVENTS_KEPT, replicas)));
+  }
+
+  static Map<String, String> configs(Duration kept, int replicas) {
+    Map<String, String> configs = new LinkedHashMap<>();
+    configs.put(TopicConfig.RETENTION_MS_CONFIG, Long.toString(kept.toMillis()));
+    configs.put(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false");
+    // two copies acknowledged before a write counts, while one broker may be away
+    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, replicas >= 3 ? "2" : "1");
+    return configs;
+  }
+
+  /**
+   * Creates what is missing, puts our settings where a topic has none of its own, and checks every
+   * partition count.
+   *
+   * @return one line per topic, for the log or the topic Job's output
+   * @throws Mismatch when a topic has another partition count than its setting
+   */
+  public static List<String> apply(Admin admin, WorkerProperties props) throws Exception {
+    int replicas =
+        props.replicationFactor() != null
+            ? props.replicationFactor()
+            : brokerDefaultReplication(admin);
+    List<Wanted> wanted = wanted(props, replicas);
+    Set<String> existing = get(admin.listTopics().names());
+    List<NewTopic> missing = new ArrayList<>();
+    for (Wanted w : wanted) {
+      if (!existing.contains(w.name())) {
+        missing.add(
+            new NewTopic(w.name(), Optional.of(w.partitions()), replication(props))
+                .configs(w.configs()));
+      }
+    }
+    create(admin, missing);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        completeConfigs(admin, wanted);
+        break;
+      } catch (ExecutionException e) {
+        // a topic just created is not known to every broker at once
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt == 25) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+    Map<String, TopicDescription> found =
+        get(admin.describeTopics(wanted.stream().map(Wanted::name).toList()).allTopicNames());
+    List<String> lines = new ArrayList<>();
+    List<String> wrong = new ArrayList<>();
+    for (Wanted w : wanted) {
+      TopicDescription d = found.get(w.name());
+      int partitions = d.partitions().size();
+      int copies = d.partitions().get(0).replicas().size();
+      lines.add(w.name() + ": " + partitions + " partitions, " + copies + " replicas");
+      if (partitions != w.partitions()) {
+        wrong.add(
+            w.name() + " has " + partitions + " partitions, the setting says " + w.partitions());
+      }
+    }
+    if (!wrong.isEmpty()) {
+      throw new Mismatch(
+          String.join("; ", wrong)
+              + ". Partitions are never added or assumed by a worker: set"
+              + " TRAINYARD_WORKER_*_PARTITIONS to the topic's count, or grow the topic by the"
+              + " procedure in the Helm chart's README (mutations held, lag 0, grow, restart"
+              + " every producer)");
+    }
+    return lines;
+  }
+
+  private static Optional<Short> replication(WorkerProperties props) {
+    return Optional.ofNullable(props.replicationFactor());
+  }
+
+  private static void create(Admin admin, List<NewTopic> missing) throws Exception {
+    if (missing.isEmpty()) {
+      return;
+    }
+    try {
+      get(admin.createTopics(missing).all());
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw e; // another worker creating them at the same moment is fine
+      }
+    }
+  }
+
+  /** Sets each of our settings a topic takes from the broker's defaults rather than its own. */
+  private static void completeConfigs(Admin admin, List<Wanted> wanted) throws Exception {
+    Map<ConfigResource, Wanted> resources = new LinkedHashMap<>();
+    wanted.forEach(w -> resources.put(new ConfigResource(ConfigResource.Type.TOPIC, w.name()), w));
+    Map<ConfigResource, Config> current = get(admin.describeConfigs(resources.keySet()).all());
+    Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
+    resources.forEach(
+        (resource, w) -> {
+          List<AlterConfigOp> ops = new ArrayList<>();
+          w.configs()
+              .forEach(
+                  (key, value) -> {
+                    ConfigEntry entry = current.get(resource).get(key);
+                    boolean own =
+                        entry != null
+                            && entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG;
+                    if (!own) {
+                      ops.add(
+                          new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET));
+                    }
+                  });
+          if (!ops.isEmpty()) {
+            changes.put(resource, ops);
+          }
+        });
+    if (!changes.isEmpty()) {
+      get(admin.incrementalAlterConfigs(changes).all());
+    }
+  }
+
+  /**
+   * The replication a topic created without one gets: the broker's {@code
+   * default.replication.factor}.
+   */
+  private static int brokerDefaultReplication(Admin admin) throws Exception {
+    String node = get(admin.describeCluster().nodes()).iterator().next().idString();
+    ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, node);
+    ConfigEntry entry =
+        get(admin.describeConfigs(List.of(broker)).all())
+            .get(broker)
+            .get("default.replication.factor");
+    return entry == null || entry.value() == null ? 1 : Integer.parseInt(entry.value());
+  }
+
+  private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    return future.get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+  }
+}
