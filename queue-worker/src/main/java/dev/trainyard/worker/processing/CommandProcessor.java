@@ -95,13 +95,18 @@ public class CommandProcessor {
 
   public void process(List<CommandEnvelope> envelopes) {
     Map<String, List<CommandEnvelope>> byQueue = new LinkedHashMap<>();
+    Instant horizon = clock.instant().minus(StoredQueue.RECENT_WINDOW);
+    List<CommandEnvelope> tooOld = new ArrayList<>();
     for (CommandEnvelope e : envelopes) {
-      if (e.command() instanceof QueueCommand.RefreshFromScm) {
+      if (e.sentAt() != null && e.sentAt().isBefore(horizon)) {
+        tooOld.add(e);
+      } else if (e.command() instanceof QueueCommand.RefreshFromScm) {
         refresh(e);
       } else {
         byQueue.computeIfAbsent(e.queue().id(), id -> new ArrayList<>()).add(e);
       }
     }
+    refuseTooOld(tooOld);
     try {
       decideAndStore(byQueue, Map.of());
     } catch (RuntimeException e) {
@@ -112,6 +117,41 @@ public class CommandProcessor {
       // applied already when a queue of the poll was written before the failure)
       byQueue.values().stream().flatMap(List::stream).forEach(this::processAlone);
     }
+  }
+
+  /**
+   * Commands sent longer ago than a queue remembers the ids it applied ({@link
+   * StoredQueue#RECENT_WINDOW}): one could be a retry of a command applied and forgotten since, so
+   * none is applied. Each is kept as a dead command (an operator may replay it) and answered as
+   * one. The command topic keeps no more than that window; this holds when a consumer starts from
+   * an old offset all the same.
+   */
+  private void refuseTooOld(List<CommandEnvelope> tooOld) {
+    if (tooOld.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    deadCommands.record(
+        tooOld.stream()
+            .map(
+                e ->
+                    DeadCommand.of(
+                        e,
+                        new IllegalStateException(
+                            "sent at "
+                                + e.sentAt()
+                                + ", longer ago than the "
+                                + StoredQueue.RECENT_WINDOW.toHours()
+                                + " h in which a queue remembers the commands it applied: not"
+                                + " applied, so that a retry of a forgotten command cannot apply"
+                                + " twice"),
+                        now))
+            .toList());
+    Publisher.await(
+        tooOld.stream()
+            .filter(e -> e.correlationId() != null)
+            .map(e -> publisher.reply(Publisher.Reply.to(e, CommandReply.fault(e))))
+            .toArray(CompletableFuture[]::new));
   }
 
   /** One command in a poll of its own; dead, on the queue as it was, when it cannot be stored. */

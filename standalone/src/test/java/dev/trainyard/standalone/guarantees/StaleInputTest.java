@@ -7,9 +7,11 @@ import com.mongodb.client.MongoClients;
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.command.RejectionType;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.view.Collections;
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.worker.engine.Entry;
@@ -23,6 +25,7 @@ import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.StoredQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -50,13 +53,15 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /**
- * A queue's partition moves from worker A to worker B and back (a rolling restart, a scale change,
- * a pause past the session timeout). Whatever B did to the queue meanwhile, A's next answer is
- * decided on it, never on the copy A kept from before: a command that writes nothing is checked
- * against the stored version like one that writes. Two processors on one store and one real broker,
- * no rebalance needed: the check must hold even before A's consumer learns it lost the partition.
+ * What a worker must not trust. A command sent longer ago than a queue remembers applied commands
+ * is kept dead, never applied. And a queue's partition moves from worker A to worker B and back (a
+ * rolling restart, a scale change, a pause past the session timeout). Whatever B did to the queue
+ * meanwhile, A's next answer is decided on it, never on the copy A kept from before: a command that
+ * writes nothing is checked against the stored version like one that writes. Two processors on one
+ * store and one real broker, no rebalance needed: the check must hold even before A's consumer
+ * learns it lost the partition.
  */
-class PartitionMovesTest {
+class StaleInputTest {
   private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
 
   private static Path dir;
@@ -71,7 +76,7 @@ class PartitionMovesTest {
 
   @BeforeAll
   static void startBroker() throws Exception {
-    dir = Files.createTempDirectory("partition-moves");
+    dir = Files.createTempDirectory("stale-input");
     broker = KafkaBroker.start(dir.resolve("kafka"), freePort(), freePort());
     try (Admin admin =
         Admin.create(
@@ -138,6 +143,20 @@ class PartitionMovesTest {
     assertThat(enqueued()).isEmpty();
   }
 
+  @Test
+  void aCommandOlderThanTheDeduplicationWindowIsKeptDeadNotApplied() {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+
+    CommandReply old =
+        a.send(
+            new QueueCommand.SubmitPullRequest(9, null, false),
+            Instant.now().minus(StoredQueue.RECENT_WINDOW).minusSeconds(60));
+
+    assertThat(old.rejection()).isEqualTo(RejectionType.FAULT);
+    assertThat(enqueued()).isEmpty();
+    assertThat(mongo.getCollection(Collections.DEAD_COMMANDS).countDocuments()).isEqualTo(1);
+  }
+
   private List<Long> enqueued() {
     return new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES)
         .load(KEY.id()).orElseThrow().aggregate().entries().stream().map(Entry::prNumber).toList();
@@ -174,11 +193,15 @@ class PartitionMovesTest {
 
     /** Handles the command as one poll and returns its reply. */
     CommandReply send(QueueCommand command) {
+      return send(command, Instant.now());
+    }
+
+    CommandReply send(QueueCommand command, Instant sentAt) {
       String correlation = UUID.randomUUID().toString();
       processor.process(
           List.of(
               new CommandEnvelope(
-                  UUID.randomUUID().toString(), correlation, KEY, Instant.now(), command)));
+                  UUID.randomUUID().toString(), correlation, KEY, sentAt, command)));
       return replies.stream()
           .filter(r -> r.correlationId().equals(correlation))
           .findFirst()
