@@ -3,6 +3,8 @@ package dev.trainyard.worker.store;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
+import com.mongodb.ReadConcern;
+import com.mongodb.ReadPreference;
 import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
@@ -62,15 +64,24 @@ public class QueueStore {
       MongoTemplate mongo,
       @Value("${trainyard.worker.max-queue-document-bytes:" + DEFAULT_MAX_DOCUMENT_BYTES + "}")
           long maxDocumentBytes) {
-    this.queues = mongo.getCollection(Collections.QUEUES);
+    // a read that decides what to delete sees only what a majority has: never a version a failed
+    // primary acknowledged alone and the new primary rolled back
+    this.queues = decidingDeletes(mongo.getCollection(Collections.QUEUES));
     this.rawQueues = queues.withDocumentClass(RawBsonDocument.class);
     this.codec = queues.getCodecRegistry().get(Document.class);
     this.maxDocumentBytes = maxDocumentBytes;
     queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
-    MongoCollection<Document> entryDocuments = mongo.getCollection(Collections.QUEUE_ENTRIES);
+    MongoCollection<Document> entryDocuments =
+        decidingDeletes(mongo.getCollection(Collections.QUEUE_ENTRIES));
     entryDocuments.createIndex(Indexes.ascending("queue", "version"));
     // written before the journaled outbox, deleted once no version names them: no journal needed
     this.entries = Unjournaled.of(entryDocuments);
+  }
+
+  private static MongoCollection<Document> decidingDeletes(MongoCollection<Document> collection) {
+    return collection
+        .withReadConcern(ReadConcern.MAJORITY)
+        .withReadPreference(ReadPreference.primary());
   }
 
   /**

@@ -35,7 +35,7 @@ public final class DocumentStore implements AutoCloseable {
 
   /**
    * A plain connection string for database {@code db}, as an operator would give one: the services'
-   * own client timeouts ({@code common}'s {@code StoreTimeouts}) make it fail fast.
+   * own client timeouts ({@code common}'s {@code StoreClient}) make it fail fast.
    */
   public String uri(String db) {
     return "mongodb://127.0.0.1:" + port + "/" + db;

@@ -49,7 +49,7 @@ class SplitQueueStoreTest {
   private static final int PRS = 50;
   private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
 
-  private final QueueEngine engine = new QueueEngine();
+  private static final QueueEngine ENGINE = new QueueEngine();
   private DocumentStore documents;
   private MongoClient client;
   private QueueStore store;
@@ -180,6 +180,11 @@ class SplitQueueStoreTest {
   }
 
   private StoredQueue write(StoredQueue next, StoredQueue before) {
+    return write(store, next, before);
+  }
+
+  /** Writes {@code next} over {@code before} as the worker does, and asserts it won its race. */
+  static StoredQueue write(QueueStore store, StoredQueue next, StoredQueue before) {
     QueueStore.Prepared prepared = store.prepare(List.of(next), List.of(before));
     store.writeEntries(prepared);
     assertThat(store.saveAll(prepared)).isEmpty();
@@ -199,7 +204,7 @@ class SplitQueueStoreTest {
     return full(KEY);
   }
 
-  private StoredQueue full(QueueKey key) {
+  static StoredQueue full(QueueKey key) {
     QueueAggregate state = null;
     state = apply(state, key, new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
     for (long pr = 1; pr <= PRS; pr++) {
@@ -228,7 +233,7 @@ class SplitQueueStoreTest {
   }
 
   /** The version after {@code current} once {@code command} is applied. */
-  private StoredQueue next(StoredQueue current, QueueCommand command) {
+  static StoredQueue next(StoredQueue current, QueueCommand command) {
     QueueKey key = current.aggregate().key();
     QueueAggregate state = apply(current.aggregate(), key, command);
     Map<String, Long> rows = new HashMap<>(current.rowVersions());
@@ -238,10 +243,10 @@ class SplitQueueStoreTest {
     return stored(key, state, current.version() + 1, rows).withEntryTags(current.entryTags());
   }
 
-  private QueueAggregate apply(QueueAggregate state, QueueKey key, QueueCommand command) {
+  private static QueueAggregate apply(QueueAggregate state, QueueKey key, QueueCommand command) {
     String id = "c" + (state == null ? 0 : state.nextSequence()) + command.hashCode();
     return EventApplier.applyAll(
-        state, engine.decide(state, key, command, new CommandContext(id, NOW)).events());
+        state, ENGINE.decide(state, key, command, new CommandContext(id, NOW)).events());
   }
 
   private static StoredQueue stored(
@@ -261,7 +266,7 @@ class SplitQueueStoreTest {
         null);
   }
 
-  private static QueueCommand recordState(long pr) {
+  static QueueCommand recordState(long pr) {
     return new QueueCommand.RecordPullRequestState(
         pr,
         true,
