@@ -1,12 +1,13 @@
 package dev.trainyard.common.webhook;
 
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.IndexModel;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.store.StoreIndexes.Declared;
+import dev.trainyard.common.view.Collections;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -60,10 +61,6 @@ public final class WebhookDocuments {
 
   // Endpoints
 
-  public static List<IndexModel> endpointIndexes() {
-    return List.of(new IndexModel(Indexes.ascending(ORG)));
-  }
-
   public static Bson endpointsOf(String org) {
     return Filters.eq(ORG, org);
   }
@@ -108,16 +105,23 @@ public final class WebhookDocuments {
 
   // Deliveries
 
-  /**
-   * The poll for due deliveries, and the log by organization (MongoDB; the embedded store ignores
-   * secondary indexes).
-   */
-  public static List<IndexModel> deliveryIndexes() {
-    return List.of(
-        new IndexModel(Indexes.ascending(STATUS, NEXT_ATTEMPT_AT)),
-        new IndexModel(
-            Indexes.compoundIndex(Indexes.ascending(ORG), Indexes.descending(CREATED_AT))));
-  }
+  /** The indexes of the endpoints and the delivery log, each with the queries it serves. */
+  public static final List<Declared> INDEXES =
+      List.of(
+          new Declared(
+              Collections.WEBHOOK_ENDPOINTS, Indexes.ascending(ORG), "an organization's endpoints"),
+          new Declared(
+              Collections.WEBHOOK_DELIVERIES,
+              Indexes.ascending(STATUS, NEXT_ATTEMPT_AT),
+              "the dispatchers' poll for due deliveries"),
+          new Declared(
+              Collections.WEBHOOK_DELIVERIES,
+              Indexes.compoundIndex(Indexes.ascending(ORG), Indexes.descending(CREATED_AT)),
+              "listWebhookDeliveries: an organization's log, newest first"),
+          new Declared(
+              Collections.WEBHOOK_DELIVERIES,
+              Indexes.ascending(STATUS, CREATED_AT),
+              "the log's retention: ended deliveries older than the horizon"));
 
   /** The log of {@code org}, of one endpoint when {@code endpointId} is not null. */
   public static Bson deliveriesOf(String org, String endpointId) {

@@ -1,6 +1,7 @@
 package dev.trainyard.flaky.config;
 
 import dev.trainyard.common.flaky.RequestProof;
+import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.http.ErrorHandler;
@@ -20,8 +21,8 @@ import dev.trainyard.flaky.tickets.TicketHandler;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -93,9 +94,12 @@ public class FlakyConfiguration {
         props.publicUrl());
   }
 
+  /** The service's indexes, built off its start ({@link StoreIndexes}). */
   @Bean
-  ApplicationRunner flakyIndexes(MongoTemplate mongo, FlakyProperties props) {
-    return args -> FlakyIndexes.create(mongo, props.retention());
+  SmartInitializingSingleton flakyIndexes(MongoTemplate mongo, FlakyProperties props) {
+    return () ->
+        StoreIndexes.ensureInBackground(
+            StoreIndexes.Target.of(mongo.getDb()), FlakyIndexes.declared(props.retention()));
   }
 
   /** Only the gateway may speak for an organization: each request carries its single-use proof. */

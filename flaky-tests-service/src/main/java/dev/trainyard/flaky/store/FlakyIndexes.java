@@ -2,40 +2,47 @@ package dev.trainyard.flaky.store;
 
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
+import dev.trainyard.common.store.StoreIndexes.Declared;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import org.springframework.data.mongodb.core.MongoTemplate;
+import java.util.List;
 
-/** Creates the indexes the service's queries rely on (idempotent, at start). */
+/** The indexes of the service's collections, each with the queries it serves. */
 public final class FlakyIndexes {
   private FlakyIndexes() {}
 
-  public static void create(MongoTemplate mongo, Duration retention) {
-    // the listing: filter (org, repo, status) + keyset order (since desc, id asc)
-    mongo
-        .getCollection(FlakyCollections.TEST_CASES)
-        .createIndex(
+  /**
+   * @param retention how long per-run results and uploads are kept ({@code
+   *     TRAINYARD_FLAKY_RETENTION}): a changed setting changes the expiry of the indexes that hold
+   *     it
+   */
+  public static List<Declared> declared(Duration retention) {
+    return List.of(
+        new Declared(
+            FlakyCollections.TEST_CASES,
             Indexes.compoundIndex(
                 Indexes.ascending("org", "repo", "status.value"),
                 Indexes.descending("status.since"),
-                Indexes.ascending("testId")));
-    // the quarantine config of a repository
-    mongo
-        .getCollection(FlakyCollections.TEST_CASES)
-        .createIndex(Indexes.ascending("org", "repo", "quarantine"));
-    mongo
-        .getCollection(FlakyCollections.TEST_RESULTS)
-        .createIndex(
-            Indexes.compoundIndex(Indexes.ascending("org", "testId"), Indexes.descending("at")));
-    mongo
-        .getCollection(FlakyCollections.TEST_RESULTS)
-        .createIndex(
-            Indexes.ascending("at"),
-            new IndexOptions().expireAfter(retention.toSeconds(), TimeUnit.SECONDS));
-    // MongoDB drops a spent nonce once its proof is stale (the embedded store ignores TTL)
-    mongo
-        .getCollection(FlakyCollections.SEEN_NONCES)
-        .createIndex(
-            Indexes.ascending("expiresAt"), new IndexOptions().expireAfter(0L, TimeUnit.SECONDS));
+                Indexes.ascending("testId")),
+            "the listing: (org, repo, status), keyset order (since desc, id asc)"),
+        new Declared(
+            FlakyCollections.TEST_CASES,
+            Indexes.ascending("org", "repo", "quarantine"),
+            "a repository's quarantine configuration"),
+        new Declared(
+            FlakyCollections.TEST_RESULTS,
+            Indexes.compoundIndex(Indexes.ascending("org", "testId"), Indexes.descending("at")),
+            "a test's result history"),
+        Declared.expiring(
+            FlakyCollections.TEST_RESULTS, "at", retention, "per-run results kept for retention"),
+        Declared.expiring(
+            FlakyCollections.UPLOADS,
+            "at",
+            retention,
+            "an upload's record (a retried upload is recognised) kept as long as its results"),
+        new Declared(
+            FlakyCollections.SEEN_NONCES,
+            Indexes.ascending("expiresAt"),
+            new IndexOptions().expireAfter(0L, java.util.concurrent.TimeUnit.SECONDS),
+            "a spent proof nonce dropped once the proof is stale"));
   }
 }

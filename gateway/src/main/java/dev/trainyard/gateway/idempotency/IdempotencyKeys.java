@@ -22,10 +22,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.dao.DuplicateKeyException;
-import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.FindAndModifyOptions;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
-import org.springframework.data.mongodb.core.index.Index;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
@@ -58,7 +56,7 @@ import reactor.core.publisher.Mono;
 public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, ServerResponse> {
   public static final String HEADER = "Idempotency-Key";
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
-  static final String COLLECTION = "idempotency_keys";
+  public static final String COLLECTION = "idempotency_keys";
   private static final Logger log = LoggerFactory.getLogger(IdempotencyKeys.class);
   private static final Duration KEPT = Duration.ofHours(24);
 
@@ -78,7 +76,7 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
   /** Keys an organization (or the admin) may claim per UTC day. */
   static final long QUOTA_PER_DAY = 100_000;
 
-  static final String QUOTA_COLLECTION = "idempotency_quota";
+  public static final String QUOTA_COLLECTION = "idempotency_quota";
   private static final String SCOPE = IdempotencyKeys.class.getName() + ".scope";
   private final ReactiveMongoTemplate mongo;
   private final InstantSource clock;
@@ -98,20 +96,6 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
     this.clock = clock;
     this.bodies = bodies;
     this.maxBodyBytes = props.maxBodyBytes();
-    mongo
-        .indexOps(COLLECTION)
-        .createIndex(new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO))
-        .subscribe(
-            name -> {},
-            e -> log.warn("could not create the expiry index of {}: {}", COLLECTION, e.toString()));
-    mongo
-        .indexOps(QUOTA_COLLECTION)
-        .createIndex(new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO))
-        .subscribe(
-            name -> {},
-            e ->
-                log.warn(
-                    "could not create the expiry index of {}: {}", QUOTA_COLLECTION, e.toString()));
   }
 
   @Override

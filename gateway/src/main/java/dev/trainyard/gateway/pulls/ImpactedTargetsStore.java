@@ -6,6 +6,8 @@ import dev.trainyard.common.view.TestRunDocument;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeSet;
@@ -27,6 +29,13 @@ import reactor.core.publisher.Mono;
 @Component
 public class ImpactedTargetsStore {
   static final int MAX_CHUNK_CHARS = 4 * 1024 * 1024;
+
+  /**
+   * How long a stored list is kept after the last submission that stored it: the testing details of
+   * runs older than that show no impacted targets.
+   */
+  public static final Duration KEPT = Duration.ofDays(30);
+
   private final ReactiveMongoTemplate mongo;
 
   public ImpactedTargetsStore(ReactiveMongoTemplate mongo) {
@@ -44,7 +53,8 @@ public class ImpactedTargetsStore {
                     new Document("_id", digest + ":" + chunk.getT1())
                         .append("digest", digest)
                         .append("index", chunk.getT1())
-                        .append("targets", chunk.getT2()),
+                        .append("targets", chunk.getT2())
+                        .append("storedAt", new Date()),
                     Collections.IMPACTED_TARGETS))
         .then(Mono.just(ImpactedTargets.of(sorted, digest)));
   }

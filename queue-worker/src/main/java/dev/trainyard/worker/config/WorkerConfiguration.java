@@ -3,6 +3,7 @@ package dev.trainyard.worker.config;
 import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.net.OutboundGuard;
+import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.worker.effects.EffectRunner;
@@ -29,6 +30,7 @@ import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.WorkerIndexes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -47,6 +49,7 @@ import org.eclipse.jgit.lib.PersonIdent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -184,6 +187,14 @@ public class WorkerConfiguration {
                 });
       }
     };
+  }
+
+  /** The worker's indexes, built off its start ({@link StoreIndexes}). */
+  @Bean
+  SmartInitializingSingleton workerIndexes(MongoTemplate mongo) {
+    return () ->
+        StoreIndexes.ensureInBackground(
+            StoreIndexes.Target.of(mongo.getDb()), WorkerIndexes.DECLARED);
   }
 
   @Bean

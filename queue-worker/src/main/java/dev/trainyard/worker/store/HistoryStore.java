@@ -2,7 +2,6 @@ package dev.trainyard.worker.store;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.UpdateOneModel;
@@ -34,22 +33,6 @@ public class HistoryStore {
     this.rows = mongo.getCollection(Collections.PULL_REQUESTS);
     this.heads = mongo.getCollection(Collections.PULL_REQUEST_HEADS);
     this.runs = mongo.getCollection(Collections.TEST_RUNS);
-    rows.createIndex(
-        Indexes.compoundIndex(
-            Indexes.ascending("queueKey"),
-            Indexes.descending("stateChangedAt"),
-            Indexes.ascending("prId")));
-    heads.createIndex(
-        Indexes.compoundIndex(
-            Indexes.ascending("queueKey"),
-            Indexes.ascending("headBranch"),
-            Indexes.descending("submittedAt")));
-    // getMergeQueueMetrics reads a queue's runs of the last hour by when they started and ended
-    runs.createIndex(
-        Indexes.compoundIndex(Indexes.ascending("queueKey"), Indexes.descending("concludedAt")));
-    runs.createIndex(
-        Indexes.compoundIndex(
-            Indexes.ascending("queueKey"), Indexes.descending("details.createdAt")));
   }
 
   /**

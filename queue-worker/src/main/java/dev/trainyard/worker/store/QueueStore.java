@@ -10,8 +10,6 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.IndexOptions;
-import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.InsertOneModel;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.WriteModel;
@@ -70,10 +68,8 @@ public class QueueStore {
     this.rawQueues = queues.withDocumentClass(RawBsonDocument.class);
     this.codec = queues.getCodecRegistry().get(Document.class);
     this.maxDocumentBytes = maxDocumentBytes;
-    queues.createIndex(Indexes.ascending("nextDeadline"), new IndexOptions().sparse(true));
     MongoCollection<Document> entryDocuments =
         decidingDeletes(mongo.getCollection(Collections.QUEUE_ENTRIES));
-    entryDocuments.createIndex(Indexes.ascending("queue", "version"));
     // written before the journaled outbox, deleted once no version names them: no journal needed
     this.entries = Unjournaled.of(entryDocuments);
   }

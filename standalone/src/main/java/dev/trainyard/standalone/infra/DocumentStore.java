@@ -1,10 +1,10 @@
 package dev.trainyard.standalone.infra;
 
-import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * The embedded MongoDB-wire store (mongo-java-server with {@link DurableH2Backend}): on disk for
@@ -12,10 +12,10 @@ import java.nio.file.Path;
  */
 public final class DocumentStore implements AutoCloseable {
   private final MongoServer server;
-  private final MongoBackend backend;
+  private final DurableH2Backend backend;
   private final int port;
 
-  private DocumentStore(MongoBackend backend, int port) {
+  private DocumentStore(DurableH2Backend backend, int port) {
     this.backend = backend;
     this.server = new MongoServer(backend);
     this.server.bind("127.0.0.1", port);
@@ -39,6 +39,15 @@ public final class DocumentStore implements AutoCloseable {
    */
   public String uri(String db) {
     return "mongodb://127.0.0.1:" + port + "/" + db;
+  }
+
+  /**
+   * Tells {@code listener} the shape of every query no index serves (collection, operation, the
+   * fields it constrains, its order): tests hold the services to indexed queries with it, as
+   * MongoDB's {@code notablescan} would.
+   */
+  public void onUnindexedQuery(Consumer<String> listener) {
+    backend.onUnindexedQuery(listener);
   }
 
   public int port() {

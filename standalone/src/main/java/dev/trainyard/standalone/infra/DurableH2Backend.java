@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.h2.mvstore.MVMap;
@@ -77,8 +78,25 @@ final class DurableH2Backend extends H2Backend {
           "dropdatabase",
           "renamecollection");
 
+  /**
+   * Told of each query no index serves (tests: MongoDB's {@code notablescan}, reported); null until
+   * set, and while the superclass's constructor opens the stored collections.
+   */
+  private volatile Consumer<String> unindexed;
+
   DurableH2Backend(String fileName) {
     super(StoreFormat.open(fileName));
+  }
+
+  void onUnindexedQuery(Consumer<String> listener) {
+    this.unindexed = listener;
+  }
+
+  private void unindexed(String shape) {
+    Consumer<String> listener = unindexed;
+    if (listener != null) {
+      listener.accept(shape);
+    }
   }
 
   @Override
@@ -149,7 +167,8 @@ final class DurableH2Backend extends H2Backend {
           options,
           StoreFormat.documents(store, StoreFormat.DATA_PREFIX + fullName),
           store.openMap(StoreFormat.META_PREFIX + fullName),
-          cursorRegistry);
+          cursorRegistry,
+          DurableH2Backend.this::unindexed);
     }
 
     @Override
@@ -226,6 +245,7 @@ final class DurableH2Backend extends H2Backend {
    */
   private static final class IndexedCollection extends H2Collection {
     private static final String ID = "_id";
+    private final Consumer<String> unindexed;
 
     IndexedCollection(
         MongoDatabase database,
@@ -233,8 +253,10 @@ final class DurableH2Backend extends H2Backend {
         CollectionOptions options,
         MVMap<Object, Document> data,
         MVMap<String, Object> meta,
-        CursorRegistry cursors) {
+        CursorRegistry cursors,
+        Consumer<String> unindexed) {
       super(database, name, options, data, meta, cursors);
+      this.unindexed = unindexed;
     }
 
     @Override
@@ -254,6 +276,7 @@ final class DurableH2Backend extends H2Backend {
       }
       Optional<OrderedIndex.Scan> scan = scan(query, orderBy);
       if (scan.isEmpty()) {
+        reportUnlessIndexed("find", query, orderBy);
         return super.queryDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
       }
       Stream<Document> documents =
@@ -290,10 +313,37 @@ final class DurableH2Backend extends H2Backend {
     public int count(Document query, int skip, int limit) {
       Optional<OrderedIndex.Scan> scan = scan(query, null);
       if (scan.isEmpty() || !scan.get().covers()) {
+        if (scan.isEmpty() && !query.isEmpty()) {
+          reportUnlessIndexed("count", query, null);
+        }
         return super.count(query, skip, limit);
       }
       long n = Math.max(0, scan.get().count() - Math.max(skip, 0));
       return (int) (limit > 0 ? Math.min(n, limit) : n);
+    }
+
+    /**
+     * Reports a query whose fields lead no index of the collection (an index whose first key the
+     * query constrains would serve it on MongoDB, sparse and unique ones included), by its shape:
+     * the fields it constrains and the order it asks for.
+     */
+    private void reportUnlessIndexed(String operation, Document query, Document orderBy) {
+      List<Document> conjuncts = new ArrayList<>();
+      OrderedIndex.flatten(query, conjuncts);
+      java.util.SortedSet<String> fields = new java.util.TreeSet<>();
+      conjuncts.forEach(c -> fields.addAll(c.keySet()));
+      for (Index<Object> index : getIndexes()) {
+        if (fields.contains(index.getKeys().get(0).getKey())) {
+          return;
+        }
+      }
+      unindexed.accept(
+          getCollectionName()
+              + " "
+              + operation
+              + " "
+              + fields
+              + (orderBy == null || orderBy.isEmpty() ? "" : " sort " + orderBy));
     }
 
     /** The document's position when the query fixes {@code _id} (with other conditions or not). */

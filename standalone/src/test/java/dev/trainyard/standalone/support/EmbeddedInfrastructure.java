@@ -19,10 +19,16 @@ public final class EmbeddedInfrastructure implements Infrastructure {
     try {
       dir = Files.createTempDirectory("trainyard-it-");
       store = DocumentStore.inMemory();
+      UnindexedQueries.recordTo(store);
       kafka = KafkaBroker.start(dir.resolve("kafka"), freePort(), freePort());
     } catch (Exception e) {
       throw new IllegalStateException("could not start the embedded infrastructure", e);
     }
+  }
+
+  /** The store, for tests that watch what the services ask of it. */
+  public DocumentStore store() {
+    return store;
   }
 
   @Override

@@ -2,7 +2,9 @@ package dev.trainyard.webhooks.config;
 
 import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.net.OutboundGuard;
+import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.common.webhook.SecretBox;
+import dev.trainyard.common.webhook.WebhookDocuments;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
 import dev.trainyard.webhooks.delivery.Dispatcher;
 import dev.trainyard.webhooks.delivery.LogRetention;
@@ -10,6 +12,7 @@ import dev.trainyard.webhooks.delivery.RetrySchedule;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
 import dev.trainyard.webhooks.intake.EventIntake;
 import java.time.InstantSource;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -38,6 +41,14 @@ public class DispatcherConfiguration {
   @ConditionalOnMissingBean
   InstantSource clock() {
     return InstantSource.system();
+  }
+
+  /** The endpoints' and the delivery log's indexes, built off the start ({@link StoreIndexes}). */
+  @Bean
+  SmartInitializingSingleton webhookIndexes(MongoTemplate mongo) {
+    return () ->
+        StoreIndexes.ensureInBackground(
+            StoreIndexes.Target.of(mongo.getDb()), WebhookDocuments.INDEXES);
   }
 
   @Bean

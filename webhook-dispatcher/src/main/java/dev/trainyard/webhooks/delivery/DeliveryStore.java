@@ -27,7 +27,6 @@ public class DeliveryStore {
 
   public DeliveryStore(MongoTemplate mongo) {
     this.deliveries = mongo.getCollection(Collections.WEBHOOK_DELIVERIES);
-    deliveries.createIndexes(WebhookDocuments.deliveryIndexes());
   }
 
   /**

@@ -23,7 +23,6 @@ public class EndpointStore {
 
   public EndpointStore(MongoTemplate mongo) {
     this.endpoints = mongo.getCollection(Collections.WEBHOOK_ENDPOINTS);
-    endpoints.createIndexes(WebhookDocuments.endpointIndexes());
   }
 
   /** The enabled endpoints of {@code org}. */

@@ -16,7 +16,6 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.FindAndModifyOptions;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
-import org.springframework.data.mongodb.core.index.Index;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
@@ -73,17 +72,6 @@ public class GithubInbox implements SmartLifecycle {
     String appId = props.github().appId();
     this.ownApp = appId != null && appId.matches("\\d{1,18}") ? Long.valueOf(appId) : null;
     this.sweepInterval = sweepInterval;
-    var indexes = mongo.indexOps(Collections.GITHUB_DELIVERIES);
-    indexes
-        .createIndex(new Index().on("state", Sort.Direction.ASC).on("retryAt", Sort.Direction.ASC))
-        .then(
-            indexes.createIndex(
-                new Index().on("expiresAt", Sort.Direction.ASC).expire(Duration.ZERO)))
-        // deliveries stored before the digest was kept have none: sparse
-        .then(indexes.createIndex(new Index().on("digest", Sort.Direction.ASC).unique().sparse()))
-        .subscribe(
-            name -> {},
-            e -> log.warn("could not create the indexes of GitHub's deliveries: {}", e.toString()));
   }
 
   /**

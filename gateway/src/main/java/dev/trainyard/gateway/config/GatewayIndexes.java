@@ -1,0 +1,85 @@
+package dev.trainyard.gateway.config;
+
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import dev.trainyard.common.store.StoreIndexes;
+import dev.trainyard.common.store.StoreIndexes.Declared;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.gateway.idempotency.IdempotencyKeys;
+import dev.trainyard.gateway.pulls.ImpactedTargetsStore;
+import java.time.Duration;
+import java.util.List;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The indexes of the collections the gateway writes, each with the queries it serves, built off its
+ * start ({@link StoreIndexes}).
+ */
+@Configuration(proxyBeanMethods = false)
+public class GatewayIndexes {
+  /** How long one index build is awaited before it counts as not built yet (and is retried). */
+  private static final Duration WAIT = Duration.ofMinutes(10);
+
+  public static final List<Declared> DECLARED =
+      List.of(
+          new Declared(
+              Collections.GITHUB_DELIVERIES,
+              Indexes.ascending("state", "retryAt"),
+              "the inbox sweep: deliveries due for another attempt"),
+          Declared.expiring(
+              Collections.GITHUB_DELIVERIES,
+              "expiresAt",
+              Duration.ZERO,
+              "a delivery dropped once it is no longer kept"),
+          new Declared(
+              Collections.GITHUB_DELIVERIES,
+              Indexes.ascending("digest"),
+              // deliveries stored before the digest was kept have none
+              new IndexOptions().unique(true).sparse(true),
+              "the same signed body under another delivery id is stored once"),
+          Declared.expiring(
+              IdempotencyKeys.COLLECTION, "expiresAt", Duration.ZERO, "a kept answer's 24 h"),
+          Declared.expiring(
+              IdempotencyKeys.QUOTA_COLLECTION,
+              "expiresAt",
+              Duration.ZERO,
+              "an organization's count of keys for one UTC day"),
+          new Declared(
+              Collections.IMPACTED_TARGETS,
+              Indexes.ascending("digest", "index"),
+              "a stored target list's chunks, in order (testing details)"),
+          Declared.expiring(
+              Collections.IMPACTED_TARGETS,
+              "storedAt",
+              ImpactedTargetsStore.KEPT,
+              "a target list no submission stored again within the period"));
+
+  @Bean
+  SmartInitializingSingleton gatewayIndexesBuilt(ReactiveMongoDatabaseFactory mongo) {
+    return () -> StoreIndexes.ensureInBackground(target(mongo), DECLARED);
+  }
+
+  /** The gateway's database through the reactive driver, awaited on the builder's own thread. */
+  private static StoreIndexes.Target target(ReactiveMongoDatabaseFactory mongo) {
+    return new StoreIndexes.Target() {
+      @Override
+      public void createIndex(String collection, Bson keys, IndexOptions options) {
+        mongo
+            .getMongoDatabase()
+            .flatMap(db -> Mono.from(db.getCollection(collection).createIndex(keys, options)))
+            .block(WAIT);
+      }
+
+      @Override
+      public void runCommand(Document command) {
+        mongo.getMongoDatabase().flatMap(db -> Mono.from(db.runCommand(command))).block(WAIT);
+      }
+    };
+  }
+}

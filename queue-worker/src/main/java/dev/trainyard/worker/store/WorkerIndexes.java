@@ -1,0 +1,69 @@
+package dev.trainyard.worker.store;
+
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import dev.trainyard.common.store.StoreIndexes.Declared;
+import dev.trainyard.common.view.Collections;
+import java.util.List;
+import org.bson.Document;
+
+/** The indexes of the collections the worker writes, each with the queries it serves. */
+public final class WorkerIndexes {
+  public static final List<Declared> DECLARED =
+      List.of(
+          new Declared(
+              Collections.QUEUES,
+              Indexes.ascending("nextDeadline"),
+              new IndexOptions().sparse(true),
+              "the ticker: queues with a deadline due"),
+          new Declared(
+              Collections.QUEUES,
+              Indexes.ascending("activeEntries"),
+              new IndexOptions()
+                  .partialFilterExpression(new Document("activeEntries", new Document("$gt", 0))),
+              "the source-host poller: queues holding pull requests (few of all queues)"),
+          new Declared(
+              Collections.QUEUES,
+              Indexes.ascending("effectsPending"),
+              new IndexOptions().partialFilterExpression(new Document("effectsPending", true)),
+              "the effect sweep: queues whose state asks for effects"),
+          new Declared(
+              Collections.QUEUE_ENTRIES,
+              Indexes.ascending("queue", "version"),
+              "a queue's entry documents"),
+          new Declared(
+              Collections.PULL_REQUESTS,
+              Indexes.compoundIndex(
+                  Indexes.ascending("queueKey"),
+                  Indexes.descending("stateChangedAt"),
+                  Indexes.ascending("prId")),
+              "listPullRequests: a queue's history, newest first, by keyset"),
+          new Declared(
+              Collections.PULL_REQUESTS,
+              Indexes.compoundIndex(
+                  Indexes.ascending("queueKey", "state"),
+                  Indexes.descending("stateChangedAt"),
+                  Indexes.ascending("prId")),
+              "listPullRequests filtered by state"),
+          new Declared(
+              Collections.PULL_REQUEST_HEADS,
+              Indexes.compoundIndex(
+                  Indexes.ascending("queueKey", "headBranch"), Indexes.descending("submittedAt")),
+              "a branch's newest pull request"),
+          new Declared(
+              Collections.TEST_RUNS,
+              Indexes.compoundIndex(
+                  Indexes.ascending("queueKey"), Indexes.descending("concludedAt")),
+              "getMergeQueueMetrics: a queue's runs that ended in the last hour"),
+          new Declared(
+              Collections.TEST_RUNS,
+              Indexes.compoundIndex(
+                  Indexes.ascending("queueKey"), Indexes.descending("details.createdAt")),
+              "getMergeQueueMetrics and testing details: a queue's runs by start"),
+          new Declared(
+              Collections.DEAD_COMMANDS,
+              Indexes.ascending("at", "_id"),
+              "/admin/v1/listDeadCommands, oldest first"));
+
+  private WorkerIndexes() {}
+}
