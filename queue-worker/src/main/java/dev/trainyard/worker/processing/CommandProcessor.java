@@ -220,6 +220,12 @@ public class CommandProcessor {
     store.writeEntries(versions);
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
     Set<String> conflicted = store.saveAll(versions);
+    // the outboxes of versions that lost: no queue names them, nothing publishes them
+    outboxes.delete(
+        written.stream()
+            .filter(w -> conflicted.contains(w.queue().id()))
+            .map(QueueBatch.Written::outbox)
+            .toList());
     deadCommands.forget(
         changed.stream()
             .filter(b -> conflicted.contains(b.before().id()))
@@ -322,6 +328,6 @@ public class CommandProcessor {
                 replies.stream().map(publisher::reply))
             .toArray(CompletableFuture[]::new);
     Publisher.await(sends);
-    outboxes.published(published);
+    outboxes.delete(published);
   }
 }

@@ -193,7 +193,7 @@ final class QueueBatch {
         RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions());
     Outbox outbox =
         new Outbox(
-            Outbox.id(before.id(), version, applied.get(0).commandId()),
+            Outbox.newId(before.id(), version),
             before.id(),
             before.org(),
             version,

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.TestRunDocument;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * What one version of a queue still has to publish: history rows, test-run documents and public
- * events. Written before the queue document that names it, deleted once published; its id carries
- * the writer's first command id, so an outbox of a writer that lost the version race is never the
- * one a queue names.
+ * events. Written before the queue document that names it, deleted once published; its id is the
+ * writer's own (a random part besides the queue and version), so an outbox of a writer that lost
+ * the version race, or of a fenced worker deciding the same commands again after the winner
+ * published and deleted its outbox, is never the one a queue names: it is deleted, never published.
  */
 public record Outbox(
     @JsonProperty("_id") String id,
@@ -26,7 +28,8 @@ public record Outbox(
     events = List.copyOf(events);
   }
 
-  public static String id(String queueId, long version, String firstCommandId) {
-    return queueId + "@" + version + "@" + firstCommandId;
+  /** A fresh id for a version of {@code queueId}: no other writer's outbox has it. */
+  public static String newId(String queueId, long version) {
+    return queueId + "@" + version + "@" + UUID.randomUUID();
   }
 }

@@ -47,10 +47,11 @@ public class OutboxStore {
         .map(d -> Json.mapper().convertValue(d, Outbox.class));
   }
 
-  public void published(List<Outbox> published) {
-    if (!published.isEmpty()) {
+  /** Deletes outboxes that are published, or that no queue version names. */
+  public void delete(List<Outbox> done) {
+    if (!done.isEmpty()) {
       outboxes.bulkWrite(
-          published.stream()
+          done.stream()
               .<WriteModel<Document>>map(o -> new DeleteOneModel<>(Filters.eq("_id", o.id())))
               .toList());
     }

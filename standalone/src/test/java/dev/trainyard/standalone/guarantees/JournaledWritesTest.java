@@ -99,7 +99,7 @@ class JournaledWritesTest {
     queues.writeEntries(prepared);
     outboxes.writeAll(List.of(outbox));
     assertThat(queues.saveAll(prepared)).isEmpty();
-    outboxes.published(List.of(outbox));
+    outboxes.delete(List.of(outbox));
 
     assertThat(sent)
         .containsExactly(

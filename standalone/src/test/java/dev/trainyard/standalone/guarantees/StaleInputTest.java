@@ -157,6 +157,26 @@ class StaleInputTest {
     assertThat(mongo.getCollection(Collections.DEAD_COMMANDS).countDocuments()).isEqualTo(1);
   }
 
+  /**
+   * A fenced worker decides a command the new owner already applied and published, on its old copy:
+   * its write loses, and the outbox it wrote first is deleted (before: it had the winner's outbox
+   * id, re-created it after the winner had published and deleted it, and left it behind).
+   */
+  @Test
+  void aFencedWorkersOutboxForACommandTheOwnerAppliedIsNeverLeftBehind() {
+    b.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    String id = UUID.randomUUID().toString();
+    QueueCommand submit = new QueueCommand.SubmitPullRequest(5, null, false);
+    a.send(submit, Instant.now(), id);
+    a.send(new QueueCommand.SubmitPullRequest(6, null, false));
+
+    CommandReply again = b.send(submit, Instant.now(), id);
+
+    assertThat(again.isAccepted()).isTrue();
+    assertThat(enqueued()).containsExactly(5L, 6L);
+    assertThat(mongo.getCollection(Collections.OUTBOXES).countDocuments()).isZero();
+  }
+
   private List<Long> enqueued() {
     return new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES)
         .load(KEY.id()).orElseThrow().aggregate().entries().stream().map(Entry::prNumber).toList();
@@ -197,11 +217,12 @@ class StaleInputTest {
     }
 
     CommandReply send(QueueCommand command, Instant sentAt) {
+      return send(command, sentAt, UUID.randomUUID().toString());
+    }
+
+    CommandReply send(QueueCommand command, Instant sentAt, String commandId) {
       String correlation = UUID.randomUUID().toString();
-      processor.process(
-          List.of(
-              new CommandEnvelope(
-                  UUID.randomUUID().toString(), correlation, KEY, sentAt, command)));
+      processor.process(List.of(new CommandEnvelope(commandId, correlation, KEY, sentAt, command)));
       return replies.stream()
           .filter(r -> r.correlationId().equals(correlation))
           .findFirst()
