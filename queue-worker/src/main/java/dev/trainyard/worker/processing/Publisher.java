@@ -17,10 +17,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
-/** Sends events and replies to Kafka and waits for the broker's acknowledgement. */
+/**
+ * Sends events and replies to Kafka and waits for the broker's acknowledgement, at most {@link
+ * #ACK_TIMEOUT}: within the gateway's reply timeout (4.5 s), so a poll whose publish the brokers do
+ * not confirm (a leader election, a lost in-sync replica) is retried while its client still waits,
+ * instead of holding the partition for longer than anyone waits.
+ */
 @Component
 public class Publisher {
-  private static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration ACK_TIMEOUT = Duration.ofSeconds(4);
   private final KafkaTemplate<String, String> kafka;
 
   public Publisher(KafkaTemplate<String, String> kafka) {

@@ -2,17 +2,31 @@ package dev.trainyard.worker.signals;
 
 import dev.trainyard.worker.processing.CommandListener;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
-/** Which queues this worker instance writes: those whose key hashes to a partition it holds. */
+/**
+ * Which queues this worker instance writes: those whose key hashes to a partition it holds — and
+ * none while its hold is in doubt. A worker cut off from the group coordinator (a long pause, a
+ * network partition) still lists the partitions it had until it notices; by then the coordinator
+ * may have given them to another worker. So the sweeps (ticks, effects, source-host polls) take the
+ * partitions as held only while every consumer's last heartbeat is recent ({@link
+ * #CONFIRMED_WITHIN}: two heartbeats of 3 s, well inside the 10 s session).
+ */
 public class OwnedQueues {
+  static final Duration CONFIRMED_WITHIN = Duration.ofSeconds(7);
+  private static final String LAST_HEARTBEAT = "last-heartbeat-seconds-ago";
+
   private final KafkaListenerEndpointRegistry registry;
   private final int partitions;
 
@@ -26,11 +40,30 @@ public class OwnedQueues {
     MessageListenerContainer container = registry.getListenerContainer(CommandListener.ID);
     Collection<TopicPartition> assigned =
         container == null ? null : container.getAssignedPartitions();
+    if (assigned == null || !recentlyConfirmed(container.metrics())) {
+      return id -> false;
+    }
     Set<Integer> owned =
-        assigned == null
-            ? Set.of()
-            : assigned.stream().map(TopicPartition::partition).collect(Collectors.toSet());
+        assigned.stream().map(TopicPartition::partition).collect(Collectors.toSet());
     return id -> owned.contains(partitionOf(id));
+  }
+
+  /**
+   * True unless some consumer's last successful heartbeat is older than {@link #CONFIRMED_WITHIN}
+   * (a consumer that has not sent one yet, or reports none, counts as confirmed: it holds what its
+   * assignment says).
+   */
+  static boolean recentlyConfirmed(Map<String, Map<MetricName, ? extends Metric>> byClient) {
+    for (Map<MetricName, ? extends Metric> metrics : byClient.values()) {
+      for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
+        if (metric.getKey().name().equals(LAST_HEARTBEAT)
+            && metric.getValue().metricValue() instanceof Number ago
+            && ago.doubleValue() > CONFIRMED_WITHIN.toSeconds()) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** The partition Kafka's default partitioner picks for a key. */
