@@ -23,6 +23,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -275,8 +276,11 @@ public class QueueStore {
   /**
    * After a partial bulk write: the queues whose stored document is not the one we wrote, each with
    * the entry documents the stored one names. Ours is told by what survives the round trip through
-   * the store exactly: the version, the entry tags and the ids of the commands it remembers (their
-   * times are cut to milliseconds on the way).
+   * the store exactly and no other writer has: the version, the entry tags and the id of the
+   * outbox, which is each writer's own ({@link Outbox#newId}). Not by the remembered commands:
+   * another attempt at the same commands on the same base (a redelivery after a crash between the
+   * write and the offset commit) remembers the same ids, and their times lose their microseconds in
+   * the store.
    */
   private Map<String, Set<String>> notWritten(List<StoredQueue> next) {
     Map<String, Set<String>> lost = new HashMap<>();
@@ -285,17 +289,13 @@ public class QueueStore {
       boolean ours =
           stored.isPresent()
               && stored.get().version() == q.version()
-              && stored.get().entryTags().equals(q.entryTags())
-              && commandIds(stored.get()).equals(commandIds(q));
+              && Objects.equals(stored.get().outboxId(), q.outboxId())
+              && stored.get().entryTags().equals(q.entryTags());
       if (!ours) {
         lost.put(q.id(), stored.map(s -> s.entryTags().documentIds(q.id())).orElse(Set.of()));
       }
     }
     return lost;
-  }
-
-  private static List<String> commandIds(StoredQueue queue) {
-    return queue.recent().stream().map(RecentCommand::commandId).toList();
   }
 
   /** The stored version of each of these queues that exists, in one read. */
