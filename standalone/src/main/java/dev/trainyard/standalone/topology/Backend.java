@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -22,6 +23,17 @@ final class Backend {
           case "store" -> DocumentStore.onDisk(dir, port);
           default -> throw new IllegalArgumentException("unknown backend " + kind);
         };
+    serve(kind, port, backend);
+  }
+
+  /** Node {@code id} of the KRaft cluster {@code quorum}, in this process. */
+  static void runNode(Path dir, int id, List<KafkaBroker.Node> quorum, String clusterId)
+      throws Exception {
+    KafkaBroker.Node self = quorum.stream().filter(n -> n.id() == id).findFirst().orElseThrow();
+    serve("kafka", self.port(), KafkaBroker.start(dir, self, quorum, clusterId));
+  }
+
+  private static void serve(String kind, int port, AutoCloseable backend) throws Exception {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -1,5 +1,6 @@
 package dev.trainyard.standalone.topology;
 
+import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.standalone.topology.RenderedChart.Service;
 import dev.trainyard.standalone.topology.RenderedChart.Workload;
 import java.io.IOException;
@@ -18,7 +19,9 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.kafka.common.Uuid;
 
 /**
  * {@code java -jar trainyard-standalone.jar cluster [folder]}, run in a built checkout: renders
@@ -40,6 +43,10 @@ import java.util.stream.Stream;
  */
 public final class LocalCluster {
   static final String RELEASE = "trainyard";
+
+  /** How many Kafka nodes to run: 1 (default) or a KRaft cluster of that many. */
+  static final String BROKERS = "TRAINYARD_CLUSTER_BROKERS";
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -132,15 +139,18 @@ public final class LocalCluster {
   private void start() throws Exception {
     Files.createDirectories(folder.resolve("logs"));
     System.out.println("FOLDER=" + folder);
-    int kafkaPort = Backend.freePort();
+    String bootstrap = brokers(Integer.parseInt(System.getenv().getOrDefault(BROKERS, "1")));
     int storePort = Backend.freePort();
-    backend("kafka", kafkaPort);
-    backend("store", storePort);
+    backend(
+        "store",
+        storePort,
+        List.of(folder.resolve("store").toString(), Integer.toString(storePort)));
     Path gitRoot = Files.createDirectories(folder.resolve("git"));
     List<String> values =
         new ArrayList<>(
             List.of(
-                "externalKafka.bootstrapServers=127.0.0.1:" + kafkaPort,
+                // helm --set separates values with commas: escape those of the server list
+                "externalKafka.bootstrapServers=" + bootstrap.replace(",", "\\,"),
                 "externalMongodb.uri=mongodb://127.0.0.1:" + storePort + "/trainyard",
                 "queueWorker.gitRoot.path=" + gitRoot));
     for (String value : System.getenv().getOrDefault("TRAINYARD_CLUSTER_SET", "").split(";")) {
@@ -358,22 +368,70 @@ public final class LocalCluster {
     }
   }
 
-  private void backend(String kind, int port) throws Exception {
-    Path log = folder.resolve("logs/" + kind + ".log");
+  /**
+   * Starts the brokers: one (a cluster of its own, as before), or {@code count} KRaft nodes, each a
+   * broker and a controller in a process of its own ({@code kafka-1} …), one cluster id for all.
+   *
+   * @return the bootstrap servers
+   */
+  private String brokers(int count) throws Exception {
+    if (count == 1) {
+      int port = Backend.freePort();
+      backend("kafka", port, List.of(folder.resolve("kafka").toString(), Integer.toString(port)));
+      return "127.0.0.1:" + port;
+    }
+    List<KafkaBroker.Node> quorum = new ArrayList<>();
+    for (int id = 1; id <= count; id++) {
+      quorum.add(new KafkaBroker.Node(id, Backend.freePort(), Backend.freePort()));
+    }
+    String nodes = quorum.stream().map(KafkaBroker.Node::toString).collect(Collectors.joining(","));
+    String clusterId = Uuid.randomUuid().toString();
+    List<Thread> starting = new ArrayList<>();
+    List<Exception> failed = new CopyOnWriteArrayList<>();
+    for (KafkaBroker.Node node : quorum) {
+      // together: a node waits for a quorum of voters before it is ready
+      Thread start =
+          new Thread(
+              () -> {
+                try {
+                  backend(
+                      "kafka-" + node.id(),
+                      node.port(),
+                      List.of(
+                          folder.resolve("kafka-" + node.id()).toString(),
+                          Integer.toString(node.id()),
+                          nodes,
+                          clusterId));
+                } catch (Exception e) {
+                  failed.add(e);
+                }
+              });
+      start.start();
+      starting.add(start);
+    }
+    for (Thread start : starting) {
+      start.join();
+    }
+    if (!failed.isEmpty()) {
+      throw failed.get(0);
+    }
+    return quorum.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","));
+  }
+
+  /** A backend process ({@code kafka} or {@code store} and its arguments), awaited until ready. */
+  private void backend(String name, int port, List<String> arguments) throws Exception {
+    String kind = name.startsWith("kafka") ? "kafka" : name;
+    Path log = folder.resolve("logs/" + name + ".log");
+    List<String> command =
+        new ArrayList<>(List.of(java(), "-Xmx512m", "-jar", standaloneJar().toString(), kind));
+    command.addAll(arguments);
     ProcessBuilder builder =
-        new ProcessBuilder(
-                java(),
-                "-Xmx512m",
-                "-jar",
-                standaloneJar().toString(),
-                kind,
-                folder.resolve(kind).toString(),
-                Integer.toString(port))
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     long before = Files.exists(log) ? Files.size(log) : 0; // a folder used before keeps its logs
     Process process = builder.start();
-    running.add(new Running(kind, process, port, -1, log, builder));
+    running.add(new Running(name, process, port, -1, log, builder));
     Instant deadline = Instant.now().plusSeconds(90);
     while (!Files.readString(log).substring((int) before).contains("READY " + kind)) {
       if (!process.isAlive() || Instant.now().isAfter(deadline)) {

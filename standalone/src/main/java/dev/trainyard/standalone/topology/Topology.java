@@ -1,5 +1,6 @@
 package dev.trainyard.standalone.topology;
 
+import dev.trainyard.standalone.infra.KafkaBroker;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -15,10 +16,18 @@ public final class Topology {
     switch (args[0]) {
       case "cluster" -> LocalCluster.main(Arrays.copyOfRange(args, 1, args.length));
       case "kafka", "store" -> {
-        if (args.length != 3) {
+        if (args.length == 3) {
+          Backend.run(args[0], Path.of(args[1]), Integer.parseInt(args[2]));
+        } else if (args.length == 5 && args[0].equals("kafka")) {
+          // one node of a cluster: kafka <folder> <node id> <id:port:controller,...> <cluster id>
+          Backend.runNode(
+              Path.of(args[1]),
+              Integer.parseInt(args[2]),
+              KafkaBroker.Node.parse(args[3]),
+              args[4]);
+        } else {
           usage();
         }
-        Backend.run(args[0], Path.of(args[1]), Integer.parseInt(args[2]));
       }
       default -> usage();
     }
@@ -26,7 +35,8 @@ public final class Topology {
 
   private static void usage() {
     System.err.println(
-        "usage: java -jar trainyard-standalone.jar [cluster [folder] | kafka|store <folder> <port>]"
+        "usage: java -jar trainyard-standalone.jar [cluster [folder] | kafka|store <folder> <port>"
+            + " | kafka <folder> <node id> <id:port:controller-port,...> <cluster id>]"
             + " (no argument: everything in this process)");
     System.exit(2);
   }
