@@ -1,8 +1,10 @@
 package dev.trainyard.worker.config;
 
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -32,7 +34,8 @@ public class WorkerTopics {
   /**
    * Lays the topics out before any consumer starts. A broker that does not answer is not a reason
    * to stay down (the consumers wait for it, and the topic Job made the topics); a topic with
-   * another partition count is: this worker would own the wrong queues.
+   * another partition count is (this worker would own the wrong queues), and so is a refusal, such
+   * as a missing ACL, which the next try would meet again.
    */
   @Bean
   SmartInitializingSingleton topicsChecked(KafkaAdmin kafka, WorkerProperties props) {
@@ -44,12 +47,29 @@ public class WorkerTopics {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while checking the topics", e);
-      } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+      } catch (TimeoutException e) {
+        log.warn("could not check the topics, the broker did not answer: {}", e.toString());
+      } catch (ExecutionException e) {
+        if (!brokerAway(e)) {
+          throw new IllegalStateException(
+              "could not check the topics (the ACLs a worker needs are in ARCHITECTURE.md's"
+                  + " topic table): "
+                  + e.getCause(),
+              e);
+        }
         log.warn("could not check the topics, the broker did not answer: {}", e.toString());
       } catch (Exception e) {
         throw new IllegalStateException("could not check the topics", e);
       }
     };
+  }
+
+  /**
+   * Whether a failed check may wait for the broker: a retriable error (no leader, a timeout, a
+   * broker away) may; a refusal (no ACL, a policy, an invalid config) would refuse again.
+   */
+  static boolean brokerAway(ExecutionException failed) {
+    return failed.getCause() instanceof RetriableException;
   }
 
   /**
