@@ -6,6 +6,7 @@ import dev.trainyard.common.view.TestRunDocument;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Date;
 import java.util.HexFormat;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.bson.Document;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
@@ -37,9 +39,16 @@ public class ImpactedTargetsStore {
   public static final Duration KEPT = Duration.ofDays(30);
 
   private final ReactiveMongoTemplate mongo;
+  private final Clock clock;
 
+  @Autowired
   public ImpactedTargetsStore(ReactiveMongoTemplate mongo) {
+    this(mongo, Clock.systemUTC());
+  }
+
+  ImpactedTargetsStore(ReactiveMongoTemplate mongo, Clock clock) {
     this.mongo = mongo;
+    this.clock = clock;
   }
 
   public Mono<ImpactedTargets> store(List<String> targets) {
@@ -54,7 +63,7 @@ public class ImpactedTargetsStore {
                         .append("digest", digest)
                         .append("index", chunk.getT1())
                         .append("targets", chunk.getT2())
-                        .append("storedAt", new Date()),
+                        .append("storedAt", Date.from(clock.instant())),
                     Collections.IMPACTED_TARGETS))
         .then(Mono.just(ImpactedTargets.of(sorted, digest)));
   }
