@@ -84,13 +84,7 @@ class DeadCommandsIT extends OwnStack {
 
       // the same partition goes on: the neighbour's PRs merge, the poisoned queue takes PR 2
       QueueSteps.submit(api, poisoned, 2);
-      for (long pr = 1; pr <= 3; pr++) {
-        neighbourGit.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
-        QueueSteps.submit(api, neighbour, pr);
-      }
-      for (long pr = 1; pr <= 3; pr++) {
-        QueueSteps.awaitState(api, neighbour, pr, "merged");
-      }
+      QueueSteps.landPrs(api, neighbourGit, neighbour, 3);
       QueueSteps.awaitState(api, poisoned, 2, "merged");
       assertThat(api.post("/v1/getSubmittedPullRequest", prBody(poisoned, 1)).status())
           .as("the dead command changed nothing")

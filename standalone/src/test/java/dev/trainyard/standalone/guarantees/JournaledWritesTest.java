@@ -3,19 +3,13 @@ package dev.trainyard.standalone.guarantees;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import com.mongodb.event.CommandListener;
-import com.mongodb.event.CommandStartedEvent;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.TestRunDocument;
-import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.standalone.support.RecordedStore;
 import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -30,7 +24,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
@@ -53,37 +46,18 @@ class JournaledWritesTest {
   private static final Instant NOW = Instant.parse("2026-11-26T10:00:00Z");
   private static final Set<String> WRITES = Set.of("insert", "update", "delete");
 
-  /** Each write the store received: its collection, then "journaled" or "unjournaled". */
-  private final List<String> sent = new CopyOnWriteArrayList<>();
-
-  private DocumentStore documents;
-  private MongoClient client;
+  private RecordedStore recorded;
   private MongoTemplate mongo;
 
   @BeforeEach
   void start() {
-    documents = DocumentStore.inMemory();
-    client =
-        MongoClients.create(
-            MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString(documents.uri("trainyard")))
-                .addCommandListener(
-                    new CommandListener() {
-                      @Override
-                      public void commandStarted(CommandStartedEvent event) {
-                        if (WRITES.contains(event.getCommandName())) {
-                          sent.add(describe(event.getCommandName(), event.getCommand()));
-                        }
-                      }
-                    })
-                .build());
-    mongo = new MongoTemplate(client, "trainyard");
+    recorded = RecordedStore.withDefaults();
+    mongo = recorded.mongo();
   }
 
   @AfterEach
   void stop() {
-    client.close();
-    documents.close();
+    recorded.close();
   }
 
   @Test
@@ -92,7 +66,7 @@ class JournaledWritesTest {
     OutboxStore outboxes = new OutboxStore(mongo);
     StoredQueue first = queueWithOnePr();
     Outbox outbox = new Outbox("o-1", KEY.id(), "org", 1, List.of(), List.of(), List.of());
-    sent.clear();
+    recorded.forget();
 
     QueueStore.Prepared prepared =
         queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
@@ -101,7 +75,7 @@ class JournaledWritesTest {
     assertThat(queues.saveAll(prepared)).isEmpty();
     outboxes.delete(List.of(outbox));
 
-    assertThat(sent)
+    assertThat(writes())
         .containsExactly(
             Collections.QUEUE_ENTRIES + " unjournaled",
             Collections.OUTBOXES + " journaled",
@@ -116,7 +90,7 @@ class JournaledWritesTest {
         queues.prepare(List.of(queueWithOnePr()), List.of(StoredQueue.absent(KEY.id(), "org")));
 
     assertThatThrownBy(() -> queues.saveAll(prepared)).isInstanceOf(IllegalStateException.class);
-    assertThat(sent).doesNotContain(Collections.QUEUES + " journaled");
+    assertThat(writes()).doesNotContain(Collections.QUEUES + " journaled");
   }
 
   static Stream<Arguments> histories() {
@@ -138,13 +112,21 @@ class JournaledWritesTest {
   @MethodSource("histories")
   void theLastHistoryWriteIsJournaled(String name, int rows, int runs, List<String> expected) {
     HistoryStore history = new HistoryStore(mongo);
-    sent.clear();
+    recorded.forget();
 
     history.write(
         Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
         Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList());
 
-    assertThat(sent).containsExactlyElementsOf(expected);
+    assertThat(writes()).containsExactlyElementsOf(expected);
+  }
+
+  /** Each write the store received: its collection, then "journaled" or "unjournaled". */
+  private List<String> writes() {
+    return recorded.sent().stream()
+        .filter(c -> WRITES.contains(c.getFirstKey()))
+        .map(c -> describe(c.getFirstKey(), c))
+        .toList();
   }
 
   private static String describe(String command, BsonDocument body) {

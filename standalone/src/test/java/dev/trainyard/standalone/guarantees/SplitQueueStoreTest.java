@@ -1,22 +1,17 @@
 package dev.trainyard.standalone.guarantees;
 
+import static dev.trainyard.standalone.support.QueueVersions.next;
+import static dev.trainyard.standalone.support.QueueVersions.recordState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
-import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
-import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.QueueKey;
-import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.standalone.infra.DocumentStore;
-import dev.trainyard.worker.engine.CommandContext;
-import dev.trainyard.worker.engine.EventApplier;
-import dev.trainyard.worker.engine.QueueAggregate;
-import dev.trainyard.worker.engine.QueueEngine;
-import dev.trainyard.worker.projection.Views;
+import dev.trainyard.standalone.support.QueueVersions;
 import dev.trainyard.worker.store.QueueKeptChanging;
 import dev.trainyard.worker.store.QueueSplit;
 import dev.trainyard.worker.store.QueueStore;
@@ -24,7 +19,6 @@ import dev.trainyard.worker.store.RecentCommand;
 import dev.trainyard.worker.store.StoredQueue;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,9 +41,7 @@ class SplitQueueStoreTest {
   private static final QueueKey OTHER =
       QueueKey.of("org", "github.com", "acme", "rocket", "release");
   private static final int PRS = 50;
-  private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");
 
-  private static final QueueEngine ENGINE = new QueueEngine();
   private DocumentStore documents;
   private MongoClient client;
   private QueueStore store;
@@ -110,7 +102,8 @@ class SplitQueueStoreTest {
   @Test
   void aPollWhereOneQueueLosesItsRaceKeepsTheOthersReadable() {
     StoredQueue first = write(full(), StoredQueue.absent(KEY.id(), "org"));
-    StoredQueue other = write(full(OTHER), StoredQueue.absent(OTHER.id(), "org"));
+    StoredQueue other =
+        write(QueueVersions.full(OTHER, PRS), StoredQueue.absent(OTHER.id(), "org"));
     Instant precise = Instant.parse("2026-11-25T10:00:00.123456Z");
     StoredQueue raced = write(next(first, recordState(3)), first);
 
@@ -179,18 +172,6 @@ class SplitQueueStoreTest {
     }
   }
 
-  private StoredQueue write(StoredQueue next, StoredQueue before) {
-    return write(store, next, before);
-  }
-
-  /** Writes {@code next} over {@code before} as the worker does, and asserts it won its race. */
-  static StoredQueue write(QueueStore store, StoredQueue next, StoredQueue before) {
-    QueueStore.Prepared prepared = store.prepare(List.of(next), List.of(before));
-    store.writeEntries(prepared);
-    assertThat(store.saveAll(prepared)).isEmpty();
-    return prepared.next().get(0);
-  }
-
   private static void assertSame(StoredQueue actual, StoredQueue expected) {
     assertThat(actual.version()).isEqualTo(expected.version());
     assertThat(actual.entryTags()).isEqualTo(expected.entryTags());
@@ -201,18 +182,12 @@ class SplitQueueStoreTest {
 
   /** A queue holding {@value #PRS} waiting PRs, as version 1. */
   private StoredQueue full() {
-    return full(KEY);
+    return QueueVersions.full(KEY, PRS);
   }
 
-  static StoredQueue full(QueueKey key) {
-    QueueAggregate state = null;
-    state = apply(state, key, new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
-    for (long pr = 1; pr <= PRS; pr++) {
-      state = apply(state, key, new QueueCommand.SubmitPullRequest(pr, null, false));
-    }
-    Map<String, Long> rows = new HashMap<>();
-    state.entries().forEach(e -> rows.put(e.id(), 1L));
-    return stored(key, state, 1, rows);
+  /** Writes {@code next} over {@code before} as the worker does, and asserts it won its race. */
+  private StoredQueue write(StoredQueue next, StoredQueue before) {
+    return QueueVersions.write(store, next, before);
   }
 
   /** {@code queue} remembering that it applied {@code commandId} at {@code at}. */
@@ -230,52 +205,5 @@ class SplitQueueStoreTest {
         queue.activeEntries(),
         queue.effectsPending(),
         queue.entryTags());
-  }
-
-  /** The version after {@code current} once {@code command} is applied. */
-  static StoredQueue next(StoredQueue current, QueueCommand command) {
-    QueueKey key = current.aggregate().key();
-    QueueAggregate state = apply(current.aggregate(), key, command);
-    Map<String, Long> rows = new HashMap<>(current.rowVersions());
-    state.entries().stream()
-        .filter(e -> !current.aggregate().entries().contains(e))
-        .forEach(e -> rows.put(e.id(), current.version() + 1));
-    return stored(key, state, current.version() + 1, rows).withEntryTags(current.entryTags());
-  }
-
-  private static QueueAggregate apply(QueueAggregate state, QueueKey key, QueueCommand command) {
-    String id = "c" + (state == null ? 0 : state.nextSequence()) + command.hashCode();
-    return EventApplier.applyAll(
-        state, ENGINE.decide(state, key, command, new CommandContext(id, NOW)).events());
-  }
-
-  private static StoredQueue stored(
-      QueueKey key, QueueAggregate state, long version, Map<String, Long> rows) {
-    return new StoredQueue(
-        key.id(),
-        "org",
-        version,
-        state,
-        Views.queue(state),
-        null,
-        List.of(),
-        null,
-        rows,
-        state.entries().size(),
-        false,
-        null);
-  }
-
-  static QueueCommand recordState(long pr) {
-    return new QueueCommand.RecordPullRequestState(
-        pr,
-        true,
-        Long.toHexString(pr * 7919 + System.nanoTime()),
-        "title " + pr,
-        "author",
-        "main",
-        "head-" + pr,
-        Mergeability.MERGEABLE,
-        null);
   }
 }

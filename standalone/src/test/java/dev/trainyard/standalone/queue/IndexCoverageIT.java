@@ -74,13 +74,7 @@ class IndexCoverageIT extends QueueScenario {
                   .status())
           .isEqualTo(200);
       QueueSteps.create(api, name, 2);
-      for (long pr = 1; pr <= 3; pr++) {
-        git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
-        QueueSteps.submit(api, name, pr);
-      }
-      for (long pr = 1; pr <= 3; pr++) {
-        QueueSteps.awaitState(api, name, pr, "merged");
-      }
+      QueueSteps.landPrs(api, git, name, 3);
       Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> receiver.received().size() >= 3);
 
       List<String> reads = new ArrayList<>();

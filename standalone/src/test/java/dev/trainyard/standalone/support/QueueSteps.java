@@ -4,6 +4,7 @@ import static dev.trainyard.standalone.support.Api.body;
 import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
@@ -22,6 +23,20 @@ public final class QueueSteps {
 
   public static void submit(Api api, String name, long pr) {
     assertThat(api.post("/v1/submitPullRequest", prBody(name, pr)).status()).isEqualTo(200);
+  }
+
+  /**
+   * Opens PRs 1..{@code prs} on {@code git} ("Add file n"), submits each, and waits until every one
+   * merged.
+   */
+  public static void landPrs(Api api, GitHost git, String name, int prs) throws IOException {
+    for (long pr = 1; pr <= prs; pr++) {
+      git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
+      submit(api, name, pr);
+    }
+    for (long pr = 1; pr <= prs; pr++) {
+      awaitState(api, name, pr, "merged");
+    }
   }
 
   public static JsonNode pr(Api api, String name, long number) {
