@@ -7,7 +7,9 @@ import dev.trainyard.common.flaky.RequestProof;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.flaky.store.FlakyCollections;
 import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.EmbeddedInfrastructure;
 import dev.trainyard.standalone.support.GitHost;
+import dev.trainyard.standalone.support.IndexCoverage;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
@@ -32,23 +34,32 @@ import tools.jackson.databind.JsonNode;
 /**
  * The flaky-tests service through the gateway, over real sockets: upload → classify → list, owners
  * and tickets, quarantine and its events at a real subscribed receiver, tenancy, hostile uploads
- * that store nothing, and the service called directly with forged, stale and replayed proofs.
+ * that store nothing, and the service called directly with forged, stale and replayed proofs. On
+ * the embedded store, every query each scenario sends is served by a declared index.
  */
 class FlakyTestsIT extends OwnStack {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private final Path gitRoot = GitHost.newRoot();
   private Api api;
   private WebhookReceiver receiver;
+  private IndexCoverage.Watch indexes;
 
   @BeforeEach
   void setUp() throws Exception {
     api = stack.api();
     receiver = new WebhookReceiver();
+    if (stack.infrastructure() instanceof EmbeddedInfrastructure embedded) {
+      indexes = IndexCoverage.watch(embedded);
+    }
   }
 
+  /** Every query a scenario sent the store was served by a declared index. */
   @AfterEach
   void tearDown() {
     receiver.close();
+    if (indexes != null) {
+      assertThat(indexes.unindexed()).as("queries no declared index serves").isEmpty();
+    }
   }
 
   @Override
@@ -463,8 +474,12 @@ class FlakyTestsIT extends OwnStack {
     return ids;
   }
 
-  /** Documents of any flaky collection that mention {@code repo}. */
+  /** Documents of any flaky collection that mention {@code repo} (a survey no index serves). */
   private long storedFor(String repo) {
+    return indexes == null ? count(repo) : indexes.aside(() -> count(repo));
+  }
+
+  private long count(String repo) {
     MongoTemplate mongo = stack.services().flakyContext().getBean(MongoTemplate.class);
     String key = "github.com/acme/" + repo;
     long n = 0;

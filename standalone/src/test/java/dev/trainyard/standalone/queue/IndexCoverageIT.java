@@ -4,28 +4,16 @@ import static dev.trainyard.standalone.support.Api.body;
 import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import com.mongodb.client.MongoDatabase;
-import dev.trainyard.common.store.StoreIndexes.Declared;
-import dev.trainyard.common.webhook.WebhookDocuments;
-import dev.trainyard.flaky.store.FlakyIndexes;
-import dev.trainyard.gateway.config.GatewayIndexes;
 import dev.trainyard.standalone.support.EmbeddedInfrastructure;
+import dev.trainyard.standalone.support.IndexCoverage;
 import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.ShowsLogOnFailure;
 import dev.trainyard.standalone.support.WebhookReceiver;
-import dev.trainyard.worker.store.WorkerIndexes;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
-import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,23 +36,8 @@ class IndexCoverageIT extends QueueScenario {
 
   @Test
   void everyQueryOfALandingQueueIsServedByADeclaredIndex() throws Exception {
-    List<Declared> declared =
-        Stream.of(
-                WorkerIndexes.DECLARED,
-                GatewayIndexes.DECLARED,
-                WebhookDocuments.INDEXES,
-                FlakyIndexes.declared(Duration.ofDays(30)))
-            .flatMap(List::stream)
-            .toList();
-    EmbeddedInfrastructure infrastructure = (EmbeddedInfrastructure) stack.infrastructure();
-    try (MongoClient client = MongoClients.create(infrastructure.mongoUri())) {
-      MongoDatabase db = client.getDatabase("trainyard");
-      Awaitility.await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> declared.stream().allMatch(d -> exists(db, d)));
-    }
-    Set<String> unindexed = ConcurrentHashMap.newKeySet();
-    infrastructure.store().onUnindexedQuery(unindexed::add);
+    IndexCoverage.Watch watch =
+        IndexCoverage.watch((EmbeddedInfrastructure) stack.infrastructure());
 
     try (WebhookReceiver receiver = new WebhookReceiver()) {
       assertThat(
@@ -90,18 +63,6 @@ class IndexCoverageIT extends QueueScenario {
       assertThat(reads).hasSize(9);
     }
 
-    assertThat(unindexed.stream().filter(shape -> !shape.startsWith("system.")))
-        .as("queries no declared index serves")
-        .isEmpty();
-  }
-
-  private static boolean exists(MongoDatabase db, Declared index) {
-    Document keys = Document.parse(index.keys().toBsonDocument().toJson());
-    for (Document existing : db.getCollection(index.collection()).listIndexes()) {
-      if (existing.get("key", Document.class).equals(keys)) {
-        return true;
-      }
-    }
-    return false;
+    assertThat(watch.unindexed()).as("queries no declared index serves").isEmpty();
   }
 }
