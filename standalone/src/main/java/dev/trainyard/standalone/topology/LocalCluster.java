@@ -3,11 +3,14 @@ package dev.trainyard.standalone.topology;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.standalone.topology.RenderedChart.Service;
 import dev.trainyard.standalone.topology.RenderedChart.Workload;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +42,13 @@ import org.apache.kafka.common.Uuid;
  * crashed) is started again after a second, with the same command, environment and ports, and a new
  * {@code PROCESS} line names its new pid; the broker and the store too, on their data.
  *
+ * <p>Lines on its standard input act as {@code kubectl} and {@code helm} would, each answered by
+ * {@code DONE <line>} once done: {@code scale <deployment> 0} stops the Deployment's replicas
+ * (SIGTERM, as a scale-down sends) and keeps them down; {@code scale <deployment> up} lets them
+ * start again; {@code upgrade <key=value>} renders the chart again with one more value and, as
+ * {@code helm upgrade} rolls the pods whose environment changed, restarts those replicas one at a
+ * time, each awaited ready (the scaled-down ones come back with the release).
+ *
  * <p>Settings: {@code TRAINYARD_HELM} (default {@code .ci/.tools/bin/helm}, then {@code helm} on
  * the path), {@code TRAINYARD_CHECKOUT} (default the working directory), {@code
  * TRAINYARD_CLUSTER_SET} (more chart values, {@code key=value} separated by {@code ;}).
@@ -54,6 +66,10 @@ public final class LocalCluster {
   private final Path folder;
   private final List<Running> running = new CopyOnWriteArrayList<>();
   private volatile boolean stopping;
+  private final Set<String> heldDown = ConcurrentHashMap.newKeySet();
+  private final List<String> values = new ArrayList<>();
+  private final Map<String, Map<Integer, Integer>> replicaPorts = new ConcurrentHashMap<>();
+  private Map<String, String> addresses = Map.of();
 
   /** One started process, where it answers, and how to start it again. */
   record Running(
@@ -111,14 +127,103 @@ public final class LocalCluster {
       System.err.println("local cluster: " + e.getMessage());
       System.exit(1);
     }
+    Thread control = new Thread(cluster::obeyInput, "local-cluster-control");
+    control.setDaemon(true);
+    control.start();
     cluster.restartWhatExits(stopped);
+  }
+
+  /** Reads control lines from standard input until it ends (see the class comment). */
+  private void obeyInput() {
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    try {
+      String line;
+      while ((line = in.readLine()) != null) {
+        String[] words = line.strip().split("\\s+");
+        try {
+          if (words.length == 3 && words[0].equals("scale")) {
+            scale(words[1], !words[2].equals("0"));
+          } else if (words.length == 2 && words[0].equals("upgrade")) {
+            upgrade(words[1]);
+          } else if (!line.isBlank()) {
+            System.err.println("local cluster: unknown command: " + line);
+            continue;
+          }
+          System.out.println("DONE " + line.strip());
+        } catch (Exception e) {
+          System.err.println("local cluster: " + line + " failed: " + e);
+          System.out.println("FAILED " + line.strip());
+        }
+      }
+    } catch (IOException e) {
+      // standard input closed: no more commands
+    }
+  }
+
+  private List<Running> replicas(String deployment) {
+    return running.stream().filter(r -> r.name().startsWith(deployment + "-")).toList();
+  }
+
+  private void scale(String deployment, boolean up) throws InterruptedException {
+    List<Running> replicas = replicas(deployment);
+    if (replicas.isEmpty()) {
+      throw new IllegalArgumentException("no Deployment " + deployment);
+    }
+    for (Running replica : replicas) {
+      if (up) {
+        heldDown.remove(replica.name()); // started again by restartWhatExits
+      } else {
+        heldDown.add(replica.name());
+        replica.process().destroy();
+      }
+    }
+    for (Running replica : replicas) {
+      if (!up && !replica.process().waitFor(90, TimeUnit.SECONDS)) {
+        replica.process().destroyForcibly();
+      }
+    }
+  }
+
+  /** Renders again with {@code value} and rolls each replica whose environment changed. */
+  private void upgrade(String value) throws Exception {
+    values.add(value);
+    RenderedChart chart = render(values.toArray(String[]::new));
+    for (Workload deployment : chart.workloads("Deployment")) {
+      for (int i = 0; i < deployment.replicas(); i++) {
+        String name = deployment.name() + "-" + i;
+        Running current =
+            running.stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
+        Map<String, String> env =
+            localEnvironment(deployment, name, replicaPorts.get(name), addresses);
+        Map<String, String> was = current.builder().environment();
+        boolean changed =
+            env.entrySet().stream().anyMatch(e -> !e.getValue().equals(was.get(e.getKey())));
+        if (!changed && !heldDown.contains(name)) {
+          continue;
+        }
+        was.putAll(env);
+        heldDown.remove(name);
+        current.process().destroy();
+        if (!current.process().waitFor(90, TimeUnit.SECONDS)) {
+          current.process().destroyForcibly();
+        }
+        Instant deadline = Instant.now().plusSeconds(30);
+        Running again = current;
+        while (again.process() == current.process() && Instant.now().isBefore(deadline)) {
+          Thread.sleep(200);
+          again = running.stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
+        }
+        awaitReady(again);
+      }
+    }
   }
 
   /** Until stopped: starts again, after a second, every process that exited on its own. */
   private void restartWhatExits(CountDownLatch stopped) throws InterruptedException {
     while (!stopped.await(200, TimeUnit.MILLISECONDS)) {
       for (Running process : running) {
-        if (process.process().isAlive() || stopping) {
+        if (process.process().isAlive() || stopping || heldDown.contains(process.name())) {
           continue;
         }
         Thread.sleep(1_000);
@@ -146,13 +251,12 @@ public final class LocalCluster {
         storePort,
         List.of(folder.resolve("store").toString(), Integer.toString(storePort)));
     Path gitRoot = Files.createDirectories(folder.resolve("git"));
-    List<String> values =
-        new ArrayList<>(
-            List.of(
-                // helm --set separates values with commas: escape those of the server list
-                "externalKafka.bootstrapServers=" + bootstrap.replace(",", "\\,"),
-                "externalMongodb.uri=mongodb://127.0.0.1:" + storePort + "/trainyard",
-                "queueWorker.gitRoot.path=" + gitRoot));
+    values.addAll(
+        List.of(
+            // helm --set separates values with commas: escape those of the server list
+            "externalKafka.bootstrapServers=" + bootstrap.replace(",", "\\,"),
+            "externalMongodb.uri=mongodb://127.0.0.1:" + storePort + "/trainyard",
+            "queueWorker.gitRoot.path=" + gitRoot));
     for (String value : System.getenv().getOrDefault("TRAINYARD_CLUSTER_SET", "").split(";")) {
       if (!value.isBlank()) {
         values.add(value.strip());
@@ -171,7 +275,7 @@ public final class LocalCluster {
       }
       localPorts.put(deployment.name(), ports);
     }
-    Map<String, String> addresses = addresses(chart.services(), deployments, localPorts);
+    addresses = addresses(chart.services(), deployments, localPorts);
     Running gateway = null;
     Map<String, String> gatewayEnv = Map.of();
     // the gateway last: it is the door, and it answers once the rest is there
@@ -183,6 +287,7 @@ public final class LocalCluster {
         Map<Integer, Integer> ports =
             replica == 0 ? localPorts.get(deployment.name()) : freshPorts(deployment);
         Map<String, String> env = localEnvironment(deployment, name, ports, addresses);
+        replicaPorts.put(name, ports);
         Running process = launch(name, deployment, env, ports);
         if (isGateway(deployment)) {
           gateway = process;

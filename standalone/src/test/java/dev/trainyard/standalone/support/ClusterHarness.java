@@ -12,14 +12,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.awaitility.Awaitility;
 
@@ -34,6 +38,7 @@ public final class ClusterHarness implements Stack {
   private final Process cluster;
   private final Map<String, String> lines = new LinkedHashMap<>();
   private final List<Member> members = new CopyOnWriteArrayList<>();
+  private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
 
   /** One process of the topology, as its {@code PROCESS} line names it. */
   public record Member(Map<String, String> fields) {
@@ -52,8 +57,39 @@ public final class ClusterHarness implements Stack {
       return fields.get("name");
     }
 
+    public long pid() {
+      return Long.parseLong(fields.get("pid"));
+    }
+
+    /** The running process; throws once it is gone. */
     public ProcessHandle process() {
-      return ProcessHandle.of(Long.parseLong(fields.get("pid"))).orElseThrow();
+      return ProcessHandle.of(pid()).orElseThrow();
+    }
+
+    /** Waits until this member's readiness answers 200. */
+    public void awaitReady(Duration atMost) {
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+      Awaitility.await()
+          .atMost(atMost)
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> ready(http));
+    }
+
+    boolean ready(HttpClient http) {
+      URI readiness =
+          URI.create("http://127.0.0.1:" + fields.get("management") + "/actuator/health/readiness");
+      try {
+        return http.send(
+                    HttpRequest.newBuilder(readiness).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.discarding())
+                .statusCode()
+            == 200;
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
 
     /**
@@ -158,6 +194,8 @@ public final class ClusterHarness implements Stack {
                   if (next.startsWith("RESTARTED ")) {
                     Member again = Member.parse(next);
                     members.replaceAll(m -> m.name().equals(again.name()) ? again : m);
+                  } else if (next.startsWith("DONE ") || next.startsWith("FAILED ")) {
+                    answers.add(next);
                   }
                 }
               } catch (IOException e) {
@@ -166,6 +204,19 @@ public final class ClusterHarness implements Stack {
             });
     drain.setDaemon(true);
     drain.start();
+  }
+
+  /**
+   * Sends a control line to the local cluster ({@code scale <deployment> 0|up}, {@code upgrade
+   * <key=value>}) and waits until it is done.
+   */
+  public void control(String command, Duration atMost) throws IOException, InterruptedException {
+    cluster.getOutputStream().write((command + "\n").getBytes(StandardCharsets.UTF_8));
+    cluster.getOutputStream().flush();
+    String answer = answers.poll(atMost.toMillis(), TimeUnit.MILLISECONDS);
+    if (!("DONE " + command).equals(answer)) {
+      throw new IllegalStateException(command + ": " + (answer == null ? "no answer" : answer));
+    }
   }
 
   /** The gateway's address, without {@code /v1}. */
@@ -192,6 +243,57 @@ public final class ClusterHarness implements Stack {
   /** The members whose Deployment is {@code deployment} (e.g. {@code trainyard-queue-worker}). */
   public List<Member> members(String deployment) {
     return members.stream().filter(m -> m.name().startsWith(deployment + "-")).toList();
+  }
+
+  /**
+   * A Service in front of the replicas of {@code deployment} (their {@code api} port): each new
+   * connection goes to the next replica whose readiness answered 200 at its last probe (every 500
+   * ms, as a kubelet's probe and kube-proxy route to ready endpoints only). Close it after use.
+   */
+  public TcpGate service(String deployment) throws IOException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    List<Integer> ready = new CopyOnWriteArrayList<>();
+    Thread probe =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                List<Integer> now = new ArrayList<>();
+                for (Member replica : members(deployment)) {
+                  if (replica.ready(http)) {
+                    now.add(Integer.valueOf(replica.fields().get("api")));
+                  }
+                }
+                ready.retainAll(now);
+                now.stream().filter(p -> !ready.contains(p)).forEach(ready::add);
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "service-" + deployment);
+    probe.setDaemon(true);
+    probe.start();
+    AtomicInteger next = new AtomicInteger();
+    return new TcpGate(
+        () -> {
+          List<Integer> choice = List.copyOf(ready);
+          return choice.isEmpty()
+              ? 1
+              : choice.get(Math.floorMod(next.getAndIncrement(), choice.size()));
+        }) {
+      @Override
+      public void close() {
+        probe.interrupt();
+        super.close();
+      }
+    };
+  }
+
+  /** The API with the bootstrap token at {@code base} (e.g. a {@link #service} in front of it). */
+  public Api api(String base) {
+    return new Api(base, lines.get("TOKEN"));
   }
 
   @Override

@@ -8,23 +8,31 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 
 /**
  * A TCP proxy on loopback in front of a server, for outages that end: {@link #close()} cuts every
  * connection and turns new ones away (as a stopped server would), {@link #open()} lets them through
- * again to the same server, its data intact.
+ * again to the same server, its data intact. Given a choice of servers ({@link
+ * #TcpGate(IntSupplier)}), each new connection goes to the port the choice names then, as a
+ * Kubernetes Service sends it to one of the ready pods behind it.
  */
-public final class TcpGate implements AutoCloseable {
+public class TcpGate implements AutoCloseable {
   private final ServerSocket listener;
-  private final int target;
+  private final IntSupplier target;
   private final Set<Socket> live = ConcurrentHashMap.newKeySet();
   private volatile boolean open = true;
   private volatile boolean running = true;
 
   public TcpGate(int target) throws IOException {
+    this(() -> target);
+  }
+
+  /** In front of the server {@code target} names for each new connection. */
+  public TcpGate(IntSupplier target) throws IOException {
     this.target = target;
     this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread accept = new Thread(this::accept, "tcp-gate-" + target);
+    Thread accept = new Thread(this::accept, "tcp-gate-" + listener.getLocalPort());
     accept.setDaemon(true);
     accept.start();
   }
@@ -52,7 +60,13 @@ public final class TcpGate implements AutoCloseable {
           quietly(client);
           continue;
         }
-        Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
+        Socket server;
+        try {
+          server = new Socket(InetAddress.getLoopbackAddress(), target.getAsInt());
+        } catch (IOException e) {
+          quietly(client); // the chosen server refused: the client sees its connection end
+          continue;
+        }
         live.add(client);
         live.add(server);
         pump(client, server);
