@@ -97,11 +97,16 @@ public final class ClusterHarness implements Stack {
      * until {@code expected} holds (the group may still be balancing).
      */
     public int awaitAssignedPartitions(IntPredicate expected) {
+      return awaitAssignedPartitions(expected, Duration.ofSeconds(60));
+    }
+
+    /** As {@link #awaitAssignedPartitions(IntPredicate)}, waiting up to {@code atMost}. */
+    public int awaitAssignedPartitions(IntPredicate expected, Duration atMost) {
       URI scrape =
           URI.create("http://127.0.0.1:" + fields.get("management") + "/actuator/prometheus");
       HttpClient http = HttpClient.newHttpClient();
       return Awaitility.await()
-          .atMost(Duration.ofSeconds(60))
+          .atMost(atMost)
           .ignoreExceptions()
           .until(
               () ->

@@ -249,14 +249,14 @@ class ChaosIT {
       kafka.awaitInSync(BACK);
     }
     for (ClusterHarness.Member worker : cluster.members(WORKER)) {
-      roll(cluster, worker).awaitAssignedPartitions(n -> n > 0);
+      roll(cluster, worker).awaitAssignedPartitions(n -> n > 0, BACK);
     }
     for (ClusterHarness.Member gateway : cluster.members("trainyard-gateway")) {
       roll(cluster, gateway).awaitReady(BACK);
     }
     Thread.sleep(5_000);
     ClusterHarness.Member last = kill(cluster, WORKER + "-" + random.nextInt(2), "");
-    awaitReplaced(cluster, last).awaitAssignedPartitions(n -> n > 0);
+    awaitReplaced(cluster, last).awaitAssignedPartitions(n -> n > 0, BACK);
     return null;
   }
 
