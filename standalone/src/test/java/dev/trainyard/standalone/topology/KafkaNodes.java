@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -47,20 +48,48 @@ final class KafkaNodes implements AutoCloseable {
     return admin;
   }
 
-  /** The process name of the node leading most partitions of {@code topic}. */
-  String leaderOfMost(String topic) throws Exception {
-    Map<Integer, Long> led =
-        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
-            .filter(p -> p.leader() != null)
-            .collect(Collectors.groupingBy(p -> p.leader().id(), Collectors.counting()));
-    return "kafka-"
-        + led.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+  /**
+   * The process name of the node leading most partitions of {@code topic}; asked again until the
+   * cluster answers (after a fault, leadership and metadata may still be moving).
+   */
+  String leaderOfMost(String topic) {
+    return answered(
+        () -> {
+          Map<Integer, Long> led =
+              admin
+                  .describeTopics(List.of(topic))
+                  .allTopicNames()
+                  .get()
+                  .get(topic)
+                  .partitions()
+                  .stream()
+                  .filter(p -> p.leader() != null)
+                  .collect(Collectors.groupingBy(p -> p.leader().id(), Collectors.counting()));
+          return "kafka-"
+              + led.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        });
   }
 
-  /** The process name of the node coordinating consumer group {@code group}. */
-  String coordinator(String group) throws Exception {
-    return "kafka-"
-        + admin.describeConsumerGroups(List.of(group)).all().get().get(group).coordinator().id();
+  /** The process name of the node coordinating consumer group {@code group}, asked until told. */
+  String coordinator(String group) {
+    return answered(
+        () ->
+            "kafka-"
+                + admin
+                    .describeConsumerGroups(List.of(group))
+                    .all()
+                    .get()
+                    .get(group)
+                    .coordinator()
+                    .id());
+  }
+
+  private static String answered(Callable<String> question) {
+    return Awaitility.await()
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions()
+        .until(question, answer -> answer != null);
   }
 
   /** Waits until every partition of every topic, internal ones too, has all replicas in sync. */
