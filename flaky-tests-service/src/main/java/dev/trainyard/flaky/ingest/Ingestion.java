@@ -70,8 +70,11 @@ public class Ingestion {
     this.publicUrl = publicUrl;
   }
 
-  /** What the client is told: the upload's id and how many test cases it held. */
-  public record Written(String uploadId, int testCases) {}
+  /**
+   * What the client is told: the upload's id, how many test cases it kept, and how many it skipped
+   * with a line naming each of the first {@value UploadLimits#NAMED_SKIPS}.
+   */
+  public record Written(String uploadId, int testCases, int skippedCount, List<String> skipped) {}
 
   /**
    * Writes the upload once the repository's earlier uploads in this instance are written (waiting
@@ -136,7 +139,13 @@ public class Ingestion {
           owners);
     }
     uploads.done(org, uploadId);
-    return new Written(uploadId, all.size());
+    List<String> named =
+        reports.stream()
+            .flatMap(r -> r.skipped().named().stream())
+            .limit(UploadLimits.NAMED_SKIPS)
+            .toList();
+    return new Written(
+        uploadId, all.size(), reports.stream().mapToInt(r -> r.skipped().count()).sum(), named);
   }
 
   private void classify(

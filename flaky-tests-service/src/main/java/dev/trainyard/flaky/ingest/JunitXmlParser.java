@@ -23,8 +23,12 @@ import javax.xml.stream.XMLStreamReader;
  * than an upload may hold ({@link UploadLimits}); failure messages beyond {@value #MAX_MESSAGE}
  * characters are cut. Understands the producers' dialects: Surefire ({@code flakyFailure}/{@code
  * rerunFailure}, times with decimal commas or thousands separators), pytest xunit1 ({@code
- * file}/{@code line}) and xunit2, jest-junit, gotestsum. Anything else wrong is a {@link
- * MalformedReportException} naming the file and line.
+ * file}/{@code line}) and xunit2, jest-junit, gotestsum. A class's failed setup (Surefire's
+ * nameless {@code <testcase>}) is the test {@value TestCaseBuilder#CLASS_SETUP} of the class, and a
+ * suite's own {@code <error>}/{@code <failure>} the test {@value TestCaseBuilder#SUITE_SETUP} of
+ * the suite; a test case with neither name nor classname is skipped and noted, never a reason to
+ * refuse the file. Anything else wrong is a {@link MalformedReportException} naming the file and
+ * line.
  */
 public final class JunitXmlParser {
   public static final int MAX_DEPTH = 64;
@@ -72,6 +76,7 @@ public final class JunitXmlParser {
     Deque<String> suites = new ArrayDeque<>();
     Deque<String> open = new ArrayDeque<>();
     TestCaseBuilder current = null;
+    int suiteFailureDepth = 0; // the depth of a suite's own <error>/<failure> being read
     boolean sawRoot = false;
     while (xml.hasNext()) {
       int event = xml.next();
@@ -104,10 +109,21 @@ public final class JunitXmlParser {
                   fileName, line, xml, suites.isEmpty() ? null : suites.peek(), limits);
         } else if (current != null) {
           current.child(name, xml);
+        } else if (isSuiteFailure(name, open)) {
+          limits.testCase(fileName, line);
+          current = TestCaseBuilder.suite(suites.peek(), fileName);
+          current.child(name, xml);
+          suiteFailureDepth = open.size();
         }
       } else if (event == XMLStreamConstants.END_ELEMENT) {
+        int depth = open.size();
         String name = open.pop();
-        if (name.equals("testsuite")) {
+        if (current != null && depth == suiteFailureDepth) {
+          current.endChild();
+          results.add(current.build(limits));
+          current = null;
+          suiteFailureDepth = 0;
+        } else if (name.equals("testsuite")) {
           suites.pop();
         } else if (name.equals("testcase") && current != null) {
           results.add(current.build(limits));
@@ -124,6 +140,16 @@ public final class JunitXmlParser {
       throw new MalformedReportException(fileName, 0, "the file holds no XML element");
     }
     return results;
+  }
+
+  /** An {@code <error>} or {@code <failure>} whose parent ({@code open}'s second) is a suite. */
+  private static boolean isSuiteFailure(String name, Deque<String> open) {
+    if (!name.equals("error") && !name.equals("failure")) {
+      return false;
+    }
+    var outer = open.iterator();
+    outer.next(); // the element itself
+    return outer.hasNext() && outer.next().equals("testsuite");
   }
 
   static String attribute(XMLStreamReader xml, String name, String fallback) {

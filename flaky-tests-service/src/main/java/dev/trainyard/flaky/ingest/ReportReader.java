@@ -84,7 +84,7 @@ public final class ReportReader {
     try (InputStream in = new DigestInputStream(source, sha)) {
       List<TestCaseResult> results = PARSER.parse(name, in, limits);
       in.transferTo(OutputStream.nullOutputStream()); // the digest covers every byte
-      return new ParsedReport(name, sha.digest(), results);
+      return new ParsedReport(name, sha.digest(), results, limits.takeSkipped());
     } catch (MalformedReportException e) {
       throw ApiException.badRequest(e.getMessage());
     }

@@ -4,6 +4,17 @@ import javax.xml.stream.XMLStreamReader;
 
 /** One {@code <testcase>} as it is read: its attributes, then what its children say. */
 final class TestCaseBuilder {
+  /**
+   * The name of a class's setup as a test of its own: Surefire writes a failing
+   * {@code @BeforeAll}/{@code @BeforeClass} as a {@code <testcase name="">} of the class.
+   */
+  static final String CLASS_SETUP = "(class setup)";
+
+  /**
+   * The name of a suite's own failure, an {@code <error>} or {@code <failure>} outside testcases.
+   */
+  static final String SUITE_SETUP = "(suite setup)";
+
   private final String parent;
   private final String classname;
   private final String name;
@@ -25,20 +36,28 @@ final class TestCaseBuilder {
     this.durationMillis = durationMillis;
   }
 
+  /**
+   * The test case starting at {@code line}; null (noted in {@code limits} as skipped) when it has
+   * neither a name nor a classname to be known by. A nameless one of a class is the class's setup.
+   */
   static TestCaseBuilder start(
       String fileName, int line, XMLStreamReader xml, String parent, UploadLimits limits)
       throws MalformedReportException {
     String name = JunitXmlParser.attribute(xml, "name", null);
-    if (name == null || name.isBlank()) {
-      throw new MalformedReportException(fileName, line, "a <testcase> has no name");
-    }
-    limits.attribute(fileName, line, "a <testcase> name", name);
     String classname =
         limits.attribute(
             fileName,
             line,
             "a <testcase> classname",
             JunitXmlParser.attribute(xml, "classname", null));
+    if (name == null || name.isBlank()) {
+      if (classname == null || classname.isBlank()) {
+        limits.skip(fileName, line, "a <testcase> with neither a name nor a classname");
+        return null;
+      }
+      name = CLASS_SETUP;
+    }
+    limits.attribute(fileName, line, "a <testcase> name", name);
     String file =
         limits.attribute(
             fileName, line, "a <testcase> file", JunitXmlParser.attribute(xml, "file", null));
@@ -49,6 +68,15 @@ final class TestCaseBuilder {
         name,
         file == null || file.isEmpty() ? null : file,
         millis(fileName, line, time));
+  }
+
+  /**
+   * The failure a suite reports outside any test case, as a test of the suite (of the report's file
+   * when the suite has no name).
+   */
+  static TestCaseBuilder suite(String suite, String fileName) {
+    String name = suite == null || suite.isEmpty() ? fileName : suite;
+    return new TestCaseBuilder(name, name, SUITE_SETUP, null, 0);
   }
 
   void child(String element, XMLStreamReader xml) {

@@ -23,7 +23,9 @@ import reactor.core.publisher.Mono;
  * nothing. An optional {@code codeowners} part becomes the repository's CODEOWNERS: as a file part
  * at most 3 MiB, as a text field at most 256 KiB ({@code
  * spring.webflux.multipart.max-in-memory-size}, which bounds every non-file part of the up to 1,000
- * parts in memory); beyond either, a 413. Answers {@code {"uploadId", "testCases"}}.
+ * parts in memory); beyond either, a 413. Answers {@code {"uploadId", "testCases",
+ * "skippedTestCases", "skipped"}}: the test cases kept, and those skipped (no name nor classname to
+ * know them by), the first of them named by file and line.
  */
 public class UploadHandler {
   private final Ingestion ingestion;
@@ -57,7 +59,11 @@ public class UploadHandler {
         .flatMap(
             written ->
                 JsonAnswers.ok(
-                    Map.of("uploadId", written.uploadId(), "testCases", written.testCases())));
+                    Map.of(
+                        "uploadId", written.uploadId(),
+                        "testCases", written.testCases(),
+                        "skippedTestCases", written.skippedCount(),
+                        "skipped", written.skipped())));
   }
 
   private static Mono<Optional<String>> codeowners(Part part) {

@@ -1,5 +1,8 @@
 package dev.trainyard.flaky.ingest;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What one upload may hold, counted across all its files while they are parsed, so that memory, the
  * write time (the gateway gives an upload 2 minutes; the module README relates the case limit to
@@ -24,9 +27,14 @@ public final class UploadLimits {
   public static final int MAX_IDENTITY_TEXT = 32 * 1024 * 1024;
   public static final int MAX_MESSAGE_TEXT = 16 * 1024 * 1024;
 
+  /** How many skipped test cases an answer names, one line each; the rest are only counted. */
+  public static final int NAMED_SKIPS = 20;
+
   private int testCases;
   private long identityText;
   private long messageText;
+  private final List<String> skipped = new ArrayList<>();
+  private int skippedSinceTaken;
 
   /** Counts a {@code <testcase>} that starts at {@code line}; refuses one beyond the limit. */
   void testCase(String fileName, int line) throws MalformedReportException {
@@ -62,6 +70,30 @@ public final class UploadLimits {
               + " characters; split the results into several uploads");
     }
     return value;
+  }
+
+  /** Notes a {@code <testcase>} at {@code line} that is not kept, and why. */
+  void skip(String fileName, int line, String why) {
+    skippedSinceTaken++;
+    if (skipped.size() < NAMED_SKIPS) {
+      skipped.add(fileName + ":" + line + ": " + why);
+    }
+  }
+
+  /**
+   * The test cases skipped since the last call: how many, and the first {@value #NAMED_SKIPS} of
+   * the upload named.
+   */
+  Skipped takeSkipped() {
+    Skipped taken = new Skipped(skippedSinceTaken, List.copyOf(skipped));
+    skippedSinceTaken = 0;
+    skipped.clear();
+    return taken;
+  }
+
+  /** Test cases of a file that were not kept: how many, and a line naming each of the first. */
+  public record Skipped(int count, List<String> named) {
+    public static final Skipped NONE = new Skipped(0, List.of());
   }
 
   /** {@code message} if the upload's budget for messages still has room, else null. */

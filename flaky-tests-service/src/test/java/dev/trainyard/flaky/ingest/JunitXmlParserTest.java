@@ -36,6 +36,55 @@ class JunitXmlParserTest {
   }
 
   @Test
+  void aClassWhoseSetupFailedIsATestOfTheClass() throws Exception {
+    // as Surefire 3.5.6 writes a failing @BeforeAll: <testcase name="" classname="…"> with <error>
+    List<TestCaseResult> results = parse("surefire-beforeall.xml");
+
+    assertThat(results).hasSize(1);
+    TestCaseResult setup = results.get(0);
+    assertThat(setup.name()).isEqualTo("(class setup)");
+    assertThat(setup.classname()).isEqualTo("com.acme.LedgerTest");
+    assertThat(setup.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(setup.message()).isEqualTo("no database at localhost:5432");
+  }
+
+  @Test
+  void aSuitesOwnErrorIsATestOfTheSuiteAndItsTestCasesStay() throws Exception {
+    String xml =
+        "<testsuites><testsuite name=\"tests.integration\">"
+            + "<error message=\"ImportError: no module named db\">trace</error>"
+            + "<testcase classname=\"tests.integration\" name=\"test_reads\"/>"
+            + "</testsuite></testsuites>";
+
+    List<TestCaseResult> results = parser.parse("pytest.xml", stream(xml));
+
+    assertThat(results)
+        .extracting(TestCaseResult::classname, TestCaseResult::name, TestCaseResult::outcome)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "tests.integration", "(suite setup)", Outcome.FAILED),
+            org.assertj.core.groups.Tuple.tuple("tests.integration", "test_reads", Outcome.PASSED));
+    assertThat(results.get(0).message()).isEqualTo("ImportError: no module named db");
+  }
+
+  @Test
+  void aTestCaseWithNeitherNameNorClassnameIsSkippedAndNamedNotARefusal() throws Exception {
+    String xml =
+        "<testsuite>\n<testcase name=\"\"><error message=\"?\"/></testcase>\n"
+            + "<testcase name=\"kept\"/>\n</testsuite>";
+    UploadLimits limits = new UploadLimits();
+
+    List<TestCaseResult> results = parser.parse("odd.xml", stream(xml), limits);
+
+    assertThat(results).extracting(TestCaseResult::name).containsExactly("kept");
+    UploadLimits.Skipped skipped = limits.takeSkipped();
+    assertThat(skipped.count()).isEqualTo(1);
+    assertThat(skipped.named())
+        .containsExactly("odd.xml:2: a <testcase> with neither a name nor a classname");
+    assertThat(limits.takeSkipped()).isEqualTo(UploadLimits.Skipped.NONE);
+  }
+
+  @Test
   void pytestXunit1NamesTheFile() throws Exception {
     List<TestCaseResult> results = parse("pytest-xunit1.xml");
 
@@ -114,7 +163,6 @@ class JunitXmlParserTest {
       delimiter = '|',
       value = {
         "<html><body/></html>|not a JUnit XML report (the root is <html>)",
-        "<testsuite><testcase classname=\"c\"/></testsuite>|line 1: a <testcase> has no name",
         "<testsuite><testcase name=\"t\" time=\"soon\"/></testsuite>|time=\"soon\" is not a duration",
         "|the file is empty"
       })

@@ -248,6 +248,39 @@ class FlakyTestsIT extends OwnStack {
   }
 
   @Test
+  void aClassWhoseSetupFailsKeepsItsUploadAndIsListedBrokenOnTheTarget() {
+    String repo = Api.uniqueRepo();
+    for (int run = 0; run < 5; run++) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "setup" + run, "main", null)
+                  .file(
+                      "file",
+                      "TEST-com.acme.LedgerTest.xml",
+                      Reports.surefire("com.acme.LedgerTest", List.of(":E")))
+                  .file(
+                      "file",
+                      "TEST-com.acme.SumTest.xml",
+                      Reports.surefire("com.acme.SumTest", List.of("adds:P")))
+                  .file("file", "odd.xml", "<testsuite><testcase name=\"\"/></testsuite>"));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+      assertThat(r.json().get("testCases").asInt()).isEqualTo(2);
+      assertThat(r.json().get("skippedTestCases").asInt()).isEqualTo(1);
+      assertThat(r.json().get("skipped").get(0).asString())
+          .isEqualTo("odd.xml:1: a <testcase> with neither a name nor a classname");
+    }
+
+    JsonNode broken = list(repo, "BROKEN", 10, "");
+
+    assertThat(broken.get("tests")).hasSize(1);
+    JsonNode setup = broken.get("tests").get(0);
+    assertThat(setup.get("name").asString()).isEqualTo("(class setup)");
+    assertThat(setup.get("classname").asString()).isEqualTo("com.acme.LedgerTest");
+    assertThat(setup.get("status").get("reason").asString())
+        .isEqualTo("its last 5 runs on the target branch all failed");
+  }
+
+  @Test
   void theSameUploadSentTwiceCountsOnce() {
     String repo = Api.uniqueRepo();
     // 4 failures of 5 on main: a fifth counted twice would make it broken (B2)

@@ -6,7 +6,10 @@ import java.util.List;
 final class Reports {
   private Reports() {}
 
-  /** A Surefire report of {@code classname}: each entry {@code name:P|F|R|S}. */
+  /**
+   * A Surefire report of {@code classname}: each entry {@code name:P|F|R|S|E}; {@code ":E"} is a
+   * failed class setup as Surefire writes it (a nameless test case with an error).
+   */
   static String surefire(String classname, List<String> cases) {
     StringBuilder xml =
         new StringBuilder(
@@ -33,6 +36,10 @@ final class Reports {
                 "><flakyFailure message=\"timeout\" type=\"java.net.SocketTimeoutException\">"
                     + "<stackTrace>at Net.java:1</stackTrace></flakyFailure></testcase>\n");
         case 'S' -> xml.append("><skipped/></testcase>\n");
+        case 'E' ->
+            xml.append(
+                "><error message=\"no database at localhost:5432\""
+                    + " type=\"java.lang.IllegalStateException\">at Ledger.java:11</error></testcase>\n");
         default -> xml.append("/>\n");
       }
     }
