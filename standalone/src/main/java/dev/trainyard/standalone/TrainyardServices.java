@@ -6,8 +6,10 @@ import dev.trainyard.webhooks.WebhookDispatcherApplication;
 import dev.trainyard.worker.WorkerApplication;
 import dev.trainyard.worker.processing.CommandListener;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import org.springframework.boot.Banner;
@@ -200,11 +202,26 @@ public final class TrainyardServices implements AutoCloseable {
     return worker;
   }
 
+  /**
+   * Stops the gateway first (it stops taking requests and answers those in flight), then the other
+   * three side by side: none of them waits for another, and each spends most of its stop waiting
+   * (listener containers finishing a batch, event loops going quiet).
+   */
   @Override
   public void close() {
     gateway.close();
-    flaky.close();
-    dispatcher.close();
-    worker.close();
+    List<Thread> stopping = new ArrayList<>();
+    for (ConfigurableApplicationContext context : List.of(flaky, dispatcher, worker)) {
+      Thread thread = new Thread(context::close, "stop-" + context.getId());
+      thread.start();
+      stopping.add(thread);
+    }
+    try {
+      for (Thread thread : stopping) {
+        thread.join();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.trainyard.flaky.config;
 
+import dev.trainyard.common.boot.ContextEventLoops;
 import dev.trainyard.common.flaky.RequestProof;
 import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.flaky.cases.TestCaseStore;
@@ -49,9 +50,7 @@ public class FlakyConfiguration {
   /** Event loops of this context only (several services share one JVM in the standalone). */
   @Bean
   ReactorResourceFactory reactorResourceFactory() {
-    ReactorResourceFactory factory = new ReactorResourceFactory();
-    factory.setUseGlobalResources(false);
-    return factory;
+    return ContextEventLoops.resources();
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.config;
 
+import dev.trainyard.common.boot.ContextEventLoops;
 import dev.trainyard.gateway.auth.Access;
 import dev.trainyard.gateway.auth.AdminHandler;
 import dev.trainyard.gateway.auth.RouteGuard;
@@ -33,15 +34,10 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 @EnableConfigurationProperties(GatewayProperties.class)
 public class Routes {
 
-  /**
-   * Event loops of this context only: several services share one JVM in the standalone (and tests),
-   * and closing one context must not stop another's server.
-   */
+  /** Event loops of this context only (several services share one JVM in the standalone). */
   @Bean
   ReactorResourceFactory reactorResourceFactory() {
-    ReactorResourceFactory factory = new ReactorResourceFactory();
-    factory.setUseGlobalResources(false);
-    return factory;
+    return ContextEventLoops.resources();
   }
 
   /** The gateway's clock: injected where time matters, so a test can move it. */
