@@ -1,5 +1,7 @@
 package dev.trainyard.flaky.classify;
 
+import static java.util.stream.Collectors.toSet;
+
 import dev.trainyard.flaky.ingest.Outcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +20,9 @@ import java.util.function.Predicate;
  * <table>
  *   <tr><th>rule</th><th>status</th><th>evidence</th></tr>
  *   <tr><td>B1</td><td>broken</td><td>it failed in at least 8 of the last 10 runs on the target
- *       branch</td></tr>
- *   <tr><td>B2</td><td>broken</td><td>its last 5 runs on the target branch all failed</td></tr>
+ *       branch (not for a test that is flaky)</td></tr>
+ *   <tr><td>B2</td><td>broken</td><td>its last 5 runs on the target branch all failed (10 for a
+ *       test that is flaky)</td></tr>
  *   <tr><td>F1</td><td>flaky</td><td>it passed and failed on the same commit (any branch) within
  *       7 days</td></tr>
  *   <tr><td>F2</td><td>flaky</td><td>it passed on a retry within 7 days</td></tr>
@@ -31,6 +34,12 @@ import java.util.function.Predicate;
  *       runs on any branch passed at the first attempt (with no F1/F2 evidence in the 7 days, which
  *       "none of the above" already says — so a test flagged in PR CI recovers too)</td></tr>
  * </table>
+ *
+ * <p>B1 and B2 count only failures on commits where the test never passed: while the same commits
+ * show it passing and failing, a streak is flakiness. A broken test becomes flaky only once at
+ * least half of its last 10 target-branch runs passed. Together these keep a flaky test that
+ * strings a few failures together flaky (and quarantined) instead of flapping to broken and back
+ * ({@code bench/README.md}, "Flapping").
  *
  * <p>Which runs are target-branch runs is {@link TargetBranch}'s rule.
  *
@@ -44,6 +53,7 @@ public final class Classifier {
   static final int FLAKY_WINDOW = 20;
   static final int RECOVERY_RUNS = 10;
   static final int FLAKY_TRANSITIONS = 2;
+  static final int FLAKY_BROKEN_STREAK = 10;
 
   private Classifier() {}
 
@@ -59,10 +69,19 @@ public final class Classifier {
             .sorted(Comparator.comparing(Observation::at).reversed())
             .toList();
     List<Observation> target = newestFirst.stream().filter(targetBranch::matches).toList();
-    Optional<String> broken = broken(target);
+    Set<String> passedOn =
+        runs.stream().filter(Observation::passed).map(Observation::commitSha).collect(toSet());
+    boolean wasFlaky = previous != null && previous.value() == Health.FLAKY;
+    Optional<String> broken = broken(target, passedOn, wasFlaky);
     Optional<String> flaky = broken.isPresent() ? Optional.empty() : flaky(runs, target, now);
     Health value =
         broken.isPresent() ? Health.BROKEN : flaky.isPresent() ? Health.FLAKY : Health.HEALTHY;
+    if (value == Health.FLAKY
+        && previous != null
+        && previous.value() == Health.BROKEN
+        && !recoveredFromBroken(target)) {
+      return previous; // the streak has not ended yet: broken, with its evidence, until it passes
+    }
     if (value == Health.HEALTHY && previous != null && previous.value() != Health.HEALTHY) {
       if (cleanRun(target, Observation::passed)) {
         return new Status(
@@ -108,18 +127,36 @@ public final class Classifier {
     return changes;
   }
 
-  private static Optional<String> broken(List<Observation> target) {
+  /**
+   * B1 and B2, counting only failures on commits where the test never passed (a failure its own
+   * commit also passed is flakiness, not breakage). A test known flaky needs a longer streak, its
+   * last {@value #FLAKY_BROKEN_STREAK} runs: at a failure rate of 50 % five failures in a row come
+   * every 32 runs, and each such streak would drop its quarantine and fail every pull request.
+   */
+  private static Optional<String> broken(
+      List<Observation> target, Set<String> passedOn, boolean wasFlaky) {
+    Predicate<Observation> hard = r -> r.failed() && !passedOn.contains(r.commitSha());
     List<Observation> last = target.subList(0, Math.min(BROKEN_WINDOW, target.size()));
-    long failures = last.stream().filter(Observation::failed).count();
-    if (last.size() == BROKEN_WINDOW && failures >= BROKEN_FAILURES) {
+    long failures = last.stream().filter(hard).count();
+    if (!wasFlaky && last.size() == BROKEN_WINDOW && failures >= BROKEN_FAILURES) {
       return Optional.of(
           "failed in " + failures + " of its last " + BROKEN_WINDOW + " runs on the target branch");
     }
-    if (target.size() >= BROKEN_STREAK
-        && target.subList(0, BROKEN_STREAK).stream().allMatch(Observation::failed)) {
-      return Optional.of("its last " + BROKEN_STREAK + " runs on the target branch all failed");
+    int streak = wasFlaky ? FLAKY_BROKEN_STREAK : BROKEN_STREAK;
+    if (target.size() >= streak && target.subList(0, streak).stream().allMatch(hard)) {
+      return Optional.of("its last " + streak + " runs on the target branch all failed");
     }
     return Optional.empty();
+  }
+
+  /**
+   * A broken test is flaky again only once at least half of its last {@value #RECOVERY_RUNS}
+   * target-branch runs passed: one pass after a streak does not end it.
+   */
+  private static boolean recoveredFromBroken(List<Observation> target) {
+    List<Observation> last = target.subList(0, Math.min(RECOVERY_RUNS, target.size()));
+    return last.size() == RECOVERY_RUNS
+        && last.stream().filter(Observation::passed).count() * 2 >= RECOVERY_RUNS;
   }
 
   private static Optional<String> flaky(

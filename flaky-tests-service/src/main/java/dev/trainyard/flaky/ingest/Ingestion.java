@@ -24,6 +24,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -95,7 +96,9 @@ public class Ingestion {
     Repo repo = form.repo();
     List<TestCaseResult> all = new ArrayList<>();
     reports.forEach(r -> all.addAll(r.results()));
-    String uploadId = form.uploadId() != null ? form.uploadId() : derivedId(org, form, reports);
+    byte[] content = fingerprint(org, form, reports);
+    String uploadId =
+        form.uploadId() != null ? form.uploadId() : UUID.nameUUIDFromBytes(content).toString();
     List<MergedResult> merged =
         MergedResult.merge(
             all,
@@ -110,7 +113,9 @@ public class Ingestion {
                         r.name(),
                         form.variant())
                     .toString());
-    Instant at = uploads.begin(org, uploadId, form, all.size(), clock.instant());
+    Instant at =
+        uploads.begin(
+            org, uploadId, HexFormat.of().formatHex(content), form, all.size(), clock.instant());
     for (int i = 0; i < merged.size(); i += BATCH) {
       results.save(
           org,
@@ -121,8 +126,8 @@ public class Ingestion {
           at);
     }
     RepoSettings repoSettings = settings.get(org, repo);
-    String newOwners =
-        codeowners != null ? codeowners : committedCodeowners(org, form, repoSettings);
+    TargetBranch target = repoSettings.target(git.defaultBranch(org, repo));
+    String newOwners = targetOwners(org, form, target, codeowners);
     if (newOwners != null && !newOwners.equals(repoSettings.codeowners())) {
       settings.codeowners(org, repo, newOwners);
       repoSettings = settings.get(org, repo);
@@ -136,6 +141,7 @@ public class Ingestion {
           merged.subList(i, Math.min(merged.size(), i + BATCH)),
           at,
           repoSettings,
+          target,
           owners);
     }
     uploads.done(org, uploadId);
@@ -155,9 +161,9 @@ public class Ingestion {
       List<MergedResult> batch,
       Instant at,
       RepoSettings repoSettings,
+      TargetBranch target,
       Codeowners owners) {
     Repo repo = form.repo();
-    TargetBranch target = repoSettings.target();
     Map<String, TestCase> existing =
         cases.find(org, batch.stream().map(MergedResult::testId).toList());
     List<TestCase> next = new ArrayList<>(batch.size());
@@ -211,19 +217,23 @@ public class Ingestion {
   }
 
   /**
-   * A target-branch run reads CODEOWNERS as committed at its commit, when the git adapter holds the
-   * repository; other runs (pull requests, trainyard's test branches) hold changes that are not
-   * merged, so they never change the repository's owners. Null when there is nothing to read.
+   * The CODEOWNERS a target-branch run brings: the uploaded file, else the file as committed at its
+   * commit when the git adapter holds the repository. Other runs (a feature branch, a pull request,
+   * a merge queue's branch) hold changes that are not merged, so they never change the repository's
+   * owners. Null when there is nothing to take.
    */
-  private String committedCodeowners(String org, UploadForm form, RepoSettings repoSettings) {
-    if (!repoSettings.target().matches(form.branch(), form.prNumber())) {
+  private String targetOwners(String org, UploadForm form, TargetBranch target, String uploaded) {
+    if (!target.matches(form.branch(), form.prNumber())) {
       return null;
     }
-    return git.at(org, form.repo(), form.commitSha()).orElse(null);
+    return uploaded != null ? uploaded : git.at(org, form.repo(), form.commitSha()).orElse(null);
   }
 
-  /** Without a client-given id: the same upload content (and metadata) is the same upload. */
-  static String derivedId(String org, UploadForm form, List<ParsedReport> reports) {
+  /**
+   * The SHA-256 of what is uploaded, metadata and files: without a client-given id it is the id
+   * (the same content is the same upload); with one, it tells a resend from a reused id.
+   */
+  static byte[] fingerprint(String org, UploadForm form, List<ParsedReport> reports) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       for (String part :
@@ -244,7 +254,7 @@ public class Ingestion {
         sha.update((byte) 0);
         sha.update(report.sha256());
       }
-      return UUID.nameUUIDFromBytes(sha.digest()).toString();
+      return sha.digest();
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JVM", e);
     }

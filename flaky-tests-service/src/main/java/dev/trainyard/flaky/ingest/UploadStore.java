@@ -4,11 +4,13 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
+import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.store.FlakyCollections;
 import java.time.Instant;
 import java.util.Date;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.http.HttpStatus;
 
 /**
  * {@code flaky_uploads}: one document per upload ({@code _id = org/uploadId}). It is written first
@@ -22,8 +24,14 @@ public class UploadStore {
     this.mongo = mongo;
   }
 
-  /** Records the upload (or finds it from an earlier attempt) and returns its time. */
-  public Instant begin(String org, String uploadId, UploadForm form, int testCases, Instant now) {
+  /**
+   * Records the upload (or finds it from an earlier attempt) and returns its time. {@code content}
+   * fingerprints what is uploaded (metadata and files): the same id with other content is a 422 and
+   * changes nothing, as a reused {@code Idempotency-Key} is (an upload recorded before fingerprints
+   * were kept has none and is taken as the same).
+   */
+  public Instant begin(
+      String org, String uploadId, String content, UploadForm form, int testCases, Instant now) {
     Document doc =
         mongo
             .getCollection(FlakyCollections.UPLOADS)
@@ -39,8 +47,18 @@ public class UploadStore {
                     Updates.setOnInsert("jobUrl", form.jobUrl()),
                     Updates.setOnInsert("testCases", testCases),
                     Updates.setOnInsert("at", Date.from(now)),
-                    Updates.set("state", "writing")),
+                    Updates.setOnInsert("content", content),
+                    Updates.setOnInsert("state", "writing")),
                 new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
+    String recorded = doc.getString("content");
+    if (recorded != null && !recorded.equals(content)) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "uploadId "
+              + uploadId
+              + " was already used for an upload with other content; give each run its own"
+              + " uploadId");
+    }
     return doc.getDate("at").toInstant();
   }
 

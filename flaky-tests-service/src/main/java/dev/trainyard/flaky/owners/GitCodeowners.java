@@ -12,9 +12,11 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
@@ -59,21 +61,11 @@ public final class GitCodeowners {
    */
   public Optional<String> at(String org, Repo repo, String commitSha) {
     String commit = commitSha == null ? "" : commitSha.toLowerCase(Locale.ROOT);
-    if (root == null || !OBJECT_ID.matcher(commit).matches()) {
+    Optional<Path> dir = OBJECT_ID.matcher(commit).matches() ? locate(org, repo) : Optional.empty();
+    if (dir.isEmpty()) {
       return Optional.empty();
     }
-    GitLayout.Location found =
-        GitLayout.locate(
-            root, new OrgRepo(org, new RepoRef(repo.host(), repo.owner(), repo.name())));
-    if (!(found instanceof GitLayout.Location.Served served)) {
-      if (found instanceof GitLayout.Location.Refused refused) {
-        log.warn("CODEOWNERS not read: {}", refused.reason());
-      }
-      return Optional.empty();
-    }
-    Path dir = served.path();
-    try (Repository git =
-            new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
+    try (Repository git = open(dir.get());
         RevWalk walk = new RevWalk(git)) {
       RevCommit at = walk.parseCommit(ObjectId.fromString(commit));
       for (String location : LOCATIONS) {
@@ -97,5 +89,46 @@ public final class GitCodeowners {
       log.warn("could not read CODEOWNERS of {} at {}: {}", repo.key(), commit, e.toString());
       return Optional.empty();
     }
+  }
+
+  /**
+   * The repository's default branch as its {@code HEAD} names it, when the git adapter holds the
+   * repository and that branch exists (a bare repository's {@code HEAD} names {@code master} until
+   * told otherwise, whatever branches it has).
+   */
+  public Optional<String> defaultBranch(String org, Repo repo) {
+    Optional<Path> dir = locate(org, repo);
+    if (dir.isEmpty()) {
+      return Optional.empty();
+    }
+    try (Repository git = open(dir.get())) {
+      Ref head = git.exactRef(Constants.HEAD);
+      if (head == null || !head.isSymbolic() || head.getObjectId() == null) {
+        return Optional.empty();
+      }
+      return Optional.of(Repository.shortenRefName(head.getTarget().getName()));
+    } catch (IOException e) {
+      log.warn("could not read the default branch of {}: {}", repo.key(), e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private Optional<Path> locate(String org, Repo repo) {
+    if (root == null) {
+      return Optional.empty();
+    }
+    GitLayout.Location found =
+        GitLayout.locate(
+            root, new OrgRepo(org, new RepoRef(repo.host(), repo.owner(), repo.name())));
+    if (found instanceof GitLayout.Location.Refused refused) {
+      log.warn("repository not read: {}", refused.reason());
+    }
+    return found instanceof GitLayout.Location.Served served
+        ? Optional.of(served.path())
+        : Optional.empty();
+  }
+
+  private static Repository open(Path dir) throws IOException {
+    return new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build();
   }
 }

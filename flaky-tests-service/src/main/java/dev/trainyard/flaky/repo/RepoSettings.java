@@ -3,11 +3,13 @@ package dev.trainyard.flaky.repo;
 import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.owners.Codeowners;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A repository's flaky-test settings: its target branch (whose runs the failure-rate rules read;
- * null = not set, see {@link TargetBranch}), whether flaky tests are quarantined automatically, and
- * its CODEOWNERS (the last uploaded).
+ * null = not set: the source host's default branch or a conventional name, see {@link
+ * TargetBranch}), whether flaky tests are quarantined automatically, and its CODEOWNERS (the last
+ * uploaded).
  */
 public record RepoSettings(
     String repoKey, String targetBranch, boolean autoQuarantine, String codeowners) {
@@ -15,8 +17,15 @@ public record RepoSettings(
     return new RepoSettings(repo.key(), null, false, null);
   }
 
-  public TargetBranch target() {
-    return TargetBranch.of(targetBranch);
+  /**
+   * The target branch: the setting, else {@code hostDefault} (the repository's default branch as
+   * the source host has it, when known), else the conventional names.
+   */
+  public TargetBranch target(Optional<String> hostDefault) {
+    if (targetBranch != null) {
+      return TargetBranch.of(targetBranch);
+    }
+    return hostDefault.map(TargetBranch::of).orElseGet(TargetBranch::conventional);
   }
 
   /** The owners of {@code path} by the CODEOWNERS, empty without a path or a file. */

@@ -11,6 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +64,26 @@ class GitCodeownersTest {
 
     assertThat(GitCodeowners.under(root).at(ORG, REPO, sha))
         .contains("* @owner-of-" + expected + "\n");
+  }
+
+  @Test
+  void theDefaultBranchIsWhatHeadNamesWhenThatBranchExists() throws Exception {
+    GitCodeowners git = GitCodeowners.under(root);
+    assertThat(git.defaultBranch(ORG, REPO)).as("no repository").isEmpty();
+    String sha = commit(Map.of("README", "hello\n"));
+    Path dir = root.resolve(ORG + "/github.com/acme/shop.git");
+    try (Git repo = Git.open(dir.toFile())) {
+      RefUpdate trunk = repo.getRepository().updateRef("refs/heads/trunk");
+      trunk.setNewObjectId(ObjectId.fromString(sha));
+      trunk.forceUpdate();
+      repo.getRepository().updateRef(Constants.HEAD).link("refs/heads/trunk");
+      assertThat(git.defaultBranch(ORG, REPO)).contains("trunk");
+
+      repo.getRepository().updateRef(Constants.HEAD).link("refs/heads/develop");
+      assertThat(git.defaultBranch(ORG, REPO))
+          .as("HEAD names a branch that is not there")
+          .isEmpty();
+    }
   }
 
   @Test

@@ -102,6 +102,47 @@ class FlakyTestsIT extends OwnStack {
   }
 
   @Test
+  void onlyPushesToTheTargetBranchCountForItsRatesAndBringTheirOwners() {
+    String repo = Api.uniqueRepo();
+    String file = "tests/test_cart.py";
+    // no target_branch set and no git repository: main, master or develop is the target
+    for (String outcome : List.of("test_total:F", "test_total:P")) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "m1", "refs/heads/main", null)
+                  .file("file", "pytest.xml", Reports.pytest(file, List.of(outcome)))
+                  .field("codeowners", "* @acme/shop\n"));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+    // a developer's branch pushed without a PR, and GitHub's merge-queue branch: never the target
+    for (int run = 0; run < 5; run++) {
+      String branch = run % 2 == 0 ? "feature/login" : "gh-readonly-queue/main/pr-9-f" + run;
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "f" + run, branch, null)
+                  .file("file", "pytest.xml", Reports.pytest(file, List.of("test_login:F")))
+                  .field("codeowners", "* @acme/intruder\n"));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+
+    assertThat(list(repo, "BROKEN", 10, "").get("tests")).isEmpty();
+    JsonNode total = byName(list(repo, "FLAKY", 10, "").get("tests"), "test_total");
+    assertThat(total.get("codeowners").get(0).asString()).isEqualTo("@acme/shop");
+
+    // the same five failures pushed to refs/heads/main are the target's: broken
+    for (int run = 0; run < 5; run++) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "m" + (run + 2), "refs/heads/main", null)
+                  .file("file", "pytest.xml", Reports.pytest(file, List.of("test_login:F"))));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+    JsonNode broken = list(repo, "BROKEN", 10, "").get("tests");
+    assertThat(broken).hasSize(1);
+    assertThat(broken.get(0).get("name").asString()).isEqualTo("test_login");
+  }
+
+  @Test
   void uploadsAreClassifiedListedQuarantinedAndAnnounced() {
     subscribe("[\"test_case.*\"]");
     String repo = Api.uniqueRepo();
@@ -112,6 +153,13 @@ class FlakyTestsIT extends OwnStack {
                 .status())
         .isEqualTo(200);
     String pyFile = "tests/test_sum.py";
+    // CODEOWNERS come with a run on the target branch (a PR's copy is not merged yet)
+    Api.Response owners =
+        upload(
+            Multipart.upload(repo, "m0", "main", null)
+                .file("file", "pytest.xml", Reports.pytest(pyFile, List.of("test_ok:P")))
+                .field("codeowners", "* @acme/everyone\ntests/ @acme/payments\n"));
+    assertThat(owners.status()).as(owners.body()).isEqualTo(200);
     // the same commit fails and passes on a PR branch (F1); a Surefire test passes on retry (F2)
     Api.Response first =
         upload(
@@ -123,8 +171,7 @@ class FlakyTestsIT extends OwnStack {
                 .file(
                     "file",
                     "TEST-com.acme.NetTest.xml",
-                    Reports.surefire("com.acme.NetTest", List.of("talks:R", "steady:P")))
-                .field("codeowners", "* @acme/everyone\ntests/ @acme/payments\n"));
+                    Reports.surefire("com.acme.NetTest", List.of("talks:R", "steady:P"))));
     assertThat(first.status()).as(first.body()).isEqualTo(200);
     assertThat(first.json().get("testCases").asInt()).isEqualTo(4);
     assertThat(first.json().get("uploadId").asString()).isNotEmpty();
@@ -310,6 +357,35 @@ class FlakyTestsIT extends OwnStack {
         Multipart.upload(repo, "sha-new", "main", null)
             .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F"))));
     assertThat(list(repo, "BROKEN", 10, "").get("page").get("total_rows").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void aReusedUploadIdWithOtherContentIsRefusedAndKeepsTheFirstRun() {
+    String repo = Api.uniqueRepo();
+    String id = java.util.UUID.randomUUID().toString();
+    Api.Response first =
+        upload(
+            Multipart.upload(repo, "sha1", "main", null)
+                .field("uploadId", id)
+                .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F"))));
+    Api.Response resent =
+        upload(
+            Multipart.upload(repo, "sha1", "main", null)
+                .field("uploadId", id)
+                .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F"))));
+    // a CI job's rerun that kept the id of its first attempt
+    Api.Response rerun =
+        upload(
+            Multipart.upload(repo, "sha1", "main", null)
+                .field("uploadId", id)
+                .file("file", "r.xml", Reports.surefire("a.B", List.of("t:P"))));
+
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(resent.status()).as("the same content again: " + resent.body()).isEqualTo(200);
+    assertThat(rerun.status()).as(rerun.body()).isEqualTo(422);
+    assertThat(rerun.body()).contains("uploadId " + id + " was already used");
+    // the refused rerun changed nothing: one failure on sha1, no pass to make it flaky
+    assertThat(list(repo, "FLAKY", 10, "").get("page").get("total_rows").asInt()).isZero();
   }
 
   @Test
