@@ -72,10 +72,17 @@ public class Ingestion {
   }
 
   /**
-   * What the client is told: the upload's id, how many test cases it kept, and how many it skipped
-   * with a line naming each of the first {@value UploadLimits#NAMED_SKIPS}.
+   * What the client is told: the upload's id, how many test cases it kept, how many it skipped with
+   * a line naming each of the first {@value UploadLimits#NAMED_SKIPS}, and how many test ids
+   * several of its files reported, the first {@value MergedResult#NAMED_COLLISIONS} named.
    */
-  public record Written(String uploadId, int testCases, int skippedCount, List<String> skipped) {}
+  public record Written(
+      String uploadId,
+      int testCases,
+      int skippedCount,
+      List<String> skipped,
+      int collisions,
+      List<String> colliding) {}
 
   /**
    * Writes the upload once the repository's earlier uploads in this instance are written (waiting
@@ -94,15 +101,15 @@ public class Ingestion {
   /** Writes the upload on this thread; callers serialise per repository ({@link #submit}). */
   Written write(String org, UploadForm form, List<ParsedReport> reports, String codeowners) {
     Repo repo = form.repo();
-    List<TestCaseResult> all = new ArrayList<>();
-    reports.forEach(r -> all.addAll(r.results()));
+    int testCases = reports.stream().mapToInt(r -> r.results().size()).sum();
     byte[] content = fingerprint(org, form, reports);
     String uploadId =
         form.uploadId() != null ? form.uploadId() : UUID.nameUUIDFromBytes(content).toString();
-    List<MergedResult> merged =
+    MergedResult.Merged upload =
         MergedResult.merge(
-            all,
-            r ->
+            reports,
+            report -> report.variant() != null ? report.variant() : form.variant(),
+            (variant, r) ->
                 TestIdentity.of(
                         repo.host(),
                         repo.owner(),
@@ -111,11 +118,12 @@ public class Ingestion {
                         r.classname(),
                         r.parent(),
                         r.name(),
-                        form.variant())
+                        variant)
                     .toString());
+    List<MergedResult> merged = upload.results();
     Instant at =
         uploads.begin(
-            org, uploadId, HexFormat.of().formatHex(content), form, all.size(), clock.instant());
+            org, uploadId, HexFormat.of().formatHex(content), form, testCases, clock.instant());
     for (int i = 0; i < merged.size(); i += BATCH) {
       results.save(
           org,
@@ -151,7 +159,12 @@ public class Ingestion {
             .limit(UploadLimits.NAMED_SKIPS)
             .toList();
     return new Written(
-        uploadId, all.size(), reports.stream().mapToInt(r -> r.skipped().count()).sum(), named);
+        uploadId,
+        testCases,
+        reports.stream().mapToInt(r -> r.skipped().count()).sum(),
+        named,
+        upload.collisions(),
+        upload.named());
   }
 
   private void classify(
@@ -191,7 +204,7 @@ public class Ingestion {
               r.classname(),
               r.parent(),
               r.filePath(),
-              form.variant(),
+              r.variant(),
               status,
               runs,
               before == null ? QuarantineSetting.UNSPECIFIED : before.quarantine(),
@@ -252,6 +265,10 @@ public class Ingestion {
       for (ParsedReport report : reports) {
         sha.update(report.fileName().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
+        if (report.variant() != null) { // an upload without per-file variants keeps its id
+          sha.update(report.variant().getBytes(StandardCharsets.UTF_8));
+          sha.update((byte) 0);
+        }
         sha.update(report.sha256());
       }
       return sha.digest();

@@ -1,15 +1,18 @@
 package dev.trainyard.flaky.ingest;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
- * One test case's outcome in one upload. A test reported several times in an upload (several files,
- * a runner that re-runs by repeating the test case) is one run: failed and passed in the same
- * upload is a pass on retry.
+ * One test case's outcome in one upload. A test reported several times in one file (a runner that
+ * re-runs a failed test by repeating its test case, as gotestsum does) is one run: failed and
+ * passed there is a pass on retry. The same test id in two files of one upload is not a retry:
+ * those are usually two configurations (pytest under two interpreters, one job per shard) that the
+ * upload did not tell apart with a variant, so a failure in either stays a failure, and the
+ * collision is named in the upload's answer.
  */
 public record MergedResult(
     String testId,
@@ -17,44 +20,94 @@ public record MergedResult(
     String classname,
     String parent,
     String filePath,
+    String variant,
     Outcome outcome,
     long durationMillis,
     String message) {
 
-  /** The upload's results by test id, in first-seen order. */
-  public static List<MergedResult> merge(
-      Collection<TestCaseResult> results, java.util.function.Function<TestCaseResult, String> id) {
+  /** The first {@value #NAMED_COLLISIONS} collisions are named in the upload's answer. */
+  static final int NAMED_COLLISIONS = 20;
+
+  /** The upload's results by test id in first-seen order, and the ids reported by several files. */
+  public record Merged(List<MergedResult> results, int collisions, List<String> named) {}
+
+  /**
+   * Merges the results of {@code reports}; {@code id} gives a result's test id from its report's
+   * variant ({@code variant} applied to the report) and the result.
+   */
+  public static Merged merge(
+      List<ParsedReport> reports,
+      java.util.function.Function<ParsedReport, String> variant,
+      BiFunction<String, TestCaseResult, String> id) {
     Map<String, MergedResult> byId = new LinkedHashMap<>();
-    for (TestCaseResult r : results) {
-      String testId = id.apply(r);
-      MergedResult next =
-          new MergedResult(
-              testId,
-              r.name(),
-              r.classname(),
-              r.parent(),
-              r.filePath(),
-              r.outcome(),
-              r.durationMillis(),
-              r.message());
-      byId.merge(testId, next, MergedResult::with);
+    Map<String, String> fileOf = new LinkedHashMap<>();
+    Map<String, String> collided = new LinkedHashMap<>();
+    for (ParsedReport report : reports) {
+      String reportVariant = variant.apply(report);
+      Map<String, MergedResult> inFile = new LinkedHashMap<>();
+      for (TestCaseResult r : report.results()) {
+        String testId = id.apply(reportVariant, r);
+        inFile.merge(testId, of(testId, reportVariant, r), MergedResult::retried);
+      }
+      for (MergedResult r : inFile.values()) {
+        MergedResult earlier = byId.get(r.testId());
+        if (earlier == null) {
+          byId.put(r.testId(), r);
+          fileOf.put(r.testId(), report.fileName());
+        } else {
+          byId.put(r.testId(), earlier.collided(r));
+          collided.putIfAbsent(
+              r.testId(),
+              r.describe() + " in " + fileOf.get(r.testId()) + " and " + report.fileName());
+        }
+      }
     }
-    return new ArrayList<>(byId.values());
+    return new Merged(
+        new ArrayList<>(byId.values()),
+        collided.size(),
+        collided.values().stream().limit(NAMED_COLLISIONS).toList());
   }
 
-  MergedResult with(MergedResult other) {
+  private static MergedResult of(String testId, String variant, TestCaseResult r) {
+    return new MergedResult(
+        testId,
+        r.name(),
+        r.classname(),
+        r.parent(),
+        r.filePath(),
+        variant,
+        r.outcome(),
+        r.durationMillis(),
+        r.message());
+  }
+
+  private String describe() {
+    return classname == null ? name : classname + " " + name;
+  }
+
+  MergedResult retried(MergedResult other) {
+    return with(other, retry(outcome, other.outcome));
+  }
+
+  MergedResult collided(MergedResult other) {
+    return with(other, worst(outcome, other.outcome));
+  }
+
+  private MergedResult with(MergedResult other, Outcome combined) {
     return new MergedResult(
         testId,
         name,
         classname,
         parent,
         filePath,
-        combine(outcome, other.outcome),
+        variant,
+        combined,
         durationMillis + other.durationMillis,
         message != null ? message : other.message);
   }
 
-  static Outcome combine(Outcome a, Outcome b) {
+  /** Two results of one file: a pass and a failure is a pass on retry. */
+  static Outcome retry(Outcome a, Outcome b) {
     if (a == Outcome.SKIPPED) {
       return b;
     }
@@ -62,5 +115,15 @@ public record MergedResult(
       return a;
     }
     return Outcome.PASSED_ON_RETRY; // a pass and a failure, or a retry and anything that ran
+  }
+
+  /** Two files' results for one id: a failure in either is a failure, never a retry. */
+  static Outcome worst(Outcome a, Outcome b) {
+    for (Outcome o : List.of(Outcome.FAILED, Outcome.PASSED_ON_RETRY, Outcome.PASSED)) {
+      if (a == o || b == o) {
+        return o;
+      }
+    }
+    return Outcome.SKIPPED;
   }
 }

@@ -56,12 +56,7 @@ public record UploadForm(
                   return Long.parseLong(p);
                 })
             .orElse(null);
-    String variant = field(parts, "variant").orElse("");
-    if (variant.length() > StrictJson.MAX_NAME
-        || variant.chars().anyMatch(Character::isISOControl)) {
-      throw ApiException.badRequest(
-          "variant must be a string of at most 255 characters without control characters");
-    }
+    String variant = variant(field(parts, "variant").orElse(""), "variant");
     String jobUrl = field(parts, "jobUrl").filter(u -> !u.isEmpty()).orElse(null);
     if (jobUrl != null && (jobUrl.length() > MAX_URL || !jobUrl.matches("(?i)https?://\\S+"))) {
       throw ApiException.badRequest("jobUrl must be an http(s) URL of at most 2048 characters");
@@ -79,6 +74,15 @@ public record UploadForm(
                 })
             .orElse(null);
     return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId);
+  }
+
+  /** {@code value} as a variant, or a 400 naming {@code field}. */
+  static String variant(String value, String field) {
+    if (value.length() > StrictJson.MAX_NAME || value.chars().anyMatch(Character::isISOControl)) {
+      throw ApiException.badRequest(
+          field + " must be a string of at most 255 characters without control characters");
+    }
+    return value;
   }
 
   /** A plain form field's value (a part sent as a file is refused for these). */

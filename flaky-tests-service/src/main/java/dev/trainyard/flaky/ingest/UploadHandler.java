@@ -24,8 +24,10 @@ import reactor.core.publisher.Mono;
  * at most 3 MiB, as a text field at most 256 KiB ({@code
  * spring.webflux.multipart.max-in-memory-size}, which bounds every non-file part of the up to 1,000
  * parts in memory); beyond either, a 413. Answers {@code {"uploadId", "testCases",
- * "skippedTestCases", "skipped"}}: the test cases kept, and those skipped (no name nor classname to
- * know them by), the first of them named by file and line.
+ * "skippedTestCases", "skipped", "collidingTestCases", "colliding"}}: the test cases kept; those
+ * skipped (no name nor classname to know them by), the first of them named by file and line; and
+ * the test ids that several files reported (a failure in either counts; a part named {@code
+ * file:<variant>} tells configurations apart), the first of them named with both files.
  */
 public class UploadHandler {
   private final Ingestion ingestion;
@@ -51,7 +53,7 @@ public class UploadHandler {
         .flatMap(
             parts -> {
               UploadForm form = UploadForm.read(parts);
-              return ReportReader.readAll(parts.get("file"))
+              return ReportReader.readAll(parts)
                   .zipWith(codeowners(parts.getFirst("codeowners")))
                   .flatMap(
                       read -> ingestion.submit(org, form, read.getT1(), read.getT2().orElse(null)));
@@ -63,7 +65,9 @@ public class UploadHandler {
                         "uploadId", written.uploadId(),
                         "testCases", written.testCases(),
                         "skippedTestCases", written.skippedCount(),
-                        "skipped", written.skipped())));
+                        "skipped", written.skipped(),
+                        "collidingTestCases", written.collisions(),
+                        "colliding", written.colliding())));
   }
 
   private static Mono<Optional<String>> codeowners(Part part) {

@@ -360,6 +360,49 @@ class FlakyTestsIT extends OwnStack {
   }
 
   @Test
+  void twoInterpretersInOneUploadAreTwoConfigurationsNotARetry() throws Exception {
+    String repo = Api.uniqueRepo();
+    assertThat(
+            api.post(
+                    "/v1/flaky-tests/update-repo-settings",
+                    repoBody(repo, "\"auto_quarantine\":true"))
+                .status())
+        .isEqualTo(200);
+    String py311 = fixture("pytest-py311.xml");
+    String py310 = fixture("pytest-py310.xml");
+
+    Api.Response together =
+        upload(
+            Multipart.upload(repo, "sha1", "main", null)
+                .file("file", "py311.xml", py311)
+                .file("file", "py310.xml", py310));
+
+    assertThat(together.status()).as(together.body()).isEqualTo(200);
+    assertThat(together.json().get("collidingTestCases").asInt()).isEqualTo(2);
+    assertThat(together.json().get("colliding").get(1).asString())
+        .isEqualTo("tests.test_dates test_fromisoformat_z in py311.xml and py310.xml");
+    // a failure on one interpreter is a failure, not a pass on a retry: nothing flaky to quarantine
+    assertThat(list(repo, "FLAKY", 10, "").get("page").get("total_rows").asInt()).isZero();
+    assertThat(quarantinedIds(repo)).isEmpty();
+
+    Api.Response apart =
+        upload(
+            Multipart.upload(repo, "sha2", "main", null)
+                .file("file:py311", "py311.xml", py311)
+                .file("file:py310", "py310.xml", py310));
+
+    assertThat(apart.status()).as(apart.body()).isEqualTo(200);
+    assertThat(apart.json().get("testCases").asInt()).isEqualTo(4);
+    assertThat(apart.json().get("collidingTestCases").asInt()).isZero();
+  }
+
+  private static String fixture(String name) throws java.io.IOException {
+    try (var in = FlakyTestsIT.class.getResourceAsStream("/reports/" + name)) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
   void aReusedUploadIdWithOtherContentIsRefusedAndKeepsTheFirstRun() {
     String repo = Api.uniqueRepo();
     String id = java.util.UUID.randomUUID().toString();
