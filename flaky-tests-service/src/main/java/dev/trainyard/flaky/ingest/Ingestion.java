@@ -99,8 +99,9 @@ public class Ingestion {
   }
 
   /** Writes the upload on this thread; callers serialise per repository ({@link #submit}). */
-  Written write(String org, UploadForm form, List<ParsedReport> reports, String codeowners) {
+  Written write(String org, UploadForm form, List<ParsedReport> parsed, String codeowners) {
     Repo repo = form.repo();
+    List<ParsedReport> reports = parsed.stream().map(form::located).toList();
     int testCases = reports.stream().mapToInt(r -> r.results().size()).sum();
     byte[] content = fingerprint(org, form, reports);
     String uploadId =
@@ -219,7 +220,7 @@ public class Ingestion {
                 tc,
                 repo,
                 publicUrl,
-                repoSettings.owners(owners, tc.filePath()),
+                repoSettings.owners(owners, tc),
                 tc.quarantined(repoSettings.autoQuarantine()),
                 at);
         changed.add(TestCaseEvents.statusChanged(org, tc.testId(), uploadId, item, was, status));
@@ -260,6 +261,10 @@ public class Ingestion {
             String.valueOf(form.jobUrl())
           }) {
         sha.update(part.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      if (form.pathPrefix() != null) { // an upload without a prefix keeps its id
+        sha.update(form.pathPrefix().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
       }
       for (ParsedReport report : reports) {

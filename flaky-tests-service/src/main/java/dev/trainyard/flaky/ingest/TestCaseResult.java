@@ -14,4 +14,11 @@ public record TestCaseResult(
     Outcome outcome,
     long durationMillis,
     int failedAttempts,
-    String message) {}
+    String message) {
+
+  /** This test case with {@code path} as its file path. */
+  TestCaseResult at(String path) {
+    return new TestCaseResult(
+        parent, classname, name, path, outcome, durationMillis, failedAttempts, message);
+  }
+}

@@ -3,6 +3,7 @@ package dev.trainyard.flaky.ingest;
 import dev.trainyard.common.json.StrictJson;
 import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.http.JsonBody;
+import dev.trainyard.flaky.owners.SourcePath;
 import dev.trainyard.flaky.repo.Repo;
 import java.util.UUID;
 import org.springframework.http.codec.multipart.FormFieldPart;
@@ -13,7 +14,8 @@ import org.springframework.util.MultiValueMap;
  * The fields of an upload (API.md §6): {@code repo} (JSON {@code {host, owner, name}}), {@code
  * commitSha}, {@code branch}, optional {@code prNumber}, {@code variant}, {@code jobUrl}, and
  * {@code uploadId} (a UUID the client may give so a retried upload is recognised; otherwise the id
- * is derived from the upload's content).
+ * is derived from the upload's content), {@code pathPrefix} (the directory the reports' paths are
+ * relative to).
  */
 public record UploadForm(
     Repo repo,
@@ -22,8 +24,10 @@ public record UploadForm(
     Long prNumber,
     String variant,
     String jobUrl,
-    String uploadId) {
+    String uploadId,
+    String pathPrefix) {
   private static final int MAX_URL = 2048;
+  private static final int MAX_PREFIX = 1024;
   private static final long MAX_UINT32 = 4_294_967_295L;
 
   public static UploadForm read(MultiValueMap<String, Part> parts) {
@@ -73,7 +77,72 @@ public record UploadForm(
                   }
                 })
             .orElse(null);
-    return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId);
+    String pathPrefix = pathPrefix(field(parts, "pathPrefix").orElse(""));
+    return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId, pathPrefix);
+  }
+
+  /**
+   * Where the reports' paths are relative to, inside the repository (a package of a monorepo whose
+   * test runner writes paths from the package): a relative path without {@code ..}; null when not
+   * given.
+   */
+  static String pathPrefix(String value) {
+    String prefix = value.replace('\\', '/');
+    while (prefix.endsWith("/")) {
+      prefix = prefix.substring(0, prefix.length() - 1);
+    }
+    while (prefix.startsWith("./")) {
+      prefix = prefix.substring(2);
+    }
+    if (prefix.isEmpty() || prefix.equals(".")) {
+      return null;
+    }
+    if (prefix.length() > MAX_PREFIX
+        || prefix.startsWith("/")
+        || prefix.chars().anyMatch(Character::isISOControl)
+        || java.util.Arrays.asList(prefix.split("/")).contains("..")) {
+      throw ApiException.badRequest(
+          "pathPrefix must be a path inside the repository (relative, without ..) of at most "
+              + MAX_PREFIX
+              + " characters");
+    }
+    return prefix;
+  }
+
+  /**
+   * {@code report} with its test cases' paths from the repository root: the prefix put before each
+   * file path, or before the suite's name where that names the file (jest-junit's {@code
+   * {filepath}}).
+   */
+  ParsedReport located(ParsedReport report) {
+    if (pathPrefix == null) {
+      return report;
+    }
+    return new ParsedReport(
+        report.fileName(),
+        report.variant(),
+        report.sha256(),
+        report.results().stream()
+            .map(
+                r ->
+                    r.at(
+                        repositoryPath(
+                            r.filePath() == null && SourcePath.namesAFile(r.parent())
+                                ? r.parent()
+                                : r.filePath())))
+            .toList(),
+        report.skipped());
+  }
+
+  private String repositoryPath(String path) {
+    if (path == null || pathPrefix == null) {
+      return path;
+    }
+    String p = path.replace('\\', '/');
+    while (p.startsWith("./")) {
+      p = p.substring(2);
+    }
+    return p.startsWith("/") || p.startsWith(pathPrefix + "/") ? p : pathPrefix + "/" + p;
   }
 
   /** {@code value} as a variant, or a 400 naming {@code field}. */

@@ -159,7 +159,7 @@ public class ListHandler {
               tc,
               repo,
               publicUrl,
-              repoSettings.owners(owners, tc.filePath()),
+              repoSettings.owners(owners, tc),
               tc.quarantined(repoSettings.autoQuarantine()),
               now));
     }

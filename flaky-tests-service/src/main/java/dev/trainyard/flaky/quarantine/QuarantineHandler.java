@@ -142,7 +142,7 @@ public class QuarantineHandler {
             after,
             repo,
             publicUrl,
-            repoSettings.owners(settings.parsed(org, repoSettings), after.filePath()),
+            repoSettings.owners(settings.parsed(org, repoSettings), after),
             after.quarantined(repoSettings.autoQuarantine()),
             now);
     TestCaseEvent event =

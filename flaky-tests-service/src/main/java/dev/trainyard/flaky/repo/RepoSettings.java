@@ -1,7 +1,9 @@
 package dev.trainyard.flaky.repo;
 
+import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.owners.Codeowners;
+import dev.trainyard.flaky.owners.SourcePath;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,8 +30,16 @@ public record RepoSettings(
     return hostDefault.map(TargetBranch::of).orElseGet(TargetBranch::conventional);
   }
 
-  /** The owners of {@code path} by the CODEOWNERS, empty without a path or a file. */
-  public List<String> owners(Codeowners parsed, String path) {
-    return parsed == null || path == null ? List.of() : parsed.owners(path);
+  /**
+   * The owners of test case {@code tc} by the CODEOWNERS (its path as {@link SourcePath} derives
+   * it), empty without a path or a file.
+   */
+  public List<String> owners(Codeowners parsed, TestCase tc) {
+    if (parsed == null) {
+      return List.of();
+    }
+    String repoName = repoKey.substring(repoKey.lastIndexOf('/') + 1);
+    String path = SourcePath.of(tc.filePath(), tc.classname(), tc.parent(), repoName);
+    return path == null ? List.of() : parsed.owners(path);
   }
 }
