@@ -39,7 +39,10 @@ public final class RunHistory {
     List<RecentRun> newestFirst =
         runs.stream()
             .sorted(
-                Comparator.comparing(RecentRun::at).reversed().thenComparing(RecentRun::uploadId))
+                Comparator.comparing(RecentRun::commitAt)
+                    .thenComparing(RecentRun::at)
+                    .reversed()
+                    .thenComparing(RecentRun::uploadId))
             .toList();
     Instant since = now.minus(WINDOW);
     List<RecentRun> kept = new ArrayList<>();

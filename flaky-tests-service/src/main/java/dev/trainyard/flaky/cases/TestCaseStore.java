@@ -167,7 +167,8 @@ public class TestCaseStore {
         .append("br", r.branch())
         .append("pr", r.prNumber())
         .append("o", r.outcome().name())
-        .append("at", Date.from(r.at()));
+        .append("at", Date.from(r.at()))
+        .append("ca", Date.from(r.commitAt()));
   }
 
   public static TestCase fromDocument(Document doc) {
@@ -180,6 +181,8 @@ public class TestCaseStore {
     List<RecentRun> runs = new ArrayList<>();
     for (Document r : doc.getList("runs", Document.class, List.of())) {
       Number pr = r.get("pr", Number.class);
+      Instant at = r.getDate("at").toInstant();
+      Date commitAt = r.getDate("ca"); // absent in documents written before it was kept
       runs.add(
           new RecentRun(
               r.getString("u"),
@@ -187,7 +190,8 @@ public class TestCaseStore {
               r.getString("br"),
               pr == null ? null : pr.longValue(),
               Outcome.valueOf(r.getString("o")),
-              r.getDate("at").toInstant()));
+              at,
+              commitAt == null ? at : commitAt.toInstant()));
     }
     String quarantine = doc.getString("quarantine");
     Number version = doc.get("quarantineVersion", Number.class);

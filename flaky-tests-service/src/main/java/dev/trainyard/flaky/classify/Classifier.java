@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,7 +69,8 @@ public final class Classifier {
             .filter(r -> r.outcome() != Outcome.SKIPPED)
             .sorted(Comparator.comparing(Observation::at).reversed())
             .toList();
-    List<Observation> target = newestFirst.stream().filter(targetBranch::matches).toList();
+    List<Observation> target =
+        perCommit(newestFirst.stream().filter(targetBranch::matches).toList());
     Set<String> passedOn =
         runs.stream().filter(Observation::passed).map(Observation::commitSha).collect(toSet());
     boolean wasFlaky = previous != null && previous.value() == Health.FLAKY;
@@ -109,6 +111,22 @@ public final class Classifier {
             : value == Health.FLAKY ? flaky.get() : "no failures in the recent runs";
     Instant since = previous != null && previous.value() == value ? previous.since() : now;
     return new Status(value, reason, since);
+  }
+
+  /**
+   * The target-branch runs as one observation per commit, newest commit first: a commit passed when
+   * any of its runs passed (its re-runs are not several failures in a row), and commits are ordered
+   * by {@link Observation#commitAt}, not by when their results arrived.
+   */
+  static List<Observation> perCommit(List<Observation> targetRuns) {
+    Map<String, Observation> byCommit = new LinkedHashMap<>();
+    for (Observation r : targetRuns) {
+      byCommit.merge(r.commitSha(), r, (a, b) -> a.passed() || !b.passed() ? a : b.withCommitAt(a));
+    }
+    return byCommit.values().stream()
+        .sorted(
+            Comparator.comparing(Observation::commitAt).thenComparing(Observation::at).reversed())
+        .toList();
   }
 
   private static boolean cleanRun(List<Observation> newestFirst, Predicate<Observation> clean) {

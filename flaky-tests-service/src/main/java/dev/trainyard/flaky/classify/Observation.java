@@ -3,9 +3,24 @@ package dev.trainyard.flaky.classify;
 import dev.trainyard.flaky.ingest.Outcome;
 import java.time.Instant;
 
-/** One run of one test case: where (commit, branch, PR) and how it ended. */
+/**
+ * One run of one test case: where (commit, branch, PR), how it ended, when it was uploaded ({@code
+ * at}, what the 7-day window reads) and where its commit stands ({@code commitAt}: when the commit
+ * was made, as the git adapter knows it, else when the run started by its report, else {@code at};
+ * what orders target-branch runs, so a slow pipeline of an older commit is not the newest run).
+ */
 public record Observation(
-    String commitSha, String branch, Long prNumber, Outcome outcome, Instant at) {
+    String commitSha, String branch, Long prNumber, Outcome outcome, Instant at, Instant commitAt) {
+
+  /** A run whose commit's place is not known apart from its upload time. */
+  public Observation(String commitSha, String branch, Long prNumber, Outcome outcome, Instant at) {
+    this(commitSha, branch, prNumber, outcome, at, at);
+  }
+
+  /** This run placed where {@code other} (a run of the same commit) is. */
+  Observation withCommitAt(Observation other) {
+    return new Observation(commitSha, branch, prNumber, outcome, other.at(), other.commitAt());
+  }
 
   public boolean failed() {
     return outcome == Outcome.FAILED;

@@ -122,9 +122,19 @@ public class Ingestion {
                         variant)
                     .toString());
     List<MergedResult> merged = upload.results();
-    Instant at =
+    Instant uploaded =
         uploads.begin(
             org, uploadId, HexFormat.of().formatHex(content), form, testCases, clock.instant());
+    Instant at = uploaded;
+    Instant commitAt =
+        git.commitTime(org, repo, form.commitSha())
+            .or(
+                () ->
+                    reports.stream()
+                        .map(ParsedReport::started)
+                        .filter(java.util.Objects::nonNull)
+                        .min(Instant::compareTo))
+            .orElse(at);
     for (int i = 0; i < merged.size(); i += BATCH) {
       results.save(
           org,
@@ -149,6 +159,7 @@ public class Ingestion {
           uploadId,
           merged.subList(i, Math.min(merged.size(), i + BATCH)),
           at,
+          commitAt,
           repoSettings,
           target,
           owners);
@@ -174,6 +185,7 @@ public class Ingestion {
       String uploadId,
       List<MergedResult> batch,
       Instant at,
+      Instant commitAt,
       RepoSettings repoSettings,
       TargetBranch target,
       Codeowners owners) {
@@ -191,7 +203,13 @@ public class Ingestion {
           RunHistory.add(
               before == null ? List.of() : before.runs(),
               new RecentRun(
-                  uploadId, form.commitSha(), form.branch(), form.prNumber(), r.outcome(), at),
+                  uploadId,
+                  form.commitSha(),
+                  form.branch(),
+                  form.prNumber(),
+                  r.outcome(),
+                  at,
+                  commitAt),
               target,
               at);
       Status previous = before == null ? null : before.status();

@@ -100,6 +100,7 @@ public final class JunitXmlParser {
               fileName, line, "elements nest deeper than " + MAX_DEPTH + " levels");
         }
         if (name.equals("testsuite")) {
+          limits.suiteStarted(attribute(xml, "timestamp", null));
           suites.push(
               limits.attribute(fileName, line, "a <testsuite> name", attribute(xml, "name", "")));
         } else if (name.equals("testcase")) {

@@ -110,7 +110,8 @@ public final class ReportReader {
     try (InputStream in = new DigestInputStream(source, sha)) {
       List<TestCaseResult> results = PARSER.parse(name, in, limits);
       in.transferTo(OutputStream.nullOutputStream()); // the digest covers every byte
-      return new ParsedReport(name, variant, sha.digest(), results, limits.takeSkipped());
+      return new ParsedReport(
+          name, variant, sha.digest(), results, limits.takeSkipped(), limits.takeStarted());
     } catch (MalformedReportException e) {
       throw ApiException.badRequest(e.getMessage());
     }

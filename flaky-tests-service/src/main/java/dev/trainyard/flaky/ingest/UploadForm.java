@@ -131,7 +131,8 @@ public record UploadForm(
                                 ? r.parent()
                                 : r.filePath())))
             .toList(),
-        report.skipped());
+        report.skipped(),
+        report.started());
   }
 
   private String repositoryPath(String path) {

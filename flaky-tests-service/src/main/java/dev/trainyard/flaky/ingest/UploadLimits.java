@@ -1,5 +1,10 @@
 package dev.trainyard.flaky.ingest;
 
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,6 +40,7 @@ public final class UploadLimits {
   private long messageText;
   private final List<String> skipped = new ArrayList<>();
   private int skippedSinceTaken;
+  private Instant started;
 
   /** Counts a {@code <testcase>} that starts at {@code line}; refuses one beyond the limit. */
   void testCase(String fileName, int line) throws MalformedReportException {
@@ -88,6 +94,37 @@ public final class UploadLimits {
     Skipped taken = new Skipped(skippedSinceTaken, List.copyOf(skipped));
     skippedSinceTaken = 0;
     skipped.clear();
+    return taken;
+  }
+
+  /**
+   * Notes a {@code <testsuite timestamp>} of the file being read: producers write ISO-8601 with a
+   * zone (pytest, gotestsum) or without one (Surefire, jest-junit: taken as UTC, what CI runners
+   * use). One that does not parse is ignored: it only orders runs, it never refuses a report.
+   */
+  void suiteStarted(String timestamp) {
+    if (timestamp == null || timestamp.isBlank()) {
+      return;
+    }
+    Instant at;
+    try {
+      at = OffsetDateTime.parse(timestamp.strip()).toInstant();
+    } catch (DateTimeParseException withoutZone) {
+      try {
+        at = LocalDateTime.parse(timestamp.strip()).toInstant(ZoneOffset.UTC);
+      } catch (DateTimeParseException e) {
+        return;
+      }
+    }
+    if (started == null || at.isBefore(started)) {
+      started = at;
+    }
+  }
+
+  /** The earliest suite start of the file read since the last call; null when none said. */
+  Instant takeStarted() {
+    Instant taken = started;
+    started = null;
     return taken;
   }
 

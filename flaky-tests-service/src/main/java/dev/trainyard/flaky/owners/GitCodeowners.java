@@ -7,6 +7,7 @@ import dev.trainyard.flaky.repo.Repo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -109,6 +110,28 @@ public final class GitCodeowners {
       return Optional.of(Repository.shortenRefName(head.getTarget().getName()));
     } catch (IOException e) {
       log.warn("could not read the default branch of {}: {}", repo.key(), e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * When {@code commitSha} was committed, if the git adapter holds it: what orders runs of the
+   * target branch by commit (on a branch whose history moves forward, later commits are later).
+   */
+  public Optional<Instant> commitTime(String org, Repo repo, String commitSha) {
+    String commit = commitSha == null ? "" : commitSha.toLowerCase(Locale.ROOT);
+    Optional<Path> dir = OBJECT_ID.matcher(commit).matches() ? locate(org, repo) : Optional.empty();
+    if (dir.isEmpty()) {
+      return Optional.empty();
+    }
+    try (Repository git = open(dir.get());
+        RevWalk walk = new RevWalk(git)) {
+      return Optional.of(walk.parseCommit(ObjectId.fromString(commit)).getCommitterIdent())
+          .map(ident -> ident.getWhenAsInstant());
+    } catch (MissingObjectException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      log.warn("could not read commit {} of {}: {}", commit, repo.key(), e.toString());
       return Optional.empty();
     }
   }

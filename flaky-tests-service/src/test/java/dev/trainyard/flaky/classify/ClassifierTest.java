@@ -335,6 +335,34 @@ class ClassifierTest {
             brokenBefore,
             Health.FLAKY,
             "failed in 9 of its last 18 runs on the target branch (50 %)",
+            NOW),
+        new Row(
+            "a slow pipeline of an older commit arriving last is not the newest run",
+            plus(
+                main("PPFFFFFPPPPPPPPP"),
+                new Observation(
+                    "late",
+                    "main",
+                    null,
+                    Outcome.FAILED,
+                    NOW.minusSeconds(60),
+                    NOW.minus(Duration.ofMinutes(570)))),
+            brokenBefore,
+            Health.BROKEN,
+            "its last 5 runs on the target branch all failed",
+            EARLIER),
+        new Row(
+            "re-runs of one commit are one observation, not a streak",
+            plus(
+                main("PPPPP"),
+                new Observation("x", "main", null, Outcome.FAILED, NOW.minusSeconds(50)),
+                new Observation("x", "main", null, Outcome.FAILED, NOW.minusSeconds(40)),
+                new Observation("x", "main", null, Outcome.FAILED, NOW.minusSeconds(30)),
+                new Observation("x", "main", null, Outcome.FAILED, NOW.minusSeconds(20)),
+                new Observation("x", "main", null, Outcome.FAILED, NOW.minusSeconds(10))),
+            null,
+            Health.HEALTHY,
+            "no failures in the recent runs",
             NOW));
   }
 

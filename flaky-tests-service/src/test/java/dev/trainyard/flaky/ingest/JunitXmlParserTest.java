@@ -266,6 +266,24 @@ class JunitXmlParserTest {
     return xml.append("</testsuite>").toString();
   }
 
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "gotestsum.xml, 2026-11-20T10:00:00Z",
+    "pytest-xunit2.xml, 2026-11-20T10:00:00Z",
+    "jest-junit-default.xml, 2026-11-27T00:36:03Z",
+    "surefire-beforeall.xml, ",
+  })
+  void aReportSaysWhenItsSuitesStarted(String resource, java.time.Instant started)
+      throws Exception {
+    UploadLimits limits = new UploadLimits();
+    try (InputStream in = getClass().getResourceAsStream("/reports/" + resource)) {
+      parser.parse(resource, in, limits);
+    }
+
+    assertThat(limits.takeStarted()).isEqualTo(started);
+    assertThat(limits.takeStarted()).as("taken once per file").isNull();
+  }
+
   private List<TestCaseResult> parse(String resource) throws Exception {
     try (InputStream in = getClass().getResourceAsStream("/reports/" + resource)) {
       return parser.parse(resource, in);

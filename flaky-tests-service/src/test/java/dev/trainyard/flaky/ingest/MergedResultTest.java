@@ -77,7 +77,7 @@ class MergedResultTest {
 
   private static ParsedReport report(String file, String variant, TestCaseResult... results) {
     return new ParsedReport(
-        file, variant, new byte[32], List.of(results), UploadLimits.Skipped.NONE);
+        file, variant, new byte[32], List.of(results), UploadLimits.Skipped.NONE, null);
   }
 
   private static TestCaseResult result(Outcome outcome) {

@@ -52,7 +52,7 @@ class OwnersPerProducerTest {
       results = new JunitXmlParser().parse(report, in);
     }
     ParsedReport located =
-        form.located(new ParsedReport(report, null, new byte[32], results, null));
+        form.located(new ParsedReport(report, null, new byte[32], results, null, null));
     RepoSettings settings = new RepoSettings(repo.key(), null, false, "");
 
     for (TestCaseResult r : located.results()) {
