@@ -35,6 +35,12 @@ public final class RunHistory {
     return prune(all, targetBranch, now);
   }
 
+  /** {@code runs} as the history keeps them at {@code now} (older evidence left the window). */
+  public static List<RecentRun> current(
+      List<RecentRun> runs, TargetBranch targetBranch, Instant now) {
+    return prune(runs, targetBranch, now);
+  }
+
   static List<RecentRun> prune(List<RecentRun> runs, TargetBranch targetBranch, Instant now) {
     List<RecentRun> newestFirst =
         runs.stream()

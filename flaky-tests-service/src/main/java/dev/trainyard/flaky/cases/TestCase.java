@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A test case of one organization's repository: its identity (API.md §5), its status, its bounded
- * recent runs, its quarantine override and its ticket.
+ * recent runs, its quarantine override and its ticket; {@code version} counts the writes of what
+ * ingestion owns (identity, status, runs), which compare-and-set on it.
  */
 public record TestCase(
     String org,
@@ -21,7 +22,8 @@ public record TestCase(
     List<RecentRun> runs,
     QuarantineSetting quarantine,
     int quarantineVersion,
-    String ticketUrl) {
+    String ticketUrl,
+    long version) {
 
   /**
    * Whether CI should ignore its failures: an override decides; otherwise a flaky test is
@@ -47,6 +49,25 @@ public record TestCase(
     return autoQuarantine && health == Health.FLAKY;
   }
 
+  /** This test case with {@code next} as its runs (classified by its writer). */
+  public TestCase withRuns(List<RecentRun> next) {
+    return new TestCase(
+        org,
+        repo,
+        testId,
+        name,
+        classname,
+        parent,
+        filePath,
+        variant,
+        status,
+        next,
+        quarantine,
+        quarantineVersion,
+        ticketUrl,
+        version);
+  }
+
   /** This test case with another override, one version later. */
   public TestCase withQuarantine(QuarantineSetting setting) {
     return new TestCase(
@@ -62,6 +83,7 @@ public record TestCase(
         runs,
         setting,
         quarantineVersion + 1,
-        ticketUrl);
+        ticketUrl,
+        version);
   }
 }

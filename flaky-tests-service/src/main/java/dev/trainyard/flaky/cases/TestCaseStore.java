@@ -1,8 +1,13 @@
 package dev.trainyard.flaky.cases;
 
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.bulk.BulkWriteError;
+import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
@@ -17,10 +22,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
@@ -30,6 +37,19 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  * own fields, so neither overwrites the other.
  */
 public class TestCaseStore {
+  /** The version of what ingestion owns; compare-and-set on it (see {@link Write}). */
+  static final String VERSION = "v";
+
+  static final String WRITER = "w";
+
+  /** When the test last ran (any branch): what expiry reads. */
+  public static final String LAST_RUN = "lastRunAt";
+
+  public static final String PENDING_STATUS_EVENT = "pendingStatusEvent";
+
+  /** When the test's status was last classified (by an upload or the sweeper). */
+  public static final String EVALUATED = "evaluatedAt";
+
   private final MongoTemplate mongo;
 
   public TestCaseStore(MongoTemplate mongo) {
@@ -63,10 +83,25 @@ public class TestCaseStore {
         .filter(t -> t.repo().equals(repo));
   }
 
-  /** Writes what ingestion owns of each test case, creating new ones. */
-  public void save(List<TestCase> cases, Instant now) {
-    List<WriteModel<Document>> writes = new ArrayList<>(cases.size());
-    for (TestCase tc : cases) {
+  /**
+   * One compare-and-set write of what ingestion owns of a test case: it applies only while the
+   * document is at {@code next.version() - 1} (a new one only while there is none). {@code writer}
+   * tells this write from another one that reached the same version (the upload's id). {@code
+   * event} (null: none) is the status change it makes, kept on the document until it is published.
+   */
+  public record Write(TestCase next, String writer, TestCaseEvent event) {}
+
+  /**
+   * Applies each write whose document is still at the version it was read at, and returns the test
+   * ids of those that another writer changed meanwhile (to be read and classified again). With
+   * several replicas of the service, two uploads of one repository may classify the same test at
+   * once; only one of them stores its result, the other starts over from it, so no run is lost.
+   */
+  public Set<String> save(List<Write> writes, Instant now) {
+    List<WriteModel<Document>> models = new ArrayList<>(writes.size());
+    Set<String> conflicts = new HashSet<>();
+    for (Write w : writes) {
+      TestCase tc = w.next();
       Document set =
           new Document("org", tc.org())
               .append("repo", tc.repo())
@@ -78,19 +113,138 @@ public class TestCaseStore {
               .append("variant", tc.variant())
               .append("status", status(tc.status()))
               .append("runs", tc.runs().stream().map(TestCaseStore::run).toList())
+              .append(VERSION, tc.version())
+              .append(WRITER, w.writer())
+              .append(EVALUATED, Date.from(now))
               .append("updatedAt", Date.from(now));
-      writes.add(
+      tc.runs().stream()
+          .map(RecentRun::at)
+          .max(Instant::compareTo)
+          .ifPresent(last -> set.append(LAST_RUN, Date.from(last)));
+      if (w.event() != null) {
+        set.append(PENDING_STATUS_EVENT, pending(w.event(), now));
+      }
+      long read = tc.version() - 1;
+      models.add(
           new UpdateOneModel<>(
-              Filters.eq("_id", id(tc.org(), tc.testId())),
+              Filters.and(
+                  Filters.eq("_id", id(tc.org(), tc.testId())),
+                  read == 0 ? Filters.exists(VERSION, false) : Filters.eq(VERSION, read)),
               Updates.combine(
                   new Document("$set", set),
                   Updates.setOnInsert("quarantine", QuarantineSetting.UNSPECIFIED.name()),
                   Updates.setOnInsert("quarantineVersion", 0)),
-              new UpdateOptions().upsert(true)));
+              new UpdateOptions().upsert(read == 0)));
     }
-    if (!writes.isEmpty()) {
-      collection().bulkWrite(writes, new BulkWriteOptions().ordered(false));
+    if (models.isEmpty()) {
+      return conflicts;
     }
+    int applied;
+    try {
+      BulkWriteResult result =
+          collection().bulkWrite(models, new BulkWriteOptions().ordered(false));
+      applied = result.getMatchedCount() + result.getUpserts().size();
+    } catch (MongoBulkWriteException e) {
+      for (BulkWriteError error : e.getWriteErrors()) {
+        if (error.getCategory() != ErrorCategory.DUPLICATE_KEY) {
+          throw e;
+        }
+        conflicts.add(writes.get(error.getIndex()).next().testId()); // created by another writer
+      }
+      applied = e.getWriteResult().getMatchedCount() + e.getWriteResult().getUpserts().size();
+    }
+    if (applied + conflicts.size() < writes.size()) {
+      conflicts.addAll(notApplied(writes));
+    }
+    return conflicts;
+  }
+
+  /** The writes whose document is not at their version by their writer: another writer won. */
+  private Set<String> notApplied(List<Write> writes) {
+    String org = writes.get(0).next().org();
+    Map<String, Write> byId = new HashMap<>();
+    writes.forEach(w -> byId.put(id(org, w.next().testId()), w));
+    Set<String> lost = new HashSet<>();
+    Set<String> seen = new HashSet<>();
+    for (Document doc :
+        collection()
+            .find(Filters.in("_id", byId.keySet()))
+            .projection(Projections.include(VERSION, WRITER))) {
+      Write w = byId.get(doc.getString("_id"));
+      seen.add(doc.getString("_id"));
+      Number version = doc.get(VERSION, Number.class);
+      if (version == null
+          || version.longValue() != w.next().version()
+          || !w.writer().equals(doc.getString(WRITER))) {
+        lost.add(w.next().testId());
+      }
+    }
+    byId.forEach(
+        (id, w) -> {
+          if (!seen.contains(id)) {
+            lost.add(w.next().testId());
+          }
+        });
+    return lost;
+  }
+
+  /** Notes that {@code testIds} were classified at {@code now} (nothing of theirs changed). */
+  public void evaluated(String org, Collection<String> testIds, Instant now) {
+    collection()
+        .updateMany(
+            Filters.in("_id", testIds.stream().map(t -> id(org, t)).toList()),
+            Updates.set(EVALUATED, Date.from(now)));
+  }
+
+  /** Forgets the status events {@code published} (test id → event id) once they are published. */
+  public void clearPendingStatusEvents(String org, Map<String, String> published) {
+    if (published.isEmpty()) {
+      return;
+    }
+    List<WriteModel<Document>> clears = new ArrayList<>(published.size());
+    published.forEach(
+        (testId, eventId) ->
+            clears.add(
+                new UpdateOneModel<>(
+                    Filters.and(
+                        Filters.eq("_id", id(org, testId)),
+                        Filters.eq(PENDING_STATUS_EVENT + ".id", eventId)),
+                    Updates.unset(PENDING_STATUS_EVENT))));
+    collection().bulkWrite(clears, new BulkWriteOptions().ordered(false));
+  }
+
+  /**
+   * Status events stored before {@code before} and still not published (the writer stopped between
+   * storing and publishing), at most {@code limit}.
+   */
+  public List<TestCaseEvent> pendingStatusEvents(Instant before, int limit) {
+    List<TestCaseEvent> events = new ArrayList<>();
+    for (Document doc :
+        collection()
+            .find(Filters.lt(PENDING_STATUS_EVENT + ".at", Date.from(before)))
+            .projection(Projections.include(PENDING_STATUS_EVENT))
+            .limit(limit)) {
+      events.add(event(doc.get(PENDING_STATUS_EVENT, Document.class)));
+    }
+    return events;
+  }
+
+  private static Document pending(TestCaseEvent e, Instant now) {
+    return new Document("id", e.id())
+        .append("org", e.org())
+        .append("type", e.type())
+        .append("testId", e.testId())
+        .append("body", e.body())
+        .append("at", Date.from(now));
+  }
+
+  private static TestCaseEvent event(Document e) {
+    return new TestCaseEvent(
+        e.getString("id"),
+        e.getString("org"),
+        e.getString("type"),
+        e.getString("testId"),
+        e.getString("body"));
   }
 
   /**
@@ -132,15 +286,7 @@ public class TestCaseStore {
             .projection(new Document("pendingEvent", 1))
             .first();
     Document e = doc == null ? null : doc.get("pendingEvent", Document.class);
-    return e == null
-        ? Optional.empty()
-        : Optional.of(
-            new TestCaseEvent(
-                e.getString("id"),
-                e.getString("org"),
-                e.getString("type"),
-                e.getString("testId"),
-                e.getString("body")));
+    return e == null ? Optional.empty() : Optional.of(event(e));
   }
 
   /** Forgets the pending event once published (only that one: a newer change keeps its own). */
@@ -195,6 +341,7 @@ public class TestCaseStore {
     }
     String quarantine = doc.getString("quarantine");
     Number version = doc.get("quarantineVersion", Number.class);
+    Number written = doc.get(VERSION, Number.class);
     return new TestCase(
         doc.getString("org"),
         doc.getString("repo"),
@@ -208,6 +355,7 @@ public class TestCaseStore {
         runs,
         quarantine == null ? QuarantineSetting.UNSPECIFIED : QuarantineSetting.valueOf(quarantine),
         version == null ? 0 : version.intValue(),
-        doc.getString("ticket"));
+        doc.getString("ticket"),
+        written == null ? 0 : written.longValue());
   }
 }

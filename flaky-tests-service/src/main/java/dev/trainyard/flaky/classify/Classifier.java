@@ -30,6 +30,8 @@ import java.util.function.Predicate;
  *   <tr><td>F3</td><td>flaky</td><td>on the target branch its failure rate over the last 20 runs
  *       is between 10 % and 80 % and it went from passing to failing at least twice (a failure
  *       streak that ended — a broken test that was fixed — is not flakiness)</td></tr>
+ *   <tr><td>A</td><td>healthy</td><td>a flaky or broken test with no run in 7 days (removed,
+ *       renamed, disabled)</td></tr>
  *   <tr><td>H</td><td>healthy</td><td>none of the above; a flaky or broken test becomes healthy
  *       again only after a clean recovery: its last 10 target-branch runs passed, or its last 10
  *       runs on any branch passed at the first attempt (with no F1/F2 evidence in the 7 days, which
@@ -56,6 +58,10 @@ public final class Classifier {
   static final int FLAKY_TRANSITIONS = 2;
   static final int FLAKY_BROKEN_STREAK = 10;
 
+  /** Why an unhealthy test that stopped running is healthy again. */
+  static final String NOT_SEEN =
+      "no runs in 7 days: removed, renamed or disabled (listed again if it fails again)";
+
   private Classifier() {}
 
   /**
@@ -64,6 +70,11 @@ public final class Classifier {
    */
   public static Status classify(
       List<Observation> runs, TargetBranch targetBranch, Instant now, Status previous) {
+    if (previous != null
+        && previous.value() != Health.HEALTHY
+        && runs.stream().allMatch(r -> r.at().isBefore(now.minus(WINDOW)))) {
+      return new Status(Health.HEALTHY, NOT_SEEN, now);
+    }
     List<Observation> newestFirst =
         runs.stream()
             .filter(r -> r.outcome() != Outcome.SKIPPED)

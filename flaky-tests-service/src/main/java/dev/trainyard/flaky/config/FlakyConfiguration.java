@@ -9,7 +9,9 @@ import dev.trainyard.flaky.http.ErrorHandler;
 import dev.trainyard.flaky.http.GatewayProof;
 import dev.trainyard.flaky.http.SeenNonces;
 import dev.trainyard.flaky.ingest.Ingestion;
+import dev.trainyard.flaky.ingest.Reevaluation;
 import dev.trainyard.flaky.ingest.ResultStore;
+import dev.trainyard.flaky.ingest.StatusWrites;
 import dev.trainyard.flaky.ingest.UploadHandler;
 import dev.trainyard.flaky.ingest.UploadStore;
 import dev.trainyard.flaky.listing.ListHandler;
@@ -31,6 +33,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -38,6 +41,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 /** The service's beans and its route table. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FlakyProperties.class)
+@EnableScheduling
 public class FlakyConfiguration {
   private static final int MIN_KEY = 32;
 
@@ -74,23 +78,37 @@ public class FlakyConfiguration {
   }
 
   @Bean
+  GitCodeowners gitCodeowners(@Value("${trainyard.git.root:}") String gitRoot) {
+    return gitRoot.isEmpty() ? GitCodeowners.none() : GitCodeowners.under(Path.of(gitRoot));
+  }
+
+  @Bean
+  StatusWrites statusWrites(
+      TestCaseStore cases, EventPublisher events, InstantSource clock, FlakyProperties props) {
+    return new StatusWrites(cases, events, clock, props.publicUrl());
+  }
+
+  @Bean
   Ingestion ingestion(
-      TestCaseStore cases,
       MongoTemplate mongo,
       RepoSettingsStore settings,
+      GitCodeowners git,
+      StatusWrites writes,
+      InstantSource clock) {
+    return new Ingestion(
+        new ResultStore(mongo), new UploadStore(mongo), settings, git, writes, clock);
+  }
+
+  @Bean
+  Reevaluation reevaluation(
+      TestCaseStore cases,
+      RepoSettingsStore settings,
+      GitCodeowners git,
+      StatusWrites writes,
       EventPublisher events,
       InstantSource clock,
-      FlakyProperties props,
-      @Value("${trainyard.git.root:}") String gitRoot) {
-    return new Ingestion(
-        cases,
-        new ResultStore(mongo),
-        new UploadStore(mongo),
-        settings,
-        gitRoot.isEmpty() ? GitCodeowners.none() : GitCodeowners.under(Path.of(gitRoot)),
-        events,
-        clock,
-        props.publicUrl());
+      FlakyProperties props) {
+    return new Reevaluation(cases, settings, git, writes, events, clock, props.retention());
   }
 
   /** The service's indexes, built off its start ({@link StoreIndexes}). */

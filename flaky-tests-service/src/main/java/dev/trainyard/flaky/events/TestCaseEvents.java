@@ -16,13 +16,14 @@ public final class TestCaseEvents {
   private TestCaseEvents() {}
 
   /**
-   * A status change caused by upload {@code uploadId}: the id depends only on the test, the upload
-   * and the new status, so writing the upload again yields the same event.
+   * A status change of the test case stored at version {@code fromVersion}: the id depends only on
+   * the test, that version and the new status, so whoever stores the transition (an upload written
+   * again, another replica) and whoever publishes it (the writer, the sweeper) yields one event.
    */
   public static TestCaseEvent statusChanged(
       String org,
       String testId,
-      String uploadId,
+      long fromVersion,
       Map<String, Object> testCase,
       Status previous,
       Status current) {
@@ -34,7 +35,7 @@ public final class TestCaseEvents {
     body.put("test_case", testCase);
     body.put("status_change", change);
     return new TestCaseEvent(
-        id("status", org, testId, uploadId, current.value().name()),
+        id("status", org, testId, "v" + fromVersion, current.value().name()),
         org,
         TestCaseEvent.STATUS_CHANGED,
         testId,

@@ -4,15 +4,7 @@ import dev.trainyard.flaky.cases.QuarantineSetting;
 import dev.trainyard.flaky.cases.RecentRun;
 import dev.trainyard.flaky.cases.RunHistory;
 import dev.trainyard.flaky.cases.TestCase;
-import dev.trainyard.flaky.cases.TestCaseJson;
-import dev.trainyard.flaky.cases.TestCaseStore;
-import dev.trainyard.flaky.classify.Classifier;
-import dev.trainyard.flaky.classify.Health;
-import dev.trainyard.flaky.classify.Status;
 import dev.trainyard.flaky.classify.TargetBranch;
-import dev.trainyard.flaky.events.EventPublisher;
-import dev.trainyard.flaky.events.TestCaseEvent;
-import dev.trainyard.flaky.events.TestCaseEvents;
 import dev.trainyard.flaky.owners.Codeowners;
 import dev.trainyard.flaky.owners.GitCodeowners;
 import dev.trainyard.flaky.repo.Repo;
@@ -23,52 +15,48 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * Writes a fully parsed upload: the upload record, the run log, then each test case's bounded
- * history and its new status, publishing a {@code test_case.status_changed} event before the status
- * that caused it is stored. Every step is idempotent per upload id (documents keyed by it, the
- * upload's time fixed by its first attempt, event ids derived from it), so an upload written again
- * after a crash or a 503 converges instead of counting twice. Uploads of one repository are written
- * one at a time in this instance ({@link PerKeySerializer}).
+ * history and its new status ({@link StatusWrites}: compare-and-set, the status change published
+ * after it is stored). Every step is idempotent per upload id (documents keyed by it, the upload's
+ * time fixed by its first attempt, a run already in a history not added again), so an upload
+ * written again after a crash or a 503 converges instead of counting twice. Uploads of one
+ * repository are written one at a time in this instance ({@link PerKeySerializer}); across replicas
+ * the compare-and-set keeps every run.
  */
 public class Ingestion {
   static final int BATCH = 1000;
-  private final TestCaseStore cases;
   private final ResultStore results;
   private final UploadStore uploads;
   private final RepoSettingsStore settings;
   private final GitCodeowners git;
-  private final EventPublisher events;
+  private final StatusWrites writes;
   private final InstantSource clock;
-  private final String publicUrl;
   private final PerKeySerializer perRepo =
       new PerKeySerializer(task -> Schedulers.boundedElastic().schedule(task));
 
   public Ingestion(
-      TestCaseStore cases,
       ResultStore results,
       UploadStore uploads,
       RepoSettingsStore settings,
       GitCodeowners git,
-      EventPublisher events,
-      InstantSource clock,
-      String publicUrl) {
-    this.cases = cases;
+      StatusWrites writes,
+      InstantSource clock) {
     this.results = results;
     this.uploads = uploads;
     this.settings = settings;
     this.git = git;
-    this.events = events;
+    this.writes = writes;
     this.clock = clock;
-    this.publicUrl = publicUrl;
   }
 
   /**
@@ -190,62 +178,38 @@ public class Ingestion {
       TargetBranch target,
       Codeowners owners) {
     Repo repo = form.repo();
-    Map<String, TestCase> existing =
-        cases.find(org, batch.stream().map(MergedResult::testId).toList());
-    List<TestCase> next = new ArrayList<>(batch.size());
-    List<TestCaseEvent> changed = new ArrayList<>();
+    Map<String, UnaryOperator<TestCase>> changes = new LinkedHashMap<>();
     for (MergedResult r : batch) {
-      TestCase before = existing.get(r.testId());
-      if (before != null && !before.repo().equals(repo.key())) {
-        continue; // the same test id in another repository of the organization cannot happen (v5)
-      }
-      List<RecentRun> runs =
-          RunHistory.add(
-              before == null ? List.of() : before.runs(),
-              new RecentRun(
-                  uploadId,
-                  form.commitSha(),
-                  form.branch(),
-                  form.prNumber(),
-                  r.outcome(),
-                  at,
-                  commitAt),
-              target,
-              at);
-      Status previous = before == null ? null : before.status();
-      Status status = Classifier.classify(RunHistory.observations(runs), target, at, previous);
-      TestCase tc =
-          new TestCase(
-              org,
-              repo.key(),
-              r.testId(),
-              r.name(),
-              r.classname(),
-              r.parent(),
-              r.filePath(),
-              r.variant(),
-              status,
-              runs,
-              before == null ? QuarantineSetting.UNSPECIFIED : before.quarantine(),
-              before == null ? 0 : before.quarantineVersion(),
-              before == null ? null : before.ticketUrl());
-      next.add(tc);
-      Status was = previous == null ? Status.healthy(at) : previous;
-      if (was.value() != status.value()
-          && !(previous == null && status.value() == Health.HEALTHY)) {
-        Map<String, Object> item =
-            TestCaseJson.item(
-                tc,
-                repo,
-                publicUrl,
-                repoSettings.owners(owners, tc),
-                tc.quarantined(repoSettings.autoQuarantine()),
-                at);
-        changed.add(TestCaseEvents.statusChanged(org, tc.testId(), uploadId, item, was, status));
-      }
+      RecentRun run =
+          new RecentRun(
+              uploadId,
+              form.commitSha(),
+              form.branch(),
+              form.prNumber(),
+              r.outcome(),
+              at,
+              commitAt);
+      changes.put(
+          r.testId(),
+          before ->
+              new TestCase(
+                  org,
+                  repo.key(),
+                  r.testId(),
+                  r.name(),
+                  r.classname(),
+                  r.parent(),
+                  r.filePath(),
+                  r.variant(),
+                  null, // classified by the writer
+                  RunHistory.add(before == null ? List.of() : before.runs(), run, target, at),
+                  before == null ? QuarantineSetting.UNSPECIFIED : before.quarantine(),
+                  before == null ? 0 : before.quarantineVersion(),
+                  before == null ? null : before.ticketUrl(),
+                  before == null ? 0 : before.version()));
     }
-    events.publish(changed); // before the change is stored: a failure here leaves it to a retry
-    cases.save(next, clock.instant());
+    writes.write(
+        new StatusWrites.Writer(org, repo, repoSettings, target, owners, uploadId, at), changes);
   }
 
   /**

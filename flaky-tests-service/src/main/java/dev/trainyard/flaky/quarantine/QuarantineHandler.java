@@ -1,6 +1,7 @@
 package dev.trainyard.flaky.quarantine;
 
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 import dev.trainyard.flaky.cases.QuarantineSetting;
 import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.cases.TestCaseJson;
@@ -74,7 +75,8 @@ public class QuarantineHandler {
     for (Document doc :
         cases
             .collection()
-            .find(Filters.and(Filters.eq("org", org), Filters.eq("repo", repo.key()), which))) {
+            .find(Filters.and(Filters.eq("org", org), Filters.eq("repo", repo.key()), which))
+            .projection(Projections.exclude("runs"))) { // asked by every CI job: no histories
       TestCase tc = TestCaseStore.fromDocument(doc);
       Map<String, Object> test = new LinkedHashMap<>();
       test.put("id", tc.testId());

@@ -29,6 +29,20 @@ public final class FlakyIndexes {
             Indexes.ascending("org", "repo", "quarantine"),
             "a repository's quarantine configuration"),
         new Declared(
+            FlakyCollections.TEST_CASES,
+            Indexes.ascending("status.value", "evaluatedAt"),
+            "the sweeper: unhealthy tests not classified for an hour"),
+        new Declared(
+            FlakyCollections.TEST_CASES,
+            Indexes.ascending("pendingStatusEvent.at"),
+            new IndexOptions().sparse(true),
+            "the sweeper: status events stored and not published"),
+        Declared.expiring(
+            FlakyCollections.TEST_CASES,
+            "lastRunAt",
+            retention,
+            "a test case with no run for the retention is removed"),
+        new Declared(
             FlakyCollections.TEST_RESULTS,
             Indexes.compoundIndex(Indexes.ascending("org", "testId"), Indexes.descending("at")),
             "a test's result history"),

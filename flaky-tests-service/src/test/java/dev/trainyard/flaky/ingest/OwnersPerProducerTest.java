@@ -77,6 +77,7 @@ class OwnersPerProducerTest {
         List.of(),
         QuarantineSetting.UNSPECIFIED,
         0,
-        null);
+        null,
+        1);
   }
 }

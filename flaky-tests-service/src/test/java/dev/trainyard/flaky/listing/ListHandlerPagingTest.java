@@ -48,7 +48,10 @@ class ListHandlerPagingTest {
         new ListHandler(
             cases, new RepoSettingsStore(mongo), SECRET, "http://x", InstantSource.fixed(NOW));
     for (int i = 1; i <= 5; i++) { // t1 newest ... t5 oldest
-      cases.save(List.of(flaky("t" + i, NOW.minus(Duration.ofMinutes(i)))), NOW);
+      cases.save(
+          List.of(
+              new TestCaseStore.Write(flaky("t" + i, NOW.minus(Duration.ofMinutes(i))), "w", null)),
+          NOW);
     }
   }
 
@@ -71,7 +74,8 @@ class ListHandlerPagingTest {
         List.of(),
         QuarantineSetting.UNSPECIFIED,
         0,
-        null);
+        null,
+        1);
   }
 
   private Map<String, Object> page(String token) {

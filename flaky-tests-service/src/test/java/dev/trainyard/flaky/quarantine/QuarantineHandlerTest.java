@@ -99,8 +99,9 @@ class QuarantineHandlerTest {
             List.of(),
             QuarantineSetting.UNSPECIFIED,
             0,
-            null);
-    cases.save(List.of(tc), NOW);
+            null,
+            1);
+    cases.save(List.of(new TestCaseStore.Write(tc, "w", null)), NOW);
     if (setting != QuarantineSetting.UNSPECIFIED) {
       cases
           .collection()

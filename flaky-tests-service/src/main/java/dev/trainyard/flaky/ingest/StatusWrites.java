@@ -1,0 +1,154 @@
+package dev.trainyard.flaky.ingest;
+
+import dev.trainyard.flaky.cases.RunHistory;
+import dev.trainyard.flaky.cases.TestCase;
+import dev.trainyard.flaky.cases.TestCaseJson;
+import dev.trainyard.flaky.cases.TestCaseStore;
+import dev.trainyard.flaky.classify.Classifier;
+import dev.trainyard.flaky.classify.Health;
+import dev.trainyard.flaky.classify.Status;
+import dev.trainyard.flaky.classify.TargetBranch;
+import dev.trainyard.flaky.events.EventPublisher;
+import dev.trainyard.flaky.events.TestCaseEvent;
+import dev.trainyard.flaky.events.TestCaseEvents;
+import dev.trainyard.flaky.http.ApiException;
+import dev.trainyard.flaky.owners.Codeowners;
+import dev.trainyard.flaky.repo.Repo;
+import dev.trainyard.flaky.repo.RepoSettings;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * Stores test cases' next runs and statuses by compare-and-set ({@link TestCaseStore.Write}), then
+ * publishes the status changes that were stored. A test case another writer changed meanwhile (a
+ * second replica's upload of the same repository, the sweeper) is read again and its change applied
+ * to what that writer stored, so no run is lost and each transition is stored — and announced —
+ * once. A status event is kept on its document until published: if this writer stops in between,
+ * {@link Reevaluation} publishes it. Its id is derived from the test, the version the transition
+ * started from and the new status, so whoever publishes it gives subscribers the same event.
+ */
+public class StatusWrites {
+  /** Rounds of reading again before the upload is answered 503 (it can be sent again). */
+  static final int ATTEMPTS = 20;
+
+  private final TestCaseStore cases;
+  private final EventPublisher events;
+  private final InstantSource clock;
+  private final String publicUrl;
+
+  public StatusWrites(
+      TestCaseStore cases, EventPublisher events, InstantSource clock, String publicUrl) {
+    this.cases = cases;
+    this.events = events;
+    this.clock = clock;
+    this.publicUrl = publicUrl;
+  }
+
+  /**
+   * Who writes: the organization and repository, what it knows of the repository, its id ({@code
+   * writer}: the upload's, or the sweeper's round) and the time it classifies at.
+   */
+  public record Writer(
+      String org,
+      Repo repo,
+      RepoSettings settings,
+      TargetBranch target,
+      Codeowners owners,
+      String id,
+      Instant at) {}
+
+  /**
+   * Applies {@code changes} (test id → the test case with its next identity and runs, from the
+   * document as read — null when there is none; a change that returns null writes nothing) and
+   * classifies each result. A test case whose runs and status would not change is not written.
+   */
+  public void write(Writer writer, Map<String, UnaryOperator<TestCase>> changes) {
+    Set<String> pending = changes.keySet();
+    for (int attempt = 0; !pending.isEmpty(); attempt++) {
+      if (attempt == ATTEMPTS) {
+        throw ApiException.unavailable(
+            "test cases of this repository kept changing under other writers; send the upload"
+                + " again");
+      }
+      Map<String, TestCase> existing = cases.find(writer.org(), pending);
+      List<TestCaseStore.Write> writes = new ArrayList<>();
+      for (String testId : pending) {
+        TestCase before = existing.get(testId);
+        if (before != null && !before.repo().equals(writer.repo().key())) {
+          continue; // the same test id in another repository of the organization cannot happen
+        }
+        TestCase changed = changes.get(testId).apply(before);
+        if (changed != null) {
+          TestCaseStore.Write write = next(writer, before, changed);
+          if (write != null) {
+            writes.add(write);
+          }
+        }
+      }
+      if (writes.isEmpty()) {
+        return;
+      }
+      pending = cases.save(writes, clock.instant());
+      Map<String, String> stored = new LinkedHashMap<>();
+      List<TestCaseEvent> announced = new ArrayList<>();
+      for (TestCaseStore.Write w : writes) {
+        if (w.event() != null && !pending.contains(w.next().testId())) {
+          announced.add(w.event());
+          stored.put(w.next().testId(), w.event().id());
+        }
+      }
+      events.publish(announced); // after the statuses are stored; a failure leaves them pending
+      cases.clearPendingStatusEvents(writer.org(), stored);
+    }
+  }
+
+  /** The write of {@code changed} classified, one version after {@code before}; null: no change. */
+  private TestCaseStore.Write next(Writer writer, TestCase before, TestCase changed) {
+    Status previous = before == null ? null : before.status();
+    Status status =
+        Classifier.classify(
+            RunHistory.observations(changed.runs()), writer.target(), writer.at(), previous);
+    if (before != null && status.equals(previous) && changed.runs().equals(before.runs())) {
+      return null;
+    }
+    long version = before == null ? 1 : before.version() + 1;
+    TestCase tc =
+        new TestCase(
+            changed.org(),
+            changed.repo(),
+            changed.testId(),
+            changed.name(),
+            changed.classname(),
+            changed.parent(),
+            changed.filePath(),
+            changed.variant(),
+            status,
+            changed.runs(),
+            changed.quarantine(),
+            changed.quarantineVersion(),
+            changed.ticketUrl(),
+            version);
+    Status was = previous == null ? Status.healthy(writer.at()) : previous;
+    TestCaseEvent event = null;
+    if (was.value() != status.value() && !(previous == null && status.value() == Health.HEALTHY)) {
+      RepoSettings settings = writer.settings();
+      Map<String, Object> item =
+          TestCaseJson.item(
+              tc,
+              writer.repo(),
+              publicUrl,
+              settings.owners(writer.owners(), tc),
+              tc.quarantined(settings.autoQuarantine()),
+              writer.at());
+      event =
+          TestCaseEvents.statusChanged(writer.org(), tc.testId(), version - 1, item, was, status);
+    }
+    return new TestCaseStore.Write(tc, writer.id(), event);
+  }
+}
