@@ -89,26 +89,34 @@ public class FlakyConfiguration {
   }
 
   @Bean
+  UploadStore uploadStore(MongoTemplate mongo) {
+    return new UploadStore(mongo);
+  }
+
+  @Bean
   Ingestion ingestion(
       MongoTemplate mongo,
+      UploadStore uploads,
       RepoSettingsStore settings,
       GitCodeowners git,
       StatusWrites writes,
       InstantSource clock) {
-    return new Ingestion(
-        new ResultStore(mongo), new UploadStore(mongo), settings, git, writes, clock);
+    return new Ingestion(new ResultStore(mongo), uploads, settings, git, writes, clock);
   }
 
   @Bean
   Reevaluation reevaluation(
       TestCaseStore cases,
+      UploadStore uploads,
+      Ingestion ingestion,
       RepoSettingsStore settings,
       GitCodeowners git,
       StatusWrites writes,
       EventPublisher events,
       InstantSource clock,
       FlakyProperties props) {
-    return new Reevaluation(cases, settings, git, writes, events, clock, props.retention());
+    return new Reevaluation(
+        cases, uploads, ingestion, settings, git, writes, events, clock, props.retention());
   }
 
   /** The service's indexes, built off its start ({@link StoreIndexes}). */

@@ -110,11 +110,7 @@ public class Ingestion {
                         variant)
                     .toString());
     List<MergedResult> merged = upload.results();
-    Instant uploaded =
-        uploads.begin(
-            org, uploadId, HexFormat.of().formatHex(content), form, testCases, clock.instant());
-    Instant at = uploaded;
-    Instant commitAt =
+    Instant commitKnown =
         git.commitTime(org, repo, form.commitSha())
             .or(
                 () ->
@@ -122,7 +118,17 @@ public class Ingestion {
                         .map(ParsedReport::started)
                         .filter(java.util.Objects::nonNull)
                         .min(Instant::compareTo))
-            .orElse(at);
+            .orElse(null);
+    UploadStore.Begun begun =
+        uploads.begin(
+            org,
+            uploadId,
+            HexFormat.of().formatHex(content),
+            form,
+            testCases,
+            commitKnown,
+            clock.instant());
+    Instant at = begun.at();
     for (int i = 0; i < merged.size(); i += BATCH) {
       results.save(
           org,
@@ -139,20 +145,7 @@ public class Ingestion {
       settings.codeowners(org, repo, newOwners);
       repoSettings = settings.get(org, repo);
     }
-    Codeowners owners = settings.parsed(org, repoSettings);
-    for (int i = 0; i < merged.size(); i += BATCH) {
-      classify(
-          org,
-          form,
-          uploadId,
-          merged.subList(i, Math.min(merged.size(), i + BATCH)),
-          at,
-          commitAt,
-          repoSettings,
-          target,
-          owners);
-    }
-    uploads.done(org, uploadId);
+    classifyAll(org, form, uploadId, merged, begun, repoSettings, target);
     List<String> named =
         reports.stream()
             .flatMap(r -> r.skipped().named().stream())
@@ -165,6 +158,50 @@ public class Ingestion {
         named,
         upload.collisions(),
         upload.named());
+  }
+
+  /**
+   * Finishes an upload whose writer stopped after logging its results (the sweep finds it still
+   * {@code writing}): classifies its runs from the log, as the writer would have. What the writer
+   * had already stored is not added again (a history holds an upload once).
+   */
+  public void finish(UploadStore.Unfinished upload) {
+    String org = upload.org();
+    Repo repo = upload.form().repo();
+    RepoSettings repoSettings = settings.get(org, repo);
+    TargetBranch target = repoSettings.target(git.defaultBranch(org, repo));
+    classifyAll(
+        org,
+        upload.form(),
+        upload.uploadId(),
+        results.of(org, upload.uploadId()),
+        upload.begun(),
+        repoSettings,
+        target);
+  }
+
+  private void classifyAll(
+      String org,
+      UploadForm form,
+      String uploadId,
+      List<MergedResult> merged,
+      UploadStore.Begun begun,
+      RepoSettings repoSettings,
+      TargetBranch target) {
+    Codeowners owners = settings.parsed(org, repoSettings);
+    for (int i = 0; i < merged.size(); i += BATCH) {
+      classify(
+          org,
+          form,
+          uploadId,
+          merged.subList(i, Math.min(merged.size(), i + BATCH)),
+          begun.at(),
+          begun.commitAt(),
+          repoSettings,
+          target,
+          owners);
+    }
+    uploads.done(org, uploadId);
   }
 
   private void classify(

@@ -32,6 +32,8 @@ import org.springframework.scheduling.annotation.Scheduled;
  * harmless):
  *
  * <ol>
+ *   <li>an upload left {@code writing} for {@link #UNFINISHED_AFTER} (its writer stopped after
+ *       logging its results) is finished from the run log ({@link Ingestion#finish});
  *   <li>status events stored but not published (a writer stopped in between) are published;
  *   <li>flaky and broken tests not evaluated for {@link #EVALUATE_EVERY} are classified again at
  *       the current time: evidence that left the 7-day window changes the reason or the status (a
@@ -49,9 +51,20 @@ public class Reevaluation {
   static final Duration EVALUATE_EVERY = Duration.ofHours(1);
 
   static final int ROUND = 500;
+
+  /**
+   * How long an upload may stay {@code writing} before its writer counts as gone: past the
+   * gateway's 2-minute upload timeout, the client has been answered, and a resend would have
+   * finished it.
+   */
+  static final Duration UNFINISHED_AFTER = Duration.ofMinutes(10);
+
+  static final int UPLOADS_PER_ROUND = 5;
   private static final Logger log = LoggerFactory.getLogger(Reevaluation.class);
 
   private final TestCaseStore cases;
+  private final UploadStore uploads;
+  private final Ingestion ingestion;
   private final RepoSettingsStore settings;
   private final GitCodeowners git;
   private final StatusWrites writes;
@@ -61,6 +74,8 @@ public class Reevaluation {
 
   public Reevaluation(
       TestCaseStore cases,
+      UploadStore uploads,
+      Ingestion ingestion,
       RepoSettingsStore settings,
       GitCodeowners git,
       StatusWrites writes,
@@ -68,6 +83,8 @@ public class Reevaluation {
       InstantSource clock,
       Duration retention) {
     this.cases = cases;
+    this.uploads = uploads;
+    this.ingestion = ingestion;
     this.settings = settings;
     this.git = git;
     this.writes = writes;
@@ -82,11 +99,20 @@ public class Reevaluation {
       initialDelayString = "${trainyard.flaky.sweep-interval:PT5M}")
   public void sweep() {
     try {
+      finishUploads();
       publishPending();
       reevaluate();
       expire();
     } catch (RuntimeException e) {
       log.warn("the status sweep stopped early; the next one goes on: {}", e.toString());
+    }
+  }
+
+  void finishUploads() {
+    for (UploadStore.Unfinished upload :
+        uploads.unfinished(clock.instant().minus(UNFINISHED_AFTER), UPLOADS_PER_ROUND)) {
+      ingestion.finish(upload);
+      log.info("finished upload {} of {}, left half-written", upload.uploadId(), upload.org());
     }
   }
 

@@ -26,6 +26,32 @@ public class ResultStore {
     this.mongo = mongo;
   }
 
+  /**
+   * The results upload {@code uploadId} logged, as they were merged (what finishing an upload its
+   * writer left half-written starts from).
+   */
+  public List<MergedResult> of(String org, String uploadId) {
+    List<MergedResult> found = new ArrayList<>();
+    for (Document doc :
+        mongo
+            .getCollection(FlakyCollections.TEST_RESULTS)
+            .find(Filters.and(Filters.eq("org", org), Filters.eq("uploadId", uploadId)))) {
+      Number duration = doc.get("durationMillis", Number.class);
+      found.add(
+          new MergedResult(
+              doc.getString("testId"),
+              doc.getString("name"),
+              doc.getString("classname"),
+              doc.getString("parent"),
+              doc.getString("filePath"),
+              doc.getString("variant"),
+              Outcome.valueOf(doc.getString("o")),
+              duration == null ? 0 : duration.longValue(),
+              doc.getString("message")));
+    }
+    return found;
+  }
+
   public void save(
       String org,
       String repo,
@@ -41,6 +67,11 @@ public class ResultStore {
               .append("org", org)
               .append("repo", repo)
               .append("testId", r.testId())
+              .append("name", r.name())
+              .append("classname", r.classname())
+              .append("parent", r.parent())
+              .append("filePath", r.filePath())
+              .append("variant", r.variant())
               .append("uploadId", uploadId)
               .append("sha", form.commitSha())
               .append("branch", form.branch())

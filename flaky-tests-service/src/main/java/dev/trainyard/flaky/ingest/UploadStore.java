@@ -5,17 +5,21 @@ import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import dev.trainyard.flaky.http.ApiException;
+import dev.trainyard.flaky.repo.Repo;
 import dev.trainyard.flaky.store.FlakyCollections;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.http.HttpStatus;
 
 /**
  * {@code flaky_uploads}: one document per upload ({@code _id = org/uploadId}). It is written first
- * ({@code writing}) and marked {@code done} last; its {@code at} is fixed by the first attempt, so
- * an upload written again records its runs at the same time and converges to the same state.
+ * ({@code writing}) and marked {@code done} last (one left {@code writing} is finished by the sweep
+ * from the run log: {@link Ingestion#finish}); its {@code at} is fixed by the first attempt, so an
+ * upload written again records its runs at the same time and converges to the same state.
  */
 public class UploadStore {
   private final MongoTemplate mongo;
@@ -30,8 +34,14 @@ public class UploadStore {
    * changes nothing, as a reused {@code Idempotency-Key} is (an upload recorded before fingerprints
    * were kept has none and is taken as the same).
    */
-  public Instant begin(
-      String org, String uploadId, String content, UploadForm form, int testCases, Instant now) {
+  public Begun begin(
+      String org,
+      String uploadId,
+      String content,
+      UploadForm form,
+      int testCases,
+      Instant commitAt,
+      Instant now) {
     Document doc =
         mongo
             .getCollection(FlakyCollections.UPLOADS)
@@ -48,6 +58,7 @@ public class UploadStore {
                     Updates.setOnInsert("testCases", testCases),
                     Updates.setOnInsert("at", Date.from(now)),
                     Updates.setOnInsert("content", content),
+                    Updates.setOnInsert("commitAt", commitAt == null ? null : Date.from(commitAt)),
                     Updates.setOnInsert("state", "writing")),
                 new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
     String recorded = doc.getString("content");
@@ -59,7 +70,46 @@ public class UploadStore {
               + " was already used for an upload with other content; give each run its own"
               + " uploadId");
     }
-    return doc.getDate("at").toInstant();
+    return begun(doc);
+  }
+
+  /** When an upload was first recorded, and where its commit stands (its time when unknown). */
+  public record Begun(Instant at, Instant commitAt) {}
+
+  private static Begun begun(Document doc) {
+    Instant at = doc.getDate("at").toInstant();
+    Date commitAt = doc.getDate("commitAt");
+    return new Begun(at, commitAt == null ? at : commitAt.toInstant());
+  }
+
+  /** An upload still being written whose writer started before {@code before}: it stopped. */
+  public record Unfinished(String org, String uploadId, UploadForm form, Begun begun) {}
+
+  /** Up to {@code limit} uploads recorded before {@code before} and never marked done. */
+  public List<Unfinished> unfinished(Instant before, int limit) {
+    List<Unfinished> found = new ArrayList<>();
+    for (Document doc :
+        mongo
+            .getCollection(FlakyCollections.UPLOADS)
+            .find(Filters.and(Filters.eq("state", "writing"), Filters.lt("at", Date.from(before))))
+            .limit(limit)) {
+      String org = doc.getString("org");
+      String uploadId = doc.getString("_id").substring(org.length() + 1);
+      String[] repo = doc.getString("repo").split("/", 3);
+      Number pr = doc.get("prNumber", Number.class);
+      UploadForm form =
+          new UploadForm(
+              new Repo(repo[0], repo[1], repo[2]),
+              doc.getString("commitSha"),
+              doc.getString("branch"),
+              pr == null ? null : pr.longValue(),
+              doc.getString("variant"),
+              doc.getString("jobUrl"),
+              uploadId,
+              null);
+      found.add(new Unfinished(org, uploadId, form, begun(doc)));
+    }
+    return found;
   }
 
   public void done(String org, String uploadId) {

@@ -48,6 +48,14 @@ public final class FlakyIndexes {
             "a test's result history"),
         Declared.expiring(
             FlakyCollections.TEST_RESULTS, "at", retention, "per-run results kept for retention"),
+        new Declared(
+            FlakyCollections.TEST_RESULTS,
+            Indexes.ascending("org", "uploadId"),
+            "an upload's results, to finish an upload left half-written"),
+        new Declared(
+            FlakyCollections.UPLOADS,
+            Indexes.ascending("state", "at"),
+            "the sweep: uploads still being written long after they began"),
         Declared.expiring(
             FlakyCollections.UPLOADS,
             "at",

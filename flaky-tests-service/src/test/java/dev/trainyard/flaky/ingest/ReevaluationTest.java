@@ -62,6 +62,8 @@ class ReevaluationTest {
   private RecordingBroker broker;
   private StatusWrites writes;
   private Reevaluation sweep;
+  private UploadStore uploads;
+  private ResultStore results;
 
   @BeforeEach
   void start() {
@@ -70,9 +72,21 @@ class ReevaluationTest {
     broker = new RecordingBroker();
     writes = new StatusWrites(cases, broker, clock, "http://localhost:8080");
     RepoSettingsStore settings = new RepoSettingsStore(store.mongo());
+    uploads = new UploadStore(store.mongo());
+    results = new ResultStore(store.mongo());
+    Ingestion ingestion =
+        new Ingestion(results, uploads, settings, GitCodeowners.none(), writes, clock);
     sweep =
         new Reevaluation(
-            cases, settings, GitCodeowners.none(), writes, broker, clock, Duration.ofDays(30));
+            cases,
+            uploads,
+            ingestion,
+            settings,
+            GitCodeowners.none(),
+            writes,
+            broker,
+            clock,
+            Duration.ofDays(30));
   }
 
   @AfterEach
@@ -170,6 +184,31 @@ class ReevaluationTest {
 
     assertThat(broker.published).hasSize(1);
     assertThat(broker.published.get(0).body()).contains("\"previous_status\":\"healthy\"");
+  }
+
+  @Test
+  void anUploadItsWriterLeftHalfWrittenIsFinishedFromItsRunLog() {
+    // what a writer had done when it stopped: the upload recorded, its results logged
+    UploadForm form = new UploadForm(REPO, "c9", "main", null, "", null, "u-9", null);
+    uploads.begin(ORG, "u-9", "content", form, 1, null, T0);
+    results.save(
+        ORG,
+        REPO.key(),
+        form,
+        "u-9",
+        List.of(new MergedResult("t", "t", "a.B", null, null, "", Outcome.FAILED, 5, "boom")),
+        T0);
+
+    now.set(T0.plus(Duration.ofMinutes(9)));
+    sweep.sweep();
+    assertThat(stored()).as("not before 10 minutes").isNull();
+    now.set(T0.plus(Duration.ofMinutes(11)));
+    sweep.sweep();
+
+    assertThat(stored().runs())
+        .extracting(RecentRun::uploadId, RecentRun::outcome, RecentRun::at)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("u-9", Outcome.FAILED, T0));
+    assertThat(uploads.unfinished(now.get(), 10)).as("marked done").isEmpty();
   }
 
   @Test
