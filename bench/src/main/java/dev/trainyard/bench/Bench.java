@@ -2,6 +2,7 @@ package dev.trainyard.bench;
 
 import dev.trainyard.bench.flaky.FlakyBenchmark;
 import dev.trainyard.bench.flaky.FlappingSimulation;
+import dev.trainyard.bench.flaky.HistoryBenchmark;
 import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
@@ -15,10 +16,10 @@ import java.util.Arrays;
  * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
  * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark},
  * {@code flaky <args>} {@link FlakyBenchmark}, {@code flapping} {@link FlappingSimulation}, {@code
- * listing <args>} {@link ListingBenchmark}, {@code depth <args>} {@link QueueDepthBenchmark},
- * {@code github <args>} {@link GithubRequestsBenchmark}, {@code cluster <args>} {@link
- * HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark} with the
- * arguments as given.
+ * histories <args>} {@link HistoryBenchmark}, {@code listing <args>} {@link ListingBenchmark},
+ * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
+ * GithubRequestsBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology;
+ * anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -30,6 +31,8 @@ public final class Bench {
       SchedulerBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("flaky")) {
       FlakyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("histories")) {
+      HistoryBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("flapping")) {
       FlappingSimulation.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("depth")) {

@@ -43,8 +43,24 @@ public final class FlakyBenchmark {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
 
-  private FlakyBenchmark(String base) {
+  FlakyBenchmark(String base) {
     this.base = base;
+  }
+
+  /** A POST of {@code json} to {@code path} through the gateway; its body, or an exception. */
+  String post(String path, String json) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .header("x-api-token", StandaloneProcess.TOKEN)
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException(path + " answered " + r.statusCode() + ": " + r.body());
+    }
+    return r.body();
   }
 
   public static void main(String[] args) throws Exception {
@@ -146,10 +162,26 @@ public final class FlakyBenchmark {
 
   /** One Surefire report of {@code count} cases of outcome P (passed) or R (passed on retry). */
   private void upload(String sha, String prefix, int count, char outcome) throws Exception {
+    upload(REPO, sha, "main", null, prefix, count, outcome);
+  }
+
+  /** The same, to {@code repo} from {@code branch} (a pull request's when {@code pr} is given). */
+  void upload(
+      String repo, String sha, String branch, Long pr, String prefix, int count, char outcome)
+      throws Exception {
     String boundary = "benchboundary";
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     StringBuilder head = new StringBuilder();
-    for (String[] field : new String[][] {{"repo", REPO}, {"commitSha", sha}, {"branch", "main"}}) {
+    List<String[]> fields =
+        new ArrayList<>(
+            List.of(
+                new String[] {"repo", repo},
+                new String[] {"commitSha", sha},
+                new String[] {"branch", branch}));
+    if (pr != null) {
+      fields.add(new String[] {"prNumber", pr.toString()});
+    }
+    for (String[] field : fields) {
       head.append("--")
           .append(boundary)
           .append("\r\nContent-Disposition: form-data; name=\"")
@@ -193,27 +225,16 @@ public final class FlakyBenchmark {
   }
 
   private String list(String token) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(base + "/v1/flaky-tests/list-unhealthy-tests"))
-                .header("x-api-token", StandaloneProcess.TOKEN)
-                .header("content-type", "application/json")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"repo\":"
-                            + REPO
-                            + ",\"org_url_slug\":\"default\",\"status\":\"FLAKY\","
-                            + "\"page_query\":{\"page_size\":"
-                            + PAGE
-                            + ",\"page_token\":\""
-                            + token
-                            + "\"}}"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IllegalStateException("list answered " + r.statusCode() + ": " + r.body());
-    }
-    return r.body();
+    return post(
+        "/v1/flaky-tests/list-unhealthy-tests",
+        "{\"repo\":"
+            + REPO
+            + ",\"org_url_slug\":\"default\",\"status\":\"FLAKY\","
+            + "\"page_query\":{\"page_size\":"
+            + PAGE
+            + ",\"page_token\":\""
+            + token
+            + "\"}}");
   }
 
   /** Microseconds for one list request. */

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.bson.Document;
+import org.bson.types.Binary;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 /**
@@ -46,6 +47,11 @@ public class TestCaseStore {
   public static final String LAST_RUN = "lastRunAt";
 
   public static final String PENDING_STATUS_EVENT = "pendingStatusEvent";
+
+  /** The run history ({@link RunCodec}); {@link #LEGACY_RUNS} before it, replaced on a write. */
+  public static final String HISTORY = "h";
+
+  public static final String LEGACY_RUNS = "runs";
 
   /** When the test's status was last classified (by an upload or the sweeper). */
   public static final String EVALUATED = "evaluatedAt";
@@ -112,7 +118,7 @@ public class TestCaseStore {
               .append("filePath", tc.filePath())
               .append("variant", tc.variant())
               .append("status", status(tc.status()))
-              .append("runs", tc.runs().stream().map(TestCaseStore::run).toList())
+              .append(HISTORY, new Binary(RunCodec.encode(tc.runs())))
               .append(VERSION, tc.version())
               .append(WRITER, w.writer())
               .append(EVALUATED, Date.from(now))
@@ -132,6 +138,7 @@ public class TestCaseStore {
                   read == 0 ? Filters.exists(VERSION, false) : Filters.eq(VERSION, read)),
               Updates.combine(
                   new Document("$set", set),
+                  Updates.unset(LEGACY_RUNS),
                   Updates.setOnInsert("quarantine", QuarantineSetting.UNSPECIFIED.name()),
                   Updates.setOnInsert("quarantineVersion", 0)),
               new UpdateOptions().upsert(read == 0)));
@@ -307,16 +314,6 @@ public class TestCaseStore {
         .append("since", Date.from(status.since()));
   }
 
-  static Document run(RecentRun r) {
-    return new Document("u", r.uploadId())
-        .append("sha", r.commitSha())
-        .append("br", r.branch())
-        .append("pr", r.prNumber())
-        .append("o", r.outcome().name())
-        .append("at", Date.from(r.at()))
-        .append("ca", Date.from(r.commitAt()));
-  }
-
   public static TestCase fromDocument(Document doc) {
     Document s = doc.get("status", Document.class);
     Status status =
@@ -324,21 +321,8 @@ public class TestCaseStore {
             Health.valueOf(s.getString("value").toUpperCase(Locale.ROOT)),
             s.getString("reason"),
             s.getDate("since").toInstant());
-    List<RecentRun> runs = new ArrayList<>();
-    for (Document r : doc.getList("runs", Document.class, List.of())) {
-      Number pr = r.get("pr", Number.class);
-      Instant at = r.getDate("at").toInstant();
-      Date commitAt = r.getDate("ca"); // absent in documents written before it was kept
-      runs.add(
-          new RecentRun(
-              r.getString("u"),
-              r.getString("sha"),
-              r.getString("br"),
-              pr == null ? null : pr.longValue(),
-              Outcome.valueOf(r.getString("o")),
-              at,
-              commitAt == null ? at : commitAt.toInstant()));
-    }
+    Binary history = doc.get(HISTORY, Binary.class);
+    List<RecentRun> runs = history != null ? RunCodec.decode(history.getData()) : legacyRuns(doc);
     String quarantine = doc.getString("quarantine");
     Number version = doc.get("quarantineVersion", Number.class);
     Number written = doc.get(VERSION, Number.class);
@@ -357,5 +341,25 @@ public class TestCaseStore {
         version == null ? 0 : version.intValue(),
         doc.getString("ticket"),
         written == null ? 0 : written.longValue());
+  }
+
+  /** The history as documents written before {@link RunCodec} kept it: one sub-document a run. */
+  private static List<RecentRun> legacyRuns(Document doc) {
+    List<RecentRun> runs = new ArrayList<>();
+    for (Document r : doc.getList(LEGACY_RUNS, Document.class, List.of())) {
+      Number pr = r.get("pr", Number.class);
+      Instant at = r.getDate("at").toInstant();
+      Date commitAt = r.getDate("ca"); // absent in documents written before it was kept
+      runs.add(
+          new RecentRun(
+              r.getString("u"),
+              r.getString("sha"),
+              r.getString("br"),
+              pr == null ? null : pr.longValue(),
+              Outcome.valueOf(r.getString("o")),
+              at,
+              commitAt == null ? at : commitAt.toInstant()));
+    }
+    return runs;
   }
 }

@@ -76,7 +76,8 @@ public class QuarantineHandler {
         cases
             .collection()
             .find(Filters.and(Filters.eq("org", org), Filters.eq("repo", repo.key()), which))
-            .projection(Projections.exclude("runs"))) { // asked by every CI job: no histories
+            .projection(Projections.exclude(TestCaseStore.HISTORY, TestCaseStore.LEGACY_RUNS))) {
+      // asked by every CI job: no histories
       TestCase tc = TestCaseStore.fromDocument(doc);
       Map<String, Object> test = new LinkedHashMap<>();
       test.put("id", tc.testId());

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
+import dev.trainyard.flaky.cases.RecentRun;
+import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EventLog;
@@ -101,7 +103,7 @@ class TwoReplicasIT extends OwnStack {
       assertThat(docs).hasSize(TESTS);
       for (Document doc : docs) {
         List<String> runs =
-            doc.getList("runs", Document.class).stream().map(r -> r.getString("u")).toList();
+            TestCaseStore.fromDocument(doc).runs().stream().map(RecentRun::uploadId).toList();
         assertThat(runs).as(doc.getString("name")).containsExactlyInAnyOrderElementsOf(uploadIds);
         assertThat(doc.get("status", Document.class).getString("value")).isEqualTo("flaky");
       }
