@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.bson.types.Binary;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
@@ -46,7 +47,11 @@ public class TestCaseStore {
   /** When the test last ran (any branch): what expiry reads. */
   public static final String LAST_RUN = "lastRunAt";
 
-  public static final String PENDING_STATUS_EVENT = "pendingStatusEvent";
+  /**
+   * Status events stored and not yet published, oldest first: a list, so a second transition stored
+   * before the first is published does not replace it.
+   */
+  public static final String PENDING_STATUS_EVENTS = "pendingStatusEvents";
 
   /** The run history ({@link RunCodec}); {@link #LEGACY_RUNS} before it, replaced on a write. */
   public static final String HISTORY = "h";
@@ -127,10 +132,11 @@ public class TestCaseStore {
           .map(RecentRun::at)
           .max(Instant::compareTo)
           .ifPresent(last -> set.append(LAST_RUN, Date.from(last)));
-      if (w.event() != null) {
-        set.append(PENDING_STATUS_EVENT, pending(w.event(), now));
-      }
       long read = tc.version() - 1;
+      Bson pending =
+          w.event() == null
+              ? new Document()
+              : Updates.push(PENDING_STATUS_EVENTS, pending(w.event(), now));
       models.add(
           new UpdateOneModel<>(
               Filters.and(
@@ -138,6 +144,7 @@ public class TestCaseStore {
                   read == 0 ? Filters.exists(VERSION, false) : Filters.eq(VERSION, read)),
               Updates.combine(
                   new Document("$set", set),
+                  pending,
                   Updates.unset(LEGACY_RUNS),
                   Updates.setOnInsert("quarantine", QuarantineSetting.UNSPECIFIED.name()),
                   Updates.setOnInsert("quarantineVersion", 0)),
@@ -203,20 +210,18 @@ public class TestCaseStore {
             Updates.set(EVALUATED, Date.from(now)));
   }
 
-  /** Forgets the status events {@code published} (test id → event id) once they are published. */
-  public void clearPendingStatusEvents(String org, Map<String, String> published) {
+  /** Forgets the status events {@code published} once they are published. */
+  public void clearPendingStatusEvents(List<TestCaseEvent> published) {
     if (published.isEmpty()) {
       return;
     }
     List<WriteModel<Document>> clears = new ArrayList<>(published.size());
-    published.forEach(
-        (testId, eventId) ->
-            clears.add(
-                new UpdateOneModel<>(
-                    Filters.and(
-                        Filters.eq("_id", id(org, testId)),
-                        Filters.eq(PENDING_STATUS_EVENT + ".id", eventId)),
-                    Updates.unset(PENDING_STATUS_EVENT))));
+    for (TestCaseEvent e : published) {
+      clears.add(
+          new UpdateOneModel<>(
+              Filters.eq("_id", id(e.org(), e.testId())),
+              Updates.pull(PENDING_STATUS_EVENTS, new Document("id", e.id()))));
+    }
     collection().bulkWrite(clears, new BulkWriteOptions().ordered(false));
   }
 
@@ -228,10 +233,14 @@ public class TestCaseStore {
     List<TestCaseEvent> events = new ArrayList<>();
     for (Document doc :
         collection()
-            .find(Filters.lt(PENDING_STATUS_EVENT + ".at", Date.from(before)))
-            .projection(Projections.include(PENDING_STATUS_EVENT))
+            .find(Filters.lt(PENDING_STATUS_EVENTS + ".at", Date.from(before)))
+            .projection(Projections.include(PENDING_STATUS_EVENTS))
             .limit(limit)) {
-      events.add(event(doc.get(PENDING_STATUS_EVENT, Document.class)));
+      for (Document e : doc.getList(PENDING_STATUS_EVENTS, Document.class, List.of())) {
+        if (e.getDate("at").toInstant().isBefore(before)) {
+          events.add(event(e));
+        }
+      }
     }
     return events;
   }

@@ -98,13 +98,14 @@ public class Reevaluation {
       fixedDelayString = "${trainyard.flaky.sweep-interval:PT5M}",
       initialDelayString = "${trainyard.flaky.sweep-interval:PT5M}")
   public void sweep() {
-    try {
-      finishUploads();
-      publishPending();
-      reevaluate();
-      expire();
-    } catch (RuntimeException e) {
-      log.warn("the status sweep stopped early; the next one goes on: {}", e.toString());
+    for (Runnable step :
+        List.<Runnable>of(
+            this::finishUploads, this::publishPending, this::reevaluate, this::expire)) {
+      try {
+        step.run();
+      } catch (RuntimeException e) { // one step's failure (the broker away) does not stop the rest
+        log.warn("a step of the status sweep failed; the next sweep tries again: {}", e.toString());
+      }
     }
   }
 
@@ -123,10 +124,7 @@ public class Reevaluation {
       return;
     }
     events.publish(pending);
-    Map<String, Map<String, String>> byOrg = new LinkedHashMap<>();
-    pending.forEach(
-        e -> byOrg.computeIfAbsent(e.org(), o -> new LinkedHashMap<>()).put(e.testId(), e.id()));
-    byOrg.forEach(cases::clearPendingStatusEvents);
+    cases.clearPendingStatusEvents(pending);
     log.info("published {} status events a writer had stored but not published", pending.size());
   }
 

@@ -18,7 +18,6 @@ import dev.trainyard.flaky.repo.RepoSettings;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,16 +94,14 @@ public class StatusWrites {
         return;
       }
       pending = cases.save(writes, clock.instant());
-      Map<String, String> stored = new LinkedHashMap<>();
       List<TestCaseEvent> announced = new ArrayList<>();
       for (TestCaseStore.Write w : writes) {
         if (w.event() != null && !pending.contains(w.next().testId())) {
           announced.add(w.event());
-          stored.put(w.next().testId(), w.event().id());
         }
       }
       events.publish(announced); // after the statuses are stored; a failure leaves them pending
-      cases.clearPendingStatusEvents(writer.org(), stored);
+      cases.clearPendingStatusEvents(announced);
     }
   }
 

@@ -34,7 +34,7 @@ public final class FlakyIndexes {
             "the sweeper: unhealthy tests not classified for an hour"),
         new Declared(
             FlakyCollections.TEST_CASES,
-            Indexes.ascending("pendingStatusEvent.at"),
+            Indexes.ascending("pendingStatusEvents.at"),
             new IndexOptions().sparse(true),
             "the sweeper: status events stored and not published"),
         Declared.expiring(

@@ -212,6 +212,26 @@ class ReevaluationTest {
   }
 
   @Test
+  void twoTransitionsStoredWhileTheBrokerIsAwayAreBothPublishedInOrder() {
+    broker.down = true;
+    run("c1", Outcome.FAILED);
+    assertThatThrownBy(() -> run("c1", Outcome.PASSED)).isInstanceOf(KafkaException.class);
+    now.set(T0.plus(Duration.ofDays(8)));
+    sweep.sweep(); // no run in 7 days: healthy again, stored; its event cannot be published either
+    assertThat(stored().status().value()).isEqualTo(Health.HEALTHY);
+    assertThat(broker.published).isEmpty();
+
+    broker.down = false;
+    now.set(T0.plus(Duration.ofDays(8)).plusSeconds(31));
+    sweep.sweep();
+    sweep.sweep();
+
+    assertThat(broker.published).hasSize(2);
+    assertThat(broker.published.get(0).body()).contains("\"previous_status\":\"healthy\"");
+    assertThat(broker.published.get(1).body()).contains("\"previous_status\":\"flaky\"");
+  }
+
+  @Test
   void aTestCaseWithNoRunForTheRetentionIsRemoved() {
     run("c1", Outcome.PASSED);
     now.set(T0.plus(Duration.ofDays(29)));
