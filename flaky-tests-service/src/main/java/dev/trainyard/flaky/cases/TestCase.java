@@ -51,25 +51,15 @@ public record TestCase(
 
   /** This test case with {@code next} as its runs (classified by its writer). */
   public TestCase withRuns(List<RecentRun> next) {
-    return new TestCase(
-        org,
-        repo,
-        testId,
-        name,
-        classname,
-        parent,
-        filePath,
-        variant,
-        status,
-        next,
-        quarantine,
-        quarantineVersion,
-        ticketUrl,
-        version);
+    return with(next, quarantine, quarantineVersion);
   }
 
   /** This test case with another override, one version later. */
   public TestCase withQuarantine(QuarantineSetting setting) {
+    return with(runs, setting, quarantineVersion + 1);
+  }
+
+  private TestCase with(List<RecentRun> nextRuns, QuarantineSetting setting, int settingVersion) {
     return new TestCase(
         org,
         repo,
@@ -80,9 +70,9 @@ public record TestCase(
         filePath,
         variant,
         status,
-        runs,
+        nextRuns,
         setting,
-        quarantineVersion + 1,
+        settingVersion,
         ticketUrl,
         version);
   }

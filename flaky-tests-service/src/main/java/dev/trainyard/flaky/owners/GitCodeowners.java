@@ -61,6 +61,44 @@ public final class GitCodeowners {
    * hexadecimal object id).
    */
   public Optional<String> at(String org, Repo repo, String commitSha) {
+    return atCommit(
+        org,
+        repo,
+        commitSha,
+        "CODEOWNERS",
+        (git, at) -> {
+          for (String location : LOCATIONS) {
+            try (TreeWalk file = TreeWalk.forPath(git, location, at.getTree())) {
+              if (file == null || (file.getRawMode(0) & FileMode.TYPE_MASK) != FileMode.TYPE_FILE) {
+                continue;
+              }
+              ObjectLoader blob = git.open(file.getObjectId(0));
+              if (blob.getSize() > Codeowners.MAX_FILE_BYTES) {
+                log.info(
+                    "{} of {} at {} is over the 3 MiB limit; ignored",
+                    location,
+                    repo.key(),
+                    at.name());
+                return Optional.empty();
+              }
+              return Optional.of(new String(blob.getBytes(), StandardCharsets.UTF_8));
+            }
+          }
+          return Optional.empty();
+        });
+  }
+
+  /** What one read takes from a commit of a repository. */
+  private interface CommitRead<T> {
+    Optional<T> read(Repository git, RevCommit commit) throws IOException;
+  }
+
+  /**
+   * {@code read} of commit {@code commitSha} (a full hexadecimal object id) of the organization's
+   * repository; empty when there is no such repository or commit, or it cannot be read.
+   */
+  private <T> Optional<T> atCommit(
+      String org, Repo repo, String commitSha, String what, CommitRead<T> read) {
     String commit = commitSha == null ? "" : commitSha.toLowerCase(Locale.ROOT);
     Optional<Path> dir = OBJECT_ID.matcher(commit).matches() ? locate(org, repo) : Optional.empty();
     if (dir.isEmpty()) {
@@ -68,26 +106,11 @@ public final class GitCodeowners {
     }
     try (Repository git = open(dir.get());
         RevWalk walk = new RevWalk(git)) {
-      RevCommit at = walk.parseCommit(ObjectId.fromString(commit));
-      for (String location : LOCATIONS) {
-        try (TreeWalk file = TreeWalk.forPath(git, location, at.getTree())) {
-          if (file == null || (file.getRawMode(0) & FileMode.TYPE_MASK) != FileMode.TYPE_FILE) {
-            continue;
-          }
-          ObjectLoader blob = git.open(file.getObjectId(0));
-          if (blob.getSize() > Codeowners.MAX_FILE_BYTES) {
-            log.info(
-                "{} of {} at {} is over the 3 MiB limit; ignored", location, repo.key(), commit);
-            return Optional.empty();
-          }
-          return Optional.of(new String(blob.getBytes(), StandardCharsets.UTF_8));
-        }
-      }
-      return Optional.empty();
+      return read.read(git, walk.parseCommit(ObjectId.fromString(commit)));
     } catch (MissingObjectException e) {
       return Optional.empty(); // the commit is not in this repository (yet)
     } catch (IOException e) {
-      log.warn("could not read CODEOWNERS of {} at {}: {}", repo.key(), commit, e.toString());
+      log.warn("could not read {} of {} at {}: {}", what, repo.key(), commit, e.toString());
       return Optional.empty();
     }
   }
@@ -119,21 +142,12 @@ public final class GitCodeowners {
    * target branch by commit (on a branch whose history moves forward, later commits are later).
    */
   public Optional<Instant> commitTime(String org, Repo repo, String commitSha) {
-    String commit = commitSha == null ? "" : commitSha.toLowerCase(Locale.ROOT);
-    Optional<Path> dir = OBJECT_ID.matcher(commit).matches() ? locate(org, repo) : Optional.empty();
-    if (dir.isEmpty()) {
-      return Optional.empty();
-    }
-    try (Repository git = open(dir.get());
-        RevWalk walk = new RevWalk(git)) {
-      return Optional.of(walk.parseCommit(ObjectId.fromString(commit)).getCommitterIdent())
-          .map(ident -> ident.getWhenAsInstant());
-    } catch (MissingObjectException e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      log.warn("could not read commit {} of {}: {}", commit, repo.key(), e.toString());
-      return Optional.empty();
-    }
+    return atCommit(
+        org,
+        repo,
+        commitSha,
+        "the commit's time",
+        (git, commit) -> Optional.of(commit.getCommitterIdent().getWhenAsInstant()));
   }
 
   private Optional<Path> locate(String org, Repo repo) {
