@@ -5,10 +5,20 @@ import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.http.JsonBody;
 import dev.trainyard.flaky.owners.SourcePath;
 import dev.trainyard.flaky.repo.Repo;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.http.codec.multipart.Part;
 import org.springframework.util.MultiValueMap;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * The fields of an upload (API.md §6): {@code repo} (JSON {@code {host, owner, name}}), {@code
@@ -30,9 +40,57 @@ public record UploadForm(
   private static final int MAX_PREFIX = 1024;
   private static final long MAX_UINT32 = 4_294_967_295L;
 
-  public static UploadForm read(MultiValueMap<String, Part> parts) {
+  /** The form's fields, which clients send as form fields or as parts of their own type. */
+  private static final List<String> FIELDS =
+      List.of(
+          "repo", "commitSha", "branch", "prNumber", "variant", "jobUrl", "uploadId", "pathPrefix");
+
+  /** Bytes a field's value may hold when sent as a part with a content type of its own. */
+  private static final int MAX_FIELD_BYTES = 64 * 1024;
+
+  /**
+   * The form read from {@code parts}. A field may come as a plain form field or as a part with a
+   * content type of its own (a {@code repo} sent as {@code application/json}, as {@code curl -F
+   * 'repo=…;type=application/json'} and most HTTP libraries' JSON parts send it); a file part (one
+   * with a file name) is refused for them.
+   */
+  public static Mono<UploadForm> read(MultiValueMap<String, Part> parts) {
+    return Flux.fromIterable(FIELDS)
+        .filter(parts::containsKey)
+        .concatMap(name -> text(name, parts.getFirst(name)).map(value -> Map.entry(name, value)))
+        .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+        .map(UploadForm::read);
+  }
+
+  private static Mono<String> text(String name, Part part) {
+    if (part instanceof FormFieldPart field) {
+      return Mono.just(field.value());
+    }
+    if (part instanceof FilePart) {
+      return Mono.error(ApiException.badRequest(name + " must be a form field, not a file"));
+    }
+    return DataBufferUtils.join(part.content(), MAX_FIELD_BYTES)
+        .map(
+            buffer -> {
+              String text = buffer.toString(StandardCharsets.UTF_8);
+              DataBufferUtils.release(buffer);
+              return text;
+            })
+        .onErrorMap(
+            DataBufferLimitException.class,
+            e ->
+                new ApiException(
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    name + " is larger than the limit of " + MAX_FIELD_BYTES + " bytes"))
+        .defaultIfEmpty("");
+  }
+
+  static UploadForm read(Map<String, String> fields) {
+    java.util.function.Function<String, Optional<String>> field =
+        name -> Optional.ofNullable(fields.get(name)).map(String::strip);
     String repoJson =
-        field(parts, "repo")
+        field
+            .apply("repo")
             .orElseThrow(
                 () ->
                     ApiException.badRequest(
@@ -41,15 +99,16 @@ public record UploadForm(
     String sha =
         StrictJson.checkName(
             "commitSha",
-            field(parts, "commitSha")
+            field
+                .apply("commitSha")
                 .orElseThrow(() -> ApiException.badRequest("commitSha is required")));
     String branch =
         StrictJson.checkName(
             "branch",
-            field(parts, "branch")
-                .orElseThrow(() -> ApiException.badRequest("branch is required")));
+            field.apply("branch").orElseThrow(() -> ApiException.badRequest("branch is required")));
     Long pr =
-        field(parts, "prNumber")
+        field
+            .apply("prNumber")
             .filter(p -> !p.isEmpty())
             .map(
                 p -> {
@@ -60,13 +119,14 @@ public record UploadForm(
                   return Long.parseLong(p);
                 })
             .orElse(null);
-    String variant = variant(field(parts, "variant").orElse(""), "variant");
-    String jobUrl = field(parts, "jobUrl").filter(u -> !u.isEmpty()).orElse(null);
+    String variant = variant(field.apply("variant").orElse(""), "variant");
+    String jobUrl = field.apply("jobUrl").filter(u -> !u.isEmpty()).orElse(null);
     if (jobUrl != null && (jobUrl.length() > MAX_URL || !jobUrl.matches("(?i)https?://\\S+"))) {
       throw ApiException.badRequest("jobUrl must be an http(s) URL of at most 2048 characters");
     }
     String uploadId =
-        field(parts, "uploadId")
+        field
+            .apply("uploadId")
             .filter(u -> !u.isEmpty())
             .map(
                 u -> {
@@ -77,7 +137,7 @@ public record UploadForm(
                   }
                 })
             .orElse(null);
-    String pathPrefix = pathPrefix(field(parts, "pathPrefix").orElse(""));
+    String pathPrefix = pathPrefix(field.apply("pathPrefix").orElse(""));
     return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId, pathPrefix);
   }
 
@@ -153,17 +213,5 @@ public record UploadForm(
           field + " must be a string of at most 255 characters without control characters");
     }
     return value;
-  }
-
-  /** A plain form field's value (a part sent as a file is refused for these). */
-  static java.util.Optional<String> field(MultiValueMap<String, Part> parts, String name) {
-    Part part = parts.getFirst(name);
-    if (part == null) {
-      return java.util.Optional.empty();
-    }
-    if (!(part instanceof FormFieldPart field)) {
-      throw ApiException.badRequest(name + " must be a form field, not a file");
-    }
-    return java.util.Optional.of(field.value().strip());
   }
 }

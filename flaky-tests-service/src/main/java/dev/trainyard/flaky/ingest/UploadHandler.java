@@ -51,13 +51,16 @@ public class UploadHandler {
     return request
         .multipartData()
         .flatMap(
-            parts -> {
-              UploadForm form = UploadForm.read(parts);
-              return ReportReader.readAll(parts)
-                  .zipWith(codeowners(parts.getFirst("codeowners")))
-                  .flatMap(
-                      read -> ingestion.submit(org, form, read.getT1(), read.getT2().orElse(null)));
-            })
+            parts ->
+                UploadForm.read(parts)
+                    .flatMap(
+                        form ->
+                            ReportReader.readAll(parts)
+                                .zipWith(codeowners(parts.getFirst("codeowners")))
+                                .flatMap(
+                                    read ->
+                                        ingestion.submit(
+                                            org, form, read.getT1(), read.getT2().orElse(null)))))
         .flatMap(
             written ->
                 JsonAnswers.ok(

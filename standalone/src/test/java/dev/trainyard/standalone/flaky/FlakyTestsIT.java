@@ -329,6 +329,26 @@ class FlakyTestsIT extends OwnStack {
   }
 
   @Test
+  void fieldsSentAsPartsOfTheirOwnTypeAreReadAsFormFields() {
+    // curl -F 'repo=…;type=application/json', Python requests' 3-tuples, most libraries' JSON parts
+    String repo = Api.uniqueRepo();
+    Api.Response r =
+        upload(
+            new Multipart()
+                .typed(
+                    "repo",
+                    "application/json",
+                    "{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + repo + "\"}")
+                .typed("commitSha", "text/plain; charset=utf-8", "abc")
+                .typed("branch", "application/octet-stream", "main")
+                .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F", "u:P"))));
+
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    assertThat(r.json().get("testCases").asInt()).isEqualTo(2);
+    assertThat(storedFor(repo)).isPositive();
+  }
+
+  @Test
   void theSameUploadSentTwiceCountsOnce() {
     String repo = Api.uniqueRepo();
     // 4 failures of 5 on main: a fifth counted twice would make it broken (B2)
@@ -541,6 +561,15 @@ class FlakyTestsIT extends OwnStack {
                 .file("file", "good.xml", valid));
     assertThat(badRepo.status()).isEqualTo(400);
     assertThat(badRepo.body()).startsWith("repo must be a JSON object");
+    Api.Response repoAsAFile =
+        upload(
+            new Multipart()
+                .file("repo", "repo.json", "{}")
+                .field("commitSha", "a")
+                .field("branch", "main")
+                .file("file", "good.xml", valid));
+    assertThat(repoAsAFile.status()).isEqualTo(400);
+    assertThat(repoAsAFile.body()).startsWith("repo must be a form field, not a file");
 
     assertThat(storedFor(repo)).isZero();
   }

@@ -16,6 +16,21 @@ final class Multipart {
     return this;
   }
 
+  /** A field sent as a part of its own type, as HTTP libraries send a JSON part. */
+  Multipart typed(String name, String contentType, String value) {
+    write(
+        "--"
+            + boundary
+            + "\r\nContent-Disposition: form-data; name=\""
+            + name
+            + "\"\r\nContent-Type: "
+            + contentType
+            + "\r\n\r\n");
+    write(value);
+    write("\r\n");
+    return this;
+  }
+
   Multipart file(String name, String fileName, String content) {
     write(
         "--"
