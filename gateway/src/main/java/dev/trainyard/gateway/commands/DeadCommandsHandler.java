@@ -2,6 +2,7 @@ package dev.trainyard.gateway.commands;
 
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.DeadCommand;
+import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.token.SignedToken;
@@ -121,7 +122,15 @@ public class DeadCommandsHandler {
       item.put(
           "queue",
           Map.of("org", queue.org(), "repo", queue.repo(), "targetBranch", queue.branch()));
-      item.put("command", dead.envelope().command());
+      // written as its interface, so the type's name ("kind") is in it: in a map Jackson would
+      // write the record alone, and a submit would read as a cancel
+      item.put(
+          "command",
+          Json.mapper()
+              .readTree(
+                  Json.mapper()
+                      .writerFor(QueueCommand.class)
+                      .writeValueAsBytes(dead.envelope().command())));
       item.put("error", dead.error());
       item.put("at", dead.at());
       items.add(item);

@@ -7,6 +7,7 @@ import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.SecuredRoutes;
 import dev.trainyard.gateway.ci.CiHandler;
 import dev.trainyard.gateway.commands.DeadCommandsHandler;
+import dev.trainyard.gateway.docs.ApiDescription;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.health.HealthHandler;
 import dev.trainyard.gateway.idempotency.IdempotencyKeys;
@@ -27,7 +28,7 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * Every endpoint of API.md §2, §3, §4, §5 and §6 (the flaky-tests ones are forwarded), in one
+ * Every endpoint of API.md §2, §3, §4, §5, §6 and §9 (the flaky-tests ones are forwarded), in one
  * table, and the server's resources.
  */
 @Configuration(proxyBeanMethods = false)
@@ -64,6 +65,7 @@ public class Routes {
       AdminHandler admin,
       DeadCommandsHandler deadCommands,
       SecretsReseal reseal,
+      ApiDescription description,
       HealthHandler health) {
     Access org = Access.ORGANIZATION;
     return new SecuredRoutes(guard, idempotencyKeys)
@@ -102,6 +104,10 @@ public class Routes {
         .post("/admin/v1/listDeadCommands", Access.ADMIN, deadCommands::list)
         .post("/admin/v1/replayDeadCommand", Access.ADMIN, deadCommands::replay)
         .post("/admin/v1/resealSecrets", Access.ADMIN, reseal::reseal)
+        .get("/v1/openapi.yaml", Access.PUBLIC, description::yaml)
+        .get("/v1/openapi.json", Access.PUBLIC, description::json)
+        .get("/ui/api", Access.PUBLIC, description::page)
+        .get("/ui/api/{asset}", Access.PUBLIC, description::asset)
         .get("/actuator/health", Access.PUBLIC, health::overall)
         .get("/actuator/health/liveness", Access.PUBLIC, health::liveness)
         .get("/actuator/health/readiness", Access.PUBLIC, health::readiness)

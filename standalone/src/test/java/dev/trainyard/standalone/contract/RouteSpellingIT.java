@@ -37,16 +37,24 @@ class RouteSpellingIT {
   }
 
   @Test
-  void adminRoutesDemandTheAdminTokenApiRoutesAnOrganizationsAndOnlyHealthIsPublic() {
-    // ... and GitHub's webhook, which authenticates each delivery by its signature instead
+  void
+      adminRoutesDemandTheAdminTokenApiRoutesAnOrganizationsAndOnlyHealthAndTheDescriptionArePublic() {
+    // ... and GitHub's webhook, which authenticates each delivery by its signature instead; the
+    // description is public and read-only (GET)
     assertThat(routes).hasSizeGreaterThan(20);
     assertThat(routes).allSatisfy(r -> assertThat(r.access()).isNotNull());
     assertThat(routes)
         .filteredOn(r -> r.path().startsWith("/admin/"))
         .isNotEmpty()
         .allSatisfy(r -> assertThat(r.access()).isEqualTo(Access.ADMIN));
+    List<String> description =
+        List.of("/v1/openapi.yaml", "/v1/openapi.json", "/ui/api", "/ui/api/{asset}");
     assertThat(routes)
-        .filteredOn(r -> r.path().startsWith("/v1/") && !r.path().equals(GITHUB_WEBHOOK))
+        .filteredOn(
+            r ->
+                r.path().startsWith("/v1/")
+                    && !r.path().equals(GITHUB_WEBHOOK)
+                    && !description.contains(r.path()))
         .allSatisfy(r -> assertThat(r.access()).isEqualTo(Access.ORGANIZATION));
     assertThat(routes)
         .filteredOn(r -> r.access() == Access.PUBLIC)
@@ -55,7 +63,14 @@ class RouteSpellingIT {
             "/actuator/health",
             "/actuator/health/liveness",
             "/actuator/health/readiness",
-            GITHUB_WEBHOOK);
+            GITHUB_WEBHOOK,
+            "/v1/openapi.yaml",
+            "/v1/openapi.json",
+            "/ui/api",
+            "/ui/api/{asset}");
+    assertThat(routes)
+        .filteredOn(r -> description.contains(r.path()))
+        .allSatisfy(r -> assertThat(r.method()).isEqualTo(HttpMethod.GET));
   }
 
   @Test
@@ -67,7 +82,8 @@ class RouteSpellingIT {
     List<String> seen = new ArrayList<>();
 
     for (SecuredRoutes.Route route : routes) {
-      String path = route.path().replace("{operation}", "list-unhealthy-tests");
+      String path =
+          route.path().replace("{operation}", "list-unhealthy-tests").replace("{asset}", "api.js");
       for (String spelling : spellings(path)) {
         assertRefused(anonymous, route, spelling);
         if (route.access() == Access.ADMIN) {

@@ -98,6 +98,9 @@ class DeadCommandsIT extends OwnStack {
       assertThat(dead.get("queue").get("repo").get("name").asString()).isEqualTo(poisoned);
       assertThat(dead.get("queue").get("targetBranch").asString()).isEqualTo("main");
       assertThat(dead.get("command").get("prNumber").asLong()).isEqualTo(1);
+      assertThat(dead.get("command").path("kind").asString())
+          .as("an operator tells a submit from a cancel")
+          .isEqualTo("SubmitPullRequest");
       assertThat(dead.get("error").asString()).contains("simulated engine bug");
       assertThat(dead.get("at").asString()).isNotBlank();
       assertThat(api.post("/admin/v1/listDeadCommands", "{}").status())

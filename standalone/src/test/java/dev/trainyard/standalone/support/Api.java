@@ -1,6 +1,7 @@
 package dev.trainyard.standalone.support;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.worker.scm.github.OpenApiContract;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,23 +13,53 @@ import java.time.Duration;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 
-/** A plain HTTP client over a real socket, as CI actions and Terraform call trainyard. */
+/**
+ * A plain HTTP client over a real socket, as CI actions and Terraform call trainyard. One {@link
+ * #heldToDocument held to the document} checks every exchange against {@code docs/openapi.yaml}: an
+ * answer the document does not describe (a status, a media type, a missing required header, a JSON
+ * field it lacks or a required one missing) fails the calling test, and so does a 2xx to a request
+ * the document refuses.
+ */
 public final class Api {
   private static final HttpClient CLIENT =
       HttpClient.newBuilder()
           .connectTimeout(Duration.ofSeconds(5))
           .version(HttpClient.Version.HTTP_1_1)
           .build();
+  private static OpenApiContract document;
   private final String base;
   private final String token;
+  private final OpenApiContract contract;
 
   public Api(String base, String token) {
+    this(base, token, null);
+  }
+
+  private Api(String base, String token, OpenApiContract contract) {
     this.base = base;
     this.token = token;
+    this.contract = contract;
+  }
+
+  /** A client of the API port whose every exchange is checked against the document. */
+  public static Api heldToDocument(String base, String token) {
+    return new Api(base, token, document());
+  }
+
+  /** trainyard's description, read once per test JVM. */
+  public static synchronized OpenApiContract document() {
+    if (document == null) {
+      try {
+        document = OpenApiContract.trainyard(OpenApiContract.TRAINYARD);
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot read " + OpenApiContract.TRAINYARD, e);
+      }
+    }
+    return document;
   }
 
   public Api withToken(String otherToken) {
-    return new Api(base, otherToken);
+    return new Api(base, otherToken, contract);
   }
 
   public String base() {
@@ -51,7 +82,7 @@ public final class Api {
   }
 
   public Response post(String path, String json) {
-    return send(request(path).POST(HttpRequest.BodyPublishers.ofString(json)));
+    return exchange(request(path).POST(HttpRequest.BodyPublishers.ofString(json)), json);
   }
 
   public Response postBytes(String path, byte[] body) {
@@ -67,15 +98,75 @@ public final class Api {
   }
 
   public Response send(HttpRequest.Builder request) {
+    return exchange(request, null);
+  }
+
+  /** {@code request} sent, and held to the document when this client is; {@code json} its body. */
+  private Response exchange(HttpRequest.Builder request, String json) {
     try {
+      HttpRequest sent = request.build();
       HttpResponse<String> r =
-          CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      return new Response(r.statusCode(), r.headers(), r.body());
+          CLIENT.send(sent, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      Response response = new Response(r.statusCode(), r.headers(), r.body());
+      if (contract != null) {
+        hold(sent, json, response);
+      }
+      return response;
     } catch (IOException e) {
       throw new IllegalStateException("request to " + base + " failed", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  private void hold(HttpRequest request, String json, Response response) {
+    String path = request.uri().getRawPath();
+    String method = request.method();
+    int status = response.status();
+    if (path.startsWith("/ui/")) {
+      return; // pages for people, not operations of the API
+    }
+    if (contract.operation(method, path).isEmpty()) {
+      // a path no operation has: unknown (404, 405), or refused before routing knows (401)
+      if (status != 404 && status != 405 && status != 401) {
+        throw new AssertionError(
+            method + " " + path + " answered " + status + " but is no operation of the document");
+      }
+      return;
+    }
+    java.util.List<String> problems = new java.util.ArrayList<>();
+    if (json != null && status / 100 == 2) {
+      JsonNode body = null;
+      try {
+        body = Json.mapper().readTree(json);
+      } catch (RuntimeException notJson) {
+        problems.add(method + " " + path + " answered " + status + " to a body that is no JSON");
+      }
+      if (body != null) {
+        contract.checkRequest(method, path, body).stream()
+            .map(p -> "the server accepted what the document refuses: " + p)
+            .forEach(problems::add);
+      }
+    }
+    problems.addAll(
+        contract.checkResponse(
+            method,
+            path,
+            status,
+            response.contentType(),
+            response.headers().map().keySet().stream()
+                .map(h -> h.toLowerCase(java.util.Locale.ROOT))
+                .collect(java.util.stream.Collectors.toSet()),
+            response.body()));
+    if (!problems.isEmpty()) {
+      throw new AssertionError(
+          "docs/openapi.yaml does not describe this exchange:\n  "
+              + String.join("\n  ", problems)
+              + "\nrequest: "
+              + (json == null ? "(not JSON)" : json)
+              + "\nresponse: "
+              + response.body());
     }
   }
 

@@ -110,12 +110,12 @@ public final class TestStack implements Stack {
 
   @Override
   public Api api() {
-    return new Api("http://127.0.0.1:" + services.gatewayPort(), token);
+    return Api.heldToDocument("http://127.0.0.1:" + services.gatewayPort(), token);
   }
 
   @Override
   public Api admin() {
-    return new Api("http://127.0.0.1:" + services.gatewayPort(), adminToken);
+    return Api.heldToDocument("http://127.0.0.1:" + services.gatewayPort(), adminToken);
   }
 
   public Infrastructure infrastructure() {

@@ -20,12 +20,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * GitHub's official REST description (npm {@code @octokit/openapi}, {@code api.github.com.json},
- * installed by {@code .ci/github-fixtures}) as a contract: an operation must exist for a method and
- * path, a request body must match the operation's request schema, and a response must be one the
- * operation documents, its body matching that response's schema (OpenAPI 3.0 rules, {@code
- * nullable} included). The simulator checks every exchange with it, so neither it nor the adapter
- * can use an endpoint, a field or a status GitHub does not have.
+ * An OpenAPI description as a contract: an operation must exist for a method and path, a request
+ * body must match the operation's request schema, and a response must be one the operation
+ * documents, in a media type it documents, with the headers it requires and a JSON body matching
+ * that response's schema. Two descriptions are held this way: GitHub's official REST description
+ * (npm {@code @octokit/openapi}, installed by {@code .ci/github-fixtures}; OpenAPI 3.0 rules,
+ * {@code nullable} included), which the GitHub simulator checks every exchange with, so neither it
+ * nor the adapter can use an endpoint, a field or a status GitHub does not have; and trainyard's
+ * own {@code docs/openapi.yaml} (OpenAPI 3.1, JSON Schema 2020-12), which the end-to-end suites
+ * hold the running server to.
  */
 public final class OpenApiContract {
   /** Where {@code .ci/github-fixtures} installs the description, from a module's folder. */
@@ -41,9 +44,14 @@ public final class OpenApiContract {
   private static final java.util.Set<Integer> GENERAL_ERRORS =
       java.util.Set.of(301, 307, 401, 403, 429);
 
+  /** trainyard's own description, from a module's folder. */
+  public static final Path TRAINYARD = Path.of("..", "docs", "openapi.yaml");
+
   private final JsonNode document;
+  private final String name;
+  private final java.util.Set<Integer> generalErrors;
   private final List<Route> routes = new ArrayList<>();
-  private final SchemaRegistry registry = SchemaRegistry.withDialect(Dialects.getOpenApi30());
+  private final SchemaRegistry registry;
   private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
 
   /** One documented operation: its path template as a pattern. */
@@ -63,13 +71,34 @@ public final class OpenApiContract {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         present, "GitHub's REST description is not installed (.ci/github-fixtures)");
     if (loaded == null) {
-      loaded = new OpenApiContract(DESCRIPTION);
+      loaded =
+          new OpenApiContract(
+              Json.mapper().readTree(Files.readAllBytes(DESCRIPTION)),
+              "GitHub's REST API",
+              Dialects.getOpenApi30(),
+              GENERAL_ERRORS);
     }
     return loaded;
   }
 
-  public OpenApiContract(Path description) throws IOException {
-    this.document = Json.mapper().readTree(Files.readAllBytes(description));
+  /** trainyard's own description ({@code docs/openapi.yaml}), which documents every answer. */
+  public static OpenApiContract trainyard(Path description) throws IOException {
+    return new OpenApiContract(
+        new tools.jackson.dataformat.yaml.YAMLMapper().readTree(Files.readAllBytes(description)),
+        "trainyard's description",
+        Dialects.getOpenApi31(),
+        java.util.Set.of());
+  }
+
+  private OpenApiContract(
+      JsonNode document,
+      String name,
+      com.networknt.schema.dialect.Dialect dialect,
+      java.util.Set<Integer> generalErrors) {
+    this.document = document;
+    this.name = name;
+    this.generalErrors = generalErrors;
+    this.registry = SchemaRegistry.withDialect(dialect);
     Iterator<Map.Entry<String, JsonNode>> paths = document.get("paths").properties().iterator();
     while (paths.hasNext()) {
       Map.Entry<String, JsonNode> path = paths.next();
@@ -96,11 +125,18 @@ public final class OpenApiContract {
         .orElse(false);
   }
 
+  /** Every documented operation as {@code METHOD path-template}. */
+  public java.util.Set<String> operations() {
+    java.util.Set<String> all = new java.util.TreeSet<>();
+    routes.forEach(r -> all.add(r.method() + " " + r.template()));
+    return all;
+  }
+
   /** What is wrong with a request: no such operation, or a body its schema refuses. */
   public List<String> checkRequest(String method, String path, JsonNode body) {
     Optional<Route> route = route(method, path);
     if (route.isEmpty()) {
-      return List.of(method + " " + path + " is no operation of GitHub's REST API");
+      return List.of(method + " " + path + " is no operation of " + name);
     }
     JsonNode schema =
         route.get().operation().path("requestBody").path("content").path("application/json");
@@ -112,14 +148,14 @@ public final class OpenApiContract {
     return validate(route.get(), "request", schema.path("schema"), body);
   }
 
-  /** What is wrong with a response: a status the operation does not document, or its body. */
+  /** What is wrong with a JSON response: a status the operation does not document, or its body. */
   public List<String> checkResponse(String method, String path, int status, JsonNode body) {
     Optional<Route> route = route(method, path);
     if (route.isEmpty()) {
-      return List.of(method + " " + path + " is no operation of GitHub's REST API");
+      return List.of(method + " " + path + " is no operation of " + name);
     }
     JsonNode response = route.get().operation().path("responses").path(Integer.toString(status));
-    if (response.isMissingNode() && GENERAL_ERRORS.contains(status)) {
+    if (response.isMissingNode() && generalErrors.contains(status)) {
       // GitHub answers bad credentials and rate limits on every operation, though the description
       // lists them only on some: the body is then its basic error
       return validate(
@@ -136,6 +172,65 @@ public final class OpenApiContract {
       return List.of();
     }
     return validate(route.get(), status + " response", schema, body);
+  }
+
+  /**
+   * What is wrong with a response of any type: a status the operation does not document, a media
+   * type its answer does not have, a header it requires missing, or a JSON body its schema refuses.
+   *
+   * @param headers the response's header names, lower case
+   */
+  public List<String> checkResponse(
+      String method,
+      String path,
+      int status,
+      String contentType,
+      java.util.Set<String> headers,
+      String body) {
+    Optional<Route> route = route(method, path);
+    if (route.isEmpty()) {
+      return List.of(method + " " + path + " is no operation of " + name);
+    }
+    String what = method + " " + route.get().template() + " " + status;
+    JsonNode response = route.get().operation().path("responses").path(Integer.toString(status));
+    if (response.isMissingNode()) {
+      return List.of(method + " " + route.get().template() + " never answers " + status);
+    }
+    if (response.has("$ref")) {
+      response = pointer(response.get("$ref").asString());
+    }
+    List<String> problems = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> header : response.path("headers").properties()) {
+      JsonNode declared =
+          header.getValue().has("$ref")
+              ? pointer(header.getValue().get("$ref").asString())
+              : header.getValue();
+      if (declared.path("required").asBoolean(false)
+          && !headers.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) {
+        problems.add(what + " lacks the header " + header.getKey());
+      }
+    }
+    JsonNode content = response.path("content");
+    if (content.isMissingNode() || content.isEmpty()) {
+      return problems;
+    }
+    String type = contentType.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
+    if (!content.has(type)) {
+      problems.add(what + " answers " + type + ", documented: " + content.propertyNames());
+      return problems;
+    }
+    if (type.equals("application/json")) {
+      JsonNode json;
+      try {
+        json = Json.mapper().readTree(body);
+      } catch (RuntimeException e) {
+        problems.add(what + " answers no JSON: " + body);
+        return problems;
+      }
+      problems.addAll(
+          validate(route.get(), status + " response", content.path(type).path("schema"), json));
+    }
+    return problems;
   }
 
   /**
@@ -176,7 +271,7 @@ public final class OpenApiContract {
               root.set("components", document.get("components"));
               root.putArray("allOf").add(schemaNode);
               return registry.getSchema(
-                  SchemaLocation.of("https://api.github.com/openapi.json"), root);
+                  SchemaLocation.of("https://contract.invalid/openapi.json"), root);
             });
     List<String> problems = new ArrayList<>();
     for (Error error : schema.validate(body)) {

@@ -1,0 +1,204 @@
+package dev.trainyard.gateway.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.swagger.v3.parser.OpenAPIV3Parser;
+import io.swagger.v3.parser.core.models.ParseOptions;
+import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * {@code docs/openapi.yaml} is a valid OpenAPI 3.1 document (swagger-parser finds no error in it)
+ * and keeps the rules that let the end-to-end suites hold the server to it: every operation named
+ * once, every answer of API.md §1 where it can happen, and every object of a response closed, so a
+ * field the server sends and the document lacks is caught.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ApiDocumentTest {
+  static final Path DOCUMENT = Path.of("..", "docs", "openapi.yaml");
+  private JsonNode document;
+  private final List<Operation> operations = new ArrayList<>();
+
+  /** One operation of the document. */
+  private record Operation(String method, String path, JsonNode spec) {
+    String name() {
+      return method + " " + path;
+    }
+
+    boolean isPublic() {
+      return spec.has("security") && spec.get("security").isEmpty();
+    }
+
+    Set<String> statuses() {
+      return new HashSet<>(spec.path("responses").propertyNames());
+    }
+  }
+
+  @BeforeAll
+  void read() throws Exception {
+    document = new YAMLMapper().readTree(Files.readAllBytes(DOCUMENT));
+    for (Map.Entry<String, JsonNode> path : document.get("paths").properties()) {
+      for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
+        operations.add(new Operation(op.getKey().toUpperCase(), path.getKey(), op.getValue()));
+      }
+    }
+  }
+
+  @Test
+  void swaggerParserReadsItAsOpenApi31WithNoError() throws Exception {
+    ParseOptions options = new ParseOptions();
+    options.setResolve(true);
+    SwaggerParseResult result =
+        new OpenAPIV3Parser()
+            .readContents(Files.readString(DOCUMENT, StandardCharsets.UTF_8), null, options);
+
+    assertThat(result.getMessages()).isEmpty();
+    assertThat(result.getOpenAPI().getOpenapi()).startsWith("3.1.");
+    assertThat(result.getOpenAPI().getPaths()).hasSameSizeAs(document.get("paths").properties());
+    assertThat(result.getOpenAPI().getWebhooks()).isNotEmpty();
+  }
+
+  @Test
+  void everyOperationIsNamedOnceAndTagged() {
+    Set<String> ids = new HashSet<>();
+    for (Operation op : operations) {
+      String id = op.spec().path("operationId").asString("");
+      assertThat(id).as(op.name()).isNotEmpty();
+      assertThat(ids.add(id)).as("operationId " + id + " is used twice").isTrue();
+      assertThat(op.spec().path("tags").isEmpty()).as(op.name() + " has no tag").isFalse();
+      assertThat(op.spec().path("summary").asString("")).as(op.name()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void everyOperationDocumentsTheErrorsOfApiMdSection1ThatItCanAnswer() {
+    for (Operation op : operations) {
+      Set<String> statuses = op.statuses();
+      assertThat(statuses).as(op.name()).contains("200");
+      if (op.path().startsWith("/actuator/")) {
+        continue;
+      }
+      if (!op.isPublic()) {
+        assertThat(statuses).as(op.name()).contains("401", "429", "503");
+      }
+      if (op.method().equals("POST")) {
+        assertThat(statuses).as(op.name()).contains("400", "413");
+      }
+      for (String status : statuses) {
+        if (!status.startsWith("2") && !status.equals("304")) {
+          assertThat(content(op, status).propertyNames())
+              .as(op.name() + " " + status + " is one plain-text sentence")
+              .containsExactly("text/plain");
+        }
+      }
+    }
+  }
+
+  @Test
+  void answersThatAskToComeBackLaterSayWhen() {
+    for (Operation op : operations) {
+      for (String status : List.of("429", "503")) {
+        if (op.statuses().contains(status) && !op.path().startsWith("/actuator/")) {
+          JsonNode response = resolve(op.spec().path("responses"), status);
+          assertThat(response.path("headers").path("Retry-After").path("required").asBoolean())
+              .as(op.name() + " " + status + " documents a required Retry-After")
+              .isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
+  void everyObjectOfAResponseOrAnEventIsClosed() {
+    List<String> open = new ArrayList<>();
+    for (Operation op : operations) {
+      for (String status : op.statuses()) {
+        JsonNode json = content(op, status).path("application/json").path("schema");
+        closed(json, op.name() + " " + status, new HashSet<>(), open);
+      }
+    }
+    for (Map.Entry<String, JsonNode> hook : document.path("webhooks").properties()) {
+      JsonNode schema =
+          hook.getValue()
+              .path("post")
+              .path("requestBody")
+              .path("content")
+              .path("application/json")
+              .path("schema");
+      assertThat(schema.isMissingNode()).as("webhook " + hook.getKey()).isFalse();
+      closed(schema, "webhook " + hook.getKey(), new HashSet<>(), open);
+    }
+    assertThat(open).as("objects that would let an undocumented field through").isEmpty();
+  }
+
+  @Test
+  void theTokensAreTheHeaderOfApiMdSection1() {
+    JsonNode schemes = document.at("/components/securitySchemes");
+    assertThat(schemes.propertyNames()).contains("apiToken", "adminToken");
+    for (JsonNode scheme : schemes) {
+      assertThat(scheme.get("type").asString()).isEqualTo("apiKey");
+      assertThat(scheme.get("in").asString()).isEqualTo("header");
+      assertThat(scheme.get("name").asString()).isEqualTo("x-api-token");
+    }
+    for (Operation op : operations) {
+      if (op.path().startsWith("/admin/v1/")) {
+        assertThat(op.spec().path("security").toString()).as(op.name()).contains("adminToken");
+      }
+    }
+  }
+
+  private JsonNode content(Operation op, String status) {
+    return resolve(op.spec().path("responses"), status).path("content");
+  }
+
+  private JsonNode resolve(JsonNode parent, String name) {
+    JsonNode node = parent.path(name);
+    return node.has("$ref") ? document.at(node.get("$ref").asString().substring(1)) : node;
+  }
+
+  /** Walks {@code schema}, adding to {@code open} each object schema without closed properties. */
+  private void closed(JsonNode schema, String where, Set<String> seen, List<String> open) {
+    if (schema == null || schema.isMissingNode() || !schema.isObject()) {
+      return;
+    }
+    if (schema.has("$ref")) {
+      String ref = schema.get("$ref").asString();
+      if (seen.add(ref)) {
+        closed(document.at(ref.substring(1)), ref, seen, open);
+      }
+      return;
+    }
+    boolean object =
+        schema.path("type").asString("").equals("object")
+            || schema.path("type").toString().contains("\"object\"")
+            || schema.has("properties");
+    if (object && !schema.has("additionalProperties") && !schema.has("unevaluatedProperties")) {
+      open.add(where);
+    }
+    for (JsonNode property : schema.path("properties")) {
+      closed(property, where, seen, open);
+    }
+    closed(schema.path("items"), where, seen, open);
+    JsonNode additional = schema.path("additionalProperties");
+    if (additional.isObject()) {
+      closed(additional, where, seen, open);
+    }
+    for (String combinator : List.of("oneOf", "anyOf", "allOf")) {
+      for (JsonNode alternative : schema.path(combinator)) {
+        closed(alternative, where, seen, open);
+      }
+    }
+  }
+}

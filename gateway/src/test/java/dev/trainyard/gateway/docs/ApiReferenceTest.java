@@ -1,0 +1,33 @@
+package dev.trainyard.gateway.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * {@code docs/api.md} is what {@link ApiReference} writes from {@code docs/openapi.yaml}: a change
+ * of the document that the reference does not carry fails here ({@code -Dtrainyard.docs=write}
+ * writes it).
+ */
+class ApiReferenceTest {
+  private static final Path REFERENCE = Path.of("..", "docs", "api.md");
+
+  @Test
+  void theReferenceIsWrittenFromTheDocument() throws Exception {
+    String written =
+        new ApiReference(new YAMLMapper().readTree(Files.readAllBytes(ApiDocumentTest.DOCUMENT)))
+            .render();
+    if ("write".equals(System.getProperty("trainyard.docs"))) {
+      Files.writeString(REFERENCE, written, StandardCharsets.UTF_8);
+    }
+
+    assertThat(REFERENCE).exists();
+    assertThat(Files.readString(REFERENCE, StandardCharsets.UTF_8))
+        .as("docs/api.md is stale: " + ApiReference.REGENERATE)
+        .isEqualTo(written);
+  }
+}

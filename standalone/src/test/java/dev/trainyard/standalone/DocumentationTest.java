@@ -1,0 +1,116 @@
+package dev.trainyard.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The project's docs stand on their own: no Markdown file of the repository links outside it (no
+ * web address, no path that leaves the repository, nothing under a {@code ../shared} folder), and
+ * every relative link names a file that exists.
+ */
+class DocumentationTest {
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+
+  @Test
+  void everyMarkdownFileLinksOnlyToFilesOfTheRepository() throws IOException {
+    List<Path> files = markdown();
+    assertThat(files).contains(ROOT.resolve("README.md"), ROOT.resolve("docs/README.md"));
+    List<String> problems = new ArrayList<>();
+    for (Path file : files) {
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      String name = ROOT.relativize(file).toString();
+      if (text.contains("../shared")) {
+        problems.add(name + " names ../shared");
+      }
+      Matcher link = LINK.matcher(text);
+      while (link.find()) {
+        String target = link.group(1);
+        if (target.startsWith("#")) {
+          continue;
+        }
+        if (target.matches("(?i)[a-z][a-z0-9+.-]*:.*")) {
+          problems.add(name + " links outside the repository: " + target);
+          continue;
+        }
+        Path resolved = file.getParent().resolve(target.replaceAll("#.*", "")).normalize();
+        if (!resolved.startsWith(ROOT)) {
+          problems.add(name + " links outside the repository: " + target);
+        } else if (!Files.exists(resolved)) {
+          problems.add(name + " links to a missing file: " + target);
+        }
+      }
+    }
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void theReadmeLeadsIntoTheDocs() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+
+    assertThat(readme).contains("](docs/README.md)", "](docs/api.md)", "](docs/configuration.md)");
+  }
+
+  @Test
+  void everyEnvironmentVariableTheServicesOrTheChartReadIsInTheConfigurationReference()
+      throws IOException {
+    String reference =
+        Files.readString(ROOT.resolve("docs/configuration.md"), StandardCharsets.UTF_8);
+    Pattern variable = Pattern.compile("TRAINYARD_[A-Z0-9_]*[A-Z0-9](?![A-Z0-9_]*\\*)");
+    java.util.Set<String> read = new java.util.TreeSet<>();
+    List<Path> sources = new ArrayList<>();
+    for (String module :
+        List.of(
+            "common",
+            "gateway",
+            "queue-worker",
+            "webhook-dispatcher",
+            "flaky-tests-service",
+            "standalone")) {
+      sources.add(ROOT.resolve(module).resolve("src/main"));
+    }
+    sources.add(ROOT.resolve("helm"));
+    for (Path source : sources) {
+      try (Stream<Path> walk = Files.walk(source)) {
+        for (Path file : walk.filter(Files::isRegularFile).toList()) {
+          Matcher m = variable.matcher(Files.readString(file, StandardCharsets.UTF_8));
+          while (m.find()) {
+            read.add(m.group());
+          }
+        }
+      }
+    }
+    assertThat(read).hasSizeGreaterThan(40);
+    assertThat(read.stream().filter(v -> !reference.contains("`" + v + "`")).toList())
+        .as("read by a service or the chart, missing from docs/configuration.md")
+        .isEmpty();
+  }
+
+  /** The project's Markdown files: not build output, installed tools or git's own. */
+  private static List<Path> markdown() throws IOException {
+    try (Stream<Path> walk = Files.walk(ROOT)) {
+      return walk.filter(p -> p.toString().endsWith(".md"))
+          .filter(
+              p ->
+                  Stream.of(ROOT.relativize(p).toString().split("/"))
+                      .noneMatch(
+                          part ->
+                              part.equals("target")
+                                  || part.equals("node_modules")
+                                  || part.equals(".git")
+                                  || part.equals(".tools")
+                                  || part.equals("data")))
+          .toList();
+    }
+  }
+}
