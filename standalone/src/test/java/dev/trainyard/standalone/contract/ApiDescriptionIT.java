@@ -51,7 +51,7 @@ class ApiDescriptionIT {
     routed.removeAll(PAGES);
     routed.addAll(routesOf(stack.services().flakyContext().getBean(RouterFunction.class)));
 
-    assertThat(Api.document().operations()).containsExactlyInAnyOrderElementsOf(routed);
+    assertThat(Api.contract().operations()).containsExactlyInAnyOrderElementsOf(routed);
   }
 
   @Test
@@ -110,8 +110,29 @@ class ApiDescriptionIT {
     }
     assertThat(anonymous.send(anonymous.request("/ui/api/api.js").GET()).body())
         .contains("/v1/openapi.json");
-    assertThat(anonymous.send(anonymous.request("/ui/api/index.html").GET()).status())
-        .isEqualTo(404);
+    // only the page's own files: not the rest of the WebJar, not under Boot's /webjars/** either
+    for (String other :
+        List.of(
+            "/ui/api/index.html",
+            "/ui/api/swagger-initializer.js",
+            "/webjars/swagger-ui/" + webjarVersion() + "/index.html",
+            "/webjars/swagger-ui/" + webjarVersion() + "/swagger-ui-bundle.js",
+            "/swagger-ui/index.html")) {
+      assertThat(anonymous.send(anonymous.request(other).GET()).status()).as(other).isEqualTo(404);
+    }
+  }
+
+  private static String webjarVersion() {
+    try (var in =
+        ApiDescriptionIT.class
+            .getClassLoader()
+            .getResourceAsStream("META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
+      java.util.Properties properties = new java.util.Properties();
+      properties.load(in);
+      return properties.getProperty("version");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** {@code METHOD path} of each route of a functional router (its predicates' own spelling). */

@@ -2,15 +2,22 @@ package dev.trainyard.standalone.support;
 
 import dev.trainyard.common.json.Json;
 import dev.trainyard.worker.scm.github.OpenApiContract;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.Flow;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,11 +50,11 @@ public final class Api {
 
   /** A client of the API port whose every exchange is checked against the document. */
   public static Api heldToDocument(String base, String token) {
-    return new Api(base, token, document());
+    return new Api(base, token, contract());
   }
 
   /** trainyard's description, read once per test JVM. */
-  public static synchronized OpenApiContract document() {
+  public static synchronized OpenApiContract contract() {
     if (document == null) {
       try {
         document = OpenApiContract.trainyard(OpenApiContract.TRAINYARD);
@@ -82,7 +89,7 @@ public final class Api {
   }
 
   public Response post(String path, String json) {
-    return exchange(request(path).POST(HttpRequest.BodyPublishers.ofString(json)), json);
+    return send(request(path).POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
   public Response postBytes(String path, byte[] body) {
@@ -97,19 +104,15 @@ public final class Api {
     return token == null ? builder : builder.header("x-api-token", token);
   }
 
+  /** {@code request} sent, and held to the document when this client is. */
   public Response send(HttpRequest.Builder request) {
-    return exchange(request, null);
-  }
-
-  /** {@code request} sent, and held to the document when this client is; {@code json} its body. */
-  private Response exchange(HttpRequest.Builder request, String json) {
     try {
       HttpRequest sent = request.build();
       HttpResponse<String> r =
           CLIENT.send(sent, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       Response response = new Response(r.statusCode(), r.headers(), r.body());
       if (contract != null) {
-        hold(sent, json, response);
+        hold(sent, json(sent), response);
       }
       return response;
     } catch (IOException e) {
@@ -120,6 +123,40 @@ public final class Api {
     }
   }
 
+  /** The body of a JSON request as sent (the publishers of a string or bytes give it at once). */
+  private static String json(HttpRequest request) {
+    boolean json =
+        request.headers().firstValue("content-type").orElse("").startsWith("application/json");
+    if (!json || request.bodyPublisher().isEmpty()) {
+      return null;
+    }
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    request
+        .bodyPublisher()
+        .get()
+        .subscribe(
+            new Flow.Subscriber<ByteBuffer>() {
+              @Override
+              public void onSubscribe(Flow.Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+              }
+
+              @Override
+              public void onNext(ByteBuffer item) {
+                byte[] bytes = new byte[item.remaining()];
+                item.get(bytes);
+                body.writeBytes(bytes);
+              }
+
+              @Override
+              public void onError(Throwable throwable) {}
+
+              @Override
+              public void onComplete() {}
+            });
+    return body.toString(StandardCharsets.UTF_8);
+  }
+
   private void hold(HttpRequest request, String json, Response response) {
     String path = request.uri().getRawPath();
     String method = request.method();
@@ -128,14 +165,16 @@ public final class Api {
       return; // pages for people, not operations of the API
     }
     if (contract.operation(method, path).isEmpty()) {
-      // a path no operation has: unknown (404, 405), or refused before routing knows (401)
-      if (status != 404 && status != 405 && status != 401) {
+      // a path no operation has: unknown (404, 405), or an operation the gateway forwards to the
+      // flaky-tests service unread, refused for its token before that service says it is unknown
+      boolean forwarded = path.startsWith("/v1/flaky-tests/") && status == 401;
+      if (status != 404 && status != 405 && !forwarded) {
         throw new AssertionError(
             method + " " + path + " answered " + status + " but is no operation of the document");
       }
       return;
     }
-    java.util.List<String> problems = new java.util.ArrayList<>();
+    List<String> problems = new ArrayList<>();
     if (json != null && status / 100 == 2) {
       JsonNode body = null;
       try {
@@ -156,8 +195,8 @@ public final class Api {
             status,
             response.contentType(),
             response.headers().map().keySet().stream()
-                .map(h -> h.toLowerCase(java.util.Locale.ROOT))
-                .collect(java.util.stream.Collectors.toSet()),
+                .map(h -> h.toLowerCase(Locale.ROOT))
+                .collect(Collectors.toSet()),
             response.body()));
     if (!problems.isEmpty()) {
       throw new AssertionError(

@@ -201,12 +201,7 @@ public final class OpenApiContract {
     }
     List<String> problems = new ArrayList<>();
     for (Map.Entry<String, JsonNode> header : response.path("headers").properties()) {
-      JsonNode declared =
-          header.getValue().has("$ref")
-              ? pointer(header.getValue().get("$ref").asString())
-              : header.getValue();
-      if (declared.path("required").asBoolean(false)
-          && !headers.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) {
+      if (requiredAndAbsent(header.getValue(), header.getKey(), headers)) {
         problems.add(what + " lacks the header " + header.getKey());
       }
     }
@@ -231,6 +226,48 @@ public final class OpenApiContract {
           validate(route.get(), status + " response", content.path(type).path("schema"), json));
     }
     return problems;
+  }
+
+  /**
+   * What is wrong with an event delivered to a subscriber: no webhook of that name, a header its
+   * parameters require missing, or a body its schema refuses.
+   *
+   * @param headers the delivery's header names, lower case
+   */
+  public List<String> checkWebhook(String webhook, java.util.Set<String> headers, String body) {
+    JsonNode post = document.path("webhooks").path(webhook).path("post");
+    if (post.isMissingNode()) {
+      return List.of("no webhook " + webhook + " in " + name);
+    }
+    List<String> problems = new ArrayList<>();
+    for (JsonNode parameter : post.path("parameters")) {
+      JsonNode declared =
+          parameter.has("$ref") ? pointer(parameter.get("$ref").asString()) : parameter;
+      String header = declared.path("name").asString("");
+      if (declared.path("in").asString("").equals("header")
+          && requiredAndAbsent(declared, header, headers)) {
+        problems.add("webhook " + webhook + " lacks the header " + header);
+      }
+    }
+    JsonNode event;
+    try {
+      event = Json.mapper().readTree(body);
+    } catch (RuntimeException e) {
+      return List.of("webhook " + webhook + " delivered no JSON: " + body);
+    }
+    JsonNode schema =
+        post.path("requestBody").path("content").path("application/json").path("schema");
+    problems.addAll(
+        validate(new Route("POST", "webhook " + webhook, null, post), "event", schema, event));
+    return problems;
+  }
+
+  private boolean requiredAndAbsent(
+      JsonNode declaredOrRef, String header, java.util.Set<String> headers) {
+    JsonNode declared =
+        declaredOrRef.has("$ref") ? pointer(declaredOrRef.get("$ref").asString()) : declaredOrRef;
+    return declared.path("required").asBoolean(false)
+        && !headers.contains(header.toLowerCase(java.util.Locale.ROOT));
   }
 
   /**
