@@ -6,10 +6,12 @@ import dev.trainyard.flaky.http.JsonBody;
 import dev.trainyard.flaky.owners.SourcePath;
 import dev.trainyard.flaky.repo.Repo;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
@@ -45,8 +47,8 @@ public record UploadForm(
       List.of(
           "repo", "commitSha", "branch", "prNumber", "variant", "jobUrl", "uploadId", "pathPrefix");
 
-  /** Bytes a field's value may hold when sent as a part with a content type of its own. */
-  private static final int MAX_FIELD_BYTES = 64 * 1024;
+  /** Bytes a field's value may hold, however it is sent; past it, a 413. */
+  static final int MAX_FIELD_BYTES = 64 * 1024;
 
   /**
    * The form read from {@code parts}. A field may come as a plain form field or as a part with a
@@ -59,34 +61,40 @@ public record UploadForm(
         .filter(parts::containsKey)
         .concatMap(name -> text(name, parts.getFirst(name)).map(value -> Map.entry(name, value)))
         .collectMap(Map.Entry::getKey, Map.Entry::getValue)
-        .map(UploadForm::read);
+        .map(UploadForm::of);
   }
 
   private static Mono<String> text(String name, Part part) {
-    if (part instanceof FormFieldPart field) {
-      return Mono.just(field.value());
-    }
     if (part instanceof FilePart) {
       return Mono.error(ApiException.badRequest(name + " must be a form field, not a file"));
+    }
+    if (part instanceof FormFieldPart field) {
+      return field.value().getBytes(StandardCharsets.UTF_8).length > MAX_FIELD_BYTES
+          ? Mono.error(tooLarge(name))
+          : Mono.just(field.value());
     }
     return DataBufferUtils.join(part.content(), MAX_FIELD_BYTES)
         .map(
             buffer -> {
-              String text = buffer.toString(StandardCharsets.UTF_8);
-              DataBufferUtils.release(buffer);
-              return text;
+              try {
+                return buffer.toString(StandardCharsets.UTF_8);
+              } finally {
+                DataBufferUtils.release(buffer);
+              }
             })
-        .onErrorMap(
-            DataBufferLimitException.class,
-            e ->
-                new ApiException(
-                    HttpStatus.CONTENT_TOO_LARGE,
-                    name + " is larger than the limit of " + MAX_FIELD_BYTES + " bytes"))
+        .onErrorMap(DataBufferLimitException.class, e -> tooLarge(name))
         .defaultIfEmpty("");
   }
 
-  static UploadForm read(Map<String, String> fields) {
-    java.util.function.Function<String, Optional<String>> field =
+  private static ApiException tooLarge(String name) {
+    return new ApiException(
+        HttpStatus.CONTENT_TOO_LARGE,
+        name + " is larger than the limit of " + MAX_FIELD_BYTES + " bytes");
+  }
+
+  /** The form of fields already read as text. */
+  static UploadForm of(Map<String, String> fields) {
+    Function<String, Optional<String>> field =
         name -> Optional.ofNullable(fields.get(name)).map(String::strip);
     String repoJson =
         field
@@ -160,7 +168,7 @@ public record UploadForm(
     if (prefix.length() > MAX_PREFIX
         || prefix.startsWith("/")
         || prefix.chars().anyMatch(Character::isISOControl)
-        || java.util.Arrays.asList(prefix.split("/")).contains("..")) {
+        || Arrays.asList(prefix.split("/")).contains("..")) {
       throw ApiException.badRequest(
           "pathPrefix must be a path inside the repository (relative, without ..) of at most "
               + MAX_PREFIX

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Properties;
@@ -29,7 +30,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 @Component
 public class ApiDescription {
-  static final String DOCUMENT = "dev/trainyard/gateway/docs/openapi.yaml";
+  private static final String DOCUMENT = "dev/trainyard/gateway/docs/openapi.yaml";
   private static final String OWN = "dev/trainyard/gateway/docs/";
   private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
   private static final MediaType YAML = MediaType.parseMediaType("application/yaml;charset=UTF-8");
@@ -40,48 +41,63 @@ public class ApiDescription {
    * The page's own rules (API.md §8): scripts only from this origin, never framed; Swagger UI sets
    * inline styles, so styles may be inline.
    */
-  static final String CONTENT_SECURITY_POLICY =
+  private static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
           + "img-src 'self' data:; connect-src 'self'; font-src 'self'; "
           + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-  /** What the renderer's page may load: file name → (content type, where it lives). */
-  private final Map<String, Resource> assets;
+  /** The files the page loads, by name. */
+  private final Map<String, Served> assets;
 
-  private final Resource yaml;
-  private final Resource json;
-  private final Resource page;
+  private final Served yaml;
+  private final Served json;
+  private final Served page;
 
   /** Bytes served with their type and entity tag. */
-  private record Resource(MediaType type, byte[] bytes, String etag) {
-    static Resource of(MediaType type, byte[] bytes) {
+  private record Served(MediaType type, byte[] bytes, String etag) {
+    static Served of(MediaType type, byte[] bytes) {
       try {
         byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-        return new Resource(type, bytes, "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"");
+        return new Served(type, bytes, "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"");
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException(e);
       }
+    }
+
+    /**
+     * Whether an {@code If-None-Match} value names this version: weak comparison (RFC 9110
+     * §13.1.2), so a tag a proxy weakened ({@code W/"…"}, as compressing proxies do) still matches.
+     */
+    boolean matches(String ifNoneMatch) {
+      return Arrays.stream(ifNoneMatch.split(","))
+          .map(String::strip)
+          .map(tag -> tag.startsWith("W/") ? tag.substring(2) : tag)
+          .anyMatch(tag -> tag.equals(etag) || tag.equals("*"));
     }
   }
 
   public ApiDescription() {
     byte[] document = read(DOCUMENT);
-    this.yaml = Resource.of(YAML, document);
+    this.yaml = Served.of(YAML, document);
     this.json =
-        Resource.of(
+        Served.of(
             MediaType.APPLICATION_JSON,
             Json.mapper().writeValueAsBytes(new YAMLMapper().readTree(document)));
     this.page =
-        Resource.of(MediaType.parseMediaType("text/html;charset=UTF-8"), read(OWN + "api.html"));
+        Served.of(MediaType.parseMediaType("text/html;charset=UTF-8"), read(OWN + "api.html"));
     String webjar = WEBJAR + webjarVersion() + "/";
     this.assets =
         Map.of(
             "swagger-ui.css",
-                Resource.of(MediaType.parseMediaType("text/css"), read(webjar + "swagger-ui.css")),
-            "swagger-ui-bundle.js", script(read(webjar + "swagger-ui-bundle.js")),
+            Served.of(
+                MediaType.parseMediaType("text/css;charset=UTF-8"),
+                read(webjar + "swagger-ui.css")),
+            "swagger-ui-bundle.js",
+            script(read(webjar + "swagger-ui-bundle.js")),
             "favicon-32x32.png",
-                Resource.of(MediaType.IMAGE_PNG, read(webjar + "favicon-32x32.png")),
-            "api.js", script(read(OWN + "api.js")));
+            Served.of(MediaType.IMAGE_PNG, read(webjar + "favicon-32x32.png")),
+            "api.js",
+            script(read(OWN + "api.js")));
   }
 
   public Mono<ServerResponse> yaml(ServerRequest request) {
@@ -99,33 +115,28 @@ public class ApiDescription {
 
   /** One file of the page: the renderer's script and style sheet, and our script that starts it. */
   public Mono<ServerResponse> asset(ServerRequest request) {
-    Resource asset = assets.get(request.pathVariable("asset"));
+    Served asset = assets.get(request.pathVariable("asset"));
     if (asset == null) {
       return Mono.error(ApiException.notFound("no such file of /ui/api"));
     }
     return answer(request, asset);
   }
 
-  private static Mono<ServerResponse> answer(ServerRequest request, Resource resource) {
+  private static Mono<ServerResponse> answer(ServerRequest request, Served served) {
     boolean unchanged =
-        request.headers().header(HttpHeaders.IF_NONE_MATCH).stream()
-            .flatMap(value -> java.util.Arrays.stream(value.split(",")))
-            .map(String::strip)
-            .anyMatch(tag -> tag.equals(resource.etag()) || tag.equals("*"));
+        request.headers().header(HttpHeaders.IF_NONE_MATCH).stream().anyMatch(served::matches);
     ServerResponse.BodyBuilder answer =
         ServerResponse.status(unchanged ? HttpStatus.NOT_MODIFIED : HttpStatus.OK)
-            .eTag(resource.etag())
+            .eTag(served.etag())
             .cacheControl(CACHE)
             .header("X-Content-Type-Options", "nosniff")
             .header("Referrer-Policy", "same-origin")
             .header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-    return unchanged
-        ? answer.build()
-        : answer.contentType(resource.type()).bodyValue(resource.bytes());
+    return unchanged ? answer.build() : answer.contentType(served.type()).bodyValue(served.bytes());
   }
 
-  private static Resource script(byte[] bytes) {
-    return Resource.of(MediaType.parseMediaType("text/javascript;charset=UTF-8"), bytes);
+  private static Served script(byte[] bytes) {
+    return Served.of(MediaType.parseMediaType("text/javascript;charset=UTF-8"), bytes);
   }
 
   private static String webjarVersion() {

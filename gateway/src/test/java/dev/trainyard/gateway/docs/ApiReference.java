@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
  */
 final class ApiReference {
   static final String REGENERATE =
-      "./mvnw -B -pl gateway test -Dtest=ApiReferenceTest -Dtrainyard.docs=write";
+      "./mvnw -B -pl gateway -am test -Dtest=ApiReferenceTest -Dtrainyard.docs=write"
+          + " -Dsurefire.failIfNoSpecifiedTests=false";
 
   private final JsonNode document;
   private final StringBuilder out = new StringBuilder();
@@ -60,6 +61,9 @@ final class ApiReference {
     }
     for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
       for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
+        if (!ApiDocumentTest.METHODS.contains(op.getKey())) {
+          continue;
+        }
         String tag = op.getValue().path("tags").path(0).asString("other");
         byTag
             .computeIfAbsent(tag, t -> new ArrayList<>())
@@ -218,11 +222,22 @@ final class ApiReference {
       return ref.substring(ref.lastIndexOf('/') + 1);
     }
     for (String combinator : List.of("oneOf", "anyOf")) {
-      if (schema.has(combinator)) {
-        List<String> alternatives = new ArrayList<>();
-        schema.get(combinator).forEach(a -> alternatives.add(type(a)));
+      // alternatives that are shapes; those that only constrain (required: [...]) are not types
+      List<String> alternatives = new ArrayList<>();
+      schema
+          .path(combinator)
+          .forEach(
+              a -> {
+                if (a.has("type") || a.has("$ref") || a.has("enum")) {
+                  alternatives.add(type(a));
+                }
+              });
+      if (!schema.has("type") && !alternatives.isEmpty()) {
         return String.join(" or ", alternatives);
       }
+    }
+    if (!schema.has("type") && schema.has("properties")) {
+      return "object";
     }
     if (schema.has("enum")) {
       List<String> values = new ArrayList<>();

@@ -339,7 +339,7 @@ class FlakyTestsIT extends OwnStack {
                     "repo",
                     "application/json",
                     "{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + repo + "\"}")
-                .typed("commitSha", "text/plain; charset=utf-8", "abc")
+                .typed("commitSha", "application/x-www-form-urlencoded", "abc")
                 .typed("branch", "application/octet-stream", "main")
                 .file("file", "r.xml", Reports.surefire("a.B", List.of("t:F", "u:P"))));
 

@@ -12,8 +12,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -41,15 +44,17 @@ public final class OpenApiContract {
    * credentials, rate limits, and the redirects of a renamed or transferred repository (301 for a
    * read, 307 otherwise), each with a basic error body.
    */
-  private static final java.util.Set<Integer> GENERAL_ERRORS =
-      java.util.Set.of(301, 307, 401, 403, 429);
+  private static final Set<Integer> GENERAL_ERRORS = Set.of(301, 307, 401, 403, 429);
+
+  private static final Set<String> METHODS =
+      Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
 
   /** trainyard's own description, from a module's folder. */
   public static final Path TRAINYARD = Path.of("..", "docs", "openapi.yaml");
 
   private final JsonNode document;
   private final String name;
-  private final java.util.Set<Integer> generalErrors;
+  private final Set<Integer> generalErrors;
   private final List<Route> routes = new ArrayList<>();
   private final SchemaRegistry registry;
   private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
@@ -87,14 +92,14 @@ public final class OpenApiContract {
         new tools.jackson.dataformat.yaml.YAMLMapper().readTree(Files.readAllBytes(description)),
         "trainyard's description",
         Dialects.getOpenApi31(),
-        java.util.Set.of());
+        Set.of());
   }
 
   private OpenApiContract(
       JsonNode document,
       String name,
       com.networknt.schema.dialect.Dialect dialect,
-      java.util.Set<Integer> generalErrors) {
+      Set<Integer> generalErrors) {
     this.document = document;
     this.name = name;
     this.generalErrors = generalErrors;
@@ -103,9 +108,12 @@ public final class OpenApiContract {
     while (paths.hasNext()) {
       Map.Entry<String, JsonNode> path = paths.next();
       for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+        if (!METHODS.contains(operation.getKey())) {
+          continue; // a field the path's operations share (parameters, summary, servers)
+        }
         routes.add(
             new Route(
-                operation.getKey().toUpperCase(java.util.Locale.ROOT),
+                operation.getKey().toUpperCase(Locale.ROOT),
                 path.getKey(),
                 pattern(path.getKey()),
                 operation.getValue()));
@@ -126,8 +134,8 @@ public final class OpenApiContract {
   }
 
   /** Every documented operation as {@code METHOD path-template}. */
-  public java.util.Set<String> operations() {
-    java.util.Set<String> all = new java.util.TreeSet<>();
+  public Set<String> operations() {
+    Set<String> all = new TreeSet<>();
     routes.forEach(r -> all.add(r.method() + " " + r.template()));
     return all;
   }
@@ -145,7 +153,7 @@ public final class OpenApiContract {
           ? List.of(method + " " + route.get().template() + " takes no JSON body")
           : List.of();
     }
-    return validate(route.get(), "request", schema.path("schema"), body);
+    return validate(key(route.get(), "request"), schema.path("schema"), body);
   }
 
   /** What is wrong with a JSON response: a status the operation does not document, or its body. */
@@ -159,57 +167,67 @@ public final class OpenApiContract {
       // GitHub answers bad credentials and rate limits on every operation, though the description
       // lists them only on some: the body is then its basic error
       return validate(
-          route.get(), status + " response", document.at("/components/schemas/basic-error"), body);
+          key(route.get(), status + " response"),
+          document.at("/components/schemas/basic-error"),
+          body);
     }
     if (response.isMissingNode()) {
       return List.of(method + " " + route.get().template() + " never answers " + status);
     }
-    if (response.has("$ref")) {
-      response = pointer(response.get("$ref").asString());
-    }
+    response = resolved(response);
     JsonNode schema = response.path("content").path("application/json").path("schema");
     if (schema.isMissingNode() || body == null || body.isNull()) {
       return List.of();
     }
-    return validate(route.get(), status + " response", schema, body);
+    return validate(key(route.get(), status + " response"), schema, body);
   }
 
   /**
    * What is wrong with a response of any type: a status the operation does not document, a media
-   * type its answer does not have, a header it requires missing, or a JSON body its schema refuses.
+   * type its answer does not have, a header it requires missing or one whose value its schema
+   * refuses, a body where it documents none or none where it documents one, or a JSON body its
+   * schema refuses.
    *
-   * @param headers the response's header names, lower case
+   * @param headers the response's headers, lower-case names to their first value
    */
   public List<String> checkResponse(
-      String method,
-      String path,
-      int status,
-      String contentType,
-      java.util.Set<String> headers,
-      String body) {
+      String method, String path, int status, Map<String, String> headers, String body) {
     Optional<Route> route = route(method, path);
     if (route.isEmpty()) {
       return List.of(method + " " + path + " is no operation of " + name);
     }
-    String what = method + " " + route.get().template() + " " + status;
+    String what = key(route.get(), Integer.toString(status));
     JsonNode response = route.get().operation().path("responses").path(Integer.toString(status));
     if (response.isMissingNode()) {
       return List.of(method + " " + route.get().template() + " never answers " + status);
     }
-    if (response.has("$ref")) {
-      response = pointer(response.get("$ref").asString());
-    }
+    response = resolved(response);
     List<String> problems = new ArrayList<>();
     for (Map.Entry<String, JsonNode> header : response.path("headers").properties()) {
-      if (requiredAndAbsent(header.getValue(), header.getKey(), headers)) {
-        problems.add(what + " lacks the header " + header.getKey());
+      JsonNode declared = resolved(header.getValue());
+      String value = headers.get(header.getKey().toLowerCase(Locale.ROOT));
+      if (value == null) {
+        if (declared.path("required").asBoolean(false)) {
+          problems.add(what + " lacks the header " + header.getKey());
+        }
+      } else {
+        problems.addAll(
+            validate(what + " header " + header.getKey(), declared.path("schema"), scalar(value)));
       }
     }
     JsonNode content = response.path("content");
-    if (content.isMissingNode() || content.isEmpty()) {
+    if (content.isEmpty()) {
+      if (!body.isEmpty()) {
+        problems.add(what + " documents no body but answers: " + body);
+      }
       return problems;
     }
-    String type = contentType.split(";")[0].strip().toLowerCase(java.util.Locale.ROOT);
+    if (body.isEmpty()) {
+      problems.add(what + " answers no body, documented: " + content.propertyNames());
+      return problems;
+    }
+    String type = headers.getOrDefault("content-type", "").split(";")[0].strip();
+    type = type.toLowerCase(Locale.ROOT);
     if (!content.has(type)) {
       problems.add(what + " answers " + type + ", documented: " + content.propertyNames());
       return problems;
@@ -222,10 +240,22 @@ public final class OpenApiContract {
         problems.add(what + " answers no JSON: " + body);
         return problems;
       }
-      problems.addAll(
-          validate(route.get(), status + " response", content.path(type).path("schema"), json));
+      problems.addAll(validate(what + " response", content.path(type).path("schema"), json));
     }
     return problems;
+  }
+
+  /** A header's value as JSON: a number when it reads as one, else the text. */
+  private static JsonNode scalar(String value) {
+    try {
+      return Json.mapper().getNodeFactory().numberNode(Long.parseLong(value.strip()));
+    } catch (NumberFormatException notANumber) {
+      return Json.mapper().getNodeFactory().stringNode(value);
+    }
+  }
+
+  private JsonNode resolved(JsonNode node) {
+    return node.has("$ref") ? pointer(node.get("$ref").asString()) : node;
   }
 
   /**
@@ -234,18 +264,18 @@ public final class OpenApiContract {
    *
    * @param headers the delivery's header names, lower case
    */
-  public List<String> checkWebhook(String webhook, java.util.Set<String> headers, String body) {
+  public List<String> checkWebhook(String webhook, Set<String> headers, String body) {
     JsonNode post = document.path("webhooks").path(webhook).path("post");
     if (post.isMissingNode()) {
       return List.of("no webhook " + webhook + " in " + name);
     }
     List<String> problems = new ArrayList<>();
     for (JsonNode parameter : post.path("parameters")) {
-      JsonNode declared =
-          parameter.has("$ref") ? pointer(parameter.get("$ref").asString()) : parameter;
+      JsonNode declared = resolved(parameter);
       String header = declared.path("name").asString("");
       if (declared.path("in").asString("").equals("header")
-          && requiredAndAbsent(declared, header, headers)) {
+          && declared.path("required").asBoolean(false)
+          && !headers.contains(header.toLowerCase(Locale.ROOT))) {
         problems.add("webhook " + webhook + " lacks the header " + header);
       }
     }
@@ -257,17 +287,8 @@ public final class OpenApiContract {
     }
     JsonNode schema =
         post.path("requestBody").path("content").path("application/json").path("schema");
-    problems.addAll(
-        validate(new Route("POST", "webhook " + webhook, null, post), "event", schema, event));
+    problems.addAll(validate("webhook " + webhook + " event", schema, event));
     return problems;
-  }
-
-  private boolean requiredAndAbsent(
-      JsonNode declaredOrRef, String header, java.util.Set<String> headers) {
-    JsonNode declared =
-        declaredOrRef.has("$ref") ? pointer(declaredOrRef.get("$ref").asString()) : declaredOrRef;
-    return declared.path("required").asBoolean(false)
-        && !headers.contains(header.toLowerCase(java.util.Locale.ROOT));
   }
 
   /**
@@ -297,8 +318,12 @@ public final class OpenApiContract {
             });
   }
 
-  private List<String> validate(Route route, String what, JsonNode schemaNode, JsonNode body) {
-    String key = route.method() + " " + route.template() + " " + what;
+  private static String key(Route route, String what) {
+    return route.method() + " " + route.template() + " " + what;
+  }
+
+  /** What {@code schemaNode} (with the document's components) refuses in {@code body}. */
+  private List<String> validate(String key, JsonNode schemaNode, JsonNode body) {
     Schema schema =
         schemas.computeIfAbsent(
             key,
