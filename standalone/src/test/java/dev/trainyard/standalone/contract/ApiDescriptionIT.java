@@ -3,23 +3,33 @@ package dev.trainyard.standalone.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.gateway.auth.Access;
 import dev.trainyard.gateway.auth.SecuredRoutes;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.worker.scm.github.OpenApiContract;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.io.Resource;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.RequestPredicate;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerRequest;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -39,19 +49,39 @@ class ApiDescriptionIT {
 
   @Test
   void everyRoutedOperationIsDocumentedAndEveryDocumentedOneIsRouted() {
-    Set<String> routed = new TreeSet<>();
+    Map<String, Access> routed = new TreeMap<>();
     stack
         .services()
         .gatewayContext()
         .getBean(SecuredRoutes.Table.class)
         .routes()
-        .forEach(route -> routed.add(route.method().name() + " " + route.path()));
-    assertThat(routed).contains(FORWARDED).containsAll(PAGES);
+        .forEach(route -> routed.put(route.method().name() + " " + route.path(), route.access()));
+    assertThat(routed).containsKey(FORWARDED).containsKeys(PAGES.toArray(String[]::new));
     routed.remove(FORWARDED);
-    routed.removeAll(PAGES);
-    routed.addAll(routesOf(stack.services().flakyContext().getBean(RouterFunction.class)));
+    PAGES.forEach(routed::remove);
+    routesOf(stack.services().flakyContext().getBean(RouterFunction.class))
+        .forEach(operation -> routed.put(operation, Access.ORGANIZATION));
 
-    assertThat(Api.contract().operations()).containsExactlyInAnyOrderElementsOf(routed);
+    assertThat(Api.contract().operations()).containsExactlyInAnyOrderElementsOf(routed.keySet());
+    // and each demands in the document the token its route demands
+    JsonNode paths = Api.contract().document().get("paths");
+    routed.forEach(
+        (operation, access) -> {
+          String[] methodAndPath = operation.split(" ");
+          JsonNode security =
+              paths
+                  .get(methodAndPath[1])
+                  .get(methodAndPath[0].toLowerCase(Locale.ROOT))
+                  .get("security");
+          String expected =
+              switch (access) {
+                case PUBLIC -> "[]";
+                case ADMIN -> "[{\"adminToken\":[]}]";
+                case ORGANIZATION -> "[{\"apiToken\":[]}]";
+              };
+          assertThat(security).as(operation).isNotNull();
+          assertThat(security.toString()).as(operation).isEqualTo(expected);
+        });
   }
 
   @Test
@@ -64,7 +94,7 @@ class ApiDescriptionIT {
 
     assertThat(yaml.status()).isEqualTo(200);
     assertThat(yaml.contentType()).startsWith("application/yaml");
-    assertThat(yaml.body()).isEqualTo(new String(file, java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(yaml.body()).isEqualTo(new String(file, StandardCharsets.UTF_8));
     assertThat(json.status()).isEqualTo(200);
     assertThat(json.contentType()).startsWith("application/json");
     JsonNode fromFile = new YAMLMapper().readTree(file);
@@ -76,26 +106,33 @@ class ApiDescriptionIT {
         anonymous.send(anonymous.request("/v1/openapi.json").header("If-None-Match", etag).GET());
     assertThat(again.status()).isEqualTo(304);
     assertThat(again.body()).isEmpty();
+    assertThat(again.headers().firstValue("etag")).contains(etag);
   }
 
   @Test
   void theReferencePageLoadsOnlyFilesTheGatewayServesAndNoInlineScript() {
-    // a page for people: not an operation of the document, so a client not held to it
-    Api anonymous = new Api(stack.api().base(), null);
+    Api anonymous = stack.api().withToken(null);
 
     Api.Response page = anonymous.send(anonymous.request("/ui/api").GET());
 
     assertThat(page.status()).isEqualTo(200);
     assertThat(page.contentType()).startsWith("text/html");
-    String policy = page.headers().firstValue("content-security-policy").orElseThrow();
-    assertThat(policy).contains("script-src 'self'").contains("frame-ancestors 'none'");
-    assertThat(policy.substring(policy.indexOf("script-src")))
-        .doesNotStartWith("script-src 'self' 'unsafe");
+    Map<String, String> policy = new TreeMap<>();
+    for (String directive :
+        page.headers().firstValue("content-security-policy").orElseThrow().split(";")) {
+      String[] words = directive.strip().split(" ", 2);
+      policy.put(words[0], words.length > 1 ? words[1] : "");
+    }
+    assertThat(policy)
+        .containsEntry("default-src", "'none'")
+        .containsEntry("script-src", "'self'")
+        .containsEntry("frame-ancestors", "'none'");
     assertThat(page.headers().firstValue("x-content-type-options")).contains("nosniff");
-    assertThat(page.body())
-        .doesNotContain("<script>")
-        .doesNotContain("http://")
-        .doesNotContain("https://");
+    assertThat(page.body()).doesNotContain("http://").doesNotContain("https://");
+    Matcher script = Pattern.compile("<script([^>]*)>").matcher(page.body());
+    while (script.find()) {
+      assertThat(script.group(1)).as("every script is a file of the gateway").contains(" src=\"/");
+    }
     Matcher loaded = Pattern.compile("(?:src|href)=\"(/[^\"]+)\"").matcher(page.body());
     List<String> files = new ArrayList<>();
     while (loaded.find()) {
@@ -127,11 +164,11 @@ class ApiDescriptionIT {
         ApiDescriptionIT.class
             .getClassLoader()
             .getResourceAsStream("META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
-      java.util.Properties properties = new java.util.Properties();
+      Properties properties = new Properties();
       properties.load(in);
       return properties.getProperty("version");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -155,14 +192,10 @@ class ApiDescriptionIT {
           }
 
           @Override
-          public void resources(
-              Function<
-                      org.springframework.web.reactive.function.server.ServerRequest,
-                      Mono<org.springframework.core.io.Resource>>
-                  lookup) {}
+          public void resources(Function<ServerRequest, Mono<Resource>> lookup) {}
 
           @Override
-          public void attributes(java.util.Map<String, Object> attributes) {}
+          public void attributes(Map<String, Object> attributes) {}
 
           @Override
           public void unknown(RouterFunction<?> routerFunction) {

@@ -133,6 +133,11 @@ public final class OpenApiContract {
         .orElse(false);
   }
 
+  /** The description itself. */
+  public JsonNode document() {
+    return document;
+  }
+
   /** Every documented operation as {@code METHOD path-template}. */
   public Set<String> operations() {
     Set<String> all = new TreeSet<>();
