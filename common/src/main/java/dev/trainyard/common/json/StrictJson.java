@@ -27,6 +27,9 @@ public class StrictJson {
 
   /** The body's JSON object; a 400 naming the syntax error, or saying it is not an object. */
   protected static JsonNode readObject(byte[] bytes) {
+    if (!Utf8.isWellFormed(bytes)) {
+      throw new InvalidRequestException("the request body is not valid JSON: it is not UTF-8");
+    }
     JsonNode root;
     try {
       root = Json.mapper().readTree(bytes);

@@ -9,6 +9,7 @@ import dev.trainyard.standalone.support.Api.Response;
 import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -665,6 +666,17 @@ public class ApiContractIT {
   @Test
   void malformedBodiesAreBadRequests() {
     assertError(api.post("/v1/getQueue", "{not json"), 400, "not valid JSON");
+    // bytes that are not UTF-8 inside a key once let "owne\xFF\xFFr" read as "owner"
+    String repo = Api.uniqueRepo();
+    assertOk(api.post("/v1/createQueue", body(repo, "")));
+    byte[] valid = body(repo, "").getBytes(StandardCharsets.UTF_8);
+    int at = body(repo, "").indexOf("owner") + 4;
+    byte[] garbled = new byte[valid.length + 2];
+    System.arraycopy(valid, 0, garbled, 0, at);
+    garbled[at] = (byte) 0xFF;
+    garbled[at + 1] = (byte) 0xFF;
+    System.arraycopy(valid, at, garbled, at + 2, valid.length - at);
+    assertError(api.postBytes("/v1/getQueue", garbled), 400, "not UTF-8");
     assertError(api.post("/v1/getQueue", "[]"), 400, "JSON object");
     assertError(api.post("/v1/getQueue", ""), 400, "JSON object");
     assertError(
