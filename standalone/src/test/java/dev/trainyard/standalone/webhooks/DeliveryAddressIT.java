@@ -52,6 +52,14 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  * broken guard could make goes to a loopback receiver.
  */
 class DeliveryAddressIT {
+  /** An event as the worker writes it (the receiver holds every delivery to the document). */
+  private static final String SUBMITTED =
+      "{\"type\":\"pull_request.submitted\",\"action\":\"submitted\",\"status\":\"not_ready\","
+          + "\"author\":\"ada\",\"http_details_url\":\"http://127.0.0.1/ui/\",\"pr_number\":1,"
+          + "\"repository\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"rocket\"},"
+          + "\"target_branch\":\"main\",\"timestamp\":\"2026-11-27T00:00:00.000Z\","
+          + "\"submitted_reason\":\"API_REQUESTED\"}";
+
   private static final String HOST = "hooks.rebinding.test";
   private static final String PUBLIC = "93.184.216.34";
   private static final String SLOW = "slow.rebinding.test";
@@ -250,7 +258,7 @@ class DeliveryAddressIT {
                     "acme",
                     "evt_1",
                     "pull_request.submitted",
-                    "{\"type\":\"pull_request.submitted\"}",
+                    SUBMITTED,
                     now,
                     WebhookDelivery.PENDING,
                     List.of(),
