@@ -3,6 +3,8 @@ package dev.trainyard.standalone.webhooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.event.EventHeaders;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.GatedStoreInfrastructure;
@@ -75,6 +77,8 @@ class DispatcherStoreOutageIT extends OwnStack {
     }
   }
 
+  private static final String DETAILS = "http://127.0.0.1/ui/events/";
+
   private void publish(List<String> events) {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.infrastructure().kafkaBootstrap());
@@ -82,11 +86,16 @@ class DispatcherStoreOutageIT extends OwnStack {
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
       for (String id : events) {
+        // an event as the worker writes one; its id rides in its details URL, where eventOf
+        // finds it (the receiver holds every delivery to the document)
         String body =
-            "{\"id\":\""
+            "{\"type\":\"pull_request.submitted\",\"action\":\"submitted\","
+                + "\"status\":\"not_ready\",\"author\":\"ada\",\"http_details_url\":\""
+                + DETAILS
                 + id
-                + "\",\"type\":\"pull_request.submitted\",\"timestamp\":\""
-                + Instant.now()
+                + "\",\"pr_number\":1,\"repository\":{\"host\":\"github.com\",\"owner\":\"acme\","
+                + "\"name\":\"rocket\"},\"target_branch\":\"main\",\"timestamp\":\""
+                + Timestamps.format(Instant.now())
                 + "\"}";
         ProducerRecord<String, String> record =
             new ProducerRecord<>(Topics.EVENTS, TestStack.ORG, body);
@@ -107,8 +116,11 @@ class DispatcherStoreOutageIT extends OwnStack {
   }
 
   private static String eventOf(String body) {
-    int start = body.indexOf("\"id\":\"") + 6;
-    return body.substring(start, body.indexOf('"', start));
+    return Json.mapper()
+        .readTree(body)
+        .get("http_details_url")
+        .asString()
+        .substring(DETAILS.length());
   }
 
   private static byte[] bytes(String text) {
