@@ -38,7 +38,7 @@ public final class GithubRequestsBenchmark {
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 1;
     GithubScenario scenario =
         new GithubScenario(
-            new OpenApiContract(fixture("openapi/generated/api.github.com.json")),
+            OpenApiContract.github(fixture("openapi/generated/api.github.com.json")),
             new WebhookExamples(fixture("webhooks-examples/api.github.com/index.json")));
     List<String> names = new ArrayList<>();
     List<Outcome> outcomes = new ArrayList<>();

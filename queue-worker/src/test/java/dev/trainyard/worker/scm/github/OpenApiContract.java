@@ -76,14 +76,18 @@ public final class OpenApiContract {
     org.junit.jupiter.api.Assumptions.assumeTrue(
         present, "GitHub's REST description is not installed (.ci/github-fixtures)");
     if (loaded == null) {
-      loaded =
-          new OpenApiContract(
-              Json.mapper().readTree(Files.readAllBytes(DESCRIPTION)),
-              "GitHub's REST API",
-              Dialects.getOpenApi30(),
-              GENERAL_ERRORS);
+      loaded = github(DESCRIPTION);
     }
     return loaded;
+  }
+
+  /** GitHub's description read from {@code description} (the benchmarks bring their own copy). */
+  public static OpenApiContract github(Path description) throws IOException {
+    return new OpenApiContract(
+        Json.mapper().readTree(Files.readAllBytes(description)),
+        "GitHub's REST API",
+        Dialects.getOpenApi30(),
+        GENERAL_ERRORS);
   }
 
   /** trainyard's own description ({@code docs/openapi.yaml}), which documents every answer. */
