@@ -59,12 +59,13 @@ public record UploadForm(
   public static Mono<UploadForm> read(MultiValueMap<String, Part> parts) {
     return Flux.fromIterable(FIELDS)
         .filter(parts::containsKey)
-        .concatMap(name -> text(name, parts.getFirst(name)).map(value -> Map.entry(name, value)))
+        .concatMap(name -> field(name, parts.getFirst(name)).map(value -> Map.entry(name, value)))
         .collectMap(Map.Entry::getKey, Map.Entry::getValue)
         .map(UploadForm::of);
   }
 
-  private static Mono<String> text(String name, Part part) {
+  /** The text of the field {@code name}: a form field or a part of its own type, never a file. */
+  private static Mono<String> field(String name, Part part) {
     if (part instanceof FilePart) {
       return Mono.error(ApiException.badRequest(name + " must be a form field, not a file"));
     }
@@ -73,7 +74,16 @@ public record UploadForm(
           ? Mono.error(tooLarge(name))
           : Mono.just(field.value());
     }
-    return DataBufferUtils.join(part.content(), MAX_FIELD_BYTES)
+    return text(part, MAX_FIELD_BYTES)
+        .onErrorMap(DataBufferLimitException.class, e -> tooLarge(name));
+  }
+
+  /**
+   * A part's content as UTF-8 text ({@code ""} when empty); past {@code limit} bytes a {@link
+   * DataBufferLimitException}, which answers 413.
+   */
+  static Mono<String> text(Part part, int limit) {
+    return DataBufferUtils.join(part.content(), limit)
         .map(
             buffer -> {
               try {
@@ -82,7 +92,6 @@ public record UploadForm(
                 DataBufferUtils.release(buffer);
               }
             })
-        .onErrorMap(DataBufferLimitException.class, e -> tooLarge(name))
         .defaultIfEmpty("");
   }
 

@@ -5,10 +5,8 @@ import dev.trainyard.flaky.http.ApiException;
 import dev.trainyard.flaky.http.Caller;
 import dev.trainyard.flaky.http.JsonAnswers;
 import dev.trainyard.flaky.owners.Codeowners;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FormFieldPart;
@@ -80,13 +78,6 @@ public class UploadHandler {
     if (part instanceof FormFieldPart field) {
       return Mono.just(Optional.of(field.value()));
     }
-    return DataBufferUtils.join(part.content(), Codeowners.MAX_FILE_BYTES)
-        .map(
-            buffer -> {
-              String text = buffer.toString(StandardCharsets.UTF_8);
-              DataBufferUtils.release(buffer);
-              return Optional.of(text);
-            })
-        .defaultIfEmpty(Optional.of(""));
+    return UploadForm.text(part, Codeowners.MAX_FILE_BYTES).map(Optional::of);
   }
 }

@@ -40,7 +40,7 @@ class ApiDescriptionTest {
             .getResponseBody();
 
     assertThat(new String(body, StandardCharsets.UTF_8))
-        .isEqualTo(Files.readString(ApiDocumentTest.DOCUMENT, StandardCharsets.UTF_8));
+        .isEqualTo(Files.readString(OpenApiDocument.PATH, StandardCharsets.UTF_8));
   }
 
   @Test

@@ -2,12 +2,12 @@ package dev.trainyard.gateway.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.gateway.docs.OpenApiDocument.Operation;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,28 +27,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ApiDocumentTest {
-  static final Path DOCUMENT = Path.of("..", "docs", "openapi.yaml");
+  private OpenApiDocument openApi;
   private JsonNode document;
-  private final List<Operation> operations = new ArrayList<>();
-
-  /** One operation of the document. */
-  private record Operation(String method, String path, JsonNode spec) {
-    String name() {
-      return method + " " + path;
-    }
-
-    boolean isPublic() {
-      return spec.has("security") && spec.get("security").isEmpty();
-    }
-
-    Set<String> statuses() {
-      return new HashSet<>(spec.path("responses").propertyNames());
-    }
-  }
-
-  /** The keys of a path item that are operations (the others are shared fields). */
-  static final Set<String> METHODS =
-      Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+  private List<Operation> operations;
 
   /**
    * Where a response may carry any fields: inside the document as {@code getOpenApiJson} returns it
@@ -58,14 +39,9 @@ class ApiDocumentTest {
 
   @BeforeAll
   void read() throws Exception {
-    document = new YAMLMapper().readTree(Files.readAllBytes(DOCUMENT));
-    for (Map.Entry<String, JsonNode> path : document.get("paths").properties()) {
-      for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
-        if (METHODS.contains(op.getKey())) {
-          operations.add(new Operation(op.getKey().toUpperCase(), path.getKey(), op.getValue()));
-        }
-      }
-    }
+    openApi = OpenApiDocument.read();
+    document = openApi.root();
+    operations = openApi.operations();
   }
 
   @Test
@@ -74,7 +50,8 @@ class ApiDocumentTest {
     options.setResolve(true);
     SwaggerParseResult result =
         new OpenAPIV3Parser()
-            .readContents(Files.readString(DOCUMENT, StandardCharsets.UTF_8), null, options);
+            .readContents(
+                Files.readString(OpenApiDocument.PATH, StandardCharsets.UTF_8), null, options);
 
     assertThat(result.getMessages()).isEmpty();
     assertThat(result.getOpenAPI().getOpenapi()).startsWith("3.1.");
@@ -182,8 +159,7 @@ class ApiDocumentTest {
   }
 
   private JsonNode resolve(JsonNode parent, String name) {
-    JsonNode node = parent.path(name);
-    return node.has("$ref") ? document.at(node.get("$ref").asString().substring(1)) : node;
+    return openApi.resolve(parent.path(name));
   }
 
   /** Walks {@code schema}, adding to {@code open} each object schema without closed properties. */

@@ -17,11 +17,13 @@ final class ApiReference {
       "./mvnw -B -pl gateway -am test -Dtest=ApiReferenceTest -Dtrainyard.docs=write"
           + " -Dsurefire.failIfNoSpecifiedTests=false";
 
+  private final OpenApiDocument openApi;
   private final JsonNode document;
   private final StringBuilder out = new StringBuilder();
 
-  ApiReference(JsonNode document) {
-    this.document = document;
+  ApiReference(OpenApiDocument openApi) {
+    this.openApi = openApi;
+    this.document = openApi.root();
   }
 
   String render() {
@@ -55,29 +57,22 @@ final class ApiReference {
               + oneLine(scheme.getValue().path("description").asString("")));
     }
     line("");
-    Map<String, List<String[]>> byTag = new LinkedHashMap<>();
+    Map<String, List<OpenApiDocument.Operation>> byTag = new LinkedHashMap<>();
     for (JsonNode tag : document.path("tags")) {
       byTag.put(tag.get("name").asString(), new ArrayList<>());
     }
-    for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
-      for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
-        if (!ApiDocumentTest.METHODS.contains(op.getKey())) {
-          continue;
-        }
-        String tag = op.getValue().path("tags").path(0).asString("other");
-        byTag
-            .computeIfAbsent(tag, t -> new ArrayList<>())
-            .add(new String[] {op.getKey(), path.getKey()});
-      }
+    for (OpenApiDocument.Operation op : openApi.operations()) {
+      String tag = op.spec().path("tags").path(0).asString("other");
+      byTag.computeIfAbsent(tag, t -> new ArrayList<>()).add(op);
     }
-    for (Map.Entry<String, List<String[]>> tag : byTag.entrySet()) {
+    for (Map.Entry<String, List<OpenApiDocument.Operation>> tag : byTag.entrySet()) {
       if (tag.getValue().isEmpty()) {
         continue;
       }
       line("## " + capitalised(tag.getKey()));
       line("");
-      for (String[] op : tag.getValue()) {
-        operation(op[0], op[1], document.path("paths").path(op[1]).path(op[0]));
+      for (OpenApiDocument.Operation op : tag.getValue()) {
+        operation(op.method().toLowerCase(), op.path(), op.spec());
       }
     }
     webhooks();
@@ -275,7 +270,7 @@ final class ApiReference {
   }
 
   private JsonNode resolve(JsonNode node) {
-    return node.has("$ref") ? document.at(node.get("$ref").asString().substring(1)) : node;
+    return openApi.resolve(node);
   }
 
   private static String cell(String text) {
