@@ -178,7 +178,7 @@ public final class ListingBenchmark {
               version,
               null,
               null,
-              view));
+              view, null));
       if (batch.size() == BATCH) {
         history.write(batch, List.of());
         batch.clear();

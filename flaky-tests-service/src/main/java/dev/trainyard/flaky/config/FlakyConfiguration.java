@@ -15,6 +15,7 @@ import dev.trainyard.flaky.ingest.StatusWrites;
 import dev.trainyard.flaky.ingest.UploadHandler;
 import dev.trainyard.flaky.ingest.UploadStore;
 import dev.trainyard.flaky.listing.ListHandler;
+import dev.trainyard.flaky.listing.TestCaseHandler;
 import dev.trainyard.flaky.owners.GitCodeowners;
 import dev.trainyard.flaky.quarantine.QuarantineHandler;
 import dev.trainyard.flaky.repo.RepoSettingsHandler;
@@ -157,10 +158,12 @@ public class FlakyConfiguration {
     QuarantineHandler quarantine =
         new QuarantineHandler(cases, settings, events, clock, props.publicUrl());
     TicketHandler tickets = new TicketHandler(cases);
+    TestCaseHandler testCases = new TestCaseHandler(cases, settings, props.publicUrl(), clock);
     RepoSettingsHandler repos = new RepoSettingsHandler(settings);
     return RouterFunctions.route()
         .POST("/v1/flaky-tests/upload", uploads::upload)
         .POST("/v1/flaky-tests/list-unhealthy-tests", list::list)
+        .POST("/v1/flaky-tests/get-test-case", testCases::get)
         .POST("/v1/flaky-tests/get-quarantine-config", quarantine::config)
         .POST("/v1/flaky-tests/set-quarantine-setting", quarantine::set)
         .POST("/v1/flaky-tests/link-ticket-to-test-case", tickets::link)

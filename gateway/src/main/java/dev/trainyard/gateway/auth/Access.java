@@ -7,5 +7,10 @@ public enum Access {
   /** An organization's API token; the request is rate-limited per organization. */
   ORGANIZATION,
   /** The admin token. */
-  ADMIN
+  ADMIN,
+  /**
+   * A dashboard session cookie (API.md §8); without one a page redirects to the sign-in page, and a
+   * POST must carry the session's CSRF token. Rate-limited per organization like the API.
+   */
+  SESSION
 }

@@ -22,8 +22,11 @@ import reactor.core.publisher.Mono;
 public class CanonicalPaths implements WebFilter, Ordered {
   private static final Pattern CANONICAL = Pattern.compile("(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+");
 
+  /** The dashboard's overview (API.md §8): the one path with a trailing slash. */
+  public static final String DASHBOARD = "/ui/";
+
   public static boolean isCanonical(String rawPath) {
-    return CANONICAL.matcher(rawPath).matches();
+    return DASHBOARD.equals(rawPath) || CANONICAL.matcher(rawPath).matches();
   }
 
   @Override

@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.bson.Document;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -37,7 +39,11 @@ public class Organizations {
 
   /** The organization of a token, empty when the token is unknown or revoked. */
   public Mono<String> organizationOf(String token) {
-    String hash = TokenHash.sha256(token);
+    return organizationOfHash(TokenHash.sha256(token));
+  }
+
+  /** The organization of the token with this hash (a dashboard session keeps only the hash). */
+  public Mono<String> organizationOfHash(String hash) {
     CachedOrg cached = cache.get(hash);
     if (cached != null && cached.until().isAfter(clock.instant())) {
       return Mono.just(cached.org());
@@ -47,6 +53,13 @@ public class Organizations {
         .filter(doc -> TokenHash.sameHash(hash, doc.getString("_id")))
         .map(doc -> doc.getString("org"))
         .doOnNext(org -> cache.put(hash, new CachedOrg(org, clock.instant().plus(CACHE_TTL))));
+  }
+
+  /** Every organization's slug, in order (the admin's dashboard lists them). */
+  public Flux<String> slugs() {
+    Query all = new Query().with(Sort.by("_id")).limit(1_000);
+    all.fields().include("_id");
+    return mongo.find(all, Document.class, ORGANIZATIONS).map(doc -> doc.getString("_id"));
   }
 
   /** Creates the organization; false when it exists already. */

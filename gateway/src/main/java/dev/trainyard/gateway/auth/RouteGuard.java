@@ -5,13 +5,21 @@ import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.limits.OrgRateLimiter;
+import java.net.URI;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.HandlerFilterFunction;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Mono;
 
 /**
@@ -24,15 +32,27 @@ import reactor.core.publisher.Mono;
 public class RouteGuard {
   public static final String ORG_ATTRIBUTE = "trainyard.org";
   public static final String TOKEN_HEADER = "x-api-token";
+  public static final String SESSION_ATTRIBUTE = "trainyard.session";
+  public static final String CSRF_FIELD = "_csrf";
+  public static final String SIGN_IN = "/ui/sign-in";
+
+  /** The pages an admin's session reaches before it has chosen an organization to look at. */
+  private static final Set<String> ADMIN_WITHOUT_ORG =
+      Set.of("/ui/", "/ui/actions/look-at", "/ui/sign-out");
 
   private final Organizations organizations;
+  private final Sessions sessions;
   private final OrgRateLimiter rateLimiter;
   private final GatewayProperties props;
   private final String adminHash;
 
   public RouteGuard(
-      Organizations organizations, OrgRateLimiter rateLimiter, GatewayProperties props) {
+      Organizations organizations,
+      Sessions sessions,
+      OrgRateLimiter rateLimiter,
+      GatewayProperties props) {
     this.organizations = organizations;
+    this.sessions = sessions;
     this.rateLimiter = rateLimiter;
     this.props = props;
     this.adminHash =
@@ -46,7 +66,148 @@ public class RouteGuard {
       case PUBLIC -> (request, next) -> guarded(() -> withinBodyLimit(request), next, request);
       case ORGANIZATION -> (request, next) -> guarded(() -> organization(request), next, request);
       case ADMIN -> (request, next) -> guarded(() -> admin(request), next, request);
+      case SESSION -> this::session;
     };
+  }
+
+  /**
+   * A dashboard request: the session its cookie names, still signed in with a token that still
+   * works; else the sign-in page, which leads back here (a GET) or to the overview (a POST, whose
+   * form is gone). A POST must carry the session's CSRF token and, when the browser names its
+   * origin, come from this host: otherwise 403 and nothing runs.
+   */
+  private Mono<ServerResponse> session(
+      ServerRequest request, HandlerFunction<ServerResponse> next) {
+    HttpCookie cookie = request.cookies().getFirst(Sessions.COOKIE);
+    return sessions
+        .find(cookie == null ? null : cookie.getValue())
+        .filterWhen(this::stillSignedIn)
+        .map(Optional::of)
+        .defaultIfEmpty(Optional.empty())
+        .flatMap(
+            found -> found.isPresent() ? enter(request, next, found.get()) : signInFirst(request));
+  }
+
+  /** Whether the token the session signed in with still works (revocation ends it at once). */
+  public Mono<Boolean> stillSignedIn(Sessions.Session session) {
+    if (session.admin()) {
+      return Mono.just(adminHash != null && TokenHash.sameHash(adminHash, session.tokenHash()));
+    }
+    return organizations
+        .organizationOfHash(session.tokenHash())
+        .map(org -> org.equals(session.org()))
+        .defaultIfEmpty(false);
+  }
+
+  /** Whether {@code token} is the admin token. */
+  public boolean isAdminToken(String token) {
+    return adminHash != null && TokenHash.sameHash(adminHash, TokenHash.sha256(token));
+  }
+
+  private Mono<ServerResponse> enter(
+      ServerRequest request, HandlerFunction<ServerResponse> next, Sessions.Session session) {
+    request.exchange().getAttributes().put(SESSION_ATTRIBUTE, session);
+    String path = request.path();
+    if (session.org() == null) {
+      return ADMIN_WITHOUT_ORG.contains(path)
+          ? checked(request, next, session)
+          : ServerResponse.seeOther(URI.create("/ui/")).build();
+    }
+    request.exchange().getAttributes().put(ORG_ATTRIBUTE, session.org());
+    return rateLimiter
+        .acquire(session.org())
+        .flatMap(
+            verdict ->
+                verdict.allowed()
+                    ? checked(request, next, session)
+                    : Mono.error(
+                        ApiException.tooManyRequests(
+                            "the organization's rate limit is spent; retry after "
+                                + verdict.retryAfterSeconds()
+                                + " s",
+                            verdict.retryAfterSeconds())));
+  }
+
+  private Mono<ServerResponse> checked(
+      ServerRequest request, HandlerFunction<ServerResponse> next, Sessions.Session session) {
+    if (request.method() != HttpMethod.POST) {
+      return next.handle(request);
+    }
+    if (!sameOrigin(request)) {
+      return Mono.error(forbidden("the form was sent from another site"));
+    }
+    return withinBodyLimit(request)
+        .then(request.formData())
+        .flatMap(
+            form -> {
+              String sent = form.getFirst(CSRF_FIELD);
+              return sent != null && TokenHash.sameHash(sent, session.csrf())
+                  ? next.handle(request)
+                  : Mono.error(
+                      forbidden(
+                          "the form's security token is missing or wrong (reload the page and"
+                              + " try again)"));
+            });
+  }
+
+  private static ApiException forbidden(String why) {
+    return new ApiException(HttpStatus.FORBIDDEN, why + "; nothing was changed");
+  }
+
+  /**
+   * Whether a POST came from this host: the {@code Origin} a browser sends (absent from old
+   * browsers and same-origin GETs) must name the host the request was sent to.
+   */
+  public static boolean sameOrigin(ServerRequest request) {
+    String origin = request.headers().firstHeader(HttpHeaders.ORIGIN);
+    if (origin == null) {
+      return true;
+    }
+    String host = request.headers().firstHeader("X-Forwarded-Host");
+    if (host == null) {
+      host = request.headers().firstHeader(HttpHeaders.HOST);
+    }
+    try {
+      URI from = URI.create(origin);
+      String authority =
+          from.getPort() < 0 ? from.getHost() : from.getHost() + ":" + from.getPort();
+      return host != null
+          && (host.equalsIgnoreCase(authority) || hostOnly(host).equalsIgnoreCase(authority));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** {@code host:443} and {@code host:80} as browsers write them: without the default port. */
+  private static String hostOnly(String host) {
+    return host.endsWith(":443") || host.endsWith(":80")
+        ? host.substring(0, host.lastIndexOf(':'))
+        : host;
+  }
+
+  /** The sign-in page, then back to the page asked for (a GET) or the overview. */
+  private static Mono<ServerResponse> signInFirst(ServerRequest request) {
+    if (request.path().equals("/ui/events")) {
+      return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
+    }
+    String back = request.method() == HttpMethod.GET ? pathAndQuery(request) : "/ui/";
+    return ServerResponse.seeOther(
+            UriComponentsBuilder.fromPath(SIGN_IN)
+                .queryParam("next", back)
+                .encode()
+                .build()
+                .toUri())
+        .build();
+  }
+
+  private static String pathAndQuery(ServerRequest request) {
+    String query = request.uri().getRawQuery();
+    return request.path() + (query == null ? "" : "?" + query);
+  }
+
+  /** The session the guard resolved for this dashboard request. */
+  public static Sessions.Session session(ServerWebExchange exchange) {
+    return exchange.getRequiredAttribute(SESSION_ATTRIBUTE);
   }
 
   /** The handler runs (is even assembled) only once the check completed without an error. */
@@ -81,8 +242,7 @@ public class RouteGuard {
   }
 
   private Mono<Void> admin(ServerRequest request) {
-    String token = token(request);
-    if (adminHash == null || !TokenHash.sameHash(adminHash, TokenHash.sha256(token))) {
+    if (!isAdminToken(token(request))) {
       return Mono.error(
           ApiException.unauthorized("the x-api-token header does not hold the admin token"));
     }

@@ -20,6 +20,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 public final class SecuredRoutes {
   private final RouteGuard guard;
   private final HandlerFilterFunction<ServerResponse, ServerResponse> mutations;
+  private final HandlerFilterFunction<ServerResponse, ServerResponse> pageErrors;
   private final List<Route> table = new ArrayList<>();
   private RouterFunction<ServerResponse> routes;
 
@@ -30,35 +31,52 @@ public final class SecuredRoutes {
   public record Table(RouterFunction<ServerResponse> router, List<Route> routes) {}
 
   /**
-   * @param mutations what wraps every authenticated POST after its guard (idempotency keys)
+   * @param mutations what wraps every authenticated API POST after its guard (idempotency keys)
+   * @param pageErrors what wraps every dashboard route around its guard (errors as HTML pages)
    */
   public SecuredRoutes(
-      RouteGuard guard, HandlerFilterFunction<ServerResponse, ServerResponse> mutations) {
+      RouteGuard guard,
+      HandlerFilterFunction<ServerResponse, ServerResponse> mutations,
+      HandlerFilterFunction<ServerResponse, ServerResponse> pageErrors) {
     this.guard = guard;
     this.mutations = mutations;
+    this.pageErrors = pageErrors;
   }
 
   public SecuredRoutes post(String path, Access access, HandlerFunction<ServerResponse> handler) {
-    return add(HttpMethod.POST, path, access, handler);
+    return add(HttpMethod.POST, path, access, handler, false);
   }
 
   public SecuredRoutes get(String path, Access access, HandlerFunction<ServerResponse> handler) {
-    return add(HttpMethod.GET, path, access, handler);
+    return add(HttpMethod.GET, path, access, handler, false);
+  }
+
+  /** A dashboard route: its errors, the guard's included, are answered as HTML pages. */
+  public SecuredRoutes page(
+      HttpMethod method, String path, Access access, HandlerFunction<ServerResponse> handler) {
+    return add(method, path, access, handler, true);
   }
 
   private SecuredRoutes add(
-      HttpMethod method, String path, Access access, HandlerFunction<ServerResponse> handler) {
+      HttpMethod method,
+      String path,
+      Access access,
+      HandlerFunction<ServerResponse> handler,
+      boolean page) {
     Objects.requireNonNull(access, () -> "route " + path + " declares no access level");
-    if (!CanonicalPaths.isCanonical(path.replaceAll("\\{[a-z]+}", "x"))) {
+    if (!CanonicalPaths.isCanonical(path.replaceAll("\\{\\*?[A-Za-z]+}", "x"))) {
       throw new IllegalArgumentException("route " + path + " is not a canonical path");
     }
     RouterFunction<ServerResponse> route =
         RouterFunctions.route(
             RequestPredicates.method(method).and(RequestPredicates.path(path)), handler);
-    if (method == HttpMethod.POST && access != Access.PUBLIC) {
+    if (method == HttpMethod.POST && (access == Access.ORGANIZATION || access == Access.ADMIN)) {
       route = route.filter(mutations);
     }
     route = route.filter(guard.forAccess(access));
+    if (page) {
+      route = route.filter(pageErrors);
+    }
     routes = routes == null ? route : routes.and(route);
     table.add(new Route(method, path, access));
     return this;

@@ -5,6 +5,7 @@ import com.mongodb.client.model.Indexes;
 import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.common.store.StoreIndexes.Declared;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.idempotency.IdempotencyKeys;
 import dev.trainyard.gateway.pulls.ImpactedTargetsStore;
 import java.time.Duration;
@@ -43,6 +44,8 @@ public class GatewayIndexes {
               // deliveries stored before the digest was kept have none
               new IndexOptions().unique(true).sparse(true),
               "the same signed body under another delivery id is stored once"),
+          Declared.expiring(
+              Sessions.COLLECTION, "expiresAt", Duration.ZERO, "a dashboard session's 12 h"),
           Declared.expiring(
               IdempotencyKeys.COLLECTION, "expiresAt", Duration.ZERO, "a kept answer's 24 h"),
           Declared.expiring(

@@ -18,18 +18,25 @@ import dev.trainyard.gateway.scm.GitRemoteHandler;
 import dev.trainyard.gateway.scm.ScmHandler;
 import dev.trainyard.gateway.scm.github.GithubAdminHandler;
 import dev.trainyard.gateway.scm.github.GithubWebhookHandler;
+import dev.trainyard.gateway.ui.Assets;
+import dev.trainyard.gateway.ui.Dashboard;
+import dev.trainyard.gateway.ui.DashboardActions;
+import dev.trainyard.gateway.ui.OrgPages;
+import dev.trainyard.gateway.ui.Pages;
+import dev.trainyard.gateway.ui.SignIn;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
 import java.time.InstantSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * Every endpoint of API.md §2, §3, §4, §5, §6 and §9 (the flaky-tests ones are forwarded), in one
- * table, and the server's resources.
+ * Every endpoint of API.md §2, §3, §4, §5, §6 and §9 (the flaky-tests ones are forwarded) and the
+ * dashboard's pages (§8), in one table, and the server's resources.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GatewayProperties.class)
@@ -66,9 +73,18 @@ public class Routes {
       DeadCommandsHandler deadCommands,
       SecretsReseal reseal,
       ApiDescription description,
-      HealthHandler health) {
+      HealthHandler health,
+      Pages pages,
+      SignIn signIn,
+      Dashboard dashboard,
+      OrgPages orgPages,
+      DashboardActions actions,
+      Assets assets) {
     Access org = Access.ORGANIZATION;
-    return new SecuredRoutes(guard, idempotencyKeys)
+    Access session = Access.SESSION;
+    HttpMethod get = HttpMethod.GET;
+    HttpMethod post = HttpMethod.POST;
+    return new SecuredRoutes(guard, idempotencyKeys, pages.errors())
         .post("/v1/submitPullRequest", org, pulls::submit)
         .post("/v1/cancelPullRequest", org, pulls::cancel)
         .post("/v1/restartTestsOnPullRequest", org, pulls::restart)
@@ -108,6 +124,27 @@ public class Routes {
         .get("/v1/openapi.json", Access.PUBLIC, description::json)
         .get("/ui/api", Access.PUBLIC, description::page)
         .get("/ui/api/{asset}", Access.PUBLIC, description::asset)
+        .page(get, "/ui/sign-in", Access.PUBLIC, signIn::form)
+        .page(post, "/ui/sign-in", Access.PUBLIC, signIn::signIn)
+        .page(post, "/ui/sign-out", session, signIn::signOut)
+        .page(get, "/ui/", session, dashboard::overview)
+        .page(get, "/ui/queues/{host}/{owner}/{name}/{*rest}", session, dashboard::queueOrPull)
+        .page(get, "/ui/flaky-tests/{host}/{owner}/{name}", session, orgPages::flakyTests)
+        .page(get, "/ui/flaky-tests/{host}/{owner}/{name}/{testId}", session, orgPages::flakyTest)
+        .page(get, "/ui/flaky-tests/test/{testId}", session, orgPages::flakyTestById)
+        .page(get, "/ui/webhooks", session, orgPages::webhooks)
+        .page(get, "/ui/events", session, dashboard::events)
+        .page(get, "/ui/static/{asset}", Access.PUBLIC, assets::asset)
+        .page(post, "/ui/actions/look-at", session, actions::lookAt)
+        .page(post, "/ui/actions/queues/{host}/{owner}/{name}/{*rest}", session, actions::queue)
+        .page(post, "/ui/actions/webhooks/{action}", session, actions::webhook)
+        .page(
+            post,
+            "/ui/actions/flaky-tests/{host}/{owner}/{name}/quarantine",
+            session,
+            actions::quarantine)
+        .page(get, "/{org}/merge-queue/{*rest}", Access.PUBLIC, dashboard::detailsUrl)
+        .page(get, "/{org}/flaky-tests/test/{testId}", Access.PUBLIC, orgPages::htmlUrl)
         .get("/actuator/health", Access.PUBLIC, health::overall)
         .get("/actuator/health/liveness", Access.PUBLIC, health::liveness)
         .get("/actuator/health/readiness", Access.PUBLIC, health::readiness)

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The commands of one queue from one poll, decided in order against the stored queue. The result is
@@ -189,8 +190,11 @@ final class QueueBatch {
       String id = applied.get(i).commandId();
       appliedNow.add(new RecentCommand(id, now, answers.get(id).rejection()));
     }
+    Map<Long, String> reasons = reasons(events);
     List<PullRequestRow> rows =
-        RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions());
+        RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions()).stream()
+            .map(r -> r.withReason(reasons.get(r.prNumber())))
+            .toList();
     Outbox outbox =
         new Outbox(
             Outbox.newId(before.id(), version),
@@ -216,6 +220,30 @@ final class QueueBatch {
             before.entryTags());
     return new Written(queue, outbox);
   }
+
+  /** The reason code of each PR's last {@code pull_request.*} event in this version. */
+  private static Map<Long, String> reasons(List<OutboxEvent> events) {
+    Map<Long, String> reasons = new HashMap<>();
+    for (OutboxEvent e : events) {
+      if (e.type().startsWith("pull_request.")) {
+        JsonNode body = Json.mapper().readTree(e.body());
+        for (String field : REASON_FIELDS) {
+          if (body.hasNonNull(field)) {
+            reasons.put(body.get("pr_number").asLong(), body.get(field).asString());
+          }
+        }
+      }
+    }
+    return reasons;
+  }
+
+  private static final List<String> REASON_FIELDS =
+      List.of(
+          "submitted_reason",
+          "queued_reason",
+          "failure_reason",
+          "cancellation_reason",
+          "merged_reason");
 
   private void apply(List<QueueEvent> decided, CommandContext ctx, PublicEvents publicEvents) {
     int index = 0;

@@ -79,6 +79,7 @@ public final class RowProjector {
         version,
         null,
         supersedes,
-        view);
+        view,
+        null);
   }
 }

@@ -28,6 +28,10 @@ public final class WorkerIndexes {
               new IndexOptions().partialFilterExpression(new Document("effectsPending", true)),
               "the effect sweep: queues whose state asks for effects"),
           new Declared(
+              Collections.QUEUES,
+              Indexes.ascending("org", "_id"),
+              "the dashboard's overview: an organization's queues"),
+          new Declared(
               Collections.QUEUE_ENTRIES,
               Indexes.ascending("queue", "version"),
               "a queue's entry documents"),
@@ -50,6 +54,19 @@ public final class WorkerIndexes {
               Indexes.compoundIndex(
                   Indexes.ascending("queueKey", "headBranch"), Indexes.descending("submittedAt")),
               "a branch's newest pull request"),
+          new Declared(
+              Collections.PULL_REQUEST_HEADS,
+              Indexes.compoundIndex(
+                  Indexes.ascending("queueKey"), Indexes.descending("concludedAt")),
+              "the dashboard: a queue's recent conclusions and its last hour"),
+          new Declared(
+              Collections.PULL_REQUESTS,
+              Indexes.ascending("prId", "fromVersion"),
+              "the dashboard's PR page: one submission's timeline"),
+          new Declared(
+              Collections.TEST_RUNS,
+              Indexes.ascending("queueKey", "details.testedPullRequests.prNumber"),
+              "the dashboard's PR page: the runs that tested a PR"),
           new Declared(
               Collections.TEST_RUNS,
               Indexes.compoundIndex(

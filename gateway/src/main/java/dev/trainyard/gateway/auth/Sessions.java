@@ -1,0 +1,103 @@
+package dev.trainyard.gateway.auth;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Base64;
+import java.util.Date;
+import org.bson.Document;
+import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Dashboard sessions (API.md §8), kept in the store so every gateway replica sees the same ones (no
+ * sticky sessions): a sign-out deletes the document and ends the session everywhere at once. The
+ * cookie holds a random id; the store holds only its hash, the hash of the token signed in with
+ * (checked on every request, so a revoked token ends its sessions), the CSRF token and the expiry.
+ * The token itself is never stored.
+ */
+@Component
+public class Sessions {
+  public static final String COLLECTION = "ui_sessions";
+  public static final String COOKIE = "trainyard_session";
+  public static final Duration LIFETIME = Duration.ofHours(12);
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private final ReactiveMongoTemplate mongo;
+  private final InstantSource clock;
+
+  /**
+   * One signed-in browser. {@code org} is null for an admin who has not chosen an organization to
+   * look at yet; {@code tokenHash} is the hash of the API token (or admin token) it signed in with.
+   */
+  public record Session(
+      String idHash, String org, boolean admin, String tokenHash, String csrf, Instant expiresAt) {}
+
+  /** A new session and the cookie value that names it (shown to the browser only). */
+  public record Created(String cookieValue, Session session) {}
+
+  public Sessions(ReactiveMongoTemplate mongo, InstantSource clock) {
+    this.mongo = mongo;
+    this.clock = clock;
+  }
+
+  public Mono<Created> create(String org, boolean admin, String tokenHash) {
+    String cookie = random();
+    Instant expires = clock.instant().plus(LIFETIME);
+    Session session =
+        new Session(TokenHash.sha256(cookie), org, admin, tokenHash, random(), expires);
+    Document doc =
+        new Document("_id", session.idHash())
+            .append("org", org)
+            .append("admin", admin)
+            .append("tokenHash", tokenHash)
+            .append("csrf", session.csrf())
+            .append("expiresAt", Date.from(expires));
+    return mongo.insert(doc, COLLECTION).thenReturn(new Created(cookie, session));
+  }
+
+  /** The live session a cookie names; empty when unknown or expired. */
+  public Mono<Session> find(String cookieValue) {
+    if (cookieValue == null || cookieValue.isEmpty() || cookieValue.length() > 100) {
+      return Mono.empty();
+    }
+    String hash = TokenHash.sha256(cookieValue);
+    return mongo
+        .findById(hash, Document.class, COLLECTION)
+        .map(
+            doc ->
+                new Session(
+                    hash,
+                    doc.getString("org"),
+                    Boolean.TRUE.equals(doc.getBoolean("admin")),
+                    doc.getString("tokenHash"),
+                    doc.getString("csrf"),
+                    doc.getDate("expiresAt").toInstant()))
+        .filter(s -> s.expiresAt().isAfter(clock.instant()));
+  }
+
+  /** An admin's session now shows {@code org}. */
+  public Mono<Void> lookAt(Session session, String org) {
+    return mongo
+        .updateFirst(
+            Query.query(Criteria.where("_id").is(session.idHash())),
+            Update.update("org", org),
+            COLLECTION)
+        .then();
+  }
+
+  public Mono<Void> delete(Session session) {
+    return mongo.remove(Query.query(Criteria.where("_id").is(session.idHash())), COLLECTION).then();
+  }
+
+  private static String random() {
+    byte[] bytes = new byte[32];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+}

@@ -1,0 +1,208 @@
+package dev.trainyard.gateway.ui;
+
+import dev.trainyard.common.queue.RepoNames;
+import dev.trainyard.gateway.auth.Organizations;
+import dev.trainyard.gateway.auth.RouteGuard;
+import dev.trainyard.gateway.auth.Sessions;
+import dev.trainyard.gateway.flaky.FlakyTestsProxy;
+import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.pulls.PullRequestHandler;
+import dev.trainyard.gateway.queues.QueueHandler;
+import dev.trainyard.gateway.webhooks.WebhookHandler;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.stereotype.Component;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * Every state-changing action of the dashboard (API.md §8): a POST whose CSRF token the route guard
+ * has checked, sent on as the API request it stands for; then back to the page it came from ({@code
+ * back}, a path of this site), or a page with the API's refusal and its status.
+ */
+@Component
+public class DashboardActions {
+  private static final Pattern QUEUE_ACTION =
+      Pattern.compile("/(.+)/(pause|resume|drain|settings|cancel|restart)");
+  private final Pages pages;
+  private final PullRequestHandler pulls;
+  private final QueueHandler queues;
+  private final WebhookHandler webhooks;
+  private final FlakyTestsProxy flakyTests;
+  private final Sessions sessions;
+  private final Organizations organizations;
+
+  public DashboardActions(
+      Pages pages,
+      PullRequestHandler pulls,
+      QueueHandler queues,
+      WebhookHandler webhooks,
+      FlakyTestsProxy flakyTests,
+      Sessions sessions,
+      Organizations organizations) {
+    this.pages = pages;
+    this.pulls = pulls;
+    this.queues = queues;
+    this.webhooks = webhooks;
+    this.flakyTests = flakyTests;
+    this.sessions = sessions;
+    this.organizations = organizations;
+  }
+
+  /** {@code /ui/actions/queues/{host}/{owner}/{name}/{branch…}/{action}}. */
+  public Mono<ServerResponse> queue(ServerRequest request) {
+    Matcher m = QUEUE_ACTION.matcher(request.pathVariable("rest"));
+    if (!m.matches()) {
+      return Mono.error(ApiException.notFound("no such action"));
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put(
+        "repo",
+        Map.of(
+            "host", request.pathVariable("host"),
+            "owner", request.pathVariable("owner"),
+            "name", request.pathVariable("name")));
+    body.put("targetBranch", m.group(1));
+    String action = m.group(2);
+    return request
+        .formData()
+        .flatMap(
+            form -> {
+              Mono<?> done =
+                  switch (action) {
+                    case "pause" -> update(request, body, Map.of("state", "paused"));
+                    case "resume" -> update(request, body, Map.of("state", "running"));
+                    case "drain" -> update(request, body, Map.of("state", "draining"));
+                    case "settings" -> update(request, body, SettingsForm.patch(form));
+                    case "cancel" ->
+                        ApiCalls.call(
+                            pulls::cancel, request, "/v1/cancelPullRequest", withPr(body, form));
+                    default ->
+                        ApiCalls.call(
+                            pulls::restart,
+                            request,
+                            "/v1/restartTestsOnPullRequest",
+                            withPr(body, form));
+                  };
+              return done.then(back(form));
+            });
+  }
+
+  private Mono<?> update(
+      ServerRequest request, Map<String, Object> body, Map<String, Object> change) {
+    Map<String, Object> all = new LinkedHashMap<>(body);
+    all.putAll(change);
+    return ApiCalls.call(queues::update, request, "/v1/updateQueue", all);
+  }
+
+  private static Map<String, Object> withPr(
+      Map<String, Object> body, MultiValueMap<String, String> form) {
+    String pr = form.getFirst("pr");
+    if (pr == null || !pr.matches("[0-9]{1,10}")) {
+      throw ApiException.badRequest("the form names no pull request");
+    }
+    Map<String, Object> all = new LinkedHashMap<>(body);
+    all.put("pr", Map.of("number", Long.parseLong(pr)));
+    return all;
+  }
+
+  /** {@code /ui/actions/webhooks/{action}}: redeliver, enable, rotate-secret. */
+  public Mono<ServerResponse> webhook(ServerRequest request) {
+    String action = request.pathVariable("action");
+    return request
+        .formData()
+        .flatMap(
+            form ->
+                switch (action) {
+                  case "redeliver" ->
+                      ApiCalls.call(
+                              webhooks::redeliver,
+                              request,
+                              "/v1/webhooks/redeliver",
+                              Map.of("deliveryId", field(form, "deliveryId")))
+                          .then(back(form));
+                  case "enable" ->
+                      ApiCalls.call(
+                              webhooks::enableEndpoint,
+                              request,
+                              "/v1/webhooks/enableEndpoint",
+                              Map.of("id", field(form, "id")))
+                          .then(back(form));
+                  case "rotate-secret" ->
+                      ApiCalls.call(
+                              webhooks::rotateSecret,
+                              request,
+                              "/v1/webhooks/rotateSecret",
+                              Map.of("id", field(form, "id")))
+                          .flatMap(
+                              answer ->
+                                  pages.render(
+                                      request,
+                                      "secret",
+                                      Map.of(
+                                          "title",
+                                          "New signing secret",
+                                          "secret",
+                                          answer.path("secret").asString())));
+                  default -> Mono.error(ApiException.notFound("no such action"));
+                });
+  }
+
+  /** {@code /ui/actions/flaky-tests/{host}/{owner}/{name}/quarantine}: the override of one test. */
+  public Mono<ServerResponse> quarantine(ServerRequest request) {
+    Map<String, String> repo = OrgPages.repo(request);
+    return request
+        .formData()
+        .flatMap(
+            form -> {
+              Map<String, Object> body = new LinkedHashMap<>();
+              body.put("repo", repo);
+              body.put("test_id", field(form, "testId"));
+              body.put("setting", field(form, "setting"));
+              String reason = form.getFirst("reason");
+              if (reason != null && !reason.isBlank()) {
+                body.put("reason", reason);
+              }
+              return ApiCalls.call(
+                      flakyTests::forward, request, "/v1/flaky-tests/set-quarantine-setting", body)
+                  .then(back(form));
+            });
+  }
+
+  /** {@code /ui/actions/look-at}: an admin's session looks at one organization. */
+  public Mono<ServerResponse> lookAt(ServerRequest request) {
+    Sessions.Session session = RouteGuard.session(request.exchange());
+    if (!session.admin()) {
+      return Mono.error(ApiException.notFound("no such action"));
+    }
+    return request
+        .formData()
+        .flatMap(
+            form -> {
+              String org = RepoNames.segment("org", field(form, "org"));
+              return organizations
+                  .exists(org)
+                  .flatMap(
+                      exists ->
+                          exists
+                              ? sessions.lookAt(session, org).then(Pages.seeOther("/ui/"))
+                              : Mono.error(ApiException.notFound("no organization " + org)));
+            });
+  }
+
+  private static String field(MultiValueMap<String, String> form, String name) {
+    String value = form.getFirst(name);
+    if (value == null || value.isBlank() || value.length() > 1_000) {
+      throw ApiException.badRequest("the form's " + name + " is missing");
+    }
+    return value;
+  }
+
+  private static Mono<ServerResponse> back(MultiValueMap<String, String> form) {
+    return Pages.seeOther(form.getFirst("back"));
+  }
+}

@@ -1,0 +1,61 @@
+package dev.trainyard.gateway.ui;
+
+import dev.trainyard.common.queue.QueueKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** The dashboard's own links and how it writes times (UTC) and durations. */
+final class Links {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+
+  private Links() {}
+
+  static String queue(QueueKey key) {
+    return "/ui/queues/"
+        + key.repo().host()
+        + "/"
+        + key.repo().owner()
+        + "/"
+        + key.repo().name()
+        + "/"
+        + key.branch();
+  }
+
+  static String pull(QueueKey key, long number) {
+    return queue(key) + "/pulls/" + number;
+  }
+
+  /** Where a queue's and its PRs' forms are sent. */
+  static String queueForm(QueueKey key) {
+    return "/ui/actions/queues/"
+        + key.repo().host()
+        + "/"
+        + key.repo().owner()
+        + "/"
+        + key.repo().name()
+        + "/"
+        + key.branch();
+  }
+
+  static String time(Instant at) {
+    return at == null ? "" : TIME.format(at);
+  }
+
+  /** {@code 42 s}, {@code 3 min 5 s}, {@code 2 h 10 min}; empty for none. */
+  static String duration(Duration d) {
+    if (d == null) {
+      return "";
+    }
+    long s = Math.max(0, d.toSeconds());
+    if (s < 60) {
+      return s + " s";
+    }
+    if (s < 3600) {
+      return s / 60 + " min " + s % 60 + " s";
+    }
+    return s / 3600 + " h " + s % 3600 / 60 + " min";
+  }
+}

@@ -1,0 +1,112 @@
+package dev.trainyard.gateway.ui;
+
+import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.queue.WireEnum;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.util.MultiValueMap;
+
+/**
+ * The queue settings the queue page edits, and how its form becomes an {@code updateQueue} body:
+ * the same validation then applies as to the API (ranges, enums), with the same 400 sentences.
+ */
+public record SettingsForm(List<Field> fields) {
+
+  /**
+   * One input: {@code type} is {@code number}, {@code checkbox}, {@code select} or {@code text}.
+   */
+  public record Field(String name, String label, String type, String value, List<String> options) {
+    public boolean checked() {
+      return "true".equals(value);
+    }
+  }
+
+  private static final List<String> NUMBERS =
+      List.of(
+          "concurrency",
+          "bisectionConcurrency",
+          "testingTimeoutMinutes",
+          "pendingFailureDepth",
+          "batchingMinSize",
+          "batchingMaxWaitTimeMinutes",
+          "notReadyTimeoutHours");
+  private static final List<String> FLAGS = List.of("batch", "canOptimisticallyMerge");
+
+  static SettingsForm of(QueueSettings s) {
+    return new SettingsForm(
+        List.of(
+            select("mode", "Mode", s.mode(), QueueMode.values()),
+            number("concurrency", "Test runs at once", s.concurrency()),
+            number("bisectionConcurrency", "Bisection runs at once", s.bisectionConcurrency()),
+            number("testingTimeoutMinutes", "Testing timeout (minutes)", s.testingTimeoutMinutes()),
+            number("pendingFailureDepth", "Pending failure depth", s.pendingFailureDepth()),
+            flag("batch", "Batch PRs", s.batch()),
+            number("batchingMinSize", "Batch size", s.batchingMinSize()),
+            number(
+                "batchingMaxWaitTimeMinutes",
+                "Longest wait to fill a batch (minutes)",
+                s.batchingMaxWaitTimeMinutes()),
+            flag("canOptimisticallyMerge", "Merge optimistically", s.canOptimisticallyMerge()),
+            select("mergeMethod", "Merge method", s.mergeMethod(), MergeMethod.values()),
+            new Field(
+                "requiredStatuses",
+                "Required statuses (comma-separated; empty: the branch's own rules)",
+                "text",
+                s.requiredStatuses() == null ? "" : String.join(", ", s.requiredStatuses()),
+                List.of()),
+            number("notReadyTimeoutHours", "Not-ready timeout (hours)", s.notReadyTimeoutHours())));
+  }
+
+  private static Field number(String name, String label, long value) {
+    return new Field(name, label, "number", Long.toString(value), List.of());
+  }
+
+  private static Field flag(String name, String label, boolean value) {
+    return new Field(name, label, "checkbox", Boolean.toString(value), List.of());
+  }
+
+  private static Field select(String name, String label, WireEnum value, WireEnum[] all) {
+    return new Field(
+        name, label, "select", value.wire(), Arrays.stream(all).map(WireEnum::wire).toList());
+  }
+
+  /**
+   * The {@code updateQueue} settings a submitted form holds: numbers stay text when they are not
+   * numbers (the API's validation names the field), an unticked box is false, an empty status list
+   * goes back to the branch's rules.
+   */
+  static Map<String, Object> patch(MultiValueMap<String, String> form) {
+    Map<String, Object> patch = new LinkedHashMap<>();
+    for (String name : NUMBERS) {
+      String v = form.getFirst(name);
+      if (v != null && !v.isBlank()) {
+        try {
+          patch.put(name, Long.parseLong(v.strip()));
+        } catch (NumberFormatException e) {
+          patch.put(name, v);
+        }
+      }
+    }
+    for (String name : FLAGS) {
+      patch.put(name, form.containsKey(name));
+    }
+    for (String name : List.of("mode", "mergeMethod")) {
+      if (form.getFirst(name) != null) {
+        patch.put(name, form.getFirst(name));
+      }
+    }
+    String statuses = form.getFirst("requiredStatuses");
+    if (statuses != null && statuses.isBlank()) {
+      patch.put("deleteRequiredStatuses", true);
+    } else if (statuses != null) {
+      patch.put(
+          "requiredStatuses",
+          Arrays.stream(statuses.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList());
+    }
+    return patch;
+  }
+}
