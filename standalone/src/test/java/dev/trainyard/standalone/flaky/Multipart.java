@@ -5,11 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 /** A {@code multipart/form-data} body as CI uploaders send it. */
-final class Multipart {
+public final class Multipart {
   private final String boundary = "----trainyard" + UUID.randomUUID().toString().replace("-", "");
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-  Multipart field(String name, String value) {
+  public Multipart field(String name, String value) {
     write("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n");
     write(value);
     write("\r\n");
@@ -31,7 +31,7 @@ final class Multipart {
     return this;
   }
 
-  Multipart file(String name, String fileName, String content) {
+  public Multipart file(String name, String fileName, String content) {
     write(
         "--"
             + boundary
@@ -46,7 +46,7 @@ final class Multipart {
   }
 
   /** The common fields of an upload for {@code repo} (owner {@code acme}, host github.com). */
-  static Multipart upload(String repo, String sha, String branch, Long pr) {
+  public static Multipart upload(String repo, String sha, String branch, Long pr) {
     Multipart m =
         new Multipart()
             .field("repo", "{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + repo + "\"}")
@@ -55,11 +55,11 @@ final class Multipart {
     return pr == null ? m : m.field("prNumber", Long.toString(pr));
   }
 
-  String contentType() {
+  public String contentType() {
     return "multipart/form-data; boundary=" + boundary;
   }
 
-  byte[] body() {
+  public byte[] body() {
     ByteArrayOutputStream copy = new ByteArrayOutputStream();
     copy.writeBytes(out.toByteArray());
     copy.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));

@@ -3,7 +3,7 @@ package dev.trainyard.standalone.flaky;
 import java.util.List;
 
 /** JUnit XML as the producers write it, built for a test's needs. */
-final class Reports {
+public final class Reports {
   private Reports() {}
 
   /**
@@ -47,7 +47,7 @@ final class Reports {
   }
 
   /** A pytest (xunit1) report naming the file: each entry {@code name:P|F}. */
-  static String pytest(String file, List<String> cases) {
+  public static String pytest(String file, List<String> cases) {
     String classname = file.replace(".py", "").replace('/', '.');
     StringBuilder xml =
         new StringBuilder(

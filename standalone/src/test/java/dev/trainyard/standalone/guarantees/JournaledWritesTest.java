@@ -174,7 +174,8 @@ class JournaledWritesTest {
         1,
         null,
         null,
-        null, null);
+        null,
+        null);
   }
 
   private static TestRunDocument run(long number) {

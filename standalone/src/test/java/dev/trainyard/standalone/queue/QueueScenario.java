@@ -22,7 +22,7 @@ import tools.jackson.databind.JsonNode;
  * A merge-queue scenario over real HTTP: a fresh bare repository per test under the stack's git
  * root, its queue's API, a CI simulator watching its test branches, and the events it published.
  */
-abstract class QueueScenario extends OwnStack {
+public abstract class QueueScenario extends OwnStack {
   private final Path gitRoot = GitHost.newRoot();
   protected Api api;
   protected String name;

@@ -1,0 +1,254 @@
+package dev.trainyard.standalone.dashboard;
+
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.flaky.Multipart;
+import dev.trainyard.standalone.flaky.Reports;
+import dev.trainyard.standalone.queue.QueueScenario;
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.Browser;
+import dev.trainyard.standalone.support.CiSimulator;
+import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.Stack;
+import dev.trainyard.standalone.support.WebhookReceiver;
+import java.net.http.HttpRequest;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The dashboard (API.md §8) in a real headless Chromium against the standalone: sign-in, a queue of
+ * PRs on a real git repository landing while the open page follows without a reload, a failed PR's
+ * reason, a flaky test quarantined from its page, a delivery redelivered, another organization
+ * seeing none of it, a POST without its CSRF token changing nothing, and axe-core on every page
+ * with no serious or critical violation.
+ */
+class DashboardBrowserIT extends QueueScenario {
+  private Browser browser;
+
+  @BeforeEach
+  void browser() {
+    Browser.required();
+    browser = new Browser(stack.api().base());
+  }
+
+  @AfterEach
+  void closeBrowser() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  private String queuePath() {
+    return "/ui/queues/github.com/acme/" + name + "/main";
+  }
+
+  private void accessible(String page) {
+    assertThat(browser.seriousViolations()).as("axe-core on " + page).isEmpty();
+    assertThat(browser.fitsWidth(360)).as(page + " at a phone's width").isTrue();
+  }
+
+  @Test
+  void aQueueLandsWhileItsOpenPageFollowsWithoutAReload() throws Exception {
+    ci.hold(true);
+    create(api, name, 2);
+    for (long pr = 1; pr <= 3; pr++) {
+      git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
+      submit(api, name, pr);
+    }
+    awaitState(api, name, 1, "testing");
+    awaitState(api, name, 2, "testing");
+
+    browser.signIn(queuePath(), api.token());
+    browser.awaitLive();
+    browser.markDocument();
+    browser.await().until(d -> browser.all("svg.graph g.run").size() == 2);
+    assertThat(browser.find("#pr-3").getText()).contains("pending").contains("a test slot");
+    assertThat(browser.find("#runs table").getText()).contains("#1").contains("#2");
+    browser.screenshot("queue-single");
+    accessible("the queue page");
+
+    ci.reportNow(tree -> tree.containsKey("f1.txt") && !tree.containsKey("f2.txt"));
+    browser.await().until(d -> browser.all("#concluded-1").size() == 1);
+    assertThat(browser.find("#concluded-1").getText())
+        .contains("merged")
+        .contains("MERGE_GRAPH_MERGE");
+    ci.hold(false);
+    browser.await().until(d -> browser.all("#concluded-3").size() == 1);
+    browser.await().until(d -> browser.all("svg.graph g.run").isEmpty());
+    assertThat(browser.reloaded()).as("the page followed the queue without a reload").isFalse();
+
+    browser.open(queuePath() + "/pulls/2");
+    assertThat(browser.find("#pr-state-value").getText()).isEqualTo("merged");
+    assertThat(browser.find("#timeline").getText())
+        .contains("pending")
+        .contains("testing")
+        .contains("merged")
+        .contains("API_REQUESTED");
+    assertThat(browser.find("#pr-runs").getText()).contains("ci/test: success");
+    WebElement ciLink = browser.find("#pr-runs a[href^='https://ci.example/']");
+    assertThat(ciLink.getText()).isEqualTo("ci/test: success");
+    browser.screenshot("pull-request");
+    accessible("the PR page");
+
+    browser.open("/ui/");
+    assertThat(browser.find("#queues").getText()).contains(name).contains("running");
+    accessible("the overview");
+
+    // a form posted with this session but without (or with a forged) CSRF token changes nothing
+    String cookie = browser.sessionCookie();
+    assertThat(pause(cookie, "back=/ui/").status()).isEqualTo(403);
+    assertThat(pause(cookie, "_csrf=forged&back=/ui/").status()).isEqualTo(403);
+    assertThat(queueState()).isEqualTo("running");
+    String csrf = browser.find("input[name='_csrf']").getAttribute("value");
+    assertThat(pause(cookie, "_csrf=" + csrf + "&back=/ui/").status()).isEqualTo(303);
+    assertThat(queueState()).isEqualTo("paused");
+  }
+
+  private Api.Response pause(String cookie, String form) {
+    return api.send(
+        api.request("/ui/actions/queues/github.com/acme/" + name + "/main/pause")
+            .setHeader("cookie", cookie)
+            .setHeader("content-type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form)));
+  }
+
+  private String queueState() {
+    return api.post("/v1/getQueue", Api.body(name, "")).json().get("state").asString();
+  }
+
+  @Test
+  void aFailedPullRequestShowsWhyAndTheLinksEventsCarryLeadToIt() throws Exception {
+    create(api, name, 2);
+    git.openPr(1, "Break the build", "bob", CiSimulator.BROKEN, "x\n");
+    submit(api, name, 1);
+    awaitState(api, name, 1, "failed");
+
+    String details = first(events(), "pull_request.failed", 1).get("http_details_url").asString();
+    browser.signIn("/ui/", api.token());
+    // the link names the public URL; this stack listens on a port of its own
+    browser.open(java.net.URI.create(details).getRawPath());
+
+    assertThat(browser.path()).isEqualTo(queuePath() + "/pulls/1");
+    assertThat(browser.find("#pr-state-value").getText()).isEqualTo("failed");
+    assertThat(browser.find("#timeline").getText()).contains("TEST_RUN_REQUIRED_STATUS_FAILED");
+    assertThat(browser.find("#pr-runs").getText()).contains("ci/test: failure");
+    accessible("a failed PR's page");
+  }
+
+  @Test
+  void aFlakyTestIsQuarantinedFromItsPage() throws Exception {
+    for (String outcome : List.of("test_total:F", "test_total:P")) {
+      Multipart form =
+          Multipart.upload(name, "c0ffee", "main", null)
+              .file("file", "pytest.xml", Reports.pytest("tests/test_total.py", List.of(outcome)));
+      Api.Response r =
+          api.send(
+              api.request("/v1/flaky-tests/upload")
+                  .setHeader("content-type", form.contentType())
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(form.body())));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+    }
+    String listing = "/ui/flaky-tests/github.com/acme/" + name;
+
+    browser.signIn(listing, api.token());
+    assertThat(browser.find("#tests").getText()).contains("test_total").contains("flaky");
+    accessible("the unhealthy tests");
+    browser.find("#tests a").click();
+    browser.await().until(d -> browser.all("#quarantined").size() == 1);
+    assertThat(browser.find("#quarantined").getText()).isEqualTo("no");
+    assertThat(browser.find("#test").getText()).contains("failed").contains("passed");
+    accessible("a test's page");
+
+    browser.find("input[value='ALWAYS_QUARANTINE']").click();
+    browser.find("#reason").sendKeys("fails on Tuesdays");
+    browser.find("form[action$='/quarantine'] button").click();
+
+    browser.await().until(d -> browser.find("#quarantined").getText().equals("yes"));
+    String repo =
+        "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + name + "\"}}";
+    assertThat(api.post("/v1/flaky-tests/get-quarantine-config", repo).body())
+        .contains("test_total");
+  }
+
+  @Test
+  void aDeliveryIsRedeliveredFromTheWebhooksPage() throws Exception {
+    try (WebhookReceiver receiver = new WebhookReceiver()) {
+      Api.Response created =
+          api.post(
+              "/v1/webhooks/createEndpoint",
+              "{\"url\":\"" + receiver.url() + "\",\"eventTypes\":[\"pull_request.*\"]}");
+      assertThat(created.status()).as(created.body()).isEqualTo(200);
+      create(api, name, 1);
+      git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+      submit(api, name, 1);
+      awaitState(api, name, 1, "merged");
+      Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> receiver.delivered().size() >= 3);
+      int before = receiver.received().size();
+
+      browser.signIn("/ui/webhooks", api.token());
+      assertThat(browser.find("#endpoints").getText()).contains(receiver.url());
+      assertThat(browser.find("#deliveries").getText())
+          .contains("pull_request.merged")
+          .contains("200");
+      accessible("the webhooks page");
+      WebElement merged =
+          browser.all("#deliveries tbody tr").stream()
+              .filter(row -> row.getText().contains("pull_request.merged"))
+              .findFirst()
+              .orElseThrow();
+      String id = merged.getAttribute("id").substring("delivery-".length());
+      merged.findElement(By.cssSelector("form[action$='/redeliver'] button")).click();
+
+      Awaitility.await()
+          .atMost(QueueSteps.PATIENCE)
+          .until(() -> receiver.received().size() > before);
+      WebhookReceiver.Received again = receiver.received().get(receiver.received().size() - 1);
+      assertThat(again.body()).contains("pull_request.merged");
+      assertThat(browser.path()).isEqualTo("/ui/webhooks");
+      assertThat(id).isNotBlank();
+    }
+  }
+
+  @Test
+  void anotherOrganizationSeesNoneOfItAndAFormWithoutItsTokenChangesNothing() throws Exception {
+    create(api, name, 1);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    submit(api, name, 1);
+    awaitState(api, name, 1, "merged");
+    Stack.Organization other = stack.otherOrganization();
+
+    browser.signIn("/ui/", other.api().token());
+    assertThat(browser.find("main").getText()).doesNotContain(name);
+    for (String page :
+        List.of(queuePath(), queuePath() + "/pulls/1", "/ui/flaky-tests/github.com/acme/" + name)) {
+      browser.open(page);
+      String text = browser.find("main").getText();
+      assertThat(text).as(page).doesNotContain("Add a");
+      if (!page.startsWith("/ui/flaky-tests")) {
+        assertThat(browser.find("h1").getText()).as(page).isEqualTo("Not found");
+      }
+    }
+    accessible("the not-found page");
+
+    // the other organization's own session and CSRF token: the first one's queue is not its own
+    String cookie = browser.sessionCookie();
+    String csrf = browser.find("input[name='_csrf']").getAttribute("value");
+    assertThat(pause(cookie, "_csrf=" + csrf + "&back=/ui/").status()).isEqualTo(404);
+    assertThat(queueState()).isEqualTo("running");
+
+    // signing out ends the session: the cookie leads to the sign-in page from then on
+    browser.find("form[action='/ui/sign-out'] button").click();
+    browser.await().until(d -> browser.path().startsWith("/ui/sign-in"));
+    Api.Response after = api.send(api.request("/ui/").setHeader("cookie", cookie).GET());
+    assertThat(after.status()).isEqualTo(303);
+    assertThat(after.headers().firstValue("location").orElse("")).startsWith("/ui/sign-in");
+  }
+}
