@@ -185,19 +185,25 @@ public class RouteGuard {
         : host;
   }
 
-  /** The sign-in page, then back to the page asked for (a GET) or the overview. */
+  /**
+   * The sign-in page, then back to the page asked for (a GET) or the overview; a cookie naming a
+   * session that ended (signed out, expired, its token revoked) is dropped from the browser.
+   */
   private static Mono<ServerResponse> signInFirst(ServerRequest request) {
-    if (request.path().equals("/ui/events")) {
-      return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
+    ServerResponse.BodyBuilder answer =
+        request.path().equals("/ui/events")
+            ? ServerResponse.status(HttpStatus.UNAUTHORIZED)
+            : ServerResponse.seeOther(
+                UriComponentsBuilder.fromPath(SIGN_IN)
+                    .queryParam(
+                        "next", request.method() == HttpMethod.GET ? pathAndQuery(request) : "/ui/")
+                    .encode()
+                    .build()
+                    .toUri());
+    if (request.cookies().getFirst(Sessions.COOKIE) != null) {
+      answer.cookie(Sessions.cookie(request, ""));
     }
-    String back = request.method() == HttpMethod.GET ? pathAndQuery(request) : "/ui/";
-    return ServerResponse.seeOther(
-            UriComponentsBuilder.fromPath(SIGN_IN)
-                .queryParam("next", back)
-                .encode()
-                .build()
-                .toUri())
-        .build();
+    return answer.build();
   }
 
   private static String pathAndQuery(ServerRequest request) {

@@ -11,7 +11,10 @@ import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.server.ServerRequest;
 import reactor.core.publisher.Mono;
 
 /**
@@ -99,5 +102,27 @@ public class Sessions {
     byte[] bytes = new byte[32];
     RANDOM.nextBytes(bytes);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /**
+   * The session cookie carrying {@code value} (empty: one that ends the browser's session): only
+   * for HTTP, never sent by another site, Secure when the browser came over TLS (or a proxy says
+   * so).
+   */
+  public static ResponseCookie cookie(ServerRequest request, String value) {
+    return ResponseCookie.from(COOKIE, value)
+        .httpOnly(true)
+        .sameSite("Strict")
+        .secure(overTls(request))
+        .path("/")
+        .maxAge(value.isEmpty() ? Duration.ZERO : LIFETIME)
+        .build();
+  }
+
+  private static boolean overTls(ServerRequest request) {
+    String origin = request.headers().firstHeader(HttpHeaders.ORIGIN);
+    return "https".equalsIgnoreCase(request.uri().getScheme())
+        || "https".equalsIgnoreCase(request.headers().firstHeader("X-Forwarded-Proto"))
+        || origin != null && origin.startsWith("https:");
   }
 }

@@ -5,6 +5,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.TestRunDocument;
+import dev.trainyard.common.view.TestingDetails;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -115,12 +116,25 @@ public class DashboardReader {
     return clock.instant().minus(Duration.ofHours(1));
   }
 
-  /** The queue's runs still testing or waiting to land, oldest first. */
+  /**
+   * The queue's runs still testing or waiting to land, oldest first (runs started by one command
+   * share their time: then in the order of their first PR).
+   */
   public Flux<TestRunDocument> liveRuns(QueueKey key) {
     Query query =
         Query.query(Criteria.where("queueKey").is(key.id()).and("concludedAt").is(null))
             .limit(MAX_RUNS);
-    return runs(query).sort(Comparator.comparing((TestRunDocument r) -> r.details().createdAt()));
+    return runs(query)
+        .sort(
+            Comparator.comparing((TestRunDocument r) -> r.details().createdAt())
+                .thenComparingLong(DashboardReader::firstPr));
+  }
+
+  private static long firstPr(TestRunDocument run) {
+    return run.details().testedPullRequests().stream()
+        .mapToLong(TestingDetails.TestedPullRequest::prNumber)
+        .min()
+        .orElse(Long.MAX_VALUE);
   }
 
   /** Every run that tested the PR, newest first. */

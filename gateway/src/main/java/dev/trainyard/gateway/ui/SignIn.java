@@ -5,9 +5,7 @@ import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.auth.TokenHash;
 import java.util.Map;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -71,7 +69,8 @@ public class SignIn {
                 .organizationOf(trimmed)
                 .flatMap(org -> sessions.create(org, false, TokenHash.sha256(trimmed)));
     return created
-        .flatMap(c -> Pages.redirect(next).cookie(cookie(request, c.cookieValue())).build())
+        .flatMap(
+            c -> Pages.redirect(next).cookie(Sessions.cookie(request, c.cookieValue())).build())
         .switchIfEmpty(
             Mono.defer(
                 () ->
@@ -85,23 +84,6 @@ public class SignIn {
     Sessions.Session session = RouteGuard.session(request.exchange());
     return sessions
         .delete(session)
-        .then(Pages.redirect(RouteGuard.SIGN_IN).cookie(cookie(request, "")).build());
-  }
-
-  private static ResponseCookie cookie(ServerRequest request, String value) {
-    return ResponseCookie.from(Sessions.COOKIE, value)
-        .httpOnly(true)
-        .sameSite("Strict")
-        .secure(overTls(request))
-        .path("/")
-        .maxAge(value.isEmpty() ? java.time.Duration.ZERO : Sessions.LIFETIME)
-        .build();
-  }
-
-  private static boolean overTls(ServerRequest request) {
-    return "https".equalsIgnoreCase(request.uri().getScheme())
-        || "https".equalsIgnoreCase(request.headers().firstHeader("X-Forwarded-Proto"))
-        || request.headers().firstHeader(HttpHeaders.ORIGIN) != null
-            && request.headers().firstHeader(HttpHeaders.ORIGIN).startsWith("https:");
+        .then(Pages.redirect(RouteGuard.SIGN_IN).cookie(Sessions.cookie(request, "")).build());
   }
 }

@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.ui;
 
+import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.PullRequestRow;
@@ -47,7 +48,13 @@ final class WaitsFor {
     if (queue.state() == QueueState.DRAINING) {
       return "the queue to take new runs (draining)";
     }
-    return "a test slot (" + testingRuns + " of " + queue.settings().concurrency() + " in use)";
+    long slots = queue.settings().concurrency();
+    if (queue.settings().mode() == QueueMode.PARALLEL) {
+      return "a test slot in its lane ("
+          + slots
+          + " per lane) or, when its targets span two lanes, those lanes to land";
+    }
+    return "a test slot (" + testingRuns + " of " + slots + " in use)";
   }
 
   private static String testing(TestRunDocument run) {

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -119,18 +120,27 @@ public final class RunViews {
     return Stream.concat(queue.runs().live().stream(), queue.runs().finished().stream());
   }
 
-  /** The undecided runs ahead of a chain run: it lands only after them. */
+  /**
+   * The undecided runs a chain run was built on, oldest first: it lands only after them. In
+   * parallel mode these are the runs of its own lane, not every run ahead of it in the queue.
+   */
   private static List<String> waitingOn(QueueAggregate queue, TestRun run) {
-    List<String> ahead = new ArrayList<>();
-    for (TestRun r : queue.runs().chain()) {
-      if (r.id().equals(run.id())) {
-        return ahead;
-      }
-      if (r.state() != RunState.PASSED) {
-        ahead.add(r.id());
-      }
+    if (queue.runs().chain().stream().noneMatch(r -> r.id().equals(run.id()))) {
+      return List.of();
     }
-    return List.of();
+    List<String> ahead = new ArrayList<>();
+    Optional<TestRun> below = predecessor(queue, run);
+    while (below.isPresent()) {
+      if (below.get().state() != RunState.PASSED) {
+        ahead.add(0, below.get().id());
+      }
+      below = predecessor(queue, below.get());
+    }
+    return ahead;
+  }
+
+  private static Optional<TestRun> predecessor(QueueAggregate queue, TestRun run) {
+    return Optional.ofNullable(run.predecessorId()).flatMap(queue.runs()::live);
   }
 
   private static String status(RunState state) {

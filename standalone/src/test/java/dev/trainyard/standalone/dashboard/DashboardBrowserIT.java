@@ -17,6 +17,7 @@ import dev.trainyard.standalone.support.WebhookReceiver;
 import java.net.http.HttpRequest;
 import java.util.List;
 import org.awaitility.Awaitility;
+import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,106 @@ class DashboardBrowserIT extends QueueScenario {
     String csrf = browser.find("input[name='_csrf']").getAttribute("value");
     assertThat(pause(cookie, "_csrf=" + csrf + "&back=/ui/").status()).isEqualTo(303);
     assertThat(queueState()).isEqualTo("paused");
+  }
+
+  @Test
+  void parallelLanesShowSideBySide() throws Exception {
+    ci.hold(true);
+    create(api, name, 2);
+    update("\"state\":\"paused\",\"mode\":\"parallel\"");
+    for (long pr = 1; pr <= 5; pr++) {
+      boolean server = pr <= 3;
+      ObjectId head =
+          git.openPr(
+              pr, "Change " + pr, "dev" + pr, (server ? "api-" : "web-") + pr + ".txt", "x\n");
+      QueueSteps.impactedTargets(
+          api, name, pr, head.name(), server ? "[\"//api:server\"]" : "[\"//web:app\"]");
+      submit(api, name, pr);
+    }
+    update("\"state\":\"running\"");
+    for (long pr : List.of(1L, 2L, 4L, 5L)) {
+      awaitState(api, name, pr, "testing");
+    }
+
+    browser.signIn(queuePath(), api.token());
+    browser.await().until(d -> browser.all("svg.graph g.run").size() == 4);
+    String table = browser.find("#runs table").getText();
+    assertThat(table).contains("lane 1").contains("lane 2");
+    assertThat(table.indexOf("#1")).as("lanes in queue order").isLessThan(table.indexOf("#4"));
+    assertThat(browser.find("#pr-3").getText()).contains("a test slot in its lane");
+    browser.screenshot("queue-parallel");
+    accessible("the queue page in parallel mode");
+
+    ci.hold(false);
+    for (long pr = 1; pr <= 5; pr++) {
+      awaitState(api, name, pr, "merged");
+    }
+  }
+
+  @Test
+  void aBatchBeingBisectedShowsItsHalves() throws Exception {
+    ci.hold(true);
+    create(api, name, 2);
+    update(
+        "\"state\":\"paused\",\"batch\":true,\"batchingMinSize\":4,"
+            + "\"batchingMaxWaitTimeMinutes\":0,"
+            + "\"optimizationMode\":\"bisection_skip_redundant_tests\"");
+    for (long pr = 1; pr <= 4; pr++) {
+      String file = pr == 3 ? CiSimulator.BROKEN : "f" + pr + ".txt";
+      git.openPr(pr, "Change " + pr, "dev" + pr, file, "x\n");
+      submit(api, name, pr);
+    }
+    update("\"state\":\"running\"");
+    for (long pr = 1; pr <= 4; pr++) {
+      awaitState(api, name, pr, "testing");
+    }
+    // the batch goes red: it is split in halves, each tested on the same base
+    assertThat(ci.reportNow(tree -> tree.containsKey(CiSimulator.BROKEN))).isPositive();
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(() -> events().stream().anyMatch(e -> e.path("is_bisection").asBoolean()));
+
+    browser.signIn(queuePath(), api.token());
+    browser.await().until(d -> browser.all("svg.graph g.run.bisection").size() == 2);
+    assertThat(browser.find("#runs table").getText()).contains("bisection");
+    browser.screenshot("queue-bisection");
+    accessible("the queue page during a bisection");
+
+    ci.hold(false);
+    for (long pr : List.of(1L, 2L, 4L)) {
+      awaitState(api, name, pr, "merged");
+    }
+    awaitState(api, name, 3, "failed");
+  }
+
+  private void update(String settings) {
+    assertThat(api.post("/v1/updateQueue", Api.body(name, settings)).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aRevokedTokenEndsItsSessionsAndCannotSignInAgain() {
+    Stack.Organization other = stack.otherOrganization();
+    String token = other.api().token();
+    browser.signIn("/ui/", token);
+    String cookie = browser.sessionCookie();
+
+    Api.Response revoked =
+        stack.admin().post("/admin/v1/revokeApiToken", "{\"token\":\"" + token + "\"}");
+    assertThat(revoked.status()).as(revoked.body()).isEqualTo(200);
+
+    // every replica checks the session's token again within seconds (API.md §8)
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(
+            () -> api.send(api.request("/ui/").setHeader("cookie", cookie).GET()).status() == 303);
+    browser.open("/ui/webhooks");
+    assertThat(browser.path()).startsWith("/ui/sign-in?next=").contains("webhooks");
+    browser.find("#token").sendKeys(token);
+    browser.find("form[action='/ui/sign-in'] button").click();
+    browser.await().until(d -> browser.all("#sign-in-error").size() == 1);
+    assertThat(browser.find("#sign-in-error").getText()).endsWith(".");
+    assertThat(browser.driver().manage().getCookieNamed("trainyard_session")).isNull();
+    accessible("the sign-in page with its error");
   }
 
   private Api.Response pause(String cookie, String form) {

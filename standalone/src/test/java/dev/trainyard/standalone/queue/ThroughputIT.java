@@ -146,6 +146,7 @@ class ThroughputIT extends QueueScenario {
         .extracting(r -> r.get("testedPullRequests").get(0).get("prNumber").asLong())
         .containsExactlyInAnyOrder(1L, 2L);
     assertThat(runs).allMatch(r -> r.get("dependentPrs").isEmpty());
+    assertThat(runs).allMatch(r -> r.get("waitingOnTestRunIds").isEmpty());
     assertThat(runs)
         .extracting(r -> r.get("impactedTargetsForTestedPrs").get(0).asString())
         .containsExactlyInAnyOrder("//api:server", "//web:app");

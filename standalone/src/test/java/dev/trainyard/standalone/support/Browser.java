@@ -154,11 +154,20 @@ public final class Browser implements AutoCloseable {
   }
 
   /**
-   * Saves a screenshot as {@code name}.png under {@code target/screenshots}, and under {@code
-   * docs/images} when {@code -Dtrainyard.docs=write}.
+   * Saves a screenshot of the whole page (up to 2,400 pixels high) as {@code name}.png under {@code
+   * target/screenshots}, and under {@code docs/images} when {@code -Dtrainyard.docs=write}.
    */
   public void screenshot(String name) {
-    byte[] png = driver.getScreenshotAs(OutputType.BYTES);
+    Dimension before = driver.manage().window().getSize();
+    Object height = driver.executeScript("return document.documentElement.scrollHeight;");
+    int full = Math.min(2400, ((Number) height).intValue() + before.getHeight() - viewportHeight());
+    driver.manage().window().setSize(new Dimension(before.getWidth(), Math.max(full, 400)));
+    byte[] png;
+    try {
+      png = driver.getScreenshotAs(OutputType.BYTES);
+    } finally {
+      driver.manage().window().setSize(before);
+    }
     try {
       for (Path dir : screenshotDirs()) {
         Files.createDirectories(dir);
@@ -167,6 +176,10 @@ public final class Browser implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private int viewportHeight() {
+    return ((Number) driver.executeScript("return window.innerHeight;")).intValue();
   }
 
   private static List<Path> screenshotDirs() {
