@@ -4,6 +4,7 @@ import dev.trainyard.bench.flaky.FlakyBenchmark;
 import dev.trainyard.bench.flaky.FlappingSimulation;
 import dev.trainyard.bench.flaky.HistoryBenchmark;
 import dev.trainyard.bench.github.GithubRequestsBenchmark;
+import dev.trainyard.bench.http.DashboardBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
 import dev.trainyard.bench.listing.ListingBenchmark;
@@ -18,8 +19,9 @@ import java.util.Arrays;
  * {@code flaky <args>} {@link FlakyBenchmark}, {@code flapping} {@link FlappingSimulation}, {@code
  * histories <args>} {@link HistoryBenchmark}, {@code listing <args>} {@link ListingBenchmark},
  * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
- * GithubRequestsBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology;
- * anything else runs {@link HttpBenchmark} with the arguments as given.
+ * GithubRequestsBenchmark}, {@code dashboard <args>} {@link DashboardBenchmark}, {@code cluster
+ * <args>} {@link HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark}
+ * with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -43,6 +45,8 @@ public final class Bench {
       HttpBenchmark.cluster(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("github")) {
       GithubRequestsBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("dashboard")) {
+      DashboardBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

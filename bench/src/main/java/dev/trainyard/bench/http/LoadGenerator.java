@@ -56,6 +56,15 @@ final class LoadGenerator {
     }
   }
 
+  private LoadGenerator(HttpClient client) {
+    this.client = client;
+  }
+
+  /** The same generator sending {@code cookie} with every request (a dashboard session). */
+  LoadGenerator withCookie(String cookie) {
+    return new LoadGenerator(client.headers(h -> h.add("cookie", cookie)));
+  }
+
   LoadGenerator(String baseUrl, String token) {
     this.client =
         HttpClient.create(

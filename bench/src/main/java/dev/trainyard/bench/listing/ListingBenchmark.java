@@ -178,7 +178,8 @@ public final class ListingBenchmark {
               version,
               null,
               null,
-              view, null));
+              view,
+              null));
       if (batch.size() == BATCH) {
         history.write(batch, List.of());
         batch.clear();
