@@ -1,6 +1,7 @@
 // Keeps an open dashboard page current: the gateway sends a signal (no data) on its event stream
 // whenever something the page shows may have changed; the page then reads itself again through its
-// own session and swaps in the sections marked data-live-region, keeping focus where it was.
+// own session and swaps in the sections marked data-live-region, keeping focus where it was, and
+// leaving alone a section whose form is being filled in.
 (function () {
   "use strict";
   var main = document.getElementById("main");
@@ -24,6 +25,7 @@
         var fresh = new DOMParser().parseFromString(html, "text/html");
         var focused = document.activeElement && document.activeElement.id;
         document.querySelectorAll("[data-live-region]").forEach(function (old) {
+          if (old.hasAttribute("data-editing")) { return; }
           var next = old.id && fresh.getElementById(old.id);
           if (next) { old.replaceWith(document.importNode(next, true)); }
         });
@@ -38,6 +40,14 @@
         if (again) { again = false; schedule(); }
       });
   }
+
+  // a region whose form someone is filling in is left alone until they send it or leave the page
+  function editing(event) {
+    var region = event.target.closest && event.target.closest("[data-live-region]");
+    if (region) { region.setAttribute("data-editing", "true"); }
+  }
+  document.addEventListener("input", editing, true);
+  document.addEventListener("change", editing, true);
 
   function schedule() {
     if (pending === null) { pending = window.setTimeout(refresh, 100); }

@@ -66,11 +66,7 @@ public final class DashboardBenchmark {
                   "queue page (" + depth + " PRs)" + at, readRate, phase, i -> get(queuePage)),
               browser.openLoop("PR page" + at, readRate, phase, i -> get(pullPage)),
               browser.openLoop("overview" + at, readRate, phase, i -> get("/ui/")));
-      System.out.printf(
-          Locale.ROOT,
-          "%n| phase (%ds) | requests | errors | p50 ms | p99 ms |%n|---|---:|---:|---:|---:|%n",
-          phase.toSeconds());
-      reads.forEach(DashboardBenchmark::row);
+      Result.printTable(phase, reads);
 
       Live live = live(standalone.baseUrl(), cookie, api, changeRate, phase);
       System.out.printf(
@@ -105,17 +101,6 @@ public final class DashboardBenchmark {
 
   private static Call get(String path) {
     return new Call("GET", path, null);
-  }
-
-  private static void row(Result r) {
-    System.out.printf(
-        Locale.ROOT,
-        "| %s | %d | %d | %.1f | %.1f |%n",
-        r.name(),
-        r.requests(),
-        r.errors(),
-        r.p50Millis(),
-        r.p99Millis());
   }
 
   /** Two queues; the deep one gets {@code depth} PRs (they wait, not ready: no source host). */

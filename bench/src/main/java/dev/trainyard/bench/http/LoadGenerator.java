@@ -3,6 +3,8 @@ package dev.trainyard.bench.http;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,6 +55,24 @@ final class LoadGenerator {
 
     double p99Millis() {
       return latencyMicros.getValueAtPercentile(99) / 1000.0;
+    }
+
+    /** Prints {@code results} as a Markdown table: requests, errors, p50 and p99. */
+    static void printTable(Duration phase, List<Result> results) {
+      System.out.printf(
+          Locale.ROOT,
+          "%n| phase (%ds) | requests | errors | p50 ms | p99 ms |%n|---|---:|---:|---:|---:|%n",
+          phase.toSeconds());
+      for (Result r : results) {
+        System.out.printf(
+            Locale.ROOT,
+            "| %s | %d | %d | %.1f | %.1f |%n",
+            r.name(),
+            r.requests(),
+            r.errors(),
+            r.p50Millis(),
+            r.p99Millis());
+      }
     }
   }
 

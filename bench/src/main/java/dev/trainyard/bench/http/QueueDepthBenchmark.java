@@ -69,20 +69,7 @@ public final class QueueDepthBenchmark {
               rate,
               phase,
               i -> new Call("POST", "/v1/submitPullRequest", pr(SMALL, 1_000_000 + i)));
-      System.out.printf(
-          Locale.ROOT,
-          "%n| phase (%ds) | requests | errors | p50 ms | p99 ms |%n|---|---:|---:|---:|---:|%n",
-          phase.toSeconds());
-      for (Result r : List.of(small, deep)) {
-        System.out.printf(
-            Locale.ROOT,
-            "| %s | %d | %d | %.1f | %.1f |%n",
-            r.name(),
-            r.requests(),
-            r.errors(),
-            r.p50Millis(),
-            r.p99Millis());
-      }
+      Result.printTable(phase, List.of(small, deep));
       System.out.printf(
           Locale.ROOT,
           "%nsubmit p99, deep queue / queues starting empty: %.2f (target <= 1.5)%n",

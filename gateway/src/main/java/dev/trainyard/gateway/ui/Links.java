@@ -14,14 +14,7 @@ final class Links {
   private Links() {}
 
   static String queue(QueueKey key) {
-    return "/ui/queues/"
-        + key.repo().host()
-        + "/"
-        + key.repo().owner()
-        + "/"
-        + key.repo().name()
-        + "/"
-        + key.branch();
+    return under("/ui/queues/", key);
   }
 
   static String pull(QueueKey key, long number) {
@@ -30,7 +23,11 @@ final class Links {
 
   /** Where a queue's and its PRs' forms are sent. */
   static String queueForm(QueueKey key) {
-    return "/ui/actions/queues/"
+    return under("/ui/actions/queues/", key);
+  }
+
+  private static String under(String prefix, QueueKey key) {
+    return prefix
         + key.repo().host()
         + "/"
         + key.repo().owner()

@@ -21,8 +21,6 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 
 /**
  * The dashboard (API.md §8) in a real headless Chromium against the standalone: sign-in, a queue of
@@ -71,36 +69,34 @@ class DashboardBrowserIT extends QueueScenario {
     browser.awaitLive();
     browser.markDocument();
     browser.await().until(d -> browser.all("svg.graph g.run").size() == 2);
-    assertThat(browser.find("#pr-3").getText()).contains("pending").contains("a test slot");
-    assertThat(browser.find("#runs table").getText()).contains("#1").contains("#2");
+    assertThat(browser.text("#pr-3")).contains("pending").contains("a test slot");
+    assertThat(browser.text("#runs table")).contains("#1").contains("#2");
     browser.screenshot("queue-single");
     accessible("the queue page");
 
     ci.reportNow(tree -> tree.containsKey("f1.txt") && !tree.containsKey("f2.txt"));
     browser.await().until(d -> browser.all("#concluded-1").size() == 1);
-    assertThat(browser.find("#concluded-1").getText())
-        .contains("merged")
-        .contains("MERGE_GRAPH_MERGE");
+    assertThat(browser.text("#concluded-1")).contains("merged").contains("MERGE_GRAPH_MERGE");
     ci.hold(false);
     browser.await().until(d -> browser.all("#concluded-3").size() == 1);
     browser.await().until(d -> browser.all("svg.graph g.run").isEmpty());
     assertThat(browser.reloaded()).as("the page followed the queue without a reload").isFalse();
 
     browser.open(queuePath() + "/pulls/2");
-    assertThat(browser.find("#pr-state-value").getText()).isEqualTo("merged");
-    assertThat(browser.find("#timeline").getText())
+    assertThat(browser.text("#pr-state-value")).isEqualTo("merged");
+    assertThat(browser.text("#timeline"))
         .contains("pending")
         .contains("testing")
         .contains("merged")
         .contains("API_REQUESTED");
-    assertThat(browser.find("#pr-runs").getText()).contains("ci/test: success");
-    WebElement ciLink = browser.find("#pr-runs a[href^='https://ci.example/']");
-    assertThat(ciLink.getText()).isEqualTo("ci/test: success");
+    assertThat(browser.text("#pr-runs")).contains("ci/test: success");
+    assertThat(browser.text("#pr-runs a[href^='https://ci.example/']"))
+        .isEqualTo("ci/test: success");
     browser.screenshot("pull-request");
     accessible("the PR page");
 
     browser.open("/ui/");
-    assertThat(browser.find("#queues").getText()).contains(name).contains("running");
+    assertThat(browser.text("#queues")).contains(name).contains("running");
     accessible("the overview");
 
     // a form posted with this session but without (or with a forged) CSRF token changes nothing
@@ -134,10 +130,10 @@ class DashboardBrowserIT extends QueueScenario {
 
     browser.signIn(queuePath(), api.token());
     browser.await().until(d -> browser.all("svg.graph g.run").size() == 4);
-    String table = browser.find("#runs table").getText();
+    String table = browser.text("#runs table");
     assertThat(table).contains("lane 1").contains("lane 2");
     assertThat(table.indexOf("#1")).as("lanes in queue order").isLessThan(table.indexOf("#4"));
-    assertThat(browser.find("#pr-3").getText()).contains("a test slot in its lane");
+    assertThat(browser.text("#pr-3")).contains("a test slot in its lane");
     browser.screenshot("queue-parallel");
     accessible("the queue page in parallel mode");
 
@@ -172,7 +168,7 @@ class DashboardBrowserIT extends QueueScenario {
 
     browser.signIn(queuePath(), api.token());
     browser.await().until(d -> browser.all("svg.graph g.run.bisection").size() == 2);
-    assertThat(browser.find("#runs table").getText()).contains("bisection");
+    assertThat(browser.text("#runs table")).contains("bisection");
     browser.screenshot("queue-bisection");
     accessible("the queue page during a bisection");
 
@@ -185,6 +181,18 @@ class DashboardBrowserIT extends QueueScenario {
 
   private void update(String settings) {
     assertThat(api.post("/v1/updateQueue", Api.body(name, settings)).status()).isEqualTo(200);
+  }
+
+  @Test
+  void theAdminPicksAnOrganizationToLookAt() {
+    create(api, name, 1);
+    browser.signIn("/ui/", stack.admin().token());
+    assertThat(browser.text("main h1")).isEqualTo("Organizations");
+    accessible("the organizations");
+
+    browser.click("form[action='/ui/actions/look-at'] input[value='acme-org'] ~ button");
+    browser.await().until(d -> browser.path().equals("/ui/"));
+    assertThat(browser.text("#queues")).contains(name);
   }
 
   @Test
@@ -208,7 +216,7 @@ class DashboardBrowserIT extends QueueScenario {
     browser.find("#token").sendKeys(token);
     browser.find("form[action='/ui/sign-in'] button").click();
     browser.await().until(d -> browser.all("#sign-in-error").size() == 1);
-    assertThat(browser.find("#sign-in-error").getText()).endsWith(".");
+    assertThat(browser.text("#sign-in-error")).endsWith(".");
     assertThat(browser.driver().manage().getCookieNamed("trainyard_session")).isNull();
     accessible("the sign-in page with its error");
   }
@@ -238,9 +246,9 @@ class DashboardBrowserIT extends QueueScenario {
     browser.open(java.net.URI.create(details).getRawPath());
 
     assertThat(browser.path()).isEqualTo(queuePath() + "/pulls/1");
-    assertThat(browser.find("#pr-state-value").getText()).isEqualTo("failed");
-    assertThat(browser.find("#timeline").getText()).contains("TEST_RUN_REQUIRED_STATUS_FAILED");
-    assertThat(browser.find("#pr-runs").getText()).contains("ci/test: failure");
+    assertThat(browser.text("#pr-state-value")).isEqualTo("failed");
+    assertThat(browser.text("#timeline")).contains("TEST_RUN_REQUIRED_STATUS_FAILED");
+    assertThat(browser.text("#pr-runs")).contains("ci/test: failure");
     accessible("a failed PR's page");
   }
 
@@ -250,29 +258,25 @@ class DashboardBrowserIT extends QueueScenario {
       Multipart form =
           Multipart.upload(name, "c0ffee", "main", null)
               .file("file", "pytest.xml", Reports.pytest("tests/test_total.py", List.of(outcome)));
-      Api.Response r =
-          api.send(
-              api.request("/v1/flaky-tests/upload")
-                  .setHeader("content-type", form.contentType())
-                  .POST(HttpRequest.BodyPublishers.ofByteArray(form.body())));
+      Api.Response r = form.uploadWith(api);
       assertThat(r.status()).as(r.body()).isEqualTo(200);
     }
     String listing = "/ui/flaky-tests/github.com/acme/" + name;
 
     browser.signIn(listing, api.token());
-    assertThat(browser.find("#tests").getText()).contains("test_total").contains("flaky");
+    assertThat(browser.text("#tests")).contains("test_total").contains("flaky");
     accessible("the unhealthy tests");
-    browser.find("#tests a").click();
+    browser.click("#tests a");
     browser.await().until(d -> browser.all("#quarantined").size() == 1);
-    assertThat(browser.find("#quarantined").getText()).isEqualTo("no");
-    assertThat(browser.find("#test").getText()).contains("failed").contains("passed");
+    assertThat(browser.text("#quarantined")).isEqualTo("no");
+    assertThat(browser.text("#test")).contains("failed").contains("passed");
     accessible("a test's page");
 
-    browser.find("input[value='ALWAYS_QUARANTINE']").click();
+    browser.click("input[value='ALWAYS_QUARANTINE']");
     browser.find("#reason").sendKeys("fails on Tuesdays");
-    browser.find("form[action$='/quarantine'] button").click();
+    browser.click("form[action$='/quarantine'] button");
 
-    browser.await().until(d -> browser.find("#quarantined").getText().equals("yes"));
+    browser.await().until(d -> browser.text("#quarantined").equals("yes"));
     String repo =
         "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"" + name + "\"}}";
     assertThat(api.post("/v1/flaky-tests/get-quarantine-config", repo).body())
@@ -295,18 +299,20 @@ class DashboardBrowserIT extends QueueScenario {
       int before = receiver.received().size();
 
       browser.signIn("/ui/webhooks", api.token());
-      assertThat(browser.find("#endpoints").getText()).contains(receiver.url());
-      assertThat(browser.find("#deliveries").getText())
-          .contains("pull_request.merged")
-          .contains("200");
+      assertThat(browser.text("#endpoints")).contains(receiver.url());
+      assertThat(browser.text("#deliveries")).contains("pull_request.merged").contains("200");
       accessible("the webhooks page");
-      WebElement merged =
-          browser.all("#deliveries tbody tr").stream()
-              .filter(row -> row.getText().contains("pull_request.merged"))
-              .findFirst()
-              .orElseThrow();
-      String id = merged.getAttribute("id").substring("delivery-".length());
-      merged.findElement(By.cssSelector("form[action$='/redeliver'] button")).click();
+      String row =
+          browser
+              .await()
+              .until(
+                  d ->
+                      browser.all("#deliveries tbody tr").stream()
+                          .filter(r -> r.getText().contains("pull_request.merged"))
+                          .map(r -> r.getAttribute("id"))
+                          .findFirst()
+                          .orElse(null));
+      browser.click("[id='" + row + "'] form[action$='/redeliver'] button");
 
       Awaitility.await()
           .atMost(QueueSteps.PATIENCE)
@@ -314,7 +320,12 @@ class DashboardBrowserIT extends QueueScenario {
       WebhookReceiver.Received again = receiver.received().get(receiver.received().size() - 1);
       assertThat(again.body()).contains("pull_request.merged");
       assertThat(browser.path()).isEqualTo("/ui/webhooks");
-      assertThat(id).isNotBlank();
+      assertThat(row).startsWith("delivery-");
+
+      browser.click("form[action$='/rotate-secret'] button");
+      browser.await().until(d -> browser.path().equals("/ui/actions/webhooks/rotate-secret"));
+      assertThat(browser.text("code.secret")).startsWith("whsec_");
+      accessible("the new secret's page");
     }
   }
 
@@ -327,14 +338,14 @@ class DashboardBrowserIT extends QueueScenario {
     Stack.Organization other = stack.otherOrganization();
 
     browser.signIn("/ui/", other.api().token());
-    assertThat(browser.find("main").getText()).doesNotContain(name);
+    assertThat(browser.text("main")).doesNotContain(name);
     for (String page :
         List.of(queuePath(), queuePath() + "/pulls/1", "/ui/flaky-tests/github.com/acme/" + name)) {
       browser.open(page);
-      String text = browser.find("main").getText();
+      String text = browser.text("main");
       assertThat(text).as(page).doesNotContain("Add a");
       if (!page.startsWith("/ui/flaky-tests")) {
-        assertThat(browser.find("h1").getText()).as(page).isEqualTo("Not found");
+        assertThat(browser.text("h1")).as(page).isEqualTo("Not found");
       }
     }
     accessible("the not-found page");

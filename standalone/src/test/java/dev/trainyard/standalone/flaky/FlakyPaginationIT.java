@@ -6,7 +6,6 @@ import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.TestStack;
-import java.net.http.HttpRequest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -152,11 +151,7 @@ class FlakyPaginationIT extends OwnStack {
     Multipart form =
         Multipart.upload(repo, "sha" + n, "main", null)
             .file("file", "TEST-batch" + n + ".xml", Reports.surefire("com.acme.Batch" + n, cases));
-    Api.Response r =
-        api.send(
-            api.request("/v1/flaky-tests/upload")
-                .setHeader("content-type", form.contentType())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(form.body())));
+    Api.Response r = form.uploadWith(api);
     assertThat(r.status()).as(r.body()).isEqualTo(200);
   }
 

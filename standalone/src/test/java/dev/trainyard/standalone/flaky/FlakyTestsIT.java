@@ -611,10 +611,7 @@ class FlakyTestsIT extends OwnStack {
   // --- helpers
 
   private Api.Response upload(Multipart form) {
-    return api.send(
-        api.request("/v1/flaky-tests/upload")
-            .setHeader("content-type", form.contentType())
-            .POST(HttpRequest.BodyPublishers.ofByteArray(form.body())));
+    return form.uploadWith(api);
   }
 
   private JsonNode list(String repo, String status, int size, String token) {

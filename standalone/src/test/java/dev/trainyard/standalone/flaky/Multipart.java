@@ -1,5 +1,6 @@
 package dev.trainyard.standalone.flaky;
 
+import dev.trainyard.standalone.support.Api;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
@@ -68,5 +69,13 @@ public final class Multipart {
 
   private void write(String text) {
     out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Posts this form to {@code /v1/flaky-tests/upload} with {@code api}'s token. */
+  public Api.Response uploadWith(Api api) {
+    return api.send(
+        api.request("/v1/flaky-tests/upload")
+            .setHeader("content-type", contentType())
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body())));
   }
 }

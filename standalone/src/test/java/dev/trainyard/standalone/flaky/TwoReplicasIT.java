@@ -11,7 +11,6 @@ import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.OwnStack;
-import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -127,9 +126,6 @@ class TwoReplicasIT extends OwnStack {
   }
 
   private static Api.Response upload(Api api, Multipart form) {
-    return api.send(
-        api.request("/v1/flaky-tests/upload")
-            .setHeader("content-type", form.contentType())
-            .POST(HttpRequest.BodyPublishers.ofByteArray(form.body())));
+    return form.uploadWith(api);
   }
 }

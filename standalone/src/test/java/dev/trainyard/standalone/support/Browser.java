@@ -11,6 +11,7 @@ import java.util.List;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -82,8 +83,29 @@ public final class Browser implements AutoCloseable {
     await().until(d -> path().equals(path));
   }
 
+  /**
+   * Waits for a condition; an element swapped out by a live update while the condition reads it is
+   * read again.
+   */
   public WebDriverWait await() {
-    return new WebDriverWait(driver, PATIENCE, Duration.ofMillis(100));
+    WebDriverWait wait = new WebDriverWait(driver, PATIENCE, Duration.ofMillis(100));
+    wait.ignoring(StaleElementReferenceException.class);
+    return wait;
+  }
+
+  /** Clicks the element {@code css} selects, found again if a live update replaced it. */
+  public void click(String css) {
+    await()
+        .until(
+            d -> {
+              find(css).click();
+              return true;
+            });
+  }
+
+  /** The text of the element {@code css} selects, read again if a live update replaced it. */
+  public String text(String css) {
+    return await().until(d -> find(css).getText());
   }
 
   public WebElement find(String css) {
