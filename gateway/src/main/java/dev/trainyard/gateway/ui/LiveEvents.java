@@ -100,7 +100,8 @@ public class LiveEvents implements SmartLifecycle {
     Properties overrides = new Properties();
     overrides.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     overrides.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-    String group = "trainyard-dashboard-" + UUID.randomUUID();
+    // under the gateway's own group prefix, which its Kafka ACLs name; nothing is ever committed
+    String group = "trainyard-gateway-dashboard-" + UUID.randomUUID();
     try (Consumer<String, String> c = consumers.createConsumer(group, "dashboard", "", overrides)) {
       consumer = c;
       long discovered = 0;
