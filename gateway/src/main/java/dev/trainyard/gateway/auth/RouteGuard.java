@@ -99,6 +99,11 @@ public class RouteGuard {
         .defaultIfEmpty(false);
   }
 
+  /** Whether {@code session} still stands: not signed out, not expired, its token not revoked. */
+  public Mono<Boolean> alive(Sessions.Session session) {
+    return sessions.again(session).filterWhen(this::stillSignedIn).hasElement();
+  }
+
   /** Whether {@code token} is the admin token. */
   public boolean isAdminToken(String token) {
     return adminHash != null && TokenHash.sameHash(adminHash, TokenHash.sha256(token));

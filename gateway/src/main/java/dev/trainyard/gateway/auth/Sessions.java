@@ -69,7 +69,15 @@ public class Sessions {
     if (cookieValue == null || cookieValue.isEmpty() || cookieValue.length() > 100) {
       return Mono.empty();
     }
-    String hash = TokenHash.sha256(cookieValue);
+    return byHash(TokenHash.sha256(cookieValue));
+  }
+
+  /** {@code session} as the store has it now; empty once signed out or expired. */
+  public Mono<Session> again(Session session) {
+    return byHash(session.idHash());
+  }
+
+  private Mono<Session> byHash(String hash) {
     return mongo
         .findById(hash, Document.class, COLLECTION)
         .map(

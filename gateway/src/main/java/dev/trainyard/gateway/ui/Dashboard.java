@@ -42,13 +42,16 @@ public class Dashboard {
   /** How long an open page's event stream lasts before the browser reconnects (re-checked). */
   static final Duration STREAM_LIFETIME = Duration.ofMinutes(5);
 
+  /** How often an open stream sends a comment (for proxies) and checks its session still stands. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
+
   private final Pages pages;
   private final DashboardReader reader;
   private final QueueReader queues;
   private final ImpactedTargetsStore targets;
   private final LiveEvents live;
   private final Organizations organizations;
+  private final RouteGuard guard;
   private final InstantSource clock;
 
   public Dashboard(
@@ -58,6 +61,7 @@ public class Dashboard {
       ImpactedTargetsStore targets,
       LiveEvents live,
       Organizations organizations,
+      RouteGuard guard,
       InstantSource clock) {
     this.pages = pages;
     this.reader = reader;
@@ -65,6 +69,7 @@ public class Dashboard {
     this.targets = targets;
     this.live = live;
     this.organizations = organizations;
+    this.guard = guard;
     this.clock = clock;
   }
 
@@ -356,10 +361,16 @@ public class Dashboard {
             .map(c -> ServerSentEvent.<String>builder().event("changed").data(c.type()).build());
     Flux<ServerSentEvent<String>> heartbeat =
         Flux.interval(HEARTBEAT).map(i -> ServerSentEvent.<String>builder().comment("").build());
+    // a sign-out or a revoked token, on any replica, ends the stream at the next heartbeat; the
+    // browser's reconnect then meets the guard (401) and the page goes to the sign-in page
+    Sessions.Session session = RouteGuard.session(request.exchange());
+    Mono<Boolean> ended =
+        Flux.interval(HEARTBEAT).concatMap(i -> guard.alive(session)).filter(a -> !a).next();
     Flux<ServerSentEvent<String>> stream =
         Flux.just(ServerSentEvent.<String>builder().event("open").data("").build())
             .concatWith(Flux.merge(signals, heartbeat))
-            .take(STREAM_LIFETIME);
+            .take(STREAM_LIFETIME)
+            .takeUntilOther(ended);
     return Pages.secured(ServerResponse.ok())
         .contentType(MediaType.TEXT_EVENT_STREAM)
         .header("X-Accel-Buffering", "no")

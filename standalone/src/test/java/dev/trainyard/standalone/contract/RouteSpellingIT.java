@@ -22,13 +22,19 @@ import org.springframework.http.HttpMethod;
  * Walks every registered route with every other spelling of its path (API.md §1 Routing):
  * percent-encoded letters, {@code ;x} in each segment, {@code //}, {@code /./}, {@code /../}, upper
  * case, a trailing slash. Without a token, and with an ordinary API token against the admin routes,
- * each answers 401 or 404 — never 2xx or 5xx — and nothing is created.
+ * each answers 401 or 404 — never 2xx or 5xx — or a redirect into the dashboard, which demands a
+ * session (a variable segment written in upper case is another value, not another spelling), and
+ * nothing is created.
  */
 class RouteSpellingIT {
   private static final Set<Integer> REFUSED = Set.of(401, 404);
   private static TestStack stack;
   private static final String GITHUB_WEBHOOK = "/v1/scm/github/webhook";
   private static List<SecuredRoutes.Route> routes;
+
+  /** The public links events and the flaky listing carry: redirects into the dashboard. */
+  private static final List<String> LINKS =
+      List.of("/{org}/merge-queue/{*rest}", "/{org}/flaky-tests/test/{testId}");
 
   @BeforeAll
   static void stack() {
@@ -67,7 +73,17 @@ class RouteSpellingIT {
             "/v1/openapi.yaml",
             "/v1/openapi.json",
             "/ui/api",
-            "/ui/api/{asset}");
+            "/ui/api/{asset}",
+            "/ui/sign-in",
+            "/ui/sign-in",
+            "/ui/static/{asset}",
+            LINKS.get(0),
+            LINKS.get(1));
+    // every other dashboard page and action needs a session
+    assertThat(routes)
+        .filteredOn(r -> r.path().startsWith("/ui/") && r.access() != Access.PUBLIC)
+        .hasSizeGreaterThan(10)
+        .allSatisfy(r -> assertThat(r.access()).isEqualTo(Access.SESSION));
     assertThat(routes)
         .filteredOn(r -> description.contains(r.path()))
         .allSatisfy(r -> assertThat(r.method()).isEqualTo(HttpMethod.GET));
@@ -79,11 +95,11 @@ class RouteSpellingIT {
     Api ordinary = stack.api();
     long organizations = count("organizations");
     long tokens = count("api_tokens");
+    long sessions = count("ui_sessions");
     List<String> seen = new ArrayList<>();
 
     for (SecuredRoutes.Route route : routes) {
-      String path =
-          route.path().replace("{operation}", "list-unhealthy-tests").replace("{asset}", "api.js");
+      String path = example(route);
       for (String spelling : spellings(path)) {
         assertRefused(anonymous, route, spelling);
         if (route.access() == Access.ADMIN) {
@@ -99,8 +115,8 @@ class RouteSpellingIT {
       // the canonical path still demands the route's own level
       // (GitHub's webhook: the signature this request lacks)
       assertThat(send(anonymous, route.method(), path).status())
-          .as(path)
-          .isEqualTo(route.access() == Access.PUBLIC && !path.equals(GITHUB_WEBHOOK) ? 200 : 401);
+          .as(route.method() + " " + path)
+          .isEqualTo(canonicalAnswer(route));
       if (route.access() == Access.ADMIN) {
         assertThat(send(ordinary, route.method(), path).status()).as(path).isEqualTo(401);
       }
@@ -109,6 +125,7 @@ class RouteSpellingIT {
     assertThat(seen).hasSizeGreaterThan(routes.size() * 15);
     assertThat(count("organizations")).as("no organization was created").isEqualTo(organizations);
     assertThat(count("api_tokens")).as("no token was created or revoked").isEqualTo(tokens);
+    assertThat(count("ui_sessions")).as("no session was created").isEqualTo(sessions);
     assertThat(ordinary.post("/v1/getQueue", Api.body(Api.uniqueRepo(), "")).status())
         .as("the ordinary token still works")
         .isEqualTo(404);
@@ -127,11 +144,51 @@ class RouteSpellingIT {
     assertThat(semicolon.body()).isEqualTo("no endpoint has this path\n");
   }
 
+  /** A path of {@code route} with a value in each variable. */
+  private static String example(SecuredRoutes.Route route) {
+    String rest = route.path().startsWith("/ui/actions/") ? "main/pause" : "main";
+    return route
+        .path()
+        .replace("{operation}", "list-unhealthy-tests")
+        .replace("{asset}", route.path().startsWith("/ui/static/") ? "app.css" : "api.js")
+        .replace(
+            "{org}/merge-queue/{*rest}", TestStack.ORG + "/merge-queue/github.com/acme/walk/main/1")
+        .replace("{org}", TestStack.ORG)
+        .replace("{host}/{owner}/{name}", "github.com/acme/walk")
+        .replace("{*rest}", rest)
+        .replace("{testId}", "6f1c2b3a-0000-4000-8000-000000000001")
+        .replace("{action}", "redeliver");
+  }
+
+  /**
+   * What the canonical path answers without a token or session: a public page 200 (the sign-in form
+   * posted empty 401), a link 303 into the dashboard, a dashboard page or action 303 to the sign-in
+   * page (its event stream 401), anything else 401.
+   */
+  private static int canonicalAnswer(SecuredRoutes.Route route) {
+    if (route.path().equals(GITHUB_WEBHOOK)) {
+      return 401;
+    }
+    return switch (route.access()) {
+      case PUBLIC ->
+          LINKS.contains(route.path()) ? 303 : route.method() == HttpMethod.POST ? 401 : 200;
+      case SESSION -> route.path().equals("/ui/events") ? 401 : 303;
+      default -> 401;
+    };
+  }
+
   private static void assertRefused(Api api, SecuredRoutes.Route route, String spelling) {
     Api.Response r = send(api, route.method(), spelling);
-    assertThat(r.status())
-        .as("%s %s (token: %s) -> %s", route.method(), spelling, api.token() != null, r.body())
-        .isIn(REFUSED);
+    // a redirect into the dashboard reads and changes nothing, and where it leads a session is
+    // needed: the sign-in page, or a link's page (/UI/flaky-tests/test/… is the link of an
+    // organization named "UI")
+    String location = r.headers().firstValue("location").orElse("");
+    boolean intoDashboard = r.status() == 303 && location.startsWith("/ui/");
+    assertThat(REFUSED.contains(r.status()) || intoDashboard)
+        .as(
+            "%s %s (token: %s) -> %d %s",
+            route.method(), spelling, api.token() != null, r.status(), r.body())
+        .isTrue();
   }
 
   private static Api.Response send(Api api, HttpMethod method, String path) {

@@ -21,7 +21,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,10 +55,12 @@ class DashboardReplicasIT extends OwnStack {
   }
 
   @Test
-  void aSessionSignedInOnOneReplicaWorksOnTheOtherUntilItSignsOutThere() {
+  void aSessionSignedInOnOneReplicaWorksOnTheOtherUntilItSignsOutThere() throws Exception {
     String cookie = signIn(first, first.token());
     Api.Response page = get(second, "/ui/", cookie);
     assertThat(page.status()).isEqualTo(200);
+    Events open = Events.open(first, "org", cookie);
+    assertThat(open.lines().poll(30, TimeUnit.SECONDS)).isEqualTo("event:open");
 
     Matcher csrf = CSRF.matcher(page.body());
     assertThat(csrf.find()).isTrue();
@@ -75,6 +76,36 @@ class DashboardReplicasIT extends OwnStack {
     Api.Response after = get(first, "/ui/", cookie);
     assertThat(after.status()).isEqualTo(303);
     assertThat(after.headers().firstValue("location").orElse("")).startsWith("/ui/sign-in");
+    // the page's stream on the other replica ends at its next heartbeat (every 15 s)
+    assertThat(open.ended().get(40, TimeUnit.SECONDS)).isTrue();
+    assertThat(get(first, "/ui/events?scope=org", cookie).status())
+        .as("the browser's reconnect")
+        .isEqualTo(401);
+  }
+
+  /** An open page's event stream: its lines as they come, and when it ends. */
+  private record Events(BlockingQueue<String> lines, CompletableFuture<Boolean> ended) {
+    static Events open(Api gateway, String scope, String cookie) {
+      BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+      CompletableFuture<Boolean> ended =
+          HttpClient.newHttpClient()
+              .sendAsync(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              gateway.base()
+                                  + "/ui/events?scope="
+                                  + URLEncoder.encode(scope, StandardCharsets.UTF_8)))
+                      .header("cookie", cookie)
+                      .header("accept", "text/event-stream")
+                      .build(),
+                  HttpResponse.BodyHandlers.ofLines())
+              .thenApply(
+                  r -> {
+                    r.body().forEach(lines::add);
+                    return true;
+                  });
+      return new Events(lines, ended);
+    }
   }
 
   @Test
@@ -102,20 +133,8 @@ class DashboardReplicasIT extends OwnStack {
     QueueSteps.create(first, repo, 1);
     String cookie = signIn(second, first.token());
     String scope = "queue:" + TestStack.ORG + "/github.com/acme/" + repo + ":main";
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    CompletableFuture<HttpResponse<Stream<String>>> stream =
-        HttpClient.newHttpClient()
-            .sendAsync(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            second.base()
-                                + "/ui/events?scope="
-                                + URLEncoder.encode(scope, StandardCharsets.UTF_8)))
-                    .header("cookie", cookie)
-                    .header("accept", "text/event-stream")
-                    .build(),
-                HttpResponse.BodyHandlers.ofLines());
-    stream.thenAccept(r -> r.body().forEach(lines::add));
+    Events stream = Events.open(second, scope, cookie);
+    BlockingQueue<String> lines = stream.lines();
     try {
       assertThat(lines.poll(30, TimeUnit.SECONDS)).isEqualTo("event:open");
 
@@ -133,7 +152,7 @@ class DashboardReplicasIT extends OwnStack {
       QueueSteps.submit(first, repo, ++pr);
       assertThat(changed(lines, Duration.ofSeconds(10))).isEqualTo("data:pull_request.submitted");
     } finally {
-      stream.cancel(true);
+      stream.ended().cancel(true);
     }
   }
 

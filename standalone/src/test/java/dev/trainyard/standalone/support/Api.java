@@ -29,6 +29,12 @@ import tools.jackson.databind.JsonNode;
  * the document refuses.
  */
 public final class Api {
+  /**
+   * {@code /<org>/merge-queue/…} and {@code /<org>/flaky-tests/test/…}: links into the dashboard.
+   */
+  private static final java.util.regex.Pattern DASHBOARD_LINK =
+      java.util.regex.Pattern.compile("/(?!v1/|admin/)[^/]+/(merge-queue|flaky-tests/test)/.*");
+
   private static final HttpClient CLIENT =
       HttpClient.newBuilder()
           .connectTimeout(Duration.ofSeconds(5))
@@ -162,8 +168,8 @@ public final class Api {
     String path = request.uri().getRawPath();
     String method = request.method();
     int status = response.status();
-    if (path.startsWith("/ui/")) {
-      return; // pages for people, not operations of the API
+    if (path.startsWith("/ui/") || DASHBOARD_LINK.matcher(path).matches()) {
+      return; // pages for people (and the links into them), not operations of the API
     }
     if (contract.operation(method, path).isEmpty()) {
       // a path no operation has: unknown (404, 405), or an operation the gateway forwards to the
