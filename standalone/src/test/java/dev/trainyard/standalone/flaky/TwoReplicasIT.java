@@ -11,6 +11,7 @@ import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EventLog;
 import dev.trainyard.standalone.support.OwnStack;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,22 +109,29 @@ class TwoReplicasIT extends OwnStack {
         assertThat(doc.get("status", Document.class).getString("value")).isEqualTo("flaky");
       }
     }
-    Map<String, List<EventLog.Event>> changes =
-        EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
-            .filter(e -> "test_case.status_changed".equals(e.type()))
-            .filter(
-                e ->
-                    e.body()
-                        .get("test_case")
-                        .get("repository")
-                        .get("html_url")
-                        .asString()
-                        .endsWith("/" + repo))
-            .collect(Collectors.groupingBy(e -> e.body().get("test_case").get("id").asString()));
+    // the events leave through the outbox, after the documents are written: wait for all of them
+    Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> changes(repo).size() == TESTS);
+    Thread.sleep(2_000); // a late duplicate's time to show, not a wait for a condition
+    Map<String, List<EventLog.Event>> changes = changes(repo);
     assertThat(changes).hasSize(TESTS);
     changes.forEach(
         (test, events) ->
             assertThat(events).as("healthy → flaky of " + test + " announced once").hasSize(1));
+  }
+
+  /** The status changes announced for the tests of {@code repo}, by test id. */
+  private Map<String, List<EventLog.Event>> changes(String repo) {
+    return EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
+        .filter(e -> "test_case.status_changed".equals(e.type()))
+        .filter(
+            e ->
+                e.body()
+                    .get("test_case")
+                    .get("repository")
+                    .get("html_url")
+                    .asString()
+                    .endsWith("/" + repo))
+        .collect(Collectors.groupingBy(e -> e.body().get("test_case").get("id").asString()));
   }
 
   private static Api.Response upload(Api api, Multipart form) {
