@@ -292,9 +292,7 @@ class DashboardBrowserIT extends QueueScenario {
               "{\"url\":\"" + receiver.url() + "\",\"eventTypes\":[\"pull_request.*\"]}");
       assertThat(created.status()).as(created.body()).isEqualTo(200);
       create(api, name, 1);
-      git.openPr(1, "Add a", "ann", "a.txt", "a\n");
-      submit(api, name, 1);
-      awaitState(api, name, 1, "merged");
+      QueueSteps.landPrs(api, git, name, 1);
       Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> receiver.delivered().size() >= 3);
       int before = receiver.received().size();
 
@@ -332,9 +330,7 @@ class DashboardBrowserIT extends QueueScenario {
   @Test
   void anotherOrganizationSeesNoneOfItAndAFormWithoutItsTokenChangesNothing() throws Exception {
     create(api, name, 1);
-    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
-    submit(api, name, 1);
-    awaitState(api, name, 1, "merged");
+    QueueSteps.landPrs(api, git, name, 1);
     Stack.Organization other = stack.otherOrganization();
 
     browser.signIn("/ui/", other.api().token());
@@ -343,7 +339,7 @@ class DashboardBrowserIT extends QueueScenario {
         List.of(queuePath(), queuePath() + "/pulls/1", "/ui/flaky-tests/github.com/acme/" + name)) {
       browser.open(page);
       String text = browser.text("main");
-      assertThat(text).as(page).doesNotContain("Add a");
+      assertThat(text).as(page).doesNotContain("Add file 1");
       if (!page.startsWith("/ui/flaky-tests")) {
         assertThat(browser.text("h1")).as(page).isEqualTo("Not found");
       }

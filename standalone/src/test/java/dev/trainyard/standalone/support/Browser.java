@@ -216,10 +216,6 @@ public final class Browser implements AutoCloseable {
     return "trainyard_session=" + driver.manage().getCookieNamed("trainyard_session").getValue();
   }
 
-  public void signOutLocally() {
-    driver.manage().deleteAllCookies();
-  }
-
   @Override
   public void close() {
     driver.quit();
