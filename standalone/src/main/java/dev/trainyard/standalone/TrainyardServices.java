@@ -67,7 +67,9 @@ public final class TrainyardServices implements AutoCloseable {
       flaky = flaky(properties);
       Map<String, Object> gatewayProperties = new HashMap<>(properties);
       gatewayProperties.put("trainyard.flaky-tests.url", "http://127.0.0.1:" + port(flaky));
-      return new TrainyardServices(worker, gateway(gatewayProperties), dispatcher, flaky);
+      ConfigurableApplicationContext gateway = gateway(gatewayProperties);
+      OneScrape.join(gateway, worker, dispatcher, flaky);
+      return new TrainyardServices(worker, gateway, dispatcher, flaky);
     } catch (RuntimeException e) {
       if (flaky != null) {
         flaky.close();

@@ -8,7 +8,8 @@ import java.time.Instant;
  * A command on its way to the worker. {@code commandId} de-duplicates redeliveries; {@code
  * correlationId} (null for fire-and-forget commands such as ticks) routes the reply back to the
  * gateway instance waiting for it, on the reply partition it names ({@code replyPartition}; null
- * from a gateway that predates it: the reply then goes where its key hashes).
+ * from a gateway that predates it: the reply then goes where its key hashes). {@code traceparent}
+ * (W3C; null when its sender traced nothing) continues the sender's trace in the worker.
  */
 public record CommandEnvelope(
     String commandId,
@@ -16,7 +17,18 @@ public record CommandEnvelope(
     QueueKey queue,
     Instant sentAt,
     QueueCommand command,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Integer replyPartition) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer replyPartition,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent) {
+
+  public CommandEnvelope(
+      String commandId,
+      String correlationId,
+      QueueKey queue,
+      Instant sentAt,
+      QueueCommand command,
+      Integer replyPartition) {
+    this(commandId, correlationId, queue, sentAt, command, replyPartition, null);
+  }
 
   public CommandEnvelope(
       String commandId,
@@ -24,6 +36,12 @@ public record CommandEnvelope(
       QueueKey queue,
       Instant sentAt,
       QueueCommand command) {
-    this(commandId, correlationId, queue, sentAt, command, null);
+    this(commandId, correlationId, queue, sentAt, command, null, null);
+  }
+
+  /** This envelope continuing the trace {@code traceparent}. */
+  public CommandEnvelope withTraceparent(String traceparent) {
+    return new CommandEnvelope(
+        commandId, correlationId, queue, sentAt, command, replyPartition, traceparent);
   }
 }

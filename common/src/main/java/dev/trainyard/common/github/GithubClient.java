@@ -1,6 +1,7 @@
 package dev.trainyard.common.github;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.telemetry.ScmCalls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -40,6 +41,7 @@ public final class GithubClient {
   private final URI api;
   private final AppJwt jwt;
   private final HttpClient http;
+  private volatile ScmCalls calls = ScmCalls.NONE;
   private final InstantSource clock;
   private final Sleeper sleeper;
   private final Map<Scope, Token> tokens = new ConcurrentHashMap<>();
@@ -113,6 +115,12 @@ public final class GithubClient {
             .build(),
         clock,
         sleeper);
+  }
+
+  /** Reports each call and GitHub's remaining rate limit to {@code calls} (set once, at start). */
+  public GithubClient meteredBy(ScmCalls calls) {
+    this.calls = calls;
+    return this;
   }
 
   GithubClient(URI api, AppJwt jwt, HttpClient http, InstantSource clock, Sleeper sleeper) {
@@ -371,9 +379,19 @@ public final class GithubClient {
               method,
               HttpRequest.BodyPublishers.ofByteArray(Json.mapper().writeValueAsBytes(body)));
     }
+    long start = System.nanoTime();
     try {
-      return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      calls.record(
+          "github", ScmCalls.statusClass(response.statusCode()), System.nanoTime() - start);
+      response
+          .headers()
+          .firstValueAsLong("x-ratelimit-remaining")
+          .ifPresent(calls::rateLimitRemaining);
+      return response;
     } catch (IOException e) {
+      calls.record("github", "error", System.nanoTime() - start);
       throw new UncheckedIOException("GitHub could not be reached at " + api + ": " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

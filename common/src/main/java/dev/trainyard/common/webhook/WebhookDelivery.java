@@ -1,5 +1,6 @@
 package dev.trainyard.common.webhook;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.List;
@@ -8,6 +9,8 @@ import java.util.List;
  * One event for one endpoint, and every attempt to deliver it. {@code id} is the {@code webhook-id}
  * on every attempt; {@code status} is {@code pending} (an attempt is due at {@code nextAttemptAt}),
  * {@code delivered}, or {@code failed} (the schedule is exhausted or the endpoint was disabled).
+ * {@code eventAt} is when the event was published and {@code traceparent} its trace (both null on
+ * deliveries recorded before they were kept).
  */
 public record WebhookDelivery(
     @JsonProperty("_id") String id,
@@ -20,7 +23,9 @@ public record WebhookDelivery(
     String status,
     List<Attempt> attempts,
     Instant nextAttemptAt,
-    Instant leaseUntil) {
+    Instant leaseUntil,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Instant eventAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent) {
 
   public static final String PENDING = "pending";
   public static final String DELIVERED = "delivered";
@@ -28,6 +33,35 @@ public record WebhookDelivery(
 
   public WebhookDelivery {
     attempts = attempts == null ? List.of() : List.copyOf(attempts);
+  }
+
+  /** A delivery of an event whose time and trace are not known. */
+  public WebhookDelivery(
+      String id,
+      String endpointId,
+      String org,
+      String eventId,
+      String eventType,
+      String body,
+      Instant createdAt,
+      String status,
+      List<Attempt> attempts,
+      Instant nextAttemptAt,
+      Instant leaseUntil) {
+    this(
+        id,
+        endpointId,
+        org,
+        eventId,
+        eventType,
+        body,
+        createdAt,
+        status,
+        attempts,
+        nextAttemptAt,
+        leaseUntil,
+        null,
+        null);
   }
 
   /** One HTTP attempt: status code (0 when none came back), latency, and the error if any. */

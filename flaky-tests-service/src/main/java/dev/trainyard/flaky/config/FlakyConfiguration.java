@@ -8,6 +8,7 @@ import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.http.ErrorHandler;
 import dev.trainyard.flaky.http.GatewayProof;
 import dev.trainyard.flaky.http.SeenNonces;
+import dev.trainyard.flaky.ingest.IngestMeters;
 import dev.trainyard.flaky.ingest.Ingestion;
 import dev.trainyard.flaky.ingest.Reevaluation;
 import dev.trainyard.flaky.ingest.ResultStore;
@@ -22,9 +23,12 @@ import dev.trainyard.flaky.repo.RepoSettingsHandler;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
 import dev.trainyard.flaky.store.FlakyIndexes;
 import dev.trainyard.flaky.tickets.TicketHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -84,9 +88,18 @@ public class FlakyConfiguration {
   }
 
   @Bean
+  IngestMeters ingestMeters(ObjectProvider<MeterRegistry> meters) {
+    return new IngestMeters(meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  @Bean
   StatusWrites statusWrites(
-      TestCaseStore cases, EventPublisher events, InstantSource clock, FlakyProperties props) {
-    return new StatusWrites(cases, events, clock, props.publicUrl());
+      TestCaseStore cases,
+      EventPublisher events,
+      InstantSource clock,
+      FlakyProperties props,
+      IngestMeters meters) {
+    return new StatusWrites(cases, events, clock, props.publicUrl(), meters);
   }
 
   @Bean
@@ -146,14 +159,15 @@ public class FlakyConfiguration {
       RepoSettingsStore settings,
       EventPublisher events,
       InstantSource clock,
-      FlakyProperties props) {
+      FlakyProperties props,
+      IngestMeters meters) {
     byte[] key =
         requireSecret(
                 props.tokenKey(),
                 "trainyard.flaky.token-key (TRAINYARD_FLAKY_TOKEN_KEY)",
                 "that signs page tokens; every replica needs the same one")
             .getBytes(StandardCharsets.UTF_8);
-    UploadHandler uploads = new UploadHandler(ingestion);
+    UploadHandler uploads = new UploadHandler(ingestion, meters);
     ListHandler list = new ListHandler(cases, settings, key, props.publicUrl(), clock);
     QuarantineHandler quarantine =
         new QuarantineHandler(cases, settings, events, clock, props.publicUrl());

@@ -40,9 +40,15 @@ public class StatusWrites {
   private final EventPublisher events;
   private final InstantSource clock;
   private final String publicUrl;
+  private final IngestMeters meters;
 
   public StatusWrites(
-      TestCaseStore cases, EventPublisher events, InstantSource clock, String publicUrl) {
+      TestCaseStore cases,
+      EventPublisher events,
+      InstantSource clock,
+      String publicUrl,
+      IngestMeters meters) {
+    this.meters = meters;
     this.cases = cases;
     this.events = events;
     this.clock = clock;
@@ -98,6 +104,7 @@ public class StatusWrites {
       for (TestCaseStore.Write w : writes) {
         if (w.event() != null && !pending.contains(w.next().testId())) {
           announced.add(w.event());
+          meters.classified(w.next().status().value());
         }
       }
       events.publish(announced); // after the statuses are stored; a failure leaves them pending

@@ -29,12 +29,30 @@ import reactor.core.publisher.Mono;
  */
 public class UploadHandler {
   private final Ingestion ingestion;
+  private final IngestMeters meters;
 
-  public UploadHandler(Ingestion ingestion) {
+  public UploadHandler(Ingestion ingestion, IngestMeters meters) {
     this.ingestion = ingestion;
+    this.meters = meters;
   }
 
   public Mono<ServerResponse> upload(ServerRequest request) {
+    return read(request)
+        .doOnSuccess(written -> meters.accepted(written.testCases()))
+        .doOnError(e -> meters.rejected())
+        .flatMap(
+            written ->
+                JsonAnswers.ok(
+                    Map.of(
+                        "uploadId", written.uploadId(),
+                        "testCases", written.testCases(),
+                        "skippedTestCases", written.skippedCount(),
+                        "skipped", written.skipped(),
+                        "collidingTestCases", written.collisions(),
+                        "colliding", written.colliding())));
+  }
+
+  private Mono<Ingestion.Written> read(ServerRequest request) {
     String org = Caller.org(request);
     MediaType type = request.headers().contentType().orElse(null);
     if (type == null || !MediaType.MULTIPART_FORM_DATA.isCompatibleWith(type)) {
@@ -58,17 +76,7 @@ public class UploadHandler {
                                 .flatMap(
                                     read ->
                                         ingestion.submit(
-                                            org, form, read.getT1(), read.getT2().orElse(null)))))
-        .flatMap(
-            written ->
-                JsonAnswers.ok(
-                    Map.of(
-                        "uploadId", written.uploadId(),
-                        "testCases", written.testCases(),
-                        "skippedTestCases", written.skippedCount(),
-                        "skipped", written.skipped(),
-                        "collidingTestCases", written.collisions(),
-                        "colliding", written.colliding())));
+                                            org, form, read.getT1(), read.getT2().orElse(null)))));
   }
 
   private static Mono<Optional<String>> codeowners(Part part) {

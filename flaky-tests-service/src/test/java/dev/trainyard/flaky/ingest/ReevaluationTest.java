@@ -70,7 +70,7 @@ class ReevaluationTest {
     store = new WireStore();
     cases = new TestCaseStore(store.mongo());
     broker = new RecordingBroker();
-    writes = new StatusWrites(cases, broker, clock, "http://localhost:8080");
+    writes = new StatusWrites(cases, broker, clock, "http://localhost:8080", IngestMeters.off());
     RepoSettingsStore settings = new RepoSettingsStore(store.mongo());
     uploads = new UploadStore(store.mongo());
     results = new ResultStore(store.mongo());

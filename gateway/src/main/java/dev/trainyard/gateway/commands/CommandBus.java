@@ -5,35 +5,59 @@ import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.telemetry.LogFields;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.idempotency.CommandIds;
+import dev.trainyard.gateway.telemetry.RequestSpans;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.tracing.Span;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.ContextView;
 
 /**
  * Sends a command on its queue's key and waits for the worker's reply. No reply in time is a 503:
  * the command may still be applied later, and the client is told to retry (re-submission is
  * idempotent).
+ *
+ * <p>Each command is a span of the request's trace (its {@code traceparent} travels in the
+ * envelope, so the worker's decision continues it), a DEBUG line when sent and when answered (with
+ * the trace's ids, organization, queue and command id), and a {@code trainyard.command.round.trip}
+ * timing by command type and outcome.
  */
 @Component
 public class CommandBus {
+  private static final Logger log = LoggerFactory.getLogger(CommandBus.class);
   private final KafkaTemplate<String, String> kafka;
   private final ReplyRouter replies;
   private final GatewayProperties props;
+  private final Traces traces;
+  private final MeterRegistry meters;
 
   public CommandBus(
-      KafkaTemplate<String, String> kafka, ReplyRouter replies, GatewayProperties props) {
+      KafkaTemplate<String, String> kafka,
+      ReplyRouter replies,
+      GatewayProperties props,
+      Traces traces,
+      MeterRegistry meters) {
     this.kafka = kafka;
     this.replies = replies;
     this.props = props;
+    this.traces = traces;
+    this.meters = meters;
   }
 
   /**
@@ -49,26 +73,70 @@ public class CommandBus {
    * again with the same id (a redelivered webhook) has no second effect.
    */
   public Mono<CommandReply> send(QueueKey key, QueueCommand command, String commandId) {
+    return Mono.deferContextual(context -> traced(key, command, commandId, context));
+  }
+
+  private Mono<CommandReply> traced(
+      QueueKey key, QueueCommand command, String commandId, ContextView context) {
+    String type = command.getClass().getSimpleName();
+    Span request = RequestSpans.of(context);
+    Span span =
+        traces.start("command " + type, traces.traceparent(request), Span.Kind.PRODUCER, null);
     String correlationId = UUID.randomUUID().toString();
     CommandEnvelope envelope =
         new CommandEnvelope(
-            commandId, correlationId, key, Instant.now(), command, replies.partition());
+            commandId,
+            correlationId,
+            key,
+            Instant.now(),
+            command,
+            replies.partition(),
+            traces.traceparent(span));
     String json = Json.mapper().writeValueAsString(envelope);
+    Timer.Sample sample = Timer.start(meters);
+    String[] outcome = {"error"};
     return Mono.defer(
             () -> {
               var reply = replies.expect(correlationId);
+              logged(span, key, commandId, () -> log.debug("sending {}", type));
               // send() may block for metadata while the broker is away: keep it off the event loop.
               return Mono.fromFuture(() -> kafka.send(Topics.QUEUE_COMMANDS, key.id(), json))
                   .subscribeOn(Schedulers.boundedElastic())
                   .then(Mono.fromFuture(reply));
             })
         .timeout(props.replyTimeout())
+        .doOnNext(r -> outcome[0] = outcome(r))
         .onErrorMap(
             TimeoutException.class,
-            e ->
-                ApiException.unavailable(
-                    "the queue worker did not confirm the command in time; it may still be applied, retry the request"))
-        .doFinally(signal -> replies.forget(correlationId));
+            e -> {
+              outcome[0] = "timeout";
+              return ApiException.unavailable(
+                  "the queue worker did not confirm the command in time; it may still be applied, retry the request");
+            })
+        .doFinally(
+            signal -> {
+              replies.forget(correlationId);
+              sample.stop(
+                  meters.timer(
+                      "trainyard.command.round.trip", "type", type, "outcome", outcome[0]));
+              logged(span, key, commandId, () -> log.debug("{} answered: {}", type, outcome[0]));
+              span.tag("outcome", outcome[0]);
+              span.end();
+            });
+  }
+
+  private static String outcome(CommandReply reply) {
+    return reply.isAccepted() ? "accepted" : reply.rejection().name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Runs {@code line} with the span in scope and the command's fields on the log line. */
+  private void logged(Span span, QueueKey key, String commandId, Runnable line) {
+    if (log.isDebugEnabled()) {
+      try (var scope = traces.inScope(span);
+          var fields = LogFields.of(key, commandId)) {
+        line.run();
+      }
+    }
   }
 
   /** Sends the command and turns a rejection into the status code of API.md. */

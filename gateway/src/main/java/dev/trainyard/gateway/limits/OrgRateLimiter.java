@@ -1,7 +1,9 @@
 package dev.trainyard.gateway.limits;
 
 import dev.trainyard.common.limits.TokenBucket;
+import dev.trainyard.common.telemetry.CappedLabel;
 import dev.trainyard.gateway.config.GatewayProperties;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,7 +64,21 @@ public class OrgRateLimiter {
     }
   }
 
-  public OrgRateLimiter(ReactiveMongoTemplate mongo, InstantSource clock, GatewayProperties props) {
+  /**
+   * Organizations named on {@code trainyard.rate.limited}: the first this many to be refused; any
+   * later one counts as {@code _other}.
+   */
+  public static final int ORGS_NAMED = 100;
+
+  private final MeterRegistry meters;
+  private final CappedLabel orgs = new CappedLabel(ORGS_NAMED);
+
+  public OrgRateLimiter(
+      ReactiveMongoTemplate mongo,
+      InstantSource clock,
+      GatewayProperties props,
+      MeterRegistry meters) {
+    this.meters = meters;
     this.mongo = mongo;
     this.clock = clock;
     this.rate = props.rateLimitPerOrg();
@@ -74,12 +90,21 @@ public class OrgRateLimiter {
     return rate > 0;
   }
 
-  /** Takes one request's token from {@code org}'s bucket. */
+  /**
+   * Takes one request's token from {@code org}'s bucket; a refusal counts in {@code
+   * trainyard.rate.limited} under the organization ({@link #ORGS_NAMED}).
+   */
   public Mono<Verdict> acquire(String org) {
     if (!enabled()) {
       return Mono.just(Verdict.ALLOW);
     }
-    return attempt(org, slices.computeIfAbsent(org, o -> new Slice()), 1);
+    return attempt(org, slices.computeIfAbsent(org, o -> new Slice()), 1)
+        .doOnNext(
+            verdict -> {
+              if (!verdict.allowed()) {
+                meters.counter("trainyard.rate.limited", "org", orgs.of(org)).increment();
+              }
+            });
   }
 
   private Mono<Verdict> attempt(String org, Slice local, int attempt) {

@@ -4,15 +4,19 @@ import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.store.StoreIndexes;
+import dev.trainyard.common.telemetry.ScmCalls;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.worker.effects.EffectRunner;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
+import dev.trainyard.worker.processing.PollTelemetry;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.scm.MeteredScm;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmRouter;
 import dev.trainyard.worker.scm.git.GitRemotes;
@@ -37,6 +41,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -99,6 +104,7 @@ public class WorkerConfiguration {
       HistoryStore history,
       MongoTemplate mongo,
       ObjectProvider<MeterRegistry> meters,
+      Traces traces,
       Publisher publisher,
       WorkerProperties props,
       InstantSource clock,
@@ -111,18 +117,20 @@ public class WorkerConfiguration {
           int maxQueuePrs,
       // TRAINYARD_STATUS_SETTLE (API.md §3 requiredStatuses): the plain-git rule's settle time
       @Value("${trainyard.status-settle:30s}") Duration statusSettle) {
+    MeterRegistry meterRegistry = meters.getIfAvailable(SimpleMeterRegistry::new);
     return new CommandProcessor(
         store,
         outboxes,
         history,
-        new DeadCommandStore(mongo, meters.getIfAvailable(SimpleMeterRegistry::new)),
+        new DeadCommandStore(mongo, meterRegistry),
         publisher,
         new PublicEvents(props.publicUrl()),
         clock,
         probe.getIfAvailable(() -> ProcessingProbe.NONE),
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
         afterStore(effects, checks),
-        new QueueEngine(maxQueuePrs, statusSettle));
+        new QueueEngine(maxQueuePrs, statusSettle),
+        new PollTelemetry(traces, meterRegistry));
   }
 
   /**
@@ -189,6 +197,18 @@ public class WorkerConfiguration {
     };
   }
 
+  /** The worker's gauges ({@link WorkerGauges}), once every bean they read exists. */
+  @Bean
+  SmartInitializingSingleton workerGauges(
+      ObjectProvider<MeterRegistry> meters,
+      OutboxStore outboxes,
+      QueueStore queues,
+      CommandProcessor processor,
+      KafkaListenerEndpointRegistry listeners) {
+    return () ->
+        meters.ifAvailable(m -> WorkerGauges.register(m, outboxes, queues, processor, listeners));
+  }
+
   /** The worker's indexes, built off its start ({@link StoreIndexes}). */
   @Bean
   SmartInitializingSingleton workerIndexes(MongoTemplate mongo) {
@@ -197,14 +217,20 @@ public class WorkerConfiguration {
             StoreIndexes.Target.of(mongo.getDb()), WorkerIndexes.DECLARED);
   }
 
+  /** What the source-host adapters report of their calls. */
+  @Bean
+  ScmCalls scmCalls(ObjectProvider<MeterRegistry> meters) {
+    return new ScmCalls(meters.getIfAvailable(SimpleMeterRegistry::new), Clock.systemUTC());
+  }
+
   @Bean
   OwnedQueues ownedQueues(KafkaListenerEndpointRegistry registry, WorkerProperties props) {
     return new OwnedQueues(registry, props.commandPartitions());
   }
 
   @Bean
-  Signals signals(KafkaTemplate<String, String> kafka, InstantSource clock) {
-    return new Signals(kafka, clock);
+  Signals signals(KafkaTemplate<String, String> kafka, InstantSource clock, Traces traces) {
+    return new Signals(kafka, clock, traces);
   }
 
   @Bean
@@ -252,6 +278,7 @@ public class WorkerConfiguration {
   @ConditionalOnProperty("trainyard.github.app-id")
   GithubScm githubScm(
       MongoTemplate mongo,
+      ScmCalls calls,
       @Value("${trainyard.github.app-id}") String appId,
       @Value("${trainyard.github.private-key:}") String privateKey,
       @Value("${trainyard.github.private-key-file:}") String privateKeyFile,
@@ -265,8 +292,8 @@ public class WorkerConfiguration {
             ? Files.readString(Path.of(privateKeyFile))
             : privateKey;
     GithubClient client =
-        GithubClient.create(
-            apiUrl, appId, pem, InstantSource.system(), GithubClient.Sleeper.THREAD);
+        GithubClient.create(apiUrl, appId, pem, InstantSource.system(), GithubClient.Sleeper.THREAD)
+            .meteredBy(calls);
     return new GithubScm(
         client,
         host,
@@ -298,8 +325,8 @@ public class WorkerConfiguration {
   /** Every source host this worker reaches: the git adapter first, then the GitHub App. */
   @Bean
   @Primary
-  ScmProvider scm(GitScm git, ObjectProvider<GithubScm> github) {
-    List<ScmProvider> providers = new ArrayList<>(List.of(git));
+  ScmProvider scm(GitScm git, ObjectProvider<GithubScm> github, ScmCalls calls) {
+    List<ScmProvider> providers = new ArrayList<>(List.of(MeteredScm.of(git, "git", calls)));
     github.ifAvailable(providers::add);
     return new ScmRouter(providers);
   }
@@ -317,7 +344,18 @@ public class WorkerConfiguration {
       QueueStore store,
       OwnedQueues owned,
       InstantSource clock,
+      Traces traces,
+      ObjectProvider<MeterRegistry> meters,
       @Value("${trainyard.worker.effect-patience:30s}") Duration patience) {
-    return new EffectRunner(scm, signals::send, store, owned, clock, patience, 2);
+    return new EffectRunner(
+        scm,
+        signals::send,
+        store,
+        owned,
+        clock,
+        patience,
+        2,
+        traces,
+        meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 }

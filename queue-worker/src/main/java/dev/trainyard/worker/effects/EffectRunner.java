@@ -7,6 +7,8 @@ import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.telemetry.LogFields;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.worker.engine.Effect;
 import dev.trainyard.worker.engine.Effects;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -19,6 +21,9 @@ import dev.trainyard.worker.scm.TestBranchResult;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.tracing.Span;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashSet;
@@ -49,6 +54,8 @@ public class EffectRunner implements AutoCloseable {
   private final InstantSource clock;
   private final InFlight inFlight;
   private final ExecutorService pool;
+  private final Traces traces;
+  private final MeterRegistry meters;
 
   /** Where effect results go: the queue's command log. */
   public interface Results {
@@ -62,7 +69,11 @@ public class EffectRunner implements AutoCloseable {
       OwnedQueues owned,
       InstantSource clock,
       Duration patience,
-      int threads) {
+      int threads,
+      Traces traces,
+      MeterRegistry meters) {
+    this.traces = traces;
+    this.meters = meters;
     this.scm = scm;
     this.results = results;
     this.store = store;
@@ -75,12 +86,14 @@ public class EffectRunner implements AutoCloseable {
   /**
    * Starts what {@code state} asks for and this instance is not already doing. Runs on the listener
    * thread after a poll, so it only decides; every source-host call (even whether the host serves
-   * the repository) happens on the pool.
+   * the repository) happens on the pool. Each effect is a span continuing the trace in scope (the
+   * command that asked for it).
    */
   public void reconcile(QueueAggregate state) {
     if (state == null) {
       return;
     }
+    String traceparent = traces.current();
     String prefix = state.key().id() + "#";
     Set<String> wanted = new HashSet<>();
     for (Effect effect : Effects.of(state)) {
@@ -88,7 +101,7 @@ public class EffectRunner implements AutoCloseable {
       wanted.add(runKey);
       String name = effect.getClass().getSimpleName();
       if (inFlight.claim(runKey, name, clock.instant())) {
-        pool.execute(() -> run(state.key(), runKey, effect));
+        pool.execute(() -> traced(state.key(), runKey, effect, traceparent));
       }
     }
     inFlight.forgetFinished(prefix, wanted);
@@ -128,7 +141,33 @@ public class EffectRunner implements AutoCloseable {
     pool.shutdownNow();
   }
 
-  private void run(QueueKey key, String runKey, Effect effect) {
+  /**
+   * Runs the effect in a span of its own, timed as {@code trainyard.effects} by kind and outcome.
+   */
+  private void traced(QueueKey key, String runKey, Effect effect, String traceparent) {
+    String kind = effect.getClass().getSimpleName();
+    Span span = traces.start("effect " + kind, traceparent, Span.Kind.CLIENT, null);
+    long start = System.nanoTime();
+    boolean succeeded = false;
+    try (var scope = traces.inScope(span);
+        var fields = LogFields.of(key, null)) {
+      succeeded = run(key, runKey, effect);
+    } finally {
+      String outcome = succeeded ? "succeeded" : "failed";
+      span.tag("outcome", outcome);
+      span.end();
+      Timer.builder("trainyard.effects")
+          .tags("kind", kind, "outcome", outcome)
+          .publishPercentileHistogram()
+          .register(meters)
+          .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * @return whether the host did what the effect asked (its result is on its way)
+   */
+  private boolean run(QueueKey key, String runKey, Effect effect) {
     boolean answered = true; // a result of this effect's own run is on its way
     boolean refused = false; // the host refused it as it will again until a person acts
     try {
@@ -158,6 +197,7 @@ public class EffectRunner implements AutoCloseable {
         inFlight.noResult(runKey, clock.instant(), refused);
       }
     }
+    return answered;
   }
 
   private QueueCommand execute(QueueKey key, Effect effect) {

@@ -65,6 +65,7 @@ public class CommandProcessor {
   private final Consumer<QueueAggregate> afterwards;
   private final RunViews runViews;
   private final QueueCache cache = new QueueCache(10_000);
+  private final PollTelemetry telemetry;
 
   public CommandProcessor(
       QueueStore store,
@@ -77,7 +78,9 @@ public class CommandProcessor {
       ProcessingProbe probe,
       ScmRefresher refresher,
       Consumer<QueueAggregate> afterwards,
-      QueueEngine engine) {
+      QueueEngine engine,
+      PollTelemetry telemetry) {
+    this.telemetry = telemetry;
     this.engine = engine;
     this.decider = new QueueBatch.Decider(engine, publicEvents, probe);
     this.deadCommands = deadCommands;
@@ -94,6 +97,15 @@ public class CommandProcessor {
   }
 
   public void process(List<CommandEnvelope> envelopes) {
+    PollTelemetry.Poll poll = telemetry.begin(envelopes);
+    try {
+      process(envelopes, poll);
+    } finally {
+      poll.end();
+    }
+  }
+
+  private void process(List<CommandEnvelope> envelopes, PollTelemetry.Poll poll) {
     Map<String, List<CommandEnvelope>> byQueue = new LinkedHashMap<>();
     Instant horizon = clock.instant().minus(StoredQueue.RECENT_WINDOW);
     List<CommandEnvelope> tooOld = new ArrayList<>();
@@ -107,15 +119,16 @@ public class CommandProcessor {
       }
     }
     refuseTooOld(tooOld);
+    tooOld.forEach(poll::dead);
     try {
-      decideAndStore(byQueue, Map.of());
+      decideAndStore(byQueue, Map.of(), poll);
     } catch (RuntimeException e) {
       if (!Failures.isPermanent(e)) {
         throw e;
       }
       // some result cannot be stored: find its command (the others are applied, or skipped as
       // applied already when a queue of the poll was written before the failure)
-      byQueue.values().stream().flatMap(List::stream).forEach(this::processAlone);
+      byQueue.values().stream().flatMap(List::stream).forEach(one -> processAlone(one, poll));
     }
   }
 
@@ -155,23 +168,24 @@ public class CommandProcessor {
   }
 
   /** One command in a poll of its own; dead, on the queue as it was, when it cannot be stored. */
-  private void processAlone(CommandEnvelope envelope) {
+  private void processAlone(CommandEnvelope envelope, PollTelemetry.Poll poll) {
     Map<String, List<CommandEnvelope>> alone = Map.of(envelope.queue().id(), List.of(envelope));
     try {
-      decideAndStore(alone, Map.of());
+      decideAndStore(alone, Map.of(), poll);
     } catch (RuntimeException e) {
       if (!Failures.isPermanent(e)) {
         throw e;
       }
       cache.evict(envelope.queue().id());
       try {
-        decideAndStore(alone, Map.of(envelope.commandId(), e));
+        decideAndStore(alone, Map.of(envelope.commandId(), e), poll);
       } catch (RuntimeException again) {
         if (!Failures.isPermanent(again)) {
           throw again;
         }
         // the queue itself cannot be read or written: keep the command, answer it, go on
         deadCommands.record(List.of(DeadCommand.of(envelope, again, clock.instant())));
+        poll.dead(envelope);
         if (envelope.correlationId() != null) {
           Publisher.await(
               publisher.reply(Publisher.Reply.to(envelope, CommandReply.fault(envelope))));
@@ -181,10 +195,12 @@ public class CommandProcessor {
   }
 
   private void decideAndStore(
-      Map<String, List<CommandEnvelope>> commands, Map<String, RuntimeException> condemned) {
+      Map<String, List<CommandEnvelope>> commands,
+      Map<String, RuntimeException> condemned,
+      PollTelemetry.Poll poll) {
     Map<String, List<CommandEnvelope>> byQueue = new LinkedHashMap<>(commands);
     for (int attempt = 0; attempt < MAX_WRITE_ATTEMPTS && !byQueue.isEmpty(); attempt++) {
-      Set<String> conflicted = processOnce(byQueue, condemned);
+      Set<String> conflicted = processOnce(byQueue, condemned, poll);
       byQueue.keySet().retainAll(conflicted);
       conflicted.forEach(cache::evict); // another writer got there first: read again
     }
@@ -197,18 +213,24 @@ public class CommandProcessor {
    * @return the queues whose write lost a version race and must be decided again
    */
   private Set<String> processOnce(
-      Map<String, List<CommandEnvelope>> byQueue, Map<String, RuntimeException> condemned) {
+      Map<String, List<CommandEnvelope>> byQueue,
+      Map<String, RuntimeException> condemned,
+      PollTelemetry.Poll poll) {
     Instant now = clock.instant();
     List<QueueBatch> batches = new ArrayList<>();
     Set<String> cached = new HashSet<>();
     for (Map.Entry<String, List<CommandEnvelope>> queue : byQueue.entrySet()) {
       StoredQueue current = load(queue.getKey(), queue.getValue().get(0).queue().org(), cached);
-      batches.add(QueueBatch.decide(current, queue.getValue(), decider, condemned, now));
+      Instant deciding = Instant.now();
+      batches.add(
+          QueueBatch.decide(current, queue.getValue(), decider, condemned, now, poll::traceparent));
+      poll.decided(queue.getKey(), deciding);
     }
     Set<String> stale = staleAnswers(batches, cached);
     batches = batches.stream().filter(b -> !stale.contains(b.before().id())).toList();
     List<QueueBatch> changed = batches.stream().filter(QueueBatch::changed).toList();
     List<QueueBatch.Written> written = changed.stream().map(b -> b.next(engine, runViews)).toList();
+    Instant storing = Instant.now();
     QueueStore.Prepared versions =
         store.prepare(
             written.stream().map(QueueBatch.Written::queue).toList(),
@@ -236,14 +258,34 @@ public class CommandProcessor {
     List<QueueBatch> kept =
         batches.stream().filter(b -> !conflicted.contains(b.before().id())).toList();
     kept.stream().flatMap(b -> b.applied().stream()).forEach(probe::afterStore);
+    poll.stored(storing);
+    Instant publishing = Instant.now();
     publish(
         stored.stream().map(QueueBatch.Written::outbox).toList(),
         kept.stream().flatMap(b -> b.replies().stream()).toList());
+    poll.published(publishing);
+    poll.published(stored.stream().map(QueueBatch.Written::outbox).toList());
+    kept.forEach(poll::concluded);
     versions.next().stream()
         .filter(q -> !conflicted.contains(q.id()))
         .forEach(q -> cache.put(q.published()));
-    kept.forEach(b -> afterwards.accept(b.state()));
+    kept.forEach(b -> afterStore(b, poll));
     return union(conflicted, stale);
+  }
+
+  /**
+   * Hands the queue's new state on (to the effect runner) in the span of the batch's last command
+   * that changed it, so the effects it starts continue that command's trace.
+   */
+  private void afterStore(QueueBatch batch, PollTelemetry.Poll poll) {
+    List<CommandEnvelope> applied = batch.applied();
+    if (applied.isEmpty()) {
+      afterwards.accept(batch.state());
+      return;
+    }
+    try (var scope = telemetry.inScope(poll.span(applied.get(applied.size() - 1)))) {
+      afterwards.accept(batch.state());
+    }
   }
 
   /**
@@ -279,6 +321,11 @@ public class CommandProcessor {
    */
   public void forgetCachedQueues() {
     cache.clear();
+  }
+
+  /** How many queues this worker holds in memory (those of its partitions it decided lately). */
+  public int cachedQueues() {
+    return cache.size();
   }
 
   /**

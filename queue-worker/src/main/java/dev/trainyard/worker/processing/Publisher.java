@@ -4,6 +4,7 @@ import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.worker.store.OutboxEvent;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,7 @@ public class Publisher {
                   record.headers().add(EventHeaders.EVENT_ID, bytes(e.id()));
                   record.headers().add(EventHeaders.ORG, bytes(org));
                   record.headers().add(EventHeaders.TYPE, bytes(e.type()));
+                  Traces.addHeader(record.headers(), e.traceparent());
                   return kafka.send(record);
                 })
             .toArray(CompletableFuture[]::new);

@@ -28,9 +28,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -49,6 +51,27 @@ final class QueueBatch {
   private final List<OutboxEvent> events = new ArrayList<>();
   private final List<DeadCommand> dead = new ArrayList<>();
 
+  /** What became of each command of the batch, in order: see {@link Outcome}. */
+  private final List<Concluded> outcomes = new ArrayList<>();
+
+  /** A command and what became of it. */
+  record Concluded(CommandEnvelope envelope, Outcome outcome) {}
+
+  /** What became of a command (the label of {@code trainyard.commands}). */
+  enum Outcome {
+    APPLIED,
+    REJECTED,
+    DEDUPLICATED,
+    DEAD;
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Where the events a command causes find the trace they continue. */
+  private final Function<CommandEnvelope, String> traceparents;
+
   /** The first answer to each command of this batch: a duplicate in the same poll gets the same. */
   private final Map<String, CommandReply> answers = new HashMap<>();
 
@@ -56,29 +79,34 @@ final class QueueBatch {
 
   private final Instant now;
 
-  private QueueBatch(StoredQueue before, Instant now) {
+  private QueueBatch(
+      StoredQueue before, Instant now, Function<CommandEnvelope, String> traceparents) {
     this.before = before;
     this.now = now;
+    this.traceparents = traceparents;
     this.state = before.aggregate();
   }
 
   /**
    * Decides {@code envelopes} in order. A command named in {@code condemned} is not decided: it is
-   * dead with the given error (its result could not be stored before).
+   * dead with the given error (its result could not be stored before). The events of a command
+   * carry the trace {@code traceparents} gives for it.
    */
   static QueueBatch decide(
       StoredQueue before,
       List<CommandEnvelope> envelopes,
       Decider decider,
       Map<String, RuntimeException> condemned,
-      Instant now) {
-    QueueBatch batch = new QueueBatch(before, now);
+      Instant now,
+      Function<CommandEnvelope, String> traceparents) {
+    QueueBatch batch = new QueueBatch(before, now, traceparents);
     for (CommandEnvelope envelope : envelopes) {
       Optional<RecentCommand> handled = before.handled(envelope.commandId());
       CommandReply earlier = batch.answers.get(envelope.commandId());
       if (handled.isPresent()) {
         // a redelivery or a retry: handled by an earlier version, answered the same way
         batch.answerAgain(envelope, handled.get().refused());
+        batch.outcomes.add(new Concluded(envelope, Outcome.DEDUPLICATED));
         continue;
       }
       if (earlier != null) {
@@ -89,6 +117,7 @@ final class QueueBatch {
                 envelope.commandId(),
                 earlier.rejection(),
                 earlier.message()));
+        batch.outcomes.add(new Concluded(envelope, Outcome.DEDUPLICATED));
         continue;
       }
       RuntimeException failure = condemned.get(envelope.commandId());
@@ -103,6 +132,7 @@ final class QueueBatch {
         batch.dead.add(DeadCommand.of(envelope, failure, now));
         batch.applied.add(envelope);
         batch.answer(envelope, CommandReply.fault(envelope));
+        batch.outcomes.add(new Concluded(envelope, Outcome.DEAD));
       }
     }
     return batch;
@@ -124,10 +154,12 @@ final class QueueBatch {
       CommandContext ctx = new CommandContext(envelope.commandId(), now);
       Decision decision = decider.engine().decide(state, envelope.queue(), envelope.command(), ctx);
       if (decision.isAccepted() && !decision.events().isEmpty()) {
-        apply(decision.events(), ctx, decider.publicEvents());
+        apply(decision.events(), ctx, decider.publicEvents(), traceparents.apply(envelope));
         applied.add(envelope);
       }
       reply(envelope, decision);
+      outcomes.add(
+          new Concluded(envelope, decision.isAccepted() ? Outcome.APPLIED : Outcome.REJECTED));
       return null;
     } catch (RuntimeException e) {
       state = stateBefore;
@@ -150,6 +182,7 @@ final class QueueBatch {
             envelope.commandId(),
             RejectionType.LIMIT_REACHED,
             tooLarge.reason()));
+    outcomes.add(new Concluded(envelope, Outcome.REJECTED));
   }
 
   /** True when some command changed the queue, so there is a new version to store. */
@@ -159,6 +192,11 @@ final class QueueBatch {
 
   List<CommandEnvelope> applied() {
     return applied;
+  }
+
+  /** What became of each command, in the order decided. */
+  List<Concluded> outcomes() {
+    return outcomes;
   }
 
   List<Publisher.Reply> replies() {
@@ -245,7 +283,8 @@ final class QueueBatch {
           "cancellation_reason",
           "merged_reason");
 
-  private void apply(List<QueueEvent> decided, CommandContext ctx, PublicEvents publicEvents) {
+  private void apply(
+      List<QueueEvent> decided, CommandContext ctx, PublicEvents publicEvents, String traceparent) {
     int index = 0;
     for (QueueEvent event : decided) {
       state = EventApplier.apply(state, event);
@@ -258,7 +297,8 @@ final class QueueBatch {
             new OutboxEvent(
                 UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8)).toString(),
                 body.type(),
-                Json.mapper().writeValueAsString(body)));
+                Json.mapper().writeValueAsString(body),
+                traceparent));
       }
     }
   }

@@ -4,6 +4,7 @@ import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.topic.Topics;
 import java.time.InstantSource;
 import java.util.UUID;
@@ -20,16 +21,22 @@ public class Signals {
   private static final Logger log = LoggerFactory.getLogger(Signals.class);
   private final KafkaTemplate<String, String> kafka;
   private final InstantSource clock;
+  private final Traces traces;
 
-  public Signals(KafkaTemplate<String, String> kafka, InstantSource clock) {
+  public Signals(KafkaTemplate<String, String> kafka, InstantSource clock, Traces traces) {
     this.kafka = kafka;
     this.clock = clock;
+    this.traces = traces;
   }
 
-  /** Sends the command; the future completes when the broker has it. */
+  /**
+   * Sends the command, continuing the trace of the span in scope (an effect's); the future
+   * completes when the broker has it.
+   */
   public CompletableFuture<?> send(QueueKey key, QueueCommand command) {
     CommandEnvelope envelope =
-        new CommandEnvelope(UUID.randomUUID().toString(), null, key, clock.instant(), command);
+        new CommandEnvelope(UUID.randomUUID().toString(), null, key, clock.instant(), command)
+            .withTraceparent(traces.current());
     return kafka
         .send(Topics.QUEUE_COMMANDS, key.id(), Json.mapper().writeValueAsString(envelope))
         .whenComplete(

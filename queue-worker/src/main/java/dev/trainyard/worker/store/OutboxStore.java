@@ -56,4 +56,9 @@ public class OutboxStore {
               .toList());
     }
   }
+
+  /** How many outboxes wait to be published (or deleted): the backlog of a stalled publisher. */
+  public long backlog() {
+    return outboxes.countDocuments();
+  }
 }

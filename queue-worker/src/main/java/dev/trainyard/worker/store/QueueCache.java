@@ -38,6 +38,10 @@ public final class QueueCache {
     entries.remove(id);
   }
 
+  public int size() {
+    return entries.size();
+  }
+
   public void clear() {
     entries.clear();
   }

@@ -342,4 +342,18 @@ public class QueueStore {
         .forEach(d -> ids.add(d.getString("_id")));
     return ids;
   }
+
+  /** The pull requests in every queue that have not concluded (the sum of active entries). */
+  public long activeEntries() {
+    Document sum =
+        queues
+            .aggregate(
+                List.of(
+                    new Document(
+                        "$group",
+                        new Document("_id", null)
+                            .append("n", new Document("$sum", "$activeEntries")))))
+            .first();
+    return sum == null ? 0 : ((Number) sum.get("n")).longValue();
+  }
 }

@@ -80,12 +80,18 @@ class RedeliveryAnswerTest {
 
     QueueBatch once =
         QueueBatch.decide(
-            queue, List.of(envelope(id, command), envelope(id, command)), decider, condemned, NOW);
+            queue,
+            List.of(envelope(id, command), envelope(id, command)),
+            decider,
+            condemned,
+            NOW,
+            e -> null);
     StoredQueue after = once.changed() ? once.next(engine, new RunViews(events)).queue() : queue;
     // stored, then read back as the next worker would
     StoredQueue reread = Json.mapper().convertValue(Json.document(after), StoredQueue.class);
     QueueBatch again =
-        QueueBatch.decide(reread, List.of(envelope(id, command)), decider, Map.of(), NOW);
+        QueueBatch.decide(
+            reread, List.of(envelope(id, command)), decider, Map.of(), NOW, e -> null);
 
     assertThat(once.replies())
         .extracting(r -> r.body().rejection())
@@ -97,7 +103,7 @@ class RedeliveryAnswerTest {
   }
 
   private StoredQueue stored(StoredQueue before, List<CommandEnvelope> commands) {
-    return QueueBatch.decide(before, commands, decider, Map.of(), NOW)
+    return QueueBatch.decide(before, commands, decider, Map.of(), NOW, e -> null)
         .next(engine, new RunViews(events))
         .queue();
   }

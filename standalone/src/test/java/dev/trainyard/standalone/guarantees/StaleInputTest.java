@@ -17,6 +17,7 @@ import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
+import dev.trainyard.worker.processing.PollTelemetry;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
@@ -208,7 +209,8 @@ class StaleInputTest {
               ProcessingProbe.NONE,
               ScmRefresher.NONE,
               state -> {},
-              new QueueEngine());
+              new QueueEngine(),
+              PollTelemetry.off());
     }
 
     /** Handles the command as one poll and returns its reply. */

@@ -15,6 +15,7 @@ import dev.trainyard.common.webhook.WebhookEndpoint;
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.support.WebhookReceiver;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
+import dev.trainyard.webhooks.delivery.DeliveryTelemetry;
 import dev.trainyard.webhooks.delivery.Dispatcher;
 import dev.trainyard.webhooks.delivery.RetrySchedule;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
@@ -281,7 +282,8 @@ class DeliveryAddressIT {
                 Duration.ofSeconds(5),
                 8,
                 Duration.ofDays(5),
-                Duration.ofMinutes(1)));
+                Duration.ofMinutes(1)),
+            DeliveryTelemetry.off());
     Awaitility.await()
         .atMost(Duration.ofSeconds(30))
         .until(

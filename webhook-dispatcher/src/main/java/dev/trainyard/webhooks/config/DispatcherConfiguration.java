@@ -3,15 +3,20 @@ package dev.trainyard.webhooks.config;
 import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.store.StoreIndexes;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.common.webhook.WebhookDocuments;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
+import dev.trainyard.webhooks.delivery.DeliveryTelemetry;
 import dev.trainyard.webhooks.delivery.Dispatcher;
 import dev.trainyard.webhooks.delivery.LogRetention;
 import dev.trainyard.webhooks.delivery.RetrySchedule;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
 import dev.trainyard.webhooks.intake.EventIntake;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.InstantSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -75,6 +80,8 @@ public class DispatcherConfiguration {
       DispatcherProperties props,
       OutboundProperties outbound,
       InstantSource clock,
+      Traces traces,
+      ObjectProvider<MeterRegistry> meters,
       @Value("${trainyard.webhook.previous-keys:}") String previousKeys) {
     if (props.key() == null) {
       throw new IllegalStateException(
@@ -95,7 +102,8 @@ public class DispatcherConfiguration {
             props.timeout(),
             props.maxInFlightPerEndpoint(),
             props.disableAfter(),
-            props.lease()));
+            props.lease()),
+        new DeliveryTelemetry(traces, meters.getIfAvailable(SimpleMeterRegistry::new)));
   }
 
   @Bean

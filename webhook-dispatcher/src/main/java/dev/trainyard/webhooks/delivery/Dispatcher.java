@@ -11,6 +11,7 @@ import dev.trainyard.webhooks.outbound.WebhookClient;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.tracing.Span;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -69,6 +70,7 @@ public class Dispatcher implements AutoCloseable {
   private final ExecutorService pool = Executors.newFixedThreadPool(4);
   private final AtomicBoolean polling = new AtomicBoolean();
   private final OutcomeWriter outcomes;
+  private final DeliveryTelemetry telemetry;
 
   /** A delivery this instance claimed, with its endpoint as read at the claim. */
   private record Claimed(WebhookDelivery delivery, WebhookEndpoint endpoint) {}
@@ -79,7 +81,9 @@ public class Dispatcher implements AutoCloseable {
       SecretBox secrets,
       OutboundGuard guard,
       InstantSource clock,
-      Settings settings) {
+      Settings settings,
+      DeliveryTelemetry telemetry) {
+    this.telemetry = telemetry;
     this.deliveries = deliveries;
     this.endpoints = endpoints;
     this.secrets = secrets;
@@ -189,6 +193,7 @@ public class Dispatcher implements AutoCloseable {
   private void attempt(
       WebhookDelivery d, WebhookEndpoint endpoint, CircuitBreaker breaker, Semaphore held) {
     Instant started = clock.instant();
+    Span span = telemetry.started(d, Instant.now());
     long timestamp = started.getEpochSecond();
     List<String> signing =
         endpoint.secrets().stream()
@@ -215,6 +220,7 @@ public class Dispatcher implements AutoCloseable {
                     breaker,
                     held,
                     started,
+                    span,
                     answer == null ? 0 : answer.status(),
                     error == null ? null : describe(error),
                     answer),
@@ -227,6 +233,7 @@ public class Dispatcher implements AutoCloseable {
       CircuitBreaker breaker,
       Semaphore held,
       Instant started,
+      Span span,
       int status,
       String error,
       WebhookClient.Answer answer) {
@@ -236,6 +243,7 @@ public class Dispatcher implements AutoCloseable {
       String problem = error != null ? error : (status / 100 == 2 ? null : "HTTP " + status);
       WebhookDelivery.Attempt attempt =
           new WebhookDelivery.Attempt(started, status, latency, problem);
+      telemetry.attempted(d, span, status, problem, Instant.now());
       NextStep next =
           NextStep.after(
               new NextStep.Attempted(
@@ -258,6 +266,7 @@ public class Dispatcher implements AutoCloseable {
       }
       if (next.disableEndpoint() != null) {
         endpoints.disable(endpoint.id(), next.disableEndpoint());
+        telemetry.endpointDisabled();
         log.warn("webhook endpoint {} disabled: {}", endpoint.id(), next.disableEndpoint());
       } else if (next.status().equals(WebhookDelivery.FAILED)) {
         log.warn("webhook delivery {} to {} exhausted its schedule", d.id(), endpoint.id());

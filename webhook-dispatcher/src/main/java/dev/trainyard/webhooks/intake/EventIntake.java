@@ -1,6 +1,7 @@
 package dev.trainyard.webhooks.intake;
 
 import dev.trainyard.common.event.EventHeaders;
+import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
@@ -81,7 +82,9 @@ public class EventIntake {
                   WebhookDelivery.PENDING,
                   List.of(),
                   now,
-                  null));
+                  null,
+                  happened,
+                  Traces.header(record.headers())));
         }
       }
     }

@@ -1,0 +1,117 @@
+package dev.trainyard.common.telemetry;
+
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.TraceContext;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Carries a trace from one service to the next as a W3C {@code traceparent}: in a command's
+ * envelope, in an outbox entry, in a Kafka record header. Spans continue the trace they are given,
+ * or start one of their own (sampled as configured) when there is none. Without tracing on the
+ * class path or configured, {@link #off()} does nothing and carries nothing.
+ */
+public final class Traces {
+  /** The W3C header (and Kafka record header) that carries a trace. */
+  public static final String TRACEPARENT = "traceparent";
+
+  private final Tracer tracer;
+  private final Propagator propagator;
+
+  public Traces(Tracer tracer, Propagator propagator) {
+    this.tracer = tracer;
+    this.propagator = propagator;
+  }
+
+  /** Traces that record nothing and carry nothing (tests, a service without tracing). */
+  public static Traces off() {
+    return new Traces(Tracer.NOOP, Propagator.NOOP);
+  }
+
+  /** The {@code traceparent} of the span in scope on this thread, or null. */
+  public String current() {
+    Span span = tracer.currentSpan();
+    return span == null ? null : traceparent(span);
+  }
+
+  /** The {@code traceparent} that continues {@code span}'s trace under it, or null. */
+  public String traceparent(Span span) {
+    if (span == null || span.isNoop()) {
+      return null;
+    }
+    return traceparent(span.context());
+  }
+
+  private String traceparent(TraceContext context) {
+    Map<String, String> carrier = new HashMap<>();
+    propagator.inject(context, carrier, Map::put);
+    return carrier.get(TRACEPARENT);
+  }
+
+  /**
+   * Starts a span under {@code traceparent} (a new trace when it is null or malformed), at {@code
+   * start} (null: now).
+   */
+  public Span start(String name, String traceparent, Span.Kind kind, Instant start) {
+    Span.Builder builder =
+        traceparent == null
+            ? tracer.spanBuilder().setNoParent()
+            : propagator.extract(Map.of(TRACEPARENT, traceparent), Map::get);
+    builder.name(name).kind(kind);
+    if (start != null) {
+      builder.startTimestamp(micros(start), TimeUnit.MICROSECONDS);
+    }
+    return builder.start();
+  }
+
+  /** A span under {@code parent}, from {@code start} to {@code end}: a phase measured already. */
+  public void phase(Span parent, String name, Instant start, Instant end) {
+    if (parent == null || parent.isNoop()) {
+      return;
+    }
+    tracer
+        .spanBuilder()
+        .setParent(parent.context())
+        .name(name)
+        .startTimestamp(micros(start), TimeUnit.MICROSECONDS)
+        .start()
+        .end(micros(end), TimeUnit.MICROSECONDS);
+  }
+
+  /**
+   * Makes {@code span} the current one until the scope closes (log lines carry its ids); a null
+   * span changes nothing.
+   */
+  public Tracer.SpanInScope inScope(Span span) {
+    return span == null ? Tracer.NOOP.withSpan(null) : tracer.withSpan(span);
+  }
+
+  /** Ends {@code span} at {@code end}. */
+  public static void end(Span span, Instant end) {
+    span.end(micros(end), TimeUnit.MICROSECONDS);
+  }
+
+  /** Adds {@code traceparent} (when there is one) to a Kafka record's headers. */
+  public static void addHeader(Headers headers, String traceparent) {
+    if (traceparent != null) {
+      headers.add(TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** The {@code traceparent} a Kafka record carries, or null. */
+  public static String header(Headers headers) {
+    Header header = headers.lastHeader(TRACEPARENT);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  private static long micros(Instant at) {
+    return TimeUnit.SECONDS.toMicros(at.getEpochSecond()) + at.getNano() / 1_000;
+  }
+}

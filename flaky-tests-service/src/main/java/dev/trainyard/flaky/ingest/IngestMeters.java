@@ -1,0 +1,37 @@
+package dev.trainyard.flaky.ingest;
+
+import dev.trainyard.flaky.classify.Health;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * What ingestion counts: {@code trainyard.flaky.uploads} by outcome ({@code accepted}, {@code
+ * rejected}: answered 4xx/5xx), {@code trainyard.flaky.test.cases.ingested} (test cases of accepted
+ * uploads) and {@code trainyard.flaky.classification.changes} by the status a test case moved to.
+ */
+public final class IngestMeters {
+  private final MeterRegistry meters;
+
+  public IngestMeters(MeterRegistry meters) {
+    this.meters = meters;
+    meters.counter("trainyard.flaky.test.cases.ingested");
+  }
+
+  /** Counts nothing anyone reads. */
+  public static IngestMeters off() {
+    return new IngestMeters(new SimpleMeterRegistry());
+  }
+
+  void accepted(int testCases) {
+    meters.counter("trainyard.flaky.uploads", "outcome", "accepted").increment();
+    meters.counter("trainyard.flaky.test.cases.ingested").increment(testCases);
+  }
+
+  void rejected() {
+    meters.counter("trainyard.flaky.uploads", "outcome", "rejected").increment();
+  }
+
+  void classified(Health to) {
+    meters.counter("trainyard.flaky.classification.changes", "to", to.wire()).increment();
+  }
+}

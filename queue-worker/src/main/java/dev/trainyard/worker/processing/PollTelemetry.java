@@ -1,0 +1,178 @@
+package dev.trainyard.worker.processing;
+
+import dev.trainyard.common.command.CommandEnvelope;
+import dev.trainyard.common.telemetry.LogFields;
+import dev.trainyard.common.telemetry.Traces;
+import dev.trainyard.worker.store.Outbox;
+import dev.trainyard.worker.store.OutboxEvent;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a poll of commands reports. Each command is a span continuing its sender's trace, from the
+ * poll's start to its reply on the broker, with the phases of the poll as children: {@code decide}
+ * (its queue's batch), {@code store} and {@code publish} (shared by the poll's queues). Each
+ * concluded command counts in {@code trainyard.commands} by type and outcome and gets a log line
+ * with the trace's ids, organization, queue and command id (DEBUG; WARN for a dead one). The poll's
+ * whole time is {@code trainyard.decide.store}; the pull requests its stored versions concluded
+ * count in {@code trainyard.pull.requests.concluded} by conclusion.
+ */
+public final class PollTelemetry {
+  private static final Logger log = LoggerFactory.getLogger(PollTelemetry.class);
+  private final Traces traces;
+  private final MeterRegistry meters;
+  private final Timer pollTime;
+  private static final Set<String> CONCLUSIONS =
+      Set.of("pull_request.merged", "pull_request.failed", "pull_request.cancelled");
+
+  public PollTelemetry(Traces traces, MeterRegistry meters) {
+    this.traces = traces;
+    this.meters = meters;
+    this.pollTime =
+        Timer.builder("trainyard.decide.store")
+            .description("one poll of queue commands: decide, store, publish, reply")
+            .publishPercentileHistogram()
+            .register(meters);
+  }
+
+  /** Reports nothing (tests that build a processor by hand). */
+  public static PollTelemetry off() {
+    return new PollTelemetry(Traces.off(), new SimpleMeterRegistry());
+  }
+
+  /** Makes {@code span} current until the scope closes (nothing when there is none). */
+  Tracer.SpanInScope inScope(Span span) {
+    return traces.inScope(span);
+  }
+
+  Poll begin(List<CommandEnvelope> envelopes) {
+    return new Poll(envelopes);
+  }
+
+  /** One poll: its commands' spans and the times of its phases. */
+  final class Poll {
+    private final Instant start = Instant.now();
+    private final long startNanos = System.nanoTime();
+    private final Map<String, Span> spans = new HashMap<>();
+    private final Map<String, Instant[]> decided = new HashMap<>();
+    private final List<QueueBatch.Concluded> concluded = new ArrayList<>();
+    private Instant[] stored;
+    private Instant[] published;
+
+    private Poll(List<CommandEnvelope> envelopes) {
+      for (CommandEnvelope e : envelopes) {
+        spans.computeIfAbsent(
+            e.commandId(),
+            id ->
+                traces.start(
+                    "worker " + e.command().getClass().getSimpleName(),
+                    e.traceparent(),
+                    Span.Kind.CONSUMER,
+                    start));
+      }
+    }
+
+    /** The trace a command's events continue. */
+    String traceparent(CommandEnvelope envelope) {
+      return traces.traceparent(spans.get(envelope.commandId()));
+    }
+
+    /** The span of a command, to run what follows from it in its scope. */
+    Span span(CommandEnvelope envelope) {
+      return spans.get(envelope.commandId());
+    }
+
+    void decided(String queueId, Instant from) {
+      decided.put(queueId, new Instant[] {from, Instant.now()});
+    }
+
+    void stored(Instant from) {
+      stored = new Instant[] {from, Instant.now()};
+    }
+
+    void published(Instant from) {
+      published = new Instant[] {from, Instant.now()};
+    }
+
+    /** The commands of a batch whose result is stored (or that wrote nothing). */
+    void concluded(QueueBatch batch) {
+      concluded.addAll(batch.outcomes());
+    }
+
+    /** Counts the conclusions among the events of stored versions. */
+    void published(List<Outbox> outboxes) {
+      for (Outbox o : outboxes) {
+        for (OutboxEvent e : o.events()) {
+          if (CONCLUSIONS.contains(e.type())) {
+            meters
+                .counter(
+                    "trainyard.pull.requests.concluded",
+                    "conclusion",
+                    e.type().substring("pull_request.".length()))
+                .increment();
+          }
+        }
+      }
+    }
+
+    /** A command not decided at all (too old to apply): dead. */
+    void dead(CommandEnvelope envelope) {
+      concluded.add(new QueueBatch.Concluded(envelope, QueueBatch.Outcome.DEAD));
+    }
+
+    /** Counts, logs and ends every span of the poll. */
+    void end() {
+      Instant end = Instant.now();
+      pollTime.record(Duration.ofNanos(System.nanoTime() - startNanos));
+      for (QueueBatch.Concluded c : concluded) {
+        CommandEnvelope e = c.envelope();
+        String type = e.command().getClass().getSimpleName();
+        String outcome = c.outcome().label();
+        meters.counter("trainyard.commands", "type", type, "outcome", outcome).increment();
+        Span span = spans.remove(e.commandId());
+        if (span == null) {
+          continue; // the same command twice in one poll: its first conclusion ended the span
+        }
+        phase(span, "decide", decided.get(e.queue().id()));
+        phase(span, "store", stored);
+        phase(span, "publish", published);
+        span.tag("outcome", outcome);
+        logLine(span, e, type, c.outcome());
+        Traces.end(span, end);
+      }
+      spans.values().forEach(s -> Traces.end(s, end)); // not concluded: the poll failed
+    }
+
+    private void phase(Span span, String name, Instant[] times) {
+      if (times != null) {
+        traces.phase(span, name, times[0], times[1]);
+      }
+    }
+
+    private void logLine(Span span, CommandEnvelope e, String type, QueueBatch.Outcome outcome) {
+      boolean dead = outcome == QueueBatch.Outcome.DEAD;
+      if (dead || log.isDebugEnabled()) {
+        try (var scope = traces.inScope(span);
+            var fields = LogFields.of(e.queue(), e.commandId())) {
+          if (dead) {
+            log.warn("{} {}: dead, kept for replay", type, e.commandId());
+          } else {
+            log.debug("{} {}: {}", type, e.commandId(), outcome.label());
+          }
+        }
+      }
+    }
+  }
+}

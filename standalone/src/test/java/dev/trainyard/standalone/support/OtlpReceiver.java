@@ -1,0 +1,86 @@
+package dev.trainyard.standalone.support;
+
+import com.sun.net.httpserver.HttpServer;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * An OTLP/HTTP trace receiver on loopback ({@code POST /v1/traces}, protobuf), as a collector would
+ * be: it keeps every span it is sent, with the {@code service.name} of the resource that sent it.
+ */
+public final class OtlpReceiver implements AutoCloseable {
+  /** One span as received: its service, ids (hex), parent (hex, empty at a root) and name. */
+  public record ReceivedSpan(
+      String service, String traceId, String spanId, String parentId, String name) {}
+
+  private final HttpServer server;
+  private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
+
+  public OtlpReceiver() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/v1/traces",
+        exchange -> {
+          try (InputStream body = exchange.getRequestBody()) {
+            keep(ExportTraceServiceRequest.parseFrom(body.readAllBytes()));
+            exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+            exchange.sendResponseHeaders(200, -1);
+          } catch (IOException | RuntimeException e) {
+            exchange.sendResponseHeaders(400, -1);
+          } finally {
+            exchange.close();
+          }
+        });
+    server.start();
+  }
+
+  private void keep(ExportTraceServiceRequest request) {
+    HexFormat hex = HexFormat.of();
+    for (ResourceSpans resource : request.getResourceSpansList()) {
+      String service =
+          resource.getResource().getAttributesList().stream()
+              .filter(a -> a.getKey().equals("service.name"))
+              .map(KeyValue::getValue)
+              .map(v -> v.getStringValue())
+              .findFirst()
+              .orElse("");
+      for (ScopeSpans scope : resource.getScopeSpansList()) {
+        scope
+            .getSpansList()
+            .forEach(
+                s ->
+                    spans.add(
+                        new ReceivedSpan(
+                            service,
+                            hex.formatHex(s.getTraceId().toByteArray()),
+                            hex.formatHex(s.getSpanId().toByteArray()),
+                            hex.formatHex(s.getParentSpanId().toByteArray()),
+                            s.getName())));
+      }
+    }
+  }
+
+  /** The endpoint to export to: {@code http://127.0.0.1:<port>/v1/traces}. */
+  public String endpoint() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces";
+  }
+
+  /** The spans of one trace received so far. */
+  public List<ReceivedSpan> trace(String traceId) {
+    return spans.stream().filter(s -> s.traceId().equals(traceId)).toList();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

@@ -1,0 +1,155 @@
+package dev.trainyard.standalone.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.telemetry.LogFields;
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.OtlpReceiver;
+import dev.trainyard.standalone.support.OtlpReceiver.ReceivedSpan;
+import dev.trainyard.standalone.support.WebhookReceiver;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+
+/**
+ * Follows one {@code submitPullRequest} from the client's {@code traceparent} to the webhook its
+ * event becomes: the response names the trace; the gateway's, the worker's and the dispatcher's log
+ * lines for the command carry its trace id (and the gateway's and the worker's its command id); the
+ * OTLP receiver holds spans of the trace from all three services, the worker's decision a child of
+ * the gateway's command span with its phases under it.
+ */
+final class TraceFollower {
+  static final Duration PATIENCE = Duration.ofSeconds(60);
+
+  /** A log line: its logger and its fields (the trace's ids, organization, queue, command id). */
+  record LogLine(String logger, Map<String, String> fields, String message) {
+    String field(String name) {
+      return fields.getOrDefault(name, "");
+    }
+  }
+
+  private final String traceId = random(16);
+  private final String parentId = random(8);
+
+  /** Subscribes {@code receiver} to the organization's {@code pull_request.submitted} events. */
+  static void subscribe(Api api, WebhookReceiver receiver) {
+    Api.Response created =
+        api.post(
+            "/v1/webhooks/createEndpoint",
+            "{\"url\":\"" + receiver.url() + "\",\"eventTypes\":[\"pull_request.submitted\"]}");
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+  }
+
+  /** Submits PR {@code number} of {@code repo} under this follower's trace. */
+  void submit(Api api, String repo, long number) {
+    Api.Response answer =
+        api.send(
+            api.request("/v1/submitPullRequest")
+                .header("traceparent", "00-" + traceId + "-" + parentId + "-01")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Api.prBody(repo, number))));
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    assertThat(answer.headers().firstValue("traceparent"))
+        .as("the response names the client's trace")
+        .hasValueSatisfying(t -> assertThat(t).startsWith("00-" + traceId + "-").endsWith("-01"));
+  }
+
+  /** Waits until the logs hold the three services' lines of the trace, and checks them. */
+  void followLogs(Supplier<List<LogLine>> logs) {
+    List<LogLine> lines =
+        Awaitility.await()
+            .atMost(PATIENCE)
+            .until(
+                () -> logs.get().stream().filter(l -> traceId.equals(traceOf(l))).toList(),
+                found ->
+                    line(found, "CommandBus").isPresent()
+                        && line(found, "PollTelemetry").isPresent()
+                        && line(found, "DeliveryTelemetry").isPresent());
+    LogLine gateway = line(lines, "CommandBus").orElseThrow();
+    LogLine worker = line(lines, "PollTelemetry").orElseThrow();
+    LogLine dispatcher = line(lines, "DeliveryTelemetry").orElseThrow();
+    assertThat(gateway.field(LogFields.COMMAND_ID)).isNotBlank();
+    assertThat(worker.field(LogFields.COMMAND_ID))
+        .as("the worker's line names the gateway's command")
+        .isEqualTo(gateway.field(LogFields.COMMAND_ID));
+    assertThat(worker.field(LogFields.ORG)).isEqualTo(gateway.field(LogFields.ORG)).isNotBlank();
+    assertThat(worker.field(LogFields.QUEUE)).isEqualTo(gateway.field(LogFields.QUEUE));
+    assertThat(dispatcher.field(LogFields.ORG)).isEqualTo(gateway.field(LogFields.ORG));
+    assertThat(dispatcher.message()).contains("pull_request.submitted");
+  }
+
+  /** Waits until the receiver holds the trace's spans from the three services, and checks them. */
+  void followSpans(OtlpReceiver receiver) {
+    List<ReceivedSpan> spans =
+        Awaitility.await()
+            .atMost(PATIENCE)
+            .until(
+                () -> receiver.trace(traceId),
+                found ->
+                    span(found, "trainyard-webhook-dispatcher", "webhook pull_request.submitted")
+                            .isPresent()
+                        && span(found, "trainyard-queue-worker", "worker SubmitPullRequest")
+                            .isPresent()
+                        && span(found, "trainyard-gateway", "command SubmitPullRequest")
+                            .isPresent());
+    ReceivedSpan command =
+        span(spans, "trainyard-gateway", "command SubmitPullRequest").orElseThrow();
+    ReceivedSpan decision =
+        span(spans, "trainyard-queue-worker", "worker SubmitPullRequest").orElseThrow();
+    ReceivedSpan delivery =
+        span(spans, "trainyard-webhook-dispatcher", "webhook pull_request.submitted").orElseThrow();
+    assertThat(decision.parentId())
+        .as("the decision continues the command")
+        .isEqualTo(command.spanId());
+    assertThat(delivery.parentId())
+        .as("the delivery continues the decision")
+        .isEqualTo(decision.spanId());
+    assertThat(
+            spans.stream()
+                .filter(s -> s.parentId().equals(decision.spanId()))
+                .map(ReceivedSpan::name))
+        .as("the decision's phases")
+        .contains("decide", "store", "publish");
+    assertThat(spans)
+        .as("the request's own span continues the client's")
+        .anySatisfy(
+            s -> {
+              assertThat(s.service()).isEqualTo("trainyard-gateway");
+              assertThat(s.parentId()).isEqualTo(parentId);
+            });
+  }
+
+  private static Optional<LogLine> line(List<LogLine> lines, String loggerSuffix) {
+    return lines.stream().filter(l -> l.logger().endsWith("." + loggerSuffix)).findFirst();
+  }
+
+  private static Optional<ReceivedSpan> span(
+      List<ReceivedSpan> spans, String service, String name) {
+    return spans.stream()
+        .filter(s -> s.service().equals(service) && s.name().equals(name))
+        .findFirst();
+  }
+
+  /** The trace id a line carries, whatever its format names the field. */
+  private static String traceOf(LogLine line) {
+    for (String key : List.of("traceId", "trace.id", "trace_id")) {
+      if (line.fields().containsKey(key)) {
+        return line.fields().get(key);
+      }
+    }
+    return null;
+  }
+
+  private static String random(int bytes) {
+    byte[] id = new byte[bytes];
+    ThreadLocalRandom.current().nextBytes(id);
+    id[0] |= 1; // never all zero
+    return HexFormat.of().formatHex(id);
+  }
+}

@@ -1,0 +1,89 @@
+package dev.trainyard.standalone.telemetry;
+
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.trainyard.standalone.queue.QueueScenario;
+import dev.trainyard.standalone.support.OtlpReceiver;
+import dev.trainyard.standalone.support.WebhookReceiver;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request's trace in the standalone (the four services in one process, each its own Spring
+ * context and its own OpenTelemetry resource), exported to an OTLP receiver on loopback.
+ */
+class TracingIT extends QueueScenario {
+  private final OtlpReceiver otlp = new OtlpReceiver();
+  private final WebhookReceiver webhooks = new WebhookReceiver();
+
+  TracingIT() throws IOException {}
+
+  @Override
+  protected Map<String, Object> properties() {
+    Map<String, Object> props = new HashMap<>(super.properties());
+    props.putAll(tracedTo(otlp));
+    return props;
+  }
+
+  /** The settings that export every trace to {@code otlp} and log each command at DEBUG. */
+  static Map<String, String> tracedTo(OtlpReceiver otlp) {
+    return Map.of(
+        "management.opentelemetry.tracing.export.otlp.endpoint", otlp.endpoint(),
+        "management.opentelemetry.tracing.export.schedule-delay", "200ms",
+        "management.tracing.sampling.probability", "1.0",
+        "logging.level.dev.trainyard.gateway.commands.CommandBus", "DEBUG",
+        "logging.level.dev.trainyard.worker.processing.PollTelemetry", "DEBUG",
+        "logging.level.dev.trainyard.webhooks.delivery.DeliveryTelemetry", "DEBUG");
+  }
+
+  @AfterAll
+  void closeReceivers() {
+    otlp.close();
+    webhooks.close();
+  }
+
+  @Test
+  void oneSubmitIsOneTraceFromTheGatewayToTheWebhook() throws IOException {
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger root = ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger("ROOT");
+    logs.start();
+    root.addAppender(logs);
+    try {
+      TraceFollower follower = new TraceFollower();
+      TraceFollower.subscribe(api, webhooks);
+      create(api, name, 1);
+      git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+      follower.submit(api, name, 1);
+      awaitState(api, name, 1, "merged");
+
+      follower.followLogs(() -> lines(logs));
+      follower.followSpans(otlp);
+    } finally {
+      root.detachAppender(logs);
+    }
+  }
+
+  /** The lines logged so far (the appender appends under its own lock). */
+  private static List<TraceFollower.LogLine> lines(ListAppender<ILoggingEvent> logs) {
+    List<ILoggingEvent> events;
+    synchronized (logs) {
+      events = List.copyOf(logs.list);
+    }
+    return events.stream()
+        .map(
+            e ->
+                new TraceFollower.LogLine(
+                    e.getLoggerName(), e.getMDCPropertyMap(), e.getFormattedMessage()))
+        .toList();
+  }
+}

@@ -1,0 +1,81 @@
+package dev.trainyard.webhooks.delivery;
+
+import dev.trainyard.common.telemetry.LogFields;
+import dev.trainyard.common.telemetry.ScmCalls;
+import dev.trainyard.common.telemetry.Traces;
+import dev.trainyard.common.webhook.WebhookDelivery;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.tracing.Span;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What delivering reports. Each attempt is a span continuing the trace of the event (so of the
+ * command that caused it), a DEBUG line with the trace's ids and the organization, and a count in
+ * {@code trainyard.webhook.attempts} by outcome ({@code delivered}, {@code failed}, {@code
+ * refused}: the outbound guard made no connection) and status class ({@code none} without a
+ * response). {@code trainyard.webhook.delivery.delay} is an event's publication to its 2xx; {@code
+ * trainyard.webhook.endpoints.disabled} counts endpoints disabled for failing.
+ */
+public final class DeliveryTelemetry {
+  private static final Logger log = LoggerFactory.getLogger(DeliveryTelemetry.class);
+  private final Traces traces;
+  private final MeterRegistry meters;
+  private final Timer delay;
+
+  public DeliveryTelemetry(Traces traces, MeterRegistry meters) {
+    this.traces = traces;
+    this.meters = meters;
+    this.delay =
+        Timer.builder("trainyard.webhook.delivery.delay")
+            .description("an event's publication to its endpoint's 2xx")
+            .publishPercentileHistogram()
+            .register(meters);
+    meters.counter("trainyard.webhook.endpoints.disabled");
+  }
+
+  /** Reports nothing. */
+  public static DeliveryTelemetry off() {
+    return new DeliveryTelemetry(Traces.off(), new SimpleMeterRegistry());
+  }
+
+  Span started(WebhookDelivery d, Instant at) {
+    return traces.start("webhook " + d.eventType(), d.traceparent(), Span.Kind.CLIENT, at);
+  }
+
+  /** One attempt finished with {@code status} (0: no response) and {@code problem} (null: 2xx). */
+  void attempted(WebhookDelivery d, Span span, int status, String problem, Instant now) {
+    String outcome =
+        problem == null ? "delivered" : problem.startsWith("refused:") ? "refused" : "failed";
+    String statusClass = status == 0 ? "none" : ScmCalls.statusClass(status);
+    meters
+        .counter("trainyard.webhook.attempts", "outcome", outcome, "status_class", statusClass)
+        .increment();
+    if (problem == null && d.eventAt() != null) {
+      delay.record(Duration.between(d.eventAt(), now));
+    }
+    span.tag("outcome", outcome);
+    span.tag("http.response.status_code", Integer.toString(status));
+    if (log.isDebugEnabled()) {
+      try (var scope = traces.inScope(span);
+          var fields = LogFields.of(d.org(), null, null)) {
+        log.debug(
+            "{} {} to endpoint {}: {} ({})",
+            d.eventType(),
+            d.id(),
+            d.endpointId(),
+            outcome,
+            problem == null ? status : problem);
+      }
+    }
+    Traces.end(span, now);
+  }
+
+  void endpointDisabled() {
+    meters.counter("trainyard.webhook.endpoints.disabled").increment();
+  }
+}
