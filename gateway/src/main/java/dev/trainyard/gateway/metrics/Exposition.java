@@ -110,6 +110,8 @@ public final class Exposition {
     StringBuilder out = new StringBuilder("{");
     label(out, "repo", lane.repo());
     out.append(',');
+    label(out, "repo_host", lane.repoHost());
+    out.append(',');
     label(out, "branch", lane.branch());
     out.append(',');
     label(out, "queue_type", lane.queueType());

@@ -1,11 +1,13 @@
 package dev.trainyard.gateway.metrics;
 
 /**
- * The figures of one queue's lane, the label set {@code repo}, {@code branch}, {@code queue_type}
- * of every series it renders.
+ * The figures of one queue's lane, the label set {@code repo}, {@code repo_host}, {@code branch},
+ * {@code queue_type} of every series it renders ({@code repo_host} keeps the same owner/name on two
+ * hosts apart).
  */
 public record LaneMetrics(
     String repo,
+    String repoHost,
     String branch,
     String queueType,
     long depth,
@@ -20,9 +22,10 @@ public record LaneMetrics(
     Histogram timeInQueue) {
 
   /** A lane with nothing in it: every gauge 0, every histogram empty. */
-  public static LaneMetrics empty(String repo, String branch, String queueType) {
+  public static LaneMetrics empty(String repo, String repoHost, String branch, String queueType) {
     return new LaneMetrics(
         repo,
+        repoHost,
         branch,
         queueType,
         0,

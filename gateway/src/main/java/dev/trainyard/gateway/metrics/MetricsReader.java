@@ -157,6 +157,7 @@ public class MetricsReader {
     LaneMetrics main =
         new LaneMetrics(
             repo,
+            key.repo().host(),
             key.branch(),
             TestRunDocument.MAIN,
             enqueued.size(),
@@ -172,6 +173,7 @@ public class MetricsReader {
     LaneMetrics bisection =
         new LaneMetrics(
             repo,
+            key.repo().host(),
             key.branch(),
             TestRunDocument.BISECTION,
             bisecting.size(),

@@ -33,10 +33,25 @@ class ExpositionTest {
   @Test
   void branchLabelIsEscapedInEverySeries() {
     String text =
-        Exposition.render(List.of(LaneMetrics.empty("acme/rocket", "we\"ird\\\n", "main")));
+        Exposition.render(
+            List.of(LaneMetrics.empty("acme/rocket", "github.com", "we\"ird\\\n", "main")));
     assertThat(text.lines().filter(l -> !l.startsWith("#")))
         .hasSize(7 + 3 * 11)
         .allSatisfy(l -> assertThat(l).contains("branch=\"we\\\"ird\\\\\\n\""));
+  }
+
+  @Test
+  void theSameRepositoryOnTwoHostsHasTwoSeriesSets() {
+    String text =
+        Exposition.render(
+            List.of(
+                LaneMetrics.empty("acme/rocket", "github.com", "main", "main"),
+                LaneMetrics.empty("acme/rocket", "git.example.test", "main", "main")));
+    List<String> depth = text.lines().filter(l -> l.startsWith("mq_depth_current{")).toList();
+    assertThat(depth)
+        .containsExactly(
+            "mq_depth_current{repo=\"acme/rocket\",repo_host=\"github.com\",branch=\"main\",queue_type=\"main\"} 0",
+            "mq_depth_current{repo=\"acme/rocket\",repo_host=\"git.example.test\",branch=\"main\",queue_type=\"main\"} 0");
   }
 
   record Bucketing(List<Long> observedMillis, List<Long> cumulative, String sum) {}
@@ -58,13 +73,14 @@ class ExpositionTest {
   @ParameterizedTest
   @MethodSource("bucketings")
   void histogramBucketsAreCumulativeAndCountEqualsInf(Bucketing row) {
-    LaneMetrics lane = LaneMetrics.empty("acme/rocket", "main", "main");
+    LaneMetrics lane = LaneMetrics.empty("acme/rocket", "github.com", "main", "main");
     row.observedMillis().forEach(ms -> lane.testDuration().observe(Duration.ofMillis(ms)));
 
     String text = Exposition.render(List.of(lane));
 
     String[] les = {"60", "300", "600", "900", "1800", "3600", "5400", "7200", "+Inf"};
-    String labels = "{repo=\"acme/rocket\",branch=\"main\",queue_type=\"main\"";
+    String labels =
+        "{repo=\"acme/rocket\",repo_host=\"github.com\",branch=\"main\",queue_type=\"main\"";
     for (int i = 0; i < les.length; i++) {
       assertThat(text)
           .contains(
@@ -91,8 +107,8 @@ class ExpositionTest {
     String text =
         Exposition.render(
             List.of(
-                LaneMetrics.empty("acme/rocket", "main", "main"),
-                LaneMetrics.empty("acme/rocket", "main", "bisection")));
+                LaneMetrics.empty("acme/rocket", "github.com", "main", "main"),
+                LaneMetrics.empty("acme/rocket", "github.com", "main", "bisection")));
 
     List<String> headers = text.lines().filter(l -> l.startsWith("#")).toList();
     assertThat(headers)
@@ -127,9 +143,11 @@ class ExpositionTest {
     }
     assertThat(text)
         .contains(
-            "mq_depth_current{repo=\"acme/rocket\",branch=\"main\",queue_type=\"bisection\"} 0\n")
+            "mq_depth_current{repo=\"acme/rocket\",repo_host=\"github.com\",branch=\"main\","
+                + "queue_type=\"bisection\"} 0\n")
         .contains(
-            "mq_pr_conclusions_1h_total{repo=\"acme/rocket\",branch=\"main\",queue_type=\"main\","
+            "mq_pr_conclusions_1h_total{repo=\"acme/rocket\",repo_host=\"github.com\",branch=\"main\","
+                + "queue_type=\"main\","
                 + "conclusion=\"cancelled\"} 0\n")
         .endsWith("\n");
   }

@@ -82,6 +82,7 @@ class MetricsIT extends QueueScenario {
             s ->
                 assertThat(s.labels())
                     .containsEntry("repo", "acme/" + name)
+                    .containsEntry("repo_host", "github.com")
                     .containsEntry("branch", "main")
                     .containsKey("queue_type"));
 
