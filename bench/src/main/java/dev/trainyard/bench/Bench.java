@@ -7,6 +7,8 @@ import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.DashboardBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
+import dev.trainyard.bench.http.SubmitFloorBenchmark;
+import dev.trainyard.bench.http.TelemetryCostBenchmark;
 import dev.trainyard.bench.listing.ListingBenchmark;
 import dev.trainyard.bench.merge.MergeLatencyBenchmark;
 import dev.trainyard.bench.scheduler.SchedulerBenchmark;
@@ -19,9 +21,10 @@ import java.util.Arrays;
  * {@code flaky <args>} {@link FlakyBenchmark}, {@code flapping} {@link FlappingSimulation}, {@code
  * histories <args>} {@link HistoryBenchmark}, {@code listing <args>} {@link ListingBenchmark},
  * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
- * GithubRequestsBenchmark}, {@code dashboard <args>} {@link DashboardBenchmark}, {@code cluster
- * <args>} {@link HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark}
- * with the arguments as given.
+ * GithubRequestsBenchmark}, {@code dashboard <args>} {@link DashboardBenchmark}, {@code telemetry
+ * <args>} {@link TelemetryCostBenchmark}, {@code floor <args>} {@link SubmitFloorBenchmark}, {@code
+ * cluster <args>} {@link HttpBenchmark} on the chart's topology; anything else runs {@link
+ * HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -47,6 +50,10 @@ public final class Bench {
       GithubRequestsBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("dashboard")) {
       DashboardBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("telemetry")) {
+      TelemetryCostBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("floor")) {
+      SubmitFloorBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

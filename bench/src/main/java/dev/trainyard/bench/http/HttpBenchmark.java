@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * #cluster} the chart's topology with every service a process of its own.
  */
 public final class HttpBenchmark {
-  private static int queues = 50;
+  static int queues = 50;
   private static final int PRS_PER_QUEUE = 20;
   private static final int SEED_IN_FLIGHT = 16;
   private static final Call HEALTH = new Call("GET", "/actuator/health", null);
@@ -173,7 +173,7 @@ public final class HttpBenchmark {
    * each sent again after a 429 or 503 (same idempotency key) until it is answered: seeding goes at
    * the rate the stack holds and fails only on an answer that is not "not now".
    */
-  private static void seed(LoadGenerator load) {
+  static void seed(LoadGenerator load) {
     Map<Integer, Long> retried = new TreeMap<>();
     Result created =
         load.untilAnswered(
@@ -208,14 +208,14 @@ public final class HttpBenchmark {
     }
   }
 
-  private static Call read(long i) {
+  static Call read(long i) {
     return new Call(
         "POST",
         "/v1/getSubmittedPullRequest",
         prBody((int) (i % queues), (i / queues) % PRS_PER_QUEUE));
   }
 
-  private static Call submit(long number) {
+  static Call submit(long number) {
     return new Call("POST", "/v1/submitPullRequest", prBody((int) (number % queues), number));
   }
 

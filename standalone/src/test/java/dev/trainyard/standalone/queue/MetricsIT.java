@@ -8,13 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.PromText;
 import dev.trainyard.standalone.support.QueueSteps;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.trainyard.standalone.telemetry.Promtool;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -222,23 +219,9 @@ class MetricsIT extends QueueScenario {
    * {@code promtool check metrics} exits 0 (clean) or 3 (lint notes only) where it is installed.
    */
   private static void assertPromtoolAccepts(String exposition) throws Exception {
-    Path promtool =
-        java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
-            .map(dir -> Path.of(dir, "promtool"))
-            .filter(Files::isExecutable)
-            .findFirst()
-            .orElse(null);
-    if (promtool == null) {
-      return;
+    if (Promtool.available()) {
+      Promtool.Verdict verdict = Promtool.checkMetrics(exposition);
+      assertThat(verdict.exitCode()).as(verdict.output()).isIn(0, 3);
     }
-    Process check =
-        new ProcessBuilder(promtool.toString(), "check", "metrics")
-            .redirectErrorStream(true)
-            .start();
-    check.getOutputStream().write(exposition.getBytes(StandardCharsets.UTF_8));
-    check.getOutputStream().close();
-    String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(check.exitValue()).as(output).isIn(0, 3);
   }
 }

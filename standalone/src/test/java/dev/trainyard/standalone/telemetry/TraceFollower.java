@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.standalone.support.Api;
-import dev.trainyard.standalone.support.OtlpReceiver;
-import dev.trainyard.standalone.support.OtlpReceiver.ReceivedSpan;
 import dev.trainyard.standalone.support.WebhookReceiver;
+import dev.trainyard.worker.telemetry.OtlpReceiver;
+import dev.trainyard.worker.telemetry.OtlpReceiver.ReceivedSpan;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.HexFormat;

@@ -1,4 +1,4 @@
-package dev.trainyard.standalone.support;
+package dev.trainyard.worker.telemetry;
 
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -16,11 +16,25 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * An OTLP/HTTP trace receiver on loopback ({@code POST /v1/traces}, protobuf), as a collector would
  * be: it keeps every span it is sent, with the {@code service.name} of the resource that sent it.
+ * Shared (test-jar) by the tracing tests and the telemetry benchmarks.
  */
 public final class OtlpReceiver implements AutoCloseable {
-  /** One span as received: its service, ids (hex), parent (hex, empty at a root) and name. */
+  /**
+   * One span as received: its service, ids (hex), parent (hex, empty at a root), name, and start
+   * and end (ns since the epoch).
+   */
   public record ReceivedSpan(
-      String service, String traceId, String spanId, String parentId, String name) {}
+      String service,
+      String traceId,
+      String spanId,
+      String parentId,
+      String name,
+      long startNanos,
+      long endNanos) {
+    public long nanos() {
+      return endNanos - startNanos;
+    }
+  }
 
   private final HttpServer server;
   private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
@@ -64,7 +78,9 @@ public final class OtlpReceiver implements AutoCloseable {
                             hex.formatHex(s.getTraceId().toByteArray()),
                             hex.formatHex(s.getSpanId().toByteArray()),
                             hex.formatHex(s.getParentSpanId().toByteArray()),
-                            s.getName())));
+                            s.getName(),
+                            s.getStartTimeUnixNano(),
+                            s.getEndTimeUnixNano())));
       }
     }
   }
@@ -72,6 +88,11 @@ public final class OtlpReceiver implements AutoCloseable {
   /** The endpoint to export to: {@code http://127.0.0.1:<port>/v1/traces}. */
   public String endpoint() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces";
+  }
+
+  /** Every span received so far. */
+  public List<ReceivedSpan> spans() {
+    return List.copyOf(spans);
   }
 
   /** The spans of one trace received so far. */

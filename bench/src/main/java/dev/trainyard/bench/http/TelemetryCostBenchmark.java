@@ -1,0 +1,103 @@
+package dev.trainyard.bench.http;
+
+import dev.trainyard.bench.http.LoadGenerator.Result;
+import dev.trainyard.bench.stack.StandaloneProcess;
+import dev.trainyard.worker.telemetry.OtlpReceiver;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What telemetry costs: the HTTP benchmark's reads and submits at saturation on a standalone with
+ * tracing (10 % of traces sampled, exported over OTLP to a receiver in this process) and
+ * trainyard's meters on, beside the same with both off, alternating in one run ({@code rounds} of
+ * each, each on a fresh stack, so a drift of the machine falls on both).
+ *
+ * <p>Arguments: {@code <jar> [seconds per phase] [in-flight] [queues] [rounds]}.
+ */
+public final class TelemetryCostBenchmark {
+  private TelemetryCostBenchmark() {}
+
+  /** Tracing and trainyard's meters (and the HTTP latency buckets) off. */
+  static final Map<String, String> OFF =
+      Map.of(
+          "MANAGEMENT_TRACING_ENABLED", "false",
+          "MANAGEMENT_METRICS_ENABLE_TRAINYARD", "false",
+          "MANAGEMENT_METRICS_DISTRIBUTION_PERCENTILES_HISTOGRAM_HTTP_SERVER_REQUESTS", "false");
+
+  public static void main(String[] args) throws Exception {
+    Path jar = StandaloneProcess.jar(args);
+    Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 20);
+    int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 64;
+    HttpBenchmark.queues = args.length > 3 ? Integer.parseInt(args[3]) : 50;
+    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+    List<double[]> off = new ArrayList<>();
+    List<double[]> on = new ArrayList<>();
+    try (OtlpReceiver collector = new OtlpReceiver()) {
+      Map<String, String> traced =
+          Map.of(
+              "MANAGEMENT_TRACING_SAMPLING_PROBABILITY",
+              "0.1",
+              "MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT",
+              collector.endpoint());
+      for (int round = 1; round <= rounds; round++) {
+        off.add(measure("off #" + round, jar, OFF, phase, inFlight));
+        on.add(measure("on #" + round, jar, traced, phase, inFlight));
+      }
+      System.out.printf(
+          Locale.ROOT, "%nspans the collector received: %d%n", collector.spans().size());
+    }
+    double readsOff = mean(off, 0);
+    double readsOn = mean(on, 0);
+    double submitsOff = mean(off, 1);
+    double submitsOn = mean(on, 1);
+    System.out.printf(
+        Locale.ROOT,
+        "%n| telemetry (%d rounds, %d s phases, %d in flight) | reads req/s | submits req/s |%n"
+            + "|---|---:|---:|%n| off | %.0f | %.0f |%n| on (10 %% sampled, exported) | %.0f | %.0f |%n"
+            + "| on / off | **%.3f** | **%.3f** |%n",
+        rounds,
+        phase.toSeconds(),
+        inFlight,
+        readsOff,
+        submitsOff,
+        readsOn,
+        submitsOn,
+        readsOn / readsOff,
+        submitsOn / submitsOff);
+    System.out.println("target: on / off >= 0.95 (at most 5 % of throughput)");
+  }
+
+  /** One fresh stack: seed, warm up, then reads and submits at saturation; req/s of each. */
+  private static double[] measure(
+      String name, Path jar, Map<String, String> environment, Duration phase, int inFlight)
+      throws Exception {
+    try (StandaloneProcess stack = StandaloneProcess.start(jar, List.of(), environment)) {
+      LoadGenerator load = new LoadGenerator(stack.baseUrl(), stack.token());
+      HttpBenchmark.seed(load);
+      Duration warmUp = Duration.ofSeconds(60);
+      load.closedLoop(
+          "warm-up",
+          inFlight,
+          warmUp,
+          i -> i % 2 == 0 ? HttpBenchmark.read(i) : HttpBenchmark.submit(5_000_000 + i));
+      Result reads = load.closedLoop(name + ": reads", inFlight, phase, HttpBenchmark::read);
+      Result submits =
+          load.closedLoop(
+              name + ": submits", inFlight, phase, i -> HttpBenchmark.submit(6_000_000 + i));
+      Result.printTable(phase, List.of(reads, submits));
+      if (reads.errors() + submits.errors() > 0) {
+        throw new IllegalStateException(
+            name + ": errors " + reads.statuses() + " " + submits.statuses());
+      }
+      return new double[] {reads.throughput(), submits.throughput()};
+    }
+  }
+
+  private static double mean(List<double[]> rows, int column) {
+    return rows.stream().mapToDouble(r -> r[column]).average().orElse(Double.NaN);
+  }
+}

@@ -1,0 +1,100 @@
+package dev.trainyard.standalone.telemetry;
+
+import dev.trainyard.common.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The chart's Grafana dashboard ({@code helm/trainyard/files/grafana-dashboard.json}) and the
+ * metrics its panels' PromQL queries name.
+ */
+public final class DashboardQueries {
+  private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+  private static final Set<String> KEYWORDS =
+      Set.of(
+          "and",
+          "or",
+          "unless",
+          "by",
+          "without",
+          "on",
+          "ignoring",
+          "group_left",
+          "offset",
+          "bool",
+          "group_right",
+          "inf",
+          "nan");
+
+  private DashboardQueries() {}
+
+  public static JsonNode dashboard() throws IOException {
+    return Json.mapper()
+        .readTree(
+            Files.readString(
+                Path.of("..", "helm", "trainyard", "files", "grafana-dashboard.json")));
+  }
+
+  /** Every {@code expr} of every panel (rows' panels included). */
+  public static List<String> queries(JsonNode dashboard) {
+    List<String> out = new ArrayList<>();
+    collect(dashboard.path("panels"), out);
+    return out;
+  }
+
+  private static void collect(JsonNode panels, List<String> out) {
+    for (JsonNode panel : panels) {
+      for (JsonNode target : panel.path("targets")) {
+        if (target.hasNonNull("expr")) {
+          out.add(target.get("expr").asString());
+        }
+      }
+      collect(panel.path("panels"), out);
+    }
+  }
+
+  /** The metric names the dashboard's queries name. */
+  public static Set<String> metricNames(JsonNode dashboard) {
+    Set<String> names = new TreeSet<>();
+    queries(dashboard).forEach(q -> names.addAll(metricNames(q)));
+    return names;
+  }
+
+  /**
+   * The metric names of one PromQL expression: its identifiers outside label matchers, range and
+   * grouping clauses, strings and Grafana variables, that are not functions (an identifier before a
+   * parenthesis) nor operators.
+   */
+  static Set<String> metricNames(String promql) {
+    String bare =
+        promql
+            .replaceAll("\"(\\\\.|[^\"\\\\])*\"", "\"\"")
+            .replaceAll("\\{[^}]*}", " ")
+            .replaceAll("\\[[^]]*]", " ")
+            .replaceAll("\\$\\{?[a-zA-Z_]+}?", " ")
+            .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
+    Set<String> names = new TreeSet<>();
+    Matcher m = IDENTIFIER.matcher(bare);
+    while (m.find()) {
+      String id = m.group();
+      int after = m.end();
+      while (after < bare.length() && bare.charAt(after) == ' ') {
+        after++;
+      }
+      boolean call = after < bare.length() && bare.charAt(after) == '(';
+      boolean number = m.start() > 0 && Character.isDigit(bare.charAt(m.start() - 1));
+      if (!call && !number && !KEYWORDS.contains(id.toLowerCase(java.util.Locale.ROOT))) {
+        names.add(id);
+      }
+    }
+    return names;
+  }
+}
