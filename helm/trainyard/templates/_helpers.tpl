@@ -403,6 +403,10 @@ resolves names and reaches the broker; the services the store; the callers what 
     {{- end }}
 {{- end }}
 {{- end }}
+{{- with $root.Values.tracing.egress }}
+# the trace collector (tracing.egress)
+{{ toYaml . }}
+{{- end }}
 {{- with $egress.extra }}
 # the operator's own (networkPolicy.egress.extra)
 {{ toYaml . }}

@@ -16,17 +16,23 @@ import java.util.Map;
  * trainyard's meters on, beside the same with both off, alternating in one run ({@code rounds} of
  * each, each on a fresh stack, so a drift of the machine falls on both).
  *
- * <p>Arguments: {@code <jar> [seconds per phase] [in-flight] [queues] [rounds]}.
+ * <p>Arguments: {@code <jar> [seconds per phase] [in-flight] [queues] [rounds] [JVM options of the
+ * "on" stacks, space-separated]} (the last to try variants: {@code
+ * -Dmanagement.tracing.enabled=false} leaves only the meters on, a JFR recording shows where the
+ * cost goes).
  */
 public final class TelemetryCostBenchmark {
   private TelemetryCostBenchmark() {}
 
-  /** Tracing and trainyard's meters (and the HTTP latency buckets) off. */
-  static final Map<String, String> OFF =
-      Map.of(
-          "MANAGEMENT_TRACING_ENABLED", "false",
-          "MANAGEMENT_METRICS_ENABLE_TRAINYARD", "false",
-          "MANAGEMENT_METRICS_DISTRIBUTION_PERCENTILES_HISTOGRAM_HTTP_SERVER_REQUESTS", "false");
+  /**
+   * Tracing and trainyard's meters (and the HTTP latency buckets) off: system properties, as an
+   * environment variable cannot name a key with a dash in it.
+   */
+  static final List<String> OFF =
+      List.of(
+          "-Dmanagement.tracing.enabled=false",
+          "-Dmanagement.metrics.enable.trainyard=false",
+          "-Dmanagement.metrics.distribution.percentiles-histogram.http.server.requests=false");
 
   public static void main(String[] args) throws Exception {
     Path jar = StandaloneProcess.jar(args);
@@ -34,9 +40,10 @@ public final class TelemetryCostBenchmark {
     int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 64;
     HttpBenchmark.queues = args.length > 3 ? Integer.parseInt(args[3]) : 50;
     int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+    List<String> onOptions = args.length > 5 ? List.of(args[5].split(" ")) : List.of();
     List<double[]> off = new ArrayList<>();
     List<double[]> on = new ArrayList<>();
-    try (OtlpReceiver collector = new OtlpReceiver()) {
+    try (OtlpReceiver collector = new OtlpReceiver(false)) {
       Map<String, String> traced =
           Map.of(
               "MANAGEMENT_TRACING_SAMPLING_PROBABILITY",
@@ -44,8 +51,8 @@ public final class TelemetryCostBenchmark {
               "MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT",
               collector.endpoint());
       for (int round = 1; round <= rounds; round++) {
-        off.add(measure("off #" + round, jar, OFF, phase, inFlight));
-        on.add(measure("on #" + round, jar, traced, phase, inFlight));
+        off.add(measure("off #" + round, jar, OFF, Map.of(), phase, inFlight));
+        on.add(measure("on #" + round, jar, onOptions, traced, phase, inFlight));
       }
       System.out.printf(
           Locale.ROOT, "%nspans the collector received: %d%n", collector.spans().size());
@@ -73,9 +80,14 @@ public final class TelemetryCostBenchmark {
 
   /** One fresh stack: seed, warm up, then reads and submits at saturation; req/s of each. */
   private static double[] measure(
-      String name, Path jar, Map<String, String> environment, Duration phase, int inFlight)
+      String name,
+      Path jar,
+      List<String> systemProperties,
+      Map<String, String> environment,
+      Duration phase,
+      int inFlight)
       throws Exception {
-    try (StandaloneProcess stack = StandaloneProcess.start(jar, List.of(), environment)) {
+    try (StandaloneProcess stack = StandaloneProcess.start(jar, systemProperties, environment)) {
       LoadGenerator load = new LoadGenerator(stack.baseUrl(), stack.token());
       HttpBenchmark.seed(load);
       Duration warmUp = Duration.ofSeconds(60);

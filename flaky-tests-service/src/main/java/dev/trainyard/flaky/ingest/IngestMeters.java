@@ -14,7 +14,14 @@ public final class IngestMeters {
 
   public IngestMeters(MeterRegistry meters) {
     this.meters = meters;
+    // every series exists from the start (a dashboard's rate of a series not yet born shows
+    // nothing)
     meters.counter("trainyard.flaky.test.cases.ingested");
+    meters.counter("trainyard.flaky.uploads", "outcome", "accepted");
+    meters.counter("trainyard.flaky.uploads", "outcome", "rejected");
+    for (Health h : Health.values()) {
+      meters.counter("trainyard.flaky.classification.changes", "to", h.wire());
+    }
   }
 
   /** Counts nothing anyone reads. */

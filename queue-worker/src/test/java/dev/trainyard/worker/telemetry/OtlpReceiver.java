@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An OTLP/HTTP trace receiver on loopback ({@code POST /v1/traces}, protobuf), as a collector would
@@ -38,14 +39,29 @@ public final class OtlpReceiver implements AutoCloseable {
 
   private final HttpServer server;
   private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
+  private final AtomicLong exports = new AtomicLong();
 
+  /** A receiver that keeps every span. */
   public OtlpReceiver() throws IOException {
+    this(true);
+  }
+
+  /**
+   * A receiver that keeps the spans, or ({@code keep} false) only answers and counts the exports,
+   * as a collector elsewhere would take them: a benchmark's receiver shares the machine with the
+   * stack it measures and must not spend its CPU decoding.
+   */
+  public OtlpReceiver(boolean keep) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/v1/traces",
         exchange -> {
           try (InputStream body = exchange.getRequestBody()) {
-            keep(ExportTraceServiceRequest.parseFrom(body.readAllBytes()));
+            byte[] request = body.readAllBytes();
+            exports.incrementAndGet();
+            if (keep) {
+              keep(ExportTraceServiceRequest.parseFrom(request));
+            }
             exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
             exchange.sendResponseHeaders(200, -1);
           } catch (IOException | RuntimeException e) {
@@ -88,6 +104,11 @@ public final class OtlpReceiver implements AutoCloseable {
   /** The endpoint to export to: {@code http://127.0.0.1:<port>/v1/traces}. */
   public String endpoint() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces";
+  }
+
+  /** How many export requests arrived. */
+  public long exports() {
+    return exports.get();
   }
 
   /** Every span received so far. */

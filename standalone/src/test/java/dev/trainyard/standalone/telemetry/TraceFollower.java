@@ -24,11 +24,11 @@ import org.awaitility.Awaitility;
  * OTLP receiver holds spans of the trace from all three services, the worker's decision a child of
  * the gateway's command span with its phases under it.
  */
-final class TraceFollower {
+public final class TraceFollower {
   static final Duration PATIENCE = Duration.ofSeconds(60);
 
   /** A log line: its logger and its fields (the trace's ids, organization, queue, command id). */
-  record LogLine(String logger, Map<String, String> fields, String message) {
+  public record LogLine(String logger, Map<String, String> fields, String message) {
     String field(String name) {
       return fields.getOrDefault(name, "");
     }
@@ -38,7 +38,7 @@ final class TraceFollower {
   private final String parentId = random(8);
 
   /** Subscribes {@code receiver} to the organization's {@code pull_request.submitted} events. */
-  static void subscribe(Api api, WebhookReceiver receiver) {
+  public static void subscribe(Api api, WebhookReceiver receiver) {
     Api.Response created =
         api.post(
             "/v1/webhooks/createEndpoint",
@@ -47,12 +47,11 @@ final class TraceFollower {
   }
 
   /** Submits PR {@code number} of {@code repo} under this follower's trace. */
-  void submit(Api api, String repo, long number) {
+  public void submit(Api api, String repo, long number) {
     Api.Response answer =
         api.send(
             api.request("/v1/submitPullRequest")
                 .header("traceparent", "00-" + traceId + "-" + parentId + "-01")
-                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(Api.prBody(repo, number))));
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
     assertThat(answer.headers().firstValue("traceparent"))
@@ -61,7 +60,7 @@ final class TraceFollower {
   }
 
   /** Waits until the logs hold the three services' lines of the trace, and checks them. */
-  void followLogs(Supplier<List<LogLine>> logs) {
+  public void followLogs(Supplier<List<LogLine>> logs) {
     List<LogLine> lines =
         Awaitility.await()
             .atMost(PATIENCE)
@@ -85,7 +84,7 @@ final class TraceFollower {
   }
 
   /** Waits until the receiver holds the trace's spans from the three services, and checks them. */
-  void followSpans(OtlpReceiver receiver) {
+  public void followSpans(OtlpReceiver receiver) {
     List<ReceivedSpan> spans =
         Awaitility.await()
             .atMost(PATIENCE)

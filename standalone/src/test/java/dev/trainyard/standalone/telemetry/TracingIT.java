@@ -2,6 +2,7 @@ package dev.trainyard.standalone.telemetry;
 
 import static dev.trainyard.standalone.support.QueueSteps.awaitState;
 import static dev.trainyard.standalone.support.QueueSteps.create;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -11,6 +12,10 @@ import dev.trainyard.standalone.queue.QueueScenario;
 import dev.trainyard.standalone.support.WebhookReceiver;
 import dev.trainyard.worker.telemetry.OtlpReceiver;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +76,41 @@ class TracingIT extends QueueScenario {
     } finally {
       root.detachAppender(logs);
     }
+  }
+
+  /**
+   * The standalone's one scrape (the gateway's management port) holds every service's trainyard
+   * meters, and promtool has nothing to say of them.
+   */
+  @Test
+  void theOneScrapeHoldsEveryServicesMetersAndPromtoolAcceptsThem() throws Exception {
+    create(api, name, 1);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    new TraceFollower().submit(api, name, 1);
+    awaitState(api, name, 1, "merged");
+    String text =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + stack.services().gatewayManagementPort()
+                                + "/actuator/prometheus"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    assertThat(Promtool.sampleNames(text))
+        .contains(
+            "trainyard_commands_total", // the worker's
+            "trainyard_decide_store_seconds_bucket",
+            "trainyard_command_round_trip_seconds_bucket", // the gateway's
+            "trainyard_webhook_delivery_delay_seconds_count", // the dispatcher's
+            "trainyard_flaky_test_cases_ingested_total", // the flaky-tests service's
+            "trainyard_outbox_backlog",
+            "http_server_requests_seconds_bucket");
+    Promtool.Verdict verdict = Promtool.checkMetrics(text);
+    assertThat(verdict.exitCode()).as(verdict.output()).isIn(0, 3);
+    assertThat(verdict.output().lines()).noneMatch(l -> l.contains("trainyard_"));
   }
 
   /** The lines logged so far (the appender appends under its own lock). */

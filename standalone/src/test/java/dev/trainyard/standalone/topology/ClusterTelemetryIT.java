@@ -18,12 +18,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,7 +44,11 @@ import tools.jackson.databind.JsonNode;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterTelemetryIT {
   private static final List<String> SERVICES =
-      List.of("gateway", "queue-worker", "webhook-dispatcher", "flaky-tests-service");
+      List.of(
+          "trainyard-gateway",
+          "trainyard-queue-worker",
+          "trainyard-webhook-dispatcher",
+          "trainyard-flaky-tests-service");
   private OtlpReceiver otlp;
   private WebhookReceiver webhooks;
   private ClusterHarness cluster;
@@ -54,6 +61,8 @@ class ClusterTelemetryIT {
     values.add("tracing.endpoint=" + otlp.endpoint());
     values.add("tracing.sampling=1");
     values.add("settings.insecureLocalEndpoints=true");
+    // low enough that a burst is refused (the dashboard's rate-limit panel needs a refusal)
+    values.add("settings.rateLimitPerOrg=20");
     for (String component : List.of("gateway", "queueWorker", "webhookDispatcher")) {
       values.add(component + ".extraEnv[0].name=LOGGING_LEVEL_DEV_TRAINYARD");
       values.add(component + ".extraEnv[0].value=DEBUG");
@@ -90,15 +99,33 @@ class ClusterTelemetryIT {
       follower.followLogs(this::jsonLines);
       follower.followSpans(otlp);
 
+      assertThat(burst(api, name, 120)).as("a burst past the organization's limit").contains(429);
+
+      // the Kafka client's per-partition meters are bound when the binder looks again (a minute)
+      Awaitility.await("the workers' per-partition consumer lag")
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(
+              () ->
+                  scrape(
+                          cluster
+                              .members("trainyard-queue-worker")
+                              .get(0)
+                              .fields()
+                              .get("management"))
+                      .contains("kafka_consumer_fetch_manager_records_lag{"));
       Set<String> scraped = new HashSet<>();
-      for (String service : SERVICES) {
-        String text = scrape(cluster.member(service).fields().get("management"));
-        Promtool.Verdict verdict = Promtool.checkMetrics(text);
-        assertThat(verdict.exitCode()).as(service + ": " + verdict.output()).isIn(0, 3);
-        assertThat(verdict.output().lines())
-            .as(service + ": promtool's notes on trainyard's own meters")
-            .noneMatch(l -> l.contains("trainyard_"));
-        scraped.addAll(Promtool.sampleNames(text));
+      for (String deployment : SERVICES) {
+        assertThat(cluster.members(deployment)).as(deployment).isNotEmpty();
+        for (ClusterHarness.Member member : cluster.members(deployment)) {
+          String text = scrape(member.fields().get("management"));
+          Promtool.Verdict verdict = Promtool.checkMetrics(text);
+          assertThat(verdict.exitCode()).as(member.name() + ": " + verdict.output()).isIn(0, 3);
+          assertThat(verdict.output().lines())
+              .as(member.name() + ": promtool's notes on trainyard's own meters")
+              .noneMatch(l -> l.contains("trainyard_"));
+          scraped.addAll(Promtool.sampleNames(text));
+        }
       }
       Api.Response customer = api.send(api.request("/v1/getMergeQueueMetrics").GET());
       scraped.addAll(Promtool.sampleNames(customer.body()));
@@ -109,10 +136,27 @@ class ClusterTelemetryIT {
     }
   }
 
+  /** {@code requests} reads of PR 1 sent at once; the statuses answered. */
+  private static Set<Integer> burst(Api api, String name, int requests) {
+    HttpClient http = HttpClient.newHttpClient();
+    List<CompletableFuture<HttpResponse<Void>>> sent = new ArrayList<>();
+    for (int i = 0; i < requests; i++) {
+      sent.add(
+          http.sendAsync(
+              api.request("/v1/getSubmittedPullRequest")
+                  .POST(HttpRequest.BodyPublishers.ofString(Api.prBody(name, 1)))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding()));
+    }
+    Set<Integer> statuses = new HashSet<>();
+    sent.forEach(f -> statuses.add(f.join().statusCode()));
+    return statuses;
+  }
+
   /** Every JSON line of the gateway's, the workers' and the dispatcher's log files, flattened. */
   private List<TraceFollower.LogLine> jsonLines() {
     List<TraceFollower.LogLine> lines = new ArrayList<>();
-    for (String deployment : List.of("gateway", "queue-worker", "webhook-dispatcher")) {
+    for (String deployment : SERVICES.subList(0, 3)) {
       for (ClusterHarness.Member member : cluster.members(deployment)) {
         try {
           for (String line : Files.readAllLines(Path.of(member.fields().get("log")))) {
@@ -140,7 +184,7 @@ class ClusterTelemetryIT {
         flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), e.getValue(), into);
       }
     } else {
-      into.put(prefix, node.asString());
+      into.put(prefix, node.isValueNode() ? node.asString() : node.toString());
     }
   }
 
