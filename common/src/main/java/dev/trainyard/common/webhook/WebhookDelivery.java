@@ -35,35 +35,6 @@ public record WebhookDelivery(
     attempts = attempts == null ? List.of() : List.copyOf(attempts);
   }
 
-  /** A delivery of an event whose time and trace are not known. */
-  public WebhookDelivery(
-      String id,
-      String endpointId,
-      String org,
-      String eventId,
-      String eventType,
-      String body,
-      Instant createdAt,
-      String status,
-      List<Attempt> attempts,
-      Instant nextAttemptAt,
-      Instant leaseUntil) {
-    this(
-        id,
-        endpointId,
-        org,
-        eventId,
-        eventType,
-        body,
-        createdAt,
-        status,
-        attempts,
-        nextAttemptAt,
-        leaseUntil,
-        null,
-        null);
-  }
-
   /** One HTTP attempt: status code (0 when none came back), latency, and the error if any. */
   public record Attempt(Instant at, int statusCode, long latencyMs, String error) {}
 }

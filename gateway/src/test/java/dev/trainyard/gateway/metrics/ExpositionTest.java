@@ -42,16 +42,15 @@ class ExpositionTest {
 
   @Test
   void theSameRepositoryOnTwoHostsHasTwoSeriesSets() {
-    String text =
-        Exposition.render(
-            List.of(
-                LaneMetrics.empty("acme/rocket", "github.com", "main", "main"),
-                LaneMetrics.empty("acme/rocket", "git.example.test", "main", "main")));
-    List<String> depth = text.lines().filter(l -> l.startsWith("mq_depth_current{")).toList();
-    assertThat(depth)
+    String text = Exposition.render(List.of(rocketOn("github.com"), rocketOn("git.example.test")));
+    assertThat(text.lines().filter(l -> l.startsWith("mq_depth_current{")))
         .containsExactly(
             "mq_depth_current{repo=\"acme/rocket\",repo_host=\"github.com\",branch=\"main\",queue_type=\"main\"} 0",
             "mq_depth_current{repo=\"acme/rocket\",repo_host=\"git.example.test\",branch=\"main\",queue_type=\"main\"} 0");
+  }
+
+  private static LaneMetrics rocketOn(String host) {
+    return LaneMetrics.empty("acme/rocket", host, "main", "main");
   }
 
   record Bucketing(List<Long> observedMillis, List<Long> cumulative, String sum) {}

@@ -264,6 +264,8 @@ class DeliveryAddressIT {
                     WebhookDelivery.PENDING,
                     List.of(),
                     now,
+                    null,
+                    null,
                     null)));
     return id;
   }
