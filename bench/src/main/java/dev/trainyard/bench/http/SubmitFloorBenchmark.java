@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +23,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -71,8 +71,8 @@ public final class SubmitFloorBenchmark {
       load.openLoop(
           "warm-up", rate, Duration.ofSeconds(60), i -> HttpBenchmark.submit(1_000_000 + i));
       Properties ports = ports(stack.data());
-      double[] kafka = kafkaRoundTrips("127.0.0.1:" + ports.getProperty("kafka.port"));
-      double[] store = journaledWrites("mongodb://127.0.0.1:" + ports.getProperty("mongo.port"));
+      Histogram kafka = kafkaRoundTrips("127.0.0.1:" + ports.getProperty("kafka.port"));
+      Histogram store = journaledWrites("mongodb://127.0.0.1:" + ports.getProperty("mongo.port"));
       long from = System.currentTimeMillis() * 1_000_000L;
       Result submits =
           load.openLoop(
@@ -81,7 +81,7 @@ public final class SubmitFloorBenchmark {
               phase,
               i -> HttpBenchmark.submit(2_000_000 + i));
       Thread.sleep(3_000); // the last batch of spans
-      Map<String, double[]> split = split(collector.spans(), from);
+      Map<String, Histogram> split = split(collector.spans(), from);
       print(kafka, store, submits, split);
     }
   }
@@ -95,7 +95,7 @@ public final class SubmitFloorBenchmark {
   }
 
   /** Produce → consume of one small record, {@value #FLOOR_SAMPLES} times, one at a time (ms). */
-  private static double[] kafkaRoundTrips(String bootstrap) throws Exception {
+  private static Histogram kafkaRoundTrips(String bootstrap) throws Exception {
     String topic = "bench-floor-" + UUID.randomUUID();
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
       admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
@@ -116,7 +116,7 @@ public final class SubmitFloorBenchmark {
       consumer.assign(List.of(partition));
       consumer.seekToEnd(List.of(partition));
       consumer.position(partition);
-      double[] millis = new double[FLOOR_SAMPLES];
+      Histogram micros = new Histogram(60_000_000L, 3);
       for (int i = 0; i < FLOOR_SAMPLES + 50; i++) {
         long start = System.nanoTime();
         producer.send(new ProducerRecord<>(topic, "q", "{\"n\":" + i + "}")).get();
@@ -125,15 +125,15 @@ public final class SubmitFloorBenchmark {
           got = consumer.poll(Duration.ofSeconds(1));
         }
         if (i >= 50) { // the first ones warm the clients up
-          millis[i - 50] = (System.nanoTime() - start) / 1e6;
+          micros.recordValue((System.nanoTime() - start) / 1_000);
         }
       }
-      return millis;
+      return micros;
     }
   }
 
   /** A journaled write of a document as large as the largest queue's, {@value #FLOOR_SAMPLES}×. */
-  private static double[] journaledWrites(String uri) {
+  private static Histogram journaledWrites(String uri) {
     try (MongoClient client = MongoClients.create(uri)) {
       var db = client.getDatabase("trainyard");
       RawBsonDocument largest =
@@ -149,18 +149,18 @@ public final class SubmitFloorBenchmark {
       MongoCollection<Document> scratch =
           db.getCollection("bench_floor").withWriteConcern(WriteConcern.JOURNALED);
       Document copy = new Document(largest);
-      double[] millis = new double[FLOOR_SAMPLES];
+      Histogram micros = new Histogram(60_000_000L, 3);
       for (int i = 0; i < FLOOR_SAMPLES + 50; i++) {
         copy.put("_id", "floor");
         copy.put("version", i);
         long start = System.nanoTime();
         scratch.replaceOne(Filters.eq("_id", "floor"), copy, new ReplaceOptions().upsert(true));
         if (i >= 50) {
-          millis[i - 50] = (System.nanoTime() - start) / 1e6;
+          micros.recordValue((System.nanoTime() - start) / 1_000);
         }
       }
       db.getCollection("bench_floor").drop();
-      return millis;
+      return micros;
     }
   }
 
@@ -168,15 +168,15 @@ public final class SubmitFloorBenchmark {
    * Each submit's segments (ms), from the spans of traces whose command started after {@code
    * fromNanos}.
    */
-  static Map<String, double[]> split(List<ReceivedSpan> spans, long fromNanos) {
+  static Map<String, Histogram> split(List<ReceivedSpan> spans, long fromNanos) {
     Map<String, ReceivedSpan> byId =
         spans.stream().collect(Collectors.toMap(ReceivedSpan::spanId, s -> s, (a, b) -> a));
     Map<String, List<ReceivedSpan>> children =
         spans.stream().collect(Collectors.groupingBy(ReceivedSpan::parentId));
-    Map<String, List<Double>> segments = new LinkedHashMap<>();
+    Map<String, Histogram> segments = new LinkedHashMap<>();
     for (String segment :
         List.of("gateway", "topic", "load", "decide", "store", "reply", "after reply")) {
-      segments.put(segment, new ArrayList<>());
+      segments.put(segment, new Histogram(60_000_000L, 3));
     }
     for (ReceivedSpan command : spans) {
       if (!command.name().equals("command SubmitPullRequest") || command.startNanos() < fromNanos) {
@@ -199,38 +199,34 @@ public final class SubmitFloorBenchmark {
         continue;
       }
       ReceivedSpan decide = phases.get("decide");
-      segments.get("gateway").add(ms(request.nanos() - command.nanos()));
-      segments.get("topic").add(ms(worker.startNanos() - command.startNanos()));
-      segments.get("load").add(ms(decide.startNanos() - worker.startNanos()));
-      segments.get("decide").add(ms(decide.nanos()));
-      segments.get("store").add(ms(phases.get("store").nanos()));
-      segments.get("reply").add(ms(command.endNanos() - publish.startNanos()));
-      segments.get("after reply").add(ms(publish.endNanos() - command.endNanos()));
+      record(segments, "gateway", request.nanos() - command.nanos());
+      record(segments, "topic", worker.startNanos() - command.startNanos());
+      record(segments, "load", decide.startNanos() - worker.startNanos());
+      record(segments, "decide", decide.nanos());
+      record(segments, "store", phases.get("store").nanos());
+      record(segments, "reply", command.endNanos() - publish.startNanos());
+      record(segments, "after reply", publish.endNanos() - command.endNanos());
     }
-    Map<String, double[]> out = new LinkedHashMap<>();
-    segments.forEach(
-        (k, v) -> out.put(k, v.stream().mapToDouble(Double::doubleValue).sorted().toArray()));
-    return out;
+    return segments;
   }
 
-  private static double ms(long nanos) {
-    return nanos / 1e6;
+  /**
+   * One submit's segment, in µs; one the clocks make negative (the gateway heard the reply before
+   * the worker's acknowledgements came back, in {@code after reply}) counts as 0.
+   */
+  private static void record(Map<String, Histogram> segments, String segment, long nanos) {
+    segments.get(segment).recordValue(Math.max(0, nanos / 1_000));
   }
 
-  /** Nearest-rank percentile of sorted {@code values}. */
-  static double percentile(double[] sorted, double p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  private static double p(Histogram micros, double percentile) {
+    return micros.getTotalCount() == 0
+        ? Double.NaN
+        : micros.getValueAtPercentile(percentile) / 1000.0;
   }
 
   private static void print(
-      double[] kafka, double[] store, Result submits, Map<String, double[]> split) {
-    Arrays.sort(kafka);
-    Arrays.sort(store);
-    double floor = percentile(kafka, 50) + percentile(store, 50);
+      Histogram kafka, Histogram store, Result submits, Map<String, Histogram> split) {
+    double floor = p(kafka, 50) + p(store, 50);
     System.out.printf(
         Locale.ROOT,
         "%n| floor (%d samples each) | p50 ms | p99 ms |%n|---|---:|---:|%n"
@@ -238,10 +234,10 @@ public final class SubmitFloorBenchmark {
             + "| journaled write, queue-sized document | %.2f | %.2f |%n"
             + "| floor (sum of the p50s) | %.2f | |%n",
         FLOOR_SAMPLES,
-        percentile(kafka, 50),
-        percentile(kafka, 99),
-        percentile(store, 50),
-        percentile(store, 99),
+        p(kafka, 50),
+        p(kafka, 99),
+        p(store, 50),
+        p(store, 99),
         floor);
     System.out.printf(
         Locale.ROOT,
@@ -249,15 +245,11 @@ public final class SubmitFloorBenchmark {
         submits.name(),
         submits.requests(),
         submits.errors(),
-        split.get("gateway").length);
+        split.get("gateway").getTotalCount());
     split.forEach(
         (segment, values) ->
             System.out.printf(
-                Locale.ROOT,
-                "| %s | %.2f | %.2f |%n",
-                segment,
-                percentile(values, 50),
-                percentile(values, 99)));
+                Locale.ROOT, "| %s | %.2f | %.2f |%n", segment, p(values, 50), p(values, 99)));
     System.out.printf(
         Locale.ROOT,
         "| submit, as the client saw it | %.2f | %.2f |%n",

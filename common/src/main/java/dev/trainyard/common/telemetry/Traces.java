@@ -41,12 +41,13 @@ public final class Traces {
     return span == null ? null : traceparent(span);
   }
 
-  /** The {@code traceparent} that continues {@code span}'s trace under it, or null. */
+  /**
+   * The {@code traceparent} that continues {@code span}'s trace under it, or null (no span, or
+   * tracing off). An unsampled span has one too (flags {@code 00}): its ids still tie the services'
+   * log lines of one request together, though no span of it is exported.
+   */
   public String traceparent(Span span) {
-    if (span == null || span.isNoop()) {
-      return null;
-    }
-    return traceparent(span.context());
+    return span == null ? null : traceparent(span.context());
   }
 
   private String traceparent(TraceContext context) {

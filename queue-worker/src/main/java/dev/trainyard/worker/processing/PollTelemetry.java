@@ -61,15 +61,22 @@ public final class PollTelemetry {
     return new Poll(envelopes);
   }
 
+  /** When a phase of the poll ran. */
+  private record Window(Instant from, Instant to) {
+    static Window until(Instant from) {
+      return new Window(from, Instant.now());
+    }
+  }
+
   /** One poll: its commands' spans and the times of its phases. */
   final class Poll {
     private final Instant start = Instant.now();
     private final long startNanos = System.nanoTime();
     private final Map<String, Span> spans = new HashMap<>();
-    private final Map<String, Instant[]> decided = new HashMap<>();
+    private final Map<String, Window> decided = new HashMap<>();
     private final List<QueueBatch.Concluded> concluded = new ArrayList<>();
-    private Instant[] stored;
-    private Instant[] published;
+    private Window stored;
+    private Window published;
 
     private Poll(List<CommandEnvelope> envelopes) {
       for (CommandEnvelope e : envelopes) {
@@ -95,15 +102,15 @@ public final class PollTelemetry {
     }
 
     void decided(String queueId, Instant from) {
-      decided.put(queueId, new Instant[] {from, Instant.now()});
+      decided.put(queueId, Window.until(from));
     }
 
     void stored(Instant from) {
-      stored = new Instant[] {from, Instant.now()};
+      stored = Window.until(from);
     }
 
     void published(Instant from) {
-      published = new Instant[] {from, Instant.now()};
+      published = Window.until(from);
     }
 
     /** The commands of a batch whose result is stored (or that wrote nothing). */
@@ -155,9 +162,9 @@ public final class PollTelemetry {
       spans.values().forEach(s -> Traces.end(s, end)); // not concluded: the poll failed
     }
 
-    private void phase(Span span, String name, Instant[] times) {
+    private void phase(Span span, String name, Window times) {
       if (times != null) {
-        traces.phase(span, name, times[0], times[1]);
+        traces.phase(span, name, times.from(), times.to());
       }
     }
 

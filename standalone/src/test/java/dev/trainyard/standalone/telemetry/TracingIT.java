@@ -9,6 +9,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.trainyard.standalone.queue.QueueScenario;
+import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.WebhookReceiver;
 import dev.trainyard.worker.telemetry.OtlpReceiver;
 import java.io.IOException;
@@ -75,6 +76,36 @@ class TracingIT extends QueueScenario {
       follower.followSpans(otlp);
     } finally {
       root.detachAppender(logs);
+    }
+  }
+
+  /**
+   * A {@code traceparent} that is not one (garbage, an all-zero parent, ids too long) is ignored:
+   * the request is answered as usual, under a trace of its own, and the header the response carries
+   * is one the server formed, never the client's text.
+   */
+  @Test
+  void aMalformedTraceparentStartsATraceOfItsOwn() {
+    create(api, name, 1);
+    for (String odd :
+        List.of(
+            "garbage",
+            "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+            "00-" + "a".repeat(64) + "-b7ad6b7169203331-01",
+            "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")) {
+      Api.Response answer =
+          api.send(
+              api.request("/v1/getQueue")
+                  .header("traceparent", odd)
+                  .POST(HttpRequest.BodyPublishers.ofString(Api.body(name, ""))));
+      assertThat(answer.status()).as(odd).isEqualTo(200);
+      assertThat(answer.headers().firstValue("traceparent"))
+          .as(odd)
+          .hasValueSatisfying(
+              t ->
+                  assertThat(t)
+                      .matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+                      .doesNotContain("0af7651916cd43dd8448eb211c80319c"));
     }
   }
 
