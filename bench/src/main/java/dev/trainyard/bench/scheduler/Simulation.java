@@ -136,7 +136,7 @@ final class Simulation {
       }
     }
     engine
-        .nextDeadline(state)
+        .nextDeadline(state, now)
         .filter(at -> at.isBefore(end) && !at.equals(lastTick))
         .ifPresent(
             at -> {
@@ -252,6 +252,7 @@ final class Simulation {
         null,
         null,
         batching ? OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS : null,
+        null,
         null,
         null);
   }

@@ -7,6 +7,8 @@ import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * A command to one queue. Commands are imperative; the engine answers with events or a rejection.
@@ -30,7 +32,9 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
   @JsonSubTypes.Type(QueueCommand.RecordTestBranchConflict.class),
   @JsonSubTypes.Type(QueueCommand.RecordMerge.class),
   @JsonSubTypes.Type(QueueCommand.RecordMergeRefused.class),
-  @JsonSubTypes.Type(QueueCommand.RecordBranchDeleted.class)
+  @JsonSubTypes.Type(QueueCommand.RecordBranchDeleted.class),
+  @JsonSubTypes.Type(QueueCommand.FreezeQueue.class),
+  @JsonSubTypes.Type(QueueCommand.UnfreezeQueue.class)
 })
 public sealed interface QueueCommand {
 
@@ -57,11 +61,25 @@ public sealed interface QueueCommand {
    * {@code priority} and {@code noBatch} are null when the request did not give them; {@code
    * headSha} is the head the submitter saw (a comment or label on GitHub), null when unknown: a PR
    * whose head is another by the time the source host is read was pushed to after it was submitted.
+   * {@code dependsOn}: the PRs of the queue it must land after (API.md §2), null when not given (a
+   * resubmit keeps what the first submit said).
    */
-  record SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch, String headSha)
+  record SubmitPullRequest(
+      long prNumber, Priority priority, Boolean noBatch, String headSha, List<Long> dependsOn)
       implements QueueCommand {
+    /** The most PRs one PR may depend on. */
+    public static final int MAX_DEPENDS_ON = 50;
+
+    public SubmitPullRequest {
+      dependsOn = dependsOn == null ? null : List.copyOf(dependsOn);
+    }
+
+    public SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch, String headSha) {
+      this(prNumber, priority, noBatch, headSha, null);
+    }
+
     public SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch) {
-      this(prNumber, priority, noBatch, null);
+      this(prNumber, priority, noBatch, null, null);
     }
   }
 
@@ -79,7 +97,9 @@ public sealed interface QueueCommand {
    * when nothing does), or {@code open = false} once it was closed (its ref deleted). Texts are cut
    * to what GitHub itself allows (a title of {@value #MAX_TITLE} characters, names of {@value
    * #MAX_NAME}): a plain git server would otherwise give a commit message of any length, and each
-   * is kept in the queue's document.
+   * is kept in the queue's document. {@code dependsOn}: the PRs its description (GitHub) or head
+   * commit message (git) names in {@code Depends-On: #n} lines, at most {@link
+   * SubmitPullRequest#MAX_DEPENDS_ON}.
    */
   record RecordPullRequestState(
       long prNumber,
@@ -90,12 +110,30 @@ public sealed interface QueueCommand {
       String baseBranch,
       String headBranch,
       Mergeability mergeability,
-      String hold)
+      String hold,
+      List<Long> dependsOn)
       implements QueueCommand {
     public static final int MAX_TITLE = 256;
     public static final int MAX_NAME = 255;
 
+    public RecordPullRequestState(
+        long prNumber,
+        boolean open,
+        String sha,
+        String title,
+        String author,
+        String baseBranch,
+        String headBranch,
+        Mergeability mergeability,
+        String hold) {
+      this(prNumber, open, sha, title, author, baseBranch, headBranch, mergeability, hold, null);
+    }
+
     public RecordPullRequestState {
+      dependsOn =
+          dependsOn == null
+              ? List.of()
+              : dependsOn.stream().limit(SubmitPullRequest.MAX_DEPENDS_ON).toList();
       title = cut(title, MAX_TITLE);
       author = cut(author, MAX_NAME);
       baseBranch = cut(baseBranch, MAX_NAME);
@@ -128,10 +166,9 @@ public sealed interface QueueCommand {
    * one sentence saying why they cannot be read (a permission the App lacks). Only hosts that
    * declare required checks send it; a queue that never got one follows the plain-git rule.
    */
-  record RecordRequiredChecks(java.util.List<RequiredCheck> checks, String problem)
-      implements QueueCommand {
+  record RecordRequiredChecks(List<RequiredCheck> checks, String problem) implements QueueCommand {
     public RecordRequiredChecks {
-      checks = checks == null ? java.util.List.of() : java.util.List.copyOf(checks);
+      checks = checks == null ? List.of() : List.copyOf(checks);
     }
   }
 
@@ -216,4 +253,17 @@ public sealed interface QueueCommand {
 
   /** Effect result: the run's test branch no longer exists. */
   record RecordBranchDeleted(String testRunId) implements QueueCommand {}
+
+  /**
+   * Stop landing (testing goes on) until {@link UnfreezeQueue} or {@code until} (null: until
+   * unfrozen); freezing a frozen queue replaces its reason and end.
+   */
+  record FreezeQueue(String reason, Instant until) implements QueueCommand {}
+
+  /** Land again; a queue that is not frozen stays as it is. */
+  record UnfreezeQueue(boolean unused) implements QueueCommand {
+    public UnfreezeQueue() {
+      this(false);
+    }
+  }
 }

@@ -7,5 +7,7 @@ public enum CancellationReason {
   PR_PUSHED_TO,
   PR_BASE_BRANCH_CHANGED,
   /** Not ready for longer than the queue's {@code notReadyTimeoutHours}. */
-  NOT_READY_TIMEOUT
+  NOT_READY_TIMEOUT,
+  /** A pull request it depends on failed or was cancelled (API.md §2 {@code dependsOn}). */
+  DEPENDENCY_FAILED
 }

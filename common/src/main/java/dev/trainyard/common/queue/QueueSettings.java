@@ -29,7 +29,8 @@ public record QueueSettings(
     DirectMergeMode directMergeMode,
     OptimizationMode optimizationMode,
     MergeMethod mergeMethod,
-    long notReadyTimeoutHours) {
+    long notReadyTimeoutHours,
+    List<MergeWindow> mergeWindows) {
 
   /** The only test-branch construction mode; read-only on the wire. */
   public static final String TEST_BRANCH_CONSTRUCTION_MODE = "merge_commits";
@@ -37,6 +38,7 @@ public record QueueSettings(
   public QueueSettings {
     requiredStatuses = requiredStatuses == null ? null : List.copyOf(requiredStatuses);
     allowedBotSubmitters = List.copyOf(allowedBotSubmitters);
+    mergeWindows = mergeWindows == null ? List.of() : List.copyOf(mergeWindows);
   }
 
   public static QueueSettings defaults(QueueMode mode, long concurrency) {
@@ -63,7 +65,8 @@ public record QueueSettings(
         DirectMergeMode.OFF,
         OptimizationMode.OFF,
         MergeMethod.MERGE_COMMIT,
-        24);
+        24,
+        List.of());
   }
 
   /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */
@@ -99,7 +102,8 @@ public record QueueSettings(
         or(p.directMergeMode(), directMergeMode),
         or(p.optimizationMode(), optimizationMode),
         or(p.mergeMethod(), mergeMethod),
-        or(p.notReadyTimeoutHours(), notReadyTimeoutHours));
+        or(p.notReadyTimeoutHours(), notReadyTimeoutHours),
+        or(p.mergeWindows(), mergeWindows));
   }
 
   private static <T> T or(T patched, T current) {

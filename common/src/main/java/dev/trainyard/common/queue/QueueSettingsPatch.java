@@ -34,25 +34,32 @@ public record QueueSettingsPatch(
     DirectMergeMode directMergeMode,
     OptimizationMode optimizationMode,
     MergeMethod mergeMethod,
-    Long notReadyTimeoutHours) {
+    Long notReadyTimeoutHours,
+    List<MergeWindow> mergeWindows) {
 
   public static QueueSettingsPatch empty() {
     return new QueueSettingsPatch(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, false, null, false, null, null, null, null, null);
+        null, null, null, false, null, false, null, null, null, null, null, null);
   }
 
   /** A patch that changes only the mode. */
   public static QueueSettingsPatch mode(QueueMode mode) {
-    return only(mode, null);
+    return only(mode, null, null);
+  }
+
+  /** A patch that changes only the merge windows. */
+  public static QueueSettingsPatch mergeWindows(List<MergeWindow> windows) {
+    return only(null, null, windows);
   }
 
   /** A patch that changes only the merge method (a queue created with one). */
   public static QueueSettingsPatch mergeMethod(MergeMethod mergeMethod) {
-    return only(null, mergeMethod);
+    return only(null, mergeMethod, null);
   }
 
-  private static QueueSettingsPatch only(QueueMode mode, MergeMethod mergeMethod) {
+  private static QueueSettingsPatch only(
+      QueueMode mode, MergeMethod mergeMethod, List<MergeWindow> windows) {
     return new QueueSettingsPatch(
         null,
         mode,
@@ -79,7 +86,8 @@ public record QueueSettingsPatch(
         null,
         null,
         mergeMethod,
-        null);
+        null,
+        windows);
   }
 
   /** The same patch without its mode (kept back while a mode switch waits for runs). */
@@ -110,6 +118,7 @@ public record QueueSettingsPatch(
         directMergeMode,
         optimizationMode,
         mergeMethod,
-        notReadyTimeoutHours);
+        notReadyTimeoutHours,
+        mergeWindows);
   }
 }

@@ -1,12 +1,17 @@
 package dev.trainyard.common.view;
 
+import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import java.util.List;
 
-/** A queue as getQueue shows it; the gateway flattens {@code settings} into the response. */
+/**
+ * A queue as getQueue shows it; the gateway flattens {@code settings} into the response. {@code
+ * freeze}: null unless frozen.
+ */
 public record QueueView(
     QueueState state,
     String branch,
     QueueSettings settings,
+    QueueFreeze freeze,
     List<PullRequestListItem> enqueuedPullRequests) {}

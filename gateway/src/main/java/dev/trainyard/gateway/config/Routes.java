@@ -96,6 +96,8 @@ public class Routes {
         .post("/v1/getQueue", org, queues::get)
         .post("/v1/updateQueue", org, queues::update)
         .post("/v1/deleteQueue", org, queues::delete)
+        .post("/v1/freezeQueue", org, queues::freeze)
+        .post("/v1/unfreezeQueue", org, queues::unfreeze)
         .get("/v1/getMergeQueueMetrics", org, metrics::get)
         .post("/v1/scm/git/notify", org, scm::gitNotify)
         .post("/v1/scm/git/setRemote", org, remotes::setRemote)

@@ -2,9 +2,14 @@ package dev.trainyard.gateway.http;
 
 import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.json.StrictJson;
+import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoRef;
 import java.math.BigInteger;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -47,7 +52,52 @@ public final class RequestBody extends StrictJson {
    */
   public long prNumber() {
     String error = "pr.number must be an integer between 0 and 4294967295";
-    JsonNode n = node("pr.number").orElseThrow(() -> new InvalidRequestException(error));
+    return prNumber(node("pr.number").orElseThrow(() -> new InvalidRequestException(error)), error);
+  }
+
+  /**
+   * {@code dependsOn} (API.md §2): the PR numbers, each like {@code pr.number} (a digit string is
+   * taken too), without repeats; empty when absent. At most {@code max}, and never {@code self}.
+   */
+  public Optional<List<Long>> dependsOn(long self, int max) {
+    return node("dependsOn")
+        .map(
+            n -> {
+              String error = "dependsOn must be an array of pull request numbers";
+              if (!n.isArray()) {
+                throw new InvalidRequestException(error);
+              }
+              if (n.size() > max) {
+                throw new InvalidRequestException(
+                    "dependsOn may name at most " + max + " pull requests, not " + n.size());
+              }
+              List<Long> numbers = new ArrayList<>();
+              for (JsonNode item : n) {
+                long number = prNumber(item, error + " (integers between 0 and 4294967295)");
+                if (number == self) {
+                  throw new InvalidRequestException(
+                      "dependsOn must not name pull request " + self + " itself");
+                }
+                if (!numbers.contains(number)) {
+                  numbers.add(number);
+                }
+              }
+              return numbers;
+            });
+  }
+
+  /** An RFC 3339 timestamp. */
+  public Optional<Instant> optionalInstant(String path) {
+    return optionalString(path)
+        .map(
+            text ->
+                Timestamps.tryParseRfc3339(text)
+                    .orElseThrow(
+                        () ->
+                            new InvalidRequestException(path + " must be an RFC 3339 timestamp")));
+  }
+
+  private static long prNumber(JsonNode n, String error) {
     BigInteger value;
     if (n.isIntegralNumber()) {
       value = n.bigIntegerValue();

@@ -15,7 +15,6 @@ import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
 import dev.trainyard.gateway.queues.QueueReader;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -68,7 +67,12 @@ public class PullRequestHandler {
         request,
         body ->
             new QueueCommand.SubmitPullRequest(
-                body.prNumber(), priority(body), body.optionalBoolean("noBatch").orElse(null)));
+                body.prNumber(),
+                priority(body),
+                body.optionalBoolean("noBatch").orElse(null),
+                null,
+                body.dependsOn(body.prNumber(), QueueCommand.SubmitPullRequest.MAX_DEPENDS_ON)
+                    .orElse(null)));
   }
 
   public Mono<ServerResponse> cancel(ServerRequest request) {
@@ -177,8 +181,8 @@ public class PullRequestHandler {
               PullRequestReader.ListFilter filter =
                   new PullRequestReader.ListFilter(
                       body.optionalEnum("state", PrState.class).orElse(null),
-                      instant(body, "since"),
-                      instant(body, "until"));
+                      body.optionalInstant("since").orElse(null),
+                      body.optionalInstant("until").orElse(null));
               int take =
                   body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
               String cursorText = body.optionalString("cursor").orElse(null);
@@ -267,16 +271,6 @@ public class PullRequestHandler {
               }
               throw ApiException.badRequest(error);
             })
-        .orElse(null);
-  }
-
-  private static Instant instant(RequestBody body, String field) {
-    return body.optionalString(field)
-        .map(
-            text ->
-                Timestamps.tryParseRfc3339(text)
-                    .orElseThrow(
-                        () -> ApiException.badRequest(field + " must be an RFC 3339 timestamp")))
         .orElse(null);
   }
 

@@ -3,7 +3,9 @@ package dev.trainyard.gateway.queues;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.DirectMergeMode;
 import dev.trainyard.common.queue.MergeMethod;
+import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.OptimizationMode;
+import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
@@ -14,17 +16,22 @@ import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
 import dev.trainyard.gateway.scm.github.GithubLandingCheck;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 /** createQueue, getQueue, updateQueue, deleteQueue. */
 @Component
 public class QueueHandler {
   private static final long MAX = RequestBody.MAX_UINT32;
   private static final int MAX_STATUS_LENGTH = 255;
+  private static final int MAX_WINDOWS = 50;
   private final CommandBus commands;
   private final QueueReader reader;
   private final RepositoryQueues repositoryQueues;
@@ -128,6 +135,104 @@ public class QueueHandler {
         .then(JsonResponses.empty());
   }
 
+  /**
+   * freezeQueue: nothing lands until unfreezeQueue or {@code until}; a queue that does not exist is
+   * a 404 from the engine.
+   */
+  public Mono<ServerResponse> freeze(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
+              String reason =
+                  body.optionalString("reason")
+                      .filter(r -> !r.isBlank())
+                      .orElseThrow(
+                          () ->
+                              ApiException.badRequest(
+                                  "reason is required: say why the queue is frozen"));
+              if (reason.length() > QueueFreeze.MAX_REASON
+                  || reason.chars().anyMatch(c -> c < 0x20)) {
+                throw ApiException.badRequest(
+                    "reason must be one line of at most " + QueueFreeze.MAX_REASON + " characters");
+              }
+              Instant until = body.optionalInstant("until").orElse(null);
+              if (until != null && !until.isAfter(Instant.now())) {
+                throw ApiException.badRequest("until must be in the future");
+              }
+              return commands
+                  .sendExpectingAcceptance(key, new QueueCommand.FreezeQueue(reason, until))
+                  .then(JsonResponses.empty());
+            });
+  }
+
+  public Mono<ServerResponse> unfreeze(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body ->
+                commands.sendExpectingAcceptance(
+                    body.queueKey(RouteGuard.org(request.exchange())),
+                    new QueueCommand.UnfreezeQueue()))
+        .then(JsonResponses.empty());
+  }
+
+  /**
+   * {@code mergeWindows}: an array of {@code {days, start, end, timeZone}} (at most {@value
+   * #MAX_WINDOWS}); {@code []} removes them. Each part is checked and named in the error.
+   */
+  private static List<MergeWindow> mergeWindows(RequestBody body) {
+    return body.node("mergeWindows")
+        .map(
+            n -> {
+              if (!n.isArray()) {
+                throw ApiException.badRequest(
+                    "mergeWindows must be an array of {days, start, end, timeZone}");
+              }
+              if (n.size() > MAX_WINDOWS) {
+                throw ApiException.badRequest(
+                    "mergeWindows may hold at most " + MAX_WINDOWS + " windows");
+              }
+              List<MergeWindow> windows = new ArrayList<>();
+              for (int i = 0; i < n.size(); i++) {
+                windows.add(window(i, n.get(i)));
+              }
+              return windows;
+            })
+        .orElse(null);
+  }
+
+  private static MergeWindow window(int index, JsonNode n) {
+    String field = "mergeWindows[" + index + "]";
+    if (!n.isObject()) {
+      throw ApiException.badRequest(field + " must be an object {days, start, end, timeZone}");
+    }
+    JsonNode days = n.get("days");
+    if (days == null || !days.isArray()) {
+      throw ApiException.badRequest(field + ".days must be an array of day names (mon..sun)");
+    }
+    List<String> names = new ArrayList<>();
+    for (JsonNode day : days) {
+      if (!day.isString()) {
+        throw ApiException.badRequest(field + ".days must be an array of day names (mon..sun)");
+      }
+      names.add(day.asString());
+    }
+    try {
+      return MergeWindow.of(
+          index, names, text(n, field, "start"), text(n, field, "end"), text(n, field, "timeZone"));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest(e.getMessage());
+    }
+  }
+
+  private static String text(JsonNode window, String field, String name) {
+    JsonNode n = window.get(name);
+    if (n == null || !n.isString()) {
+      throw ApiException.badRequest(field + "." + name + " must be a string");
+    }
+    return n.asString();
+  }
+
   static QueueSettingsPatch patch(RequestBody body) {
     QueueState state = body.optionalEnum("state", QueueState.class).orElse(null);
     if (state == QueueState.SWITCHING_MODES) {
@@ -164,6 +269,7 @@ public class QueueHandler {
         body.optionalEnum("directMergeMode", DirectMergeMode.class).orElse(null),
         body.optionalEnum("optimizationMode", OptimizationMode.class).orElse(null),
         body.optionalEnum("mergeMethod", MergeMethod.class).orElse(null),
-        body.optionalLong("notReadyTimeoutHours", 0, MAX).orElse(null));
+        body.optionalLong("notReadyTimeoutHours", 0, MAX).orElse(null),
+        mergeWindows(body));
   }
 }

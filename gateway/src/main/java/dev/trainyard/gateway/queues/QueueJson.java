@@ -16,6 +16,7 @@ final class QueueJson {
     out.setAll((ObjectNode) Json.mapper().valueToTree(view.settings()));
     out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
     out.putArray("batchingRules");
+    out.set("freeze", Json.mapper().valueToTree(view.freeze()));
     if (withEnqueued) {
       out.set("enqueuedPullRequests", Json.mapper().valueToTree(view.enqueuedPullRequests()));
     }

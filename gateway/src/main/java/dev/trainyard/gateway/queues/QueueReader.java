@@ -42,7 +42,8 @@ public class QueueReader {
         .zipWith(
             enqueued(key.id()),
             (stored, items) ->
-                new QueueView(stored.state(), stored.branch(), stored.settings(), items));
+                new QueueView(
+                    stored.state(), stored.branch(), stored.settings(), stored.freeze(), items));
   }
 
   /**

@@ -5,6 +5,9 @@ import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * One submission of a pull request to a queue. {@code priorityDefaulted} records that the submit
@@ -14,6 +17,8 @@ import java.time.Instant;
  * a bisection could not explain a batch's failure by its half alone, so it is tested alone until it
  * concludes (a PR that breaks only together with another must not be batched with it forever).
  * {@code submittedSha}: the head the submitter saw, when the submission said (null otherwise).
+ * {@code dependsOn}: the PRs its submit said it depends on; {@code landedDependencies}: those of
+ * its dependencies (named by the submit or the source host) that have landed.
  */
 public record Entry(
     String id,
@@ -31,7 +36,26 @@ public record Entry(
     String verifiedByTestRun,
     String testRunId,
     boolean isolated,
-    String submittedSha) {
+    String submittedSha,
+    List<Long> dependsOn,
+    List<Long> landedDependencies) {
+
+  public Entry {
+    dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+    landedDependencies = landedDependencies == null ? List.of() : List.copyOf(landedDependencies);
+  }
+
+  /**
+   * The PRs this one must land after: those its submit named and those its source host names
+   * ({@code Depends-On: #n}), without the ones that already landed.
+   */
+  public List<Long> unlandedDependencies() {
+    return Stream.concat(dependsOn.stream(), pr.dependsOn().stream())
+        .distinct()
+        .filter(n -> !landedDependencies.contains(n) && n != prNumber)
+        .sorted()
+        .toList();
+  }
 
   public boolean skipTheLine() {
     return priority.skipsTheLine();
@@ -64,11 +88,28 @@ public record Entry(
     return c.entry();
   }
 
-  Entry withPriority(Priority newPriority, boolean defaulted, boolean newNoBatch) {
+  Entry withPriority(
+      Priority newPriority, boolean defaulted, boolean newNoBatch, List<Long> newDependsOn) {
     Copy c = new Copy(this);
     c.priority = newPriority;
     c.priorityDefaulted = defaulted;
     c.noBatch = newNoBatch;
+    c.dependsOn = newDependsOn;
+    return c.entry();
+  }
+
+  /** The entry knowing that {@code prNumbers}, landed now, no longer hold it back. */
+  Entry withLanded(List<Long> prNumbers) {
+    List<Long> landed = new ArrayList<>(landedDependencies);
+    prNumbers.stream()
+        .filter(n -> !landed.contains(n))
+        .filter(n -> dependsOn.contains(n) || pr.dependsOn().contains(n))
+        .forEach(landed::add);
+    if (landed.size() == landedDependencies.size()) {
+      return this;
+    }
+    Copy c = new Copy(this);
+    c.landedDependencies = landed;
     return c.entry();
   }
 
@@ -123,6 +164,8 @@ public record Entry(
     private String verifiedByTestRun;
     private String testRunId;
     private boolean isolated;
+    private List<Long> dependsOn;
+    private List<Long> landedDependencies;
 
     private Copy(Entry from) {
       this.from = from;
@@ -137,6 +180,8 @@ public record Entry(
       verifiedByTestRun = from.verifiedByTestRun;
       testRunId = from.testRunId;
       isolated = from.isolated;
+      dependsOn = from.dependsOn;
+      landedDependencies = from.landedDependencies;
     }
 
     private Entry entry() {
@@ -156,7 +201,9 @@ public record Entry(
           verifiedByTestRun,
           testRunId,
           isolated,
-          from.submittedSha);
+          from.submittedSha,
+          dependsOn,
+          landedDependencies);
     }
   }
 }

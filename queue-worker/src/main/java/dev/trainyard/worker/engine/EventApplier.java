@@ -62,7 +62,13 @@ public final class EventApplier {
       return mapEntry(
           state,
           e.entryId(),
-          x -> x.withPriority(e.priority(), e.priorityDefaulted(), e.noBatch()));
+          x -> x.withPriority(e.priority(), e.priorityDefaulted(), e.noBatch(), e.dependsOn()));
+    } else if (event instanceof QueueEvent.QueueFrozen e) {
+      return state.withFreeze(e.freeze());
+    } else if (event instanceof QueueEvent.QueueUnfrozen) {
+      return state.withFreeze(null);
+    } else if (event instanceof QueueEvent.LandingHoldChanged e) {
+      return state.withLandingHold(e.hold());
     } else if (event instanceof PullRequestQueued e) {
       return mapEntry(state, e.entryId(), x -> x.withState(PrState.PENDING, e.at()));
     } else if (event instanceof PullRequestNotReady e) {

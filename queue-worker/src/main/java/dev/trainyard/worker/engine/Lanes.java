@@ -51,9 +51,12 @@ final class Lanes {
     return ancestors;
   }
 
-  /** The next run to land: the first passed head of a lane (not while paused). */
+  /**
+   * The next run to land: the first passed head of a lane (not while paused, frozen or outside
+   * every merge window: {@link LandingGate}).
+   */
   static Optional<TestRun> landable(QueueAggregate state) {
-    if (state.state() == QueueState.PAUSED) {
+    if (state.state() == QueueState.PAUSED || state.landingHold() != null) {
       return Optional.empty();
     }
     return passedHeads(state).stream().findFirst();
@@ -110,9 +113,13 @@ final class Lanes {
     return path.containsAll(overlapping) ? new Placement(true, latest) : new Placement(false, null);
   }
 
-  /** Whether two PRs may share an impacted target (unknown targets overlap everything). */
+  /**
+   * Whether two PRs may share an impacted target (unknown targets overlap everything), or one
+   * depends on the other: either way they share a lane.
+   */
   static boolean overlaps(Entry a, Entry b) {
-    return a.impactedTargets() == null
+    return Dependencies.related(a, b)
+        || a.impactedTargets() == null
         || b.impactedTargets() == null
         || a.impactedTargets().overlaps(b.impactedTargets());
   }

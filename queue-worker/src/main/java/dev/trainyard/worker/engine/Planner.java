@@ -13,7 +13,8 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The readiness rules evaluated after every accepted command (SCHEDULING.md "Planning rule"):
+ * The readiness rules evaluated after every accepted command (SCHEDULING.md "Planning rule"): the
+ * landing gate follows the clock ({@link LandingGate}); a PR whose dependency failed is cancelled;
  * readiness moves PRs that wait for a run between {@code not_ready} and {@code pending}; a PR
  * {@code not_ready} for longer than {@code notReadyTimeoutHours} is cancelled. Runs are {@link
  * RunPlanner}'s.
@@ -34,11 +35,18 @@ final class Planner {
    * QueueAggregate#checksProblem()}).
    */
   List<QueueEvent> plan(QueueAggregate state, Instant now) {
-    List<QueueEvent> events = new ArrayList<>();
+    List<QueueEvent> events = new ArrayList<>(LandingGate.plan(state, now));
     boolean requiresTargets = state.settings().requiresImpactedTargets();
     boolean checksKnown = state.checksProblem() == null;
     for (Entry e : state.inQueueOrder()) {
-      boolean ready = checksKnown && e.isReady(state.key().branch(), requiresTargets);
+      if (Dependencies.failed(state, e).isPresent()) {
+        events.add(new PullRequestCancelled(e.id(), CancellationReason.DEPENDENCY_FAILED, now));
+        continue;
+      }
+      boolean ready =
+          checksKnown
+              && e.isReady(state.key().branch(), requiresTargets)
+              && Dependencies.problem(state, e).isEmpty();
       if (e.state() == PrState.NOT_READY && ready) {
         events.add(new PullRequestQueued(e.id(), Reasons.MERGE_ITEM_NOW_READY, now));
       } else if (e.state() == PrState.PENDING && e.testRunId() == null && !ready) {
@@ -53,9 +61,10 @@ final class Planner {
 
   /**
    * The earliest stale timeout of a not-ready PR, testing timeout of a live run, end of a green
-   * run's settle time, or end of a partial batch's wait.
+   * run's settle time, end of a partial batch's wait, or change of the landing gate (a merge window
+   * opening or closing, a freeze's end).
    */
-  Optional<Instant> nextDeadline(QueueAggregate state) {
+  Optional<Instant> nextDeadline(QueueAggregate state, Instant now) {
     long timeout = state.settings().testingTimeoutMinutes();
     CheckRule rule = CheckRule.of(state, settle);
     return Stream.of(
@@ -64,7 +73,7 @@ final class Planner {
                 .map(e -> staleDeadline(state, e)),
             state.runs().live().stream().map(r -> Verdict.deadline(r, timeout)),
             state.runs().live().stream().map(r -> Verdict.settled(r, rule)),
-            Stream.of(RunPlanner.batchDeadline(state)))
+            Stream.of(RunPlanner.batchDeadline(state), LandingGate.nextChange(state, now)))
         .flatMap(s -> s)
         .flatMap(Optional::stream)
         .min(Instant::compareTo);

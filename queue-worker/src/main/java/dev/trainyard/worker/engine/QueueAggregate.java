@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
@@ -15,7 +16,11 @@ import java.util.Optional;
  * recently (so their final form can still be projected and read), its test runs, and the mode it
  * switches to once its runs are done ({@code switchingTo}, null unless switching). {@code
  * requiredChecks}: what the source host declares required on the target (null on plain git); {@code
- * landingProblem}: why the host last refused to land a run, in its words, until a run lands.
+ * landingProblem}: why the host last refused to land a run, in its words, until a run lands; {@code
+ * freeze}: set by {@code freezeQueue}, null when not frozen; {@code landingHold}: why nothing lands
+ * now (frozen, outside every merge window), null when landing may happen — the planner keeps it in
+ * step with the clock, so what lands is decided by state, not by when an effect is asked for;
+ * {@code history}: the recent runs' durations and verdicts the queue's estimates use.
  */
 public record QueueAggregate(
     QueueKey key,
@@ -30,7 +35,10 @@ public record QueueAggregate(
     QueueMode switchingTo,
     String sourceProblem,
     RequiredChecks requiredChecks,
-    String landingProblem) {
+    String landingProblem,
+    QueueFreeze freeze,
+    String landingHold,
+    RunHistory history) {
 
   /** How many target uploads for not-yet-submitted PRs are remembered; the oldest go first. */
   public static final int MAX_TARGETS_BEFORE_SUBMIT = 1000;
@@ -46,6 +54,7 @@ public record QueueAggregate(
     targetsBeforeSubmit = List.copyOf(targetsBeforeSubmit);
     concluded = List.copyOf(concluded);
     runs = runs == null ? RunBook.EMPTY : runs;
+    history = history == null ? RunHistory.EMPTY : history;
   }
 
   public static QueueAggregate created(QueueKey key, QueueSettings settings, Instant at) {
@@ -62,7 +71,10 @@ public record QueueAggregate(
         null,
         null,
         null,
-        null);
+        null,
+        null,
+        null,
+        RunHistory.EMPTY);
   }
 
   public Optional<Entry> activeEntry(long prNumber) {
@@ -154,6 +166,24 @@ public record QueueAggregate(
     return c.aggregate();
   }
 
+  QueueAggregate withFreeze(QueueFreeze newFreeze) {
+    Copy c = new Copy(this);
+    c.freeze = newFreeze;
+    return c.aggregate();
+  }
+
+  QueueAggregate withLandingHold(String hold) {
+    Copy c = new Copy(this);
+    c.landingHold = hold;
+    return c.aggregate();
+  }
+
+  QueueAggregate withHistory(RunHistory newHistory) {
+    Copy c = new Copy(this);
+    c.history = newHistory;
+    return c.aggregate();
+  }
+
   QueueAggregate withRequiredChecks(RequiredChecks checks) {
     Copy c = new Copy(this);
     c.requiredChecks = checks;
@@ -187,6 +217,9 @@ public record QueueAggregate(
     private String sourceProblem;
     private RequiredChecks requiredChecks;
     private String landingProblem;
+    private QueueFreeze freeze;
+    private String landingHold;
+    private RunHistory history;
 
     private Copy(QueueAggregate from) {
       this.from = from;
@@ -201,6 +234,9 @@ public record QueueAggregate(
       sourceProblem = from.sourceProblem;
       requiredChecks = from.requiredChecks;
       landingProblem = from.landingProblem;
+      freeze = from.freeze;
+      landingHold = from.landingHold;
+      history = from.history;
     }
 
     private QueueAggregate aggregate() {
@@ -217,7 +253,10 @@ public record QueueAggregate(
           switchingTo,
           sourceProblem,
           requiredChecks,
-          landingProblem);
+          landingProblem,
+          freeze,
+          landingHold,
+          history);
     }
   }
 }

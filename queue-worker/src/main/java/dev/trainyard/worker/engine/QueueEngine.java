@@ -14,6 +14,7 @@ import dev.trainyard.common.queue.CancellationReason;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
+import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
@@ -28,6 +29,8 @@ import dev.trainyard.worker.engine.QueueEvent.PullRequestResubmitted;
 import dev.trainyard.worker.engine.QueueEvent.PullRequestSubmitted;
 import dev.trainyard.worker.engine.QueueEvent.QueueCreated;
 import dev.trainyard.worker.engine.QueueEvent.QueueDeleted;
+import dev.trainyard.worker.engine.QueueEvent.QueueFrozen;
+import dev.trainyard.worker.engine.QueueEvent.QueueUnfrozen;
 import dev.trainyard.worker.engine.QueueEvent.QueueUpdated;
 import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
 import dev.trainyard.worker.engine.QueueEvent.TestsRestarted;
@@ -109,9 +112,9 @@ public final class QueueEngine {
     throw new IllegalStateException("planning did not settle for " + describe(key));
   }
 
-  /** The next time the queue needs a {@link Tick}, if any. */
-  public Optional<Instant> nextDeadline(QueueAggregate state) {
-    return state == null ? Optional.empty() : planner.nextDeadline(state);
+  /** The next time after {@code now} the queue needs a {@link Tick}, if any. */
+  public Optional<Instant> nextDeadline(QueueAggregate state, Instant now) {
+    return state == null ? Optional.empty() : planner.nextDeadline(state, now);
   }
 
   private Decision decidePrimary(
@@ -171,6 +174,12 @@ public final class QueueEngine {
           : Decision.accept(List.of(new QueueEvent.RequiredChecksChanged(checks)));
     } else if (command instanceof QueueCommand.RefreshFromScm) {
       return Decision.accept(List.of()); // reading the source host is the shell's work
+    } else if (command instanceof QueueCommand.FreezeQueue c) {
+      return Decision.accept(
+          List.of(new QueueFrozen(new QueueFreeze(c.reason(), c.until()), ctx.now())));
+    } else if (command instanceof QueueCommand.UnfreezeQueue) {
+      return Decision.accept(
+          state.freeze() == null ? List.of() : List.of(new QueueUnfrozen(false, ctx.now())));
     }
     return RunResults.beyondLimits(state, command)
         .map(Decision::reject)
@@ -231,10 +240,17 @@ public final class QueueEngine {
       return Decision.reject(
           Rejection.invalidState("the queue is draining and takes no new pull requests"));
     }
+    Optional<Rejection> badDependencies = Dependencies.check(state, command);
+    if (badDependencies.isPresent()) {
+      return Decision.reject(badDependencies.get());
+    }
     Optional<Entry> existing = state.activeEntry(command.prNumber());
     if (existing.isPresent()) {
       Entry e = existing.get();
-      boolean changes = command.priority() != null || command.noBatch() != null;
+      boolean changes =
+          command.priority() != null
+              || command.noBatch() != null
+              || (command.dependsOn() != null && !command.dependsOn().equals(e.dependsOn()));
       return Decision.accept(
           changes
               ? List.of(
@@ -242,7 +258,8 @@ public final class QueueEngine {
                       e.id(),
                       command.priority() != null ? command.priority() : e.priority(),
                       command.priority() == null && e.priorityDefaulted(),
-                      command.noBatch() != null ? command.noBatch() : e.noBatch()))
+                      command.noBatch() != null ? command.noBatch() : e.noBatch(),
+                      command.dependsOn() != null ? command.dependsOn() : e.dependsOn()))
               : List.of());
     }
     if (state.entries().size() >= maxQueuePrs) {
@@ -271,7 +288,9 @@ public final class QueueEngine {
             null,
             null,
             false,
-            command.headSha());
+            command.headSha(),
+            command.dependsOn(),
+            List.of());
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }
 
@@ -308,7 +327,13 @@ public final class QueueEngine {
     }
     PullRequestInfo info =
         new PullRequestInfo(
-            c.title(), c.sha(), c.baseBranch(), c.author(), c.headBranch(), c.hold());
+            c.title(),
+            c.sha(),
+            c.baseBranch(),
+            c.author(),
+            c.headBranch(),
+            c.hold(),
+            c.dependsOn());
     Mergeability mergeability = mergeability(entry, c);
     if (info.equals(entry.pr()) && mergeability == entry.mergeability()) {
       return Decision.accept(List.of());

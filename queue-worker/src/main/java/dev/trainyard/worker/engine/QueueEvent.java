@@ -4,6 +4,7 @@ import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.queue.CancellationReason;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
+import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
@@ -37,9 +38,16 @@ public sealed interface QueueEvent {
 
   record PullRequestSubmitted(Entry entry) implements QueueEvent {}
 
-  /** A PR already in the queue was submitted again: its priority and noBatch are refreshed. */
+  /**
+   * A PR already in the queue was submitted again: its priority, noBatch and the dependencies its
+   * submit names are refreshed.
+   */
   record PullRequestResubmitted(
-      String entryId, Priority priority, boolean priorityDefaulted, boolean noBatch)
+      String entryId,
+      Priority priority,
+      boolean priorityDefaulted,
+      boolean noBatch,
+      List<Long> dependsOn)
       implements QueueEvent {}
 
   /** The PR became ready and waits for a test slot ({@code pull_request.queued}). */
@@ -124,6 +132,24 @@ public sealed interface QueueEvent {
    * there (parallel lanes land on wherever the target is).
    */
   record TargetMoved(String targetSha) implements QueueEvent {}
+
+  /**
+   * {@code freezeQueue}: nothing lands until unfrozen or {@code freeze.until} ({@code
+   * queue.frozen}).
+   */
+  record QueueFrozen(QueueFreeze freeze, Instant at) implements QueueEvent {}
+
+  /**
+   * The freeze ended: {@code unfreezeQueue}, or its {@code until} passed ({@code expired}) ({@code
+   * queue.unfrozen}).
+   */
+  record QueueUnfrozen(boolean expired, Instant at) implements QueueEvent {}
+
+  /**
+   * Whether landing may happen changed: {@code hold} says why it may not (frozen, outside every
+   * merge window), null when it may again.
+   */
+  record LandingHoldChanged(String hold) implements QueueEvent {}
 
   /** A concluded run's branch is gone. */
   record TestBranchDeleted(String runId) implements QueueEvent {}

@@ -5,6 +5,7 @@ import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
 import dev.trainyard.worker.engine.QueueEvent.TestRunBisected;
 import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,13 +70,16 @@ final class RunApplier {
   }
 
   static QueueAggregate passed(QueueAggregate state, String runId, Instant at) {
-    QueueAggregate next = mapRun(state, runId, r -> r.withState(RunState.PASSED, null, at));
+    QueueAggregate next =
+        mapRun(
+            verdict(state, runId, at, false), runId, r -> r.withState(RunState.PASSED, null, at));
     TestRun run = next.runs().live(runId).orElseThrow();
     return mapEntries(next, run, x -> x.verifiedBy(runId, at));
   }
 
   static QueueAggregate wentRed(QueueAggregate state, String runId, String reason, Instant at) {
-    QueueAggregate next = mapRun(state, runId, r -> r.withState(RunState.RED, reason, at));
+    QueueAggregate next =
+        mapRun(verdict(state, runId, at, true), runId, r -> r.withState(RunState.RED, reason, at));
     TestRun run = next.runs().live(runId).orElseThrow();
     return mapEntries(next, run, x -> x.inRun(runId, PrState.PENDING_FAILURE, at));
   }
@@ -89,7 +93,8 @@ final class RunApplier {
       PrState prState,
       Instant at) {
     TestRun run = state.runs().live(runId).orElseThrow().withState(finalState, reason, at);
-    QueueAggregate next = finish(state, run);
+    QueueAggregate next =
+        finish(finalState == RunState.FAILED ? verdict(state, runId, at, true) : state, run);
     for (String entryId : run.entryIds()) {
       if (next.entry(entryId).isPresent()) {
         next = EventApplier.conclude(next, entryId, prState, at);
@@ -98,8 +103,14 @@ final class RunApplier {
     return next;
   }
 
+  /** The run's PRs merged; the PRs that depend on them no longer wait for them. */
   static QueueAggregate landed(QueueAggregate state, String runId, String targetSha, Instant at) {
+    List<Long> merged =
+        state.runs().live(runId).orElseThrow().prs().stream().map(TestedPr::number).toList();
     QueueAggregate next = concluded(state, runId, RunState.SUCCEEDED, null, PrState.MERGED, at);
+    next =
+        next.withEntries(
+            next.entries().stream().map(x -> x.withLanded(merged)).toList(), next.nextSequence());
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
@@ -113,7 +124,7 @@ final class RunApplier {
   static QueueAggregate bisected(QueueAggregate state, TestRunBisected e) {
     TestRun failed =
         state.runs().live(e.runId()).orElseThrow().withState(RunState.FAILED, e.reason(), e.at());
-    QueueAggregate next = finish(state, failed);
+    QueueAggregate next = finish(verdict(state, e.runId(), e.at(), true), failed);
     List<TestRun> live = new ArrayList<>(next.runs().live());
     live.addAll(e.halves());
     next = withBook(next, live, null, null, null);
@@ -122,6 +133,18 @@ final class RunApplier {
       next = mapEntries(next, half, x -> x.inRun(half.id(), PrState.PENDING, e.at()));
     }
     return next;
+  }
+
+  /**
+   * The queue's history gains the verdict of chain run {@code runId} when it had none yet (a red
+   * that waited as a pending failure is counted when it went red, not again when it failed).
+   */
+  private static QueueAggregate verdict(
+      QueueAggregate state, String runId, Instant at, boolean red) {
+    TestRun run = state.runs().live(runId).orElseThrow();
+    return run.bisection() || !run.isUndecided()
+        ? state
+        : state.withHistory(state.history().with(Duration.between(run.createdAt(), at), red));
   }
 
   static QueueAggregate bisectionStarted(QueueAggregate state, String runId, Instant at) {

@@ -492,10 +492,14 @@ final class RunPlanner {
         && (lane.size() < concurrency || prs < 2 * concurrency);
   }
 
-  /** Ready PRs not in any run, in queue order. */
+  /**
+   * Ready PRs not in any run, in queue order, without those whose dependencies are neither landed
+   * nor in a run of the chain (they start behind them).
+   */
   private static List<Entry> waiting(QueueAggregate state) {
     return state.inQueueOrder().stream()
         .filter(e -> e.state() == PrState.PENDING && e.testRunId() == null)
+        .filter(e -> Dependencies.startable(state, e))
         .toList();
   }
 }

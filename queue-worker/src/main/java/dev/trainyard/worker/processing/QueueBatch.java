@@ -249,7 +249,7 @@ final class QueueBatch {
             version,
             state,
             state == null ? null : Views.queue(state),
-            engine.nextDeadline(state).orElse(null),
+            engine.nextDeadline(state, now).orElse(null),
             before.rememberAfter(appliedNow, now),
             outbox.id(),
             RowProjector.rowVersions(state, before.rowVersions(), rows),

@@ -3,6 +3,7 @@ package dev.trainyard.worker.projection;
 import dev.trainyard.common.event.PublicEvent;
 import dev.trainyard.common.event.PullRequestBatchEvent;
 import dev.trainyard.common.event.PullRequestEvent;
+import dev.trainyard.common.event.QueueFreezeEvent;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -26,7 +27,8 @@ import java.util.List;
 
 /**
  * Maps engine events to the {@code pull_request.*} bodies of API.md §7, one per PR the event moved,
- * and a {@code pull_request_batch.*} body when the run carries a batch.
+ * a {@code pull_request_batch.*} body when the run carries a batch, and {@code queue.frozen} /
+ * {@code queue.unfrozen}.
  */
 public final class PublicEvents {
   private final String publicUrl;
@@ -84,6 +86,14 @@ public final class PublicEvents {
     } else if (event instanceof TestRunCleared e) {
       TestRun run = state.runs().any(e.runId()).orElseThrow();
       return requeued(state, run, now, Reasons.BISECTION_REQUIRED);
+    } else if (event instanceof QueueEvent.QueueFrozen e) {
+      QueueKey key = state.key();
+      return List.of(
+          QueueFreezeEvent.frozen(
+              key.repo(), key.branch(), now, e.freeze().reason(), e.freeze().until()));
+    } else if (event instanceof QueueEvent.QueueUnfrozen e) {
+      QueueKey key = state.key();
+      return List.of(QueueFreezeEvent.unfrozen(key.repo(), key.branch(), now, e.expired()));
     } else if (event instanceof TestRunCancelled e) {
       TestRun run = state.runs().any(e.runId()).orElseThrow();
       List<PublicEvent> events = new ArrayList<>();

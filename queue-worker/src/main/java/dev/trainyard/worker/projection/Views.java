@@ -6,6 +6,7 @@ import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.PullRequestView;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.common.view.Readiness;
+import dev.trainyard.worker.engine.Dependencies;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
 import java.util.List;
@@ -17,7 +18,8 @@ public final class Views {
   public static QueueView queue(QueueAggregate queue) {
     List<PullRequestListItem> enqueued =
         queue.inQueueOrder().stream().map(e -> pullRequest(queue, e).listItem()).toList();
-    return new QueueView(queue.state(), queue.key().branch(), queue.settings(), enqueued);
+    return new QueueView(
+        queue.state(), queue.key().branch(), queue.settings(), queue.freeze(), enqueued);
   }
 
   public static PullRequestView pullRequest(QueueAggregate queue, Entry e) {
@@ -76,6 +78,6 @@ public final class Views {
       return "no impacted targets were uploaded for its head commit, and the queue runs in"
           + " parallel mode";
     }
-    return "it is ready and waits for the queue to re-plan";
+    return Dependencies.problem(queue, e).orElse("it is ready and waits for the queue to re-plan");
   }
 }

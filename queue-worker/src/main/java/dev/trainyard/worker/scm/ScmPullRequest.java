@@ -1,13 +1,15 @@
 package dev.trainyard.worker.scm;
 
 import dev.trainyard.common.queue.Mergeability;
+import java.util.List;
 
 /**
  * A pull request as its source host reports it. {@code headBranch} is null where the host does not
  * name it (a plain git mirror has only {@code refs/pull/<n>/head}); {@code mergeability} is null
  * where the host does not report it with the PR, and then {@link ScmProvider#mergeability} computes
  * it. {@code hold}: what keeps the host from merging it beyond conflicts (a draft, a review its
- * protection requires), in one clause; null when nothing does.
+ * protection requires), in one clause; null when nothing does. {@code dependsOn}: the PRs its
+ * {@code Depends-On: #n} lines name ({@link dev.trainyard.common.queue.DependsOnLines}).
  */
 public record ScmPullRequest(
     long number,
@@ -17,4 +19,9 @@ public record ScmPullRequest(
     String title,
     String author,
     Mergeability mergeability,
-    String hold) {}
+    String hold,
+    List<Long> dependsOn) {
+  public ScmPullRequest {
+    dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+  }
+}

@@ -272,7 +272,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
               seen.baseBranch(),
               seen.headBranch(),
               mergeability,
-              seen.hold());
+              seen.hold(),
+              seen.dependsOn());
       if (differs(entry, observed)) {
         sends.add(signals.send(key, observed));
       }
@@ -292,6 +293,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         || !observed.author().equals(entry.pr().author())
         || !observed.baseBranch().equals(entry.pr().baseBranch())
         || observed.mergeability() != entry.mergeability()
-        || !Objects.equals(observed.hold(), entry.pr().hold());
+        || !Objects.equals(observed.hold(), entry.pr().hold())
+        || !observed.dependsOn().equals(entry.pr().dependsOn());
   }
 }

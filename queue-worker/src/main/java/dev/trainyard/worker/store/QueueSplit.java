@@ -100,6 +100,7 @@ public record QueueSplit(StoredQueue next, List<StoredEntry> written, List<Strin
             view.state(),
             view.branch(),
             view.settings(),
+            view.freeze(),
             inOrder.stream().map(StoredEntry::item).toList()),
         header.nextDeadline(),
         header.recent(),

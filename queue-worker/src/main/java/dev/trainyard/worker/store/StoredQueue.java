@@ -123,7 +123,7 @@ public record StoredQueue(
         aggregate == null ? null : aggregate.withStoredEntries(List.of()),
         view == null
             ? null
-            : new QueueView(view.state(), view.branch(), view.settings(), List.of()),
+            : new QueueView(view.state(), view.branch(), view.settings(), view.freeze(), List.of()),
         nextDeadline,
         recent,
         outboxId,

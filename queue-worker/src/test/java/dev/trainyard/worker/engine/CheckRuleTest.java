@@ -189,7 +189,9 @@ class CheckRuleTest {
   @Test
   void theSettleTimeIsTheQueuesNextDeadline() {
     QueueFixture q = QueueFixture.settling(SETTLE).queued(1).built(1).status(1, "ci/test", SUCCESS);
-    assertThat(new QueueEngine(QueueEngine.DEFAULT_MAX_QUEUE_PRS, SETTLE).nextDeadline(q.state()))
+    assertThat(
+            new QueueEngine(QueueEngine.DEFAULT_MAX_QUEUE_PRS, SETTLE)
+                .nextDeadline(q.state(), q.now()))
         .contains(q.now().plus(SETTLE));
   }
 

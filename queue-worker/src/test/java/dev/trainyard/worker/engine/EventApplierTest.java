@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueMode;
@@ -32,12 +33,15 @@ class EventApplierTest {
                 before,
                 new QueueEvent.TestRunCancelled(fixture.runOf(12).id(), "X", fixture.now()));
       }
+      if (type == QueueEvent.QueueUnfrozen.class) {
+        before = EventApplier.apply(before, sample(QueueEvent.QueueFrozen.class, fixture));
+      }
       QueueAggregate after = EventApplier.apply(before, event);
       if (type != QueueEvent.QueueDeleted.class && type != QueueEvent.TestsRestarted.class) {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(31);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(34);
   }
 
   /**
@@ -89,7 +93,7 @@ class EventApplierTest {
 
   private static QueueCommand randomCommand(Random random) {
     long pr = random.nextInt(6);
-    return switch (random.nextInt(11)) {
+    return switch (random.nextInt(14)) {
       case 0 ->
           new QueueCommand.CreateQueue(
               random.nextBoolean() ? QueueMode.SINGLE : QueueMode.PARALLEL, 1 + random.nextInt(5));
@@ -100,7 +104,30 @@ class EventApplierTest {
       case 2 -> new QueueCommand.DeleteQueue();
       case 3, 4 ->
           new QueueCommand.SubmitPullRequest(
-              pr, random.nextBoolean() ? null : Priority.ofValue(random.nextInt(256)), null);
+              pr,
+              random.nextBoolean() ? null : Priority.ofValue(random.nextInt(256)),
+              null,
+              null,
+              random.nextBoolean() ? null : List.of((long) random.nextInt(6)));
+      case 11 ->
+          new QueueCommand.FreezeQueue(
+              "release",
+              random.nextBoolean()
+                  ? null
+                  : QueueFixture.T0.plus(Duration.ofHours(random.nextInt(48))));
+      case 12 -> new QueueCommand.UnfreezeQueue();
+      case 13 ->
+          new QueueCommand.UpdateQueue(
+              QueueFixture.mergeWindows(
+                  random.nextBoolean()
+                      ? List.of()
+                      : List.of(
+                          MergeWindow.of(
+                              0,
+                              List.of("mon", "tue", "thu"),
+                              "09:00",
+                              "17:00",
+                              "Europe/Berlin"))));
       case 5 -> new QueueCommand.CancelPullRequest(pr);
       case 6 -> new QueueCommand.RestartTests(pr);
       case 7 ->
@@ -160,9 +187,17 @@ class EventApplierTest {
               null,
               null,
               false,
-              null));
+              null,
+              List.of(12L),
+              List.of()));
     if (type == QueueEvent.PullRequestResubmitted.class)
-      return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true);
+      return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true, List.of());
+    if (type == QueueEvent.QueueFrozen.class)
+      return new QueueEvent.QueueFrozen(
+          new dev.trainyard.common.queue.QueueFreeze("release", null), t);
+    if (type == QueueEvent.QueueUnfrozen.class) return new QueueEvent.QueueUnfrozen(false, t);
+    if (type == QueueEvent.LandingHoldChanged.class)
+      return new QueueEvent.LandingHoldChanged("outside every merge window");
     if (type == QueueEvent.PullRequestQueued.class)
       return new QueueEvent.PullRequestQueued(e.id(), "MERGE_ITEM_NOW_READY", t);
     if (type == QueueEvent.PullRequestNotReady.class)

@@ -443,8 +443,8 @@ class QueueEngineTest {
   @org.junit.jupiter.api.Test
   void nextDeadlineIsTheEarliestStaleTimeout() {
     QueueFixture given = queue().submitted(12).after(Duration.ofHours(1)).submitted(13);
-    assertThat(new QueueEngine().nextDeadline(given.state()))
+    assertThat(new QueueEngine().nextDeadline(given.state(), given.now()))
         .contains(QueueFixture.T0.plus(Duration.ofHours(24)));
-    assertThat(new QueueEngine().nextDeadline(absent().state())).isEmpty();
+    assertThat(new QueueEngine().nextDeadline(absent().state(), QueueFixture.T0)).isEmpty();
   }
 }

@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
@@ -139,7 +140,9 @@ final class QueueFixture {
             e.verifiedByTestRun(),
             e.testRunId(),
             e.isolated(),
-            e.submittedSha());
+            e.submittedSha(),
+            e.dependsOn(),
+            e.landedDependencies());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
@@ -160,6 +163,20 @@ final class QueueFixture {
             null,
             Mergeability.MERGEABLE,
             null));
+  }
+
+  /** {@code pr} submitted saying it depends on {@code on} (API.md §2 {@code dependsOn}). */
+  QueueFixture dependent(long pr, Long... on) {
+    return apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, List.of(on)));
+  }
+
+  /** {@code freezeQueue}: until unfrozen ({@code until} null) or {@code until}. */
+  QueueFixture frozen(Instant until) {
+    return apply(new QueueCommand.FreezeQueue("release 4.2", until));
+  }
+
+  QueueFixture windows(MergeWindow... windows) {
+    return updated(QueueSettingsPatch.mergeWindows(List.of(windows)));
   }
 
   /** Submitted and ready, in that order. */
@@ -383,6 +400,10 @@ final class QueueFixture {
     return now;
   }
 
+  static QueueSettingsPatch mergeWindows(List<MergeWindow> windows) {
+    return QueueSettingsPatch.mergeWindows(windows);
+  }
+
   static QueueSettingsPatch patch(QueueState state, QueueMode mode, Long notReadyTimeoutHours) {
     return patch(state, mode, null, null, notReadyTimeoutHours);
   }
@@ -446,7 +467,8 @@ final class QueueFixture {
         null,
         t.optimization(),
         null,
-        notReadyTimeoutHours);
+        notReadyTimeoutHours,
+        null);
   }
 
   static List<String> eventNames(Decision decision) {

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,7 +26,11 @@ import org.junit.jupiter.api.Test;
  * landing, never more than {@code concurrency} chain runs (nor twice that waiting to land) and
  * {@code bisectionConcurrency} bisection runs are under test, every PR concludes once CI answers, a
  * good PR is never failed where nothing conflicts (bisection convicts only the guilty), and
- * replaying the events rebuilds the state. A failing seed reruns with {@code -Dtrainyard.seed=N}.
+ * replaying the events rebuilds the state. Some worlds add dependencies between PRs (submitted in
+ * any order: a PR never lands before what it depends on, and one whose dependency failed is
+ * cancelled, not failed), merge windows in a zone with daylight saving, or freezes that come and go
+ * (nothing lands outside a window or while frozen). A failing seed reruns with {@code
+ * -Dtrainyard.seed=N}.
  */
 class QueueSimulationTest {
 
@@ -50,6 +56,9 @@ class QueueSimulationTest {
     private final Map<String, List<Long>> commits = new HashMap<>();
     private final Set<Long> submitted = new HashSet<>();
     private final Set<String> reported = new HashSet<>();
+    private final Map<Long, List<Long>> dependsOn = new HashMap<>();
+    private final List<MergeWindow> windows;
+    private final boolean freezes;
     private String target = "t0";
     private int shas;
 
@@ -72,8 +81,22 @@ class QueueSimulationTest {
       if (random.nextBoolean()) {
         queue.skippingRedundantTests();
       }
+      // open 10:30–16:00 and 20:00–04:00 New York time (the second spans midnight)
+      this.windows =
+          random.nextInt(4) == 0
+              ? List.of(
+                  MergeWindow.of(0, ALL_DAYS, "10:30", "16:00", "America/New_York"),
+                  MergeWindow.of(1, ALL_DAYS, "20:00", "04:00", "America/New_York"))
+              : List.of();
+      if (!windows.isEmpty()) {
+        queue.apply(new QueueCommand.UpdateQueue(QueueFixture.mergeWindows(windows)));
+      }
+      this.freezes = random.nextInt(4) == 0;
       commits.put(target, List.of());
     }
+
+    private static final List<String> ALL_DAYS =
+        List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
 
     void run() {
       int prs = 4 + random.nextInt(14);
@@ -85,10 +108,25 @@ class QueueSimulationTest {
           conflicting.add(Set.of(pr - 1, pr));
         }
       }
+      if (random.nextInt(3) == 0) {
+        // dependencies only go to PRs of a lower rank in a random order: no cycles, and a PR
+        // is often submitted before what it depends on
+        List<Long> rank = new ArrayList<>();
+        for (long pr = 1; pr <= prs; pr++) {
+          rank.add(pr);
+        }
+        java.util.Collections.shuffle(rank, random);
+        for (int i = 1; i < rank.size(); i++) {
+          if (random.nextInt(3) == 0) {
+            dependsOn.put(rank.get(i), List.of(rank.get(random.nextInt(i))));
+          }
+        }
+      }
       long next = 1;
-      for (int step = 0; step < 3000; step++) {
+      for (int step = 0; step < 6000; step++) {
         if (next <= prs && random.nextInt(3) == 0) {
-          queue.submitted(next);
+          queue.apply(
+              new QueueCommand.SubmitPullRequest(next, null, null, null, dependsOn.get(next)));
           if (parallel) {
             queue.apply(new QueueCommand.SetImpactedTargets(next, "", randomTargets()));
           }
@@ -96,6 +134,7 @@ class QueueSimulationTest {
           observe(next++);
         }
         disturb();
+        freezeOrThaw();
         effects();
         ci();
         queue.after(Duration.ofMinutes(1)).apply(new QueueCommand.Tick());
@@ -109,6 +148,9 @@ class QueueSimulationTest {
           .as("replay, seed %d", seed)
           .isEqualTo(queue.state());
       for (long pr : submitted) {
+        if (queue.stateOf(pr) == PrState.CANCELLED) {
+          continue; // a person's cancel, or a dependency that failed
+        }
         if (broken.contains(pr)) {
           assertThat(queue.stateOf(pr))
               .as("broken %d, seed %d", pr, seed)
@@ -118,6 +160,19 @@ class QueueSimulationTest {
               .as("good %d, seed %d", pr, seed)
               .isNotEqualTo(PrState.FAILED);
         }
+      }
+    }
+
+    /** Now and then a release freezes the queue, for a while or until unfrozen. */
+    private void freezeOrThaw() {
+      if (!freezes || random.nextInt(60) != 0) {
+        return;
+      }
+      if (queue.state().freeze() == null) {
+        Instant until = random.nextBoolean() ? null : queue.now().plus(Duration.ofMinutes(90));
+        queue.apply(new QueueCommand.FreezeQueue("release", until));
+      } else {
+        queue.apply(new QueueCommand.UnfreezeQueue());
       }
     }
 
@@ -201,6 +256,10 @@ class QueueSimulationTest {
     }
 
     private void land(Effect.LandRun l) {
+      assertThat(MergeWindow.anyOpen(windows, queue.now()))
+          .as("lands only inside a merge window, seed %d", seed)
+          .isTrue();
+      assertThat(queue.state().freeze()).as("lands only when not frozen, seed %d", seed).isNull();
       if (!target.equals(l.expectedTargetSha())) {
         queue.apply(new QueueCommand.RecordMergeRefused(l.runId(), target, null));
         return;
@@ -260,6 +319,13 @@ class QueueSimulationTest {
       List<Long> landed = commits.get(target);
       assertThat(landed).as("nothing lands twice, seed %d", seed).doesNotHaveDuplicates();
       assertThat(landed).as("no broken PR lands, seed %d", seed).noneMatch(broken::contains);
+      for (int i = 0; i < landed.size(); i++) {
+        for (long dependency : dependsOn.getOrDefault(landed.get(i), List.of())) {
+          assertThat(landed.subList(0, i))
+              .as("#%d lands after #%d, its dependency, seed %d", landed.get(i), dependency, seed)
+              .contains(dependency);
+        }
+      }
     }
   }
 }

@@ -215,7 +215,7 @@ class ThroughputRulesTest {
   void aPartialBatchAsksForATickWhenItsWaitEnds() {
     QueueFixture q = queue().batching(4, 10).queued(1, 2);
 
-    assertThat(new QueueEngine().nextDeadline(q.state()))
+    assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
         .contains(QueueFixture.T0.plus(Duration.ofMinutes(10)));
   }
 

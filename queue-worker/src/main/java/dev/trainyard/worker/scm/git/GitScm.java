@@ -1,7 +1,9 @@
 package dev.trainyard.worker.scm.git;
 
+import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
 import dev.trainyard.common.git.GitLayout;
 import dev.trainyard.common.net.OutboundGuard;
+import dev.trainyard.common.queue.DependsOnLines;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
@@ -102,7 +104,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                     commit.getShortMessage(),
                     commit.getAuthorIdent().getName(),
                     null,
-                    null));
+                    null,
+                    DependsOnLines.parse(
+                        commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON)));
           }
         });
   }

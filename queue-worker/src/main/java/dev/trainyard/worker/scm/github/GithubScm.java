@@ -2,12 +2,14 @@ package dev.trainyard.worker.scm.github;
 
 import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.command.QueueCommand.ReportStatus;
+import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
 import dev.trainyard.common.github.CheckReports;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubClient.Answer;
 import dev.trainyard.common.github.GithubException;
 import dev.trainyard.common.github.GithubInstallation;
 import dev.trainyard.common.github.LandingRules;
+import dev.trainyard.common.queue.DependsOnLines;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
@@ -155,7 +157,8 @@ public final class GithubScm implements ScmProvider {
             pr.path("title").asString(""),
             pr.path("user").path("login").asString(""),
             mergeability(pr),
-            hold(pr)));
+            hold(pr),
+            DependsOnLines.parse(pr.path("body").asString(""), SubmitPullRequest.MAX_DEPENDS_ON)));
   }
 
   /**

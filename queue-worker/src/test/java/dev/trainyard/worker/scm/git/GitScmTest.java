@@ -93,8 +93,17 @@ class GitScmTest {
     ScmPullRequest read = scm.pullRequest(REPO, 7, "main").orElseThrow();
 
     assertThat(read)
-        .isEqualTo(new ScmPullRequest(7, head.name(), null, "main", "Add b", "alice", null, null));
+        .isEqualTo(
+            new ScmPullRequest(
+                7, head.name(), null, "main", "Add b", "alice", null, null, List.of()));
     assertThat(scm.pullRequest(REPO, 8, "main")).isEmpty();
+  }
+
+  @Test
+  void theHeadCommitsDependsOnLinesNameItsDependencies() throws Exception {
+    pr(7, "b.txt", "b\n", "Add b\n\nNeeds the new API.\n\nDepends-On: #5, #6\ndepends-on: #5");
+
+    assertThat(scm.pullRequest(REPO, 7, "main").orElseThrow().dependsOn()).containsExactly(5L, 6L);
   }
 
   @Test

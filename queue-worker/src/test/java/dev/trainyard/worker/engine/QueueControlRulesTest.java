@@ -1,0 +1,258 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.QueueFixture.queue;
+import static dev.trainyard.worker.engine.RunRulesTest.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
+import dev.trainyard.common.command.QueueCommand.FreezeQueue;
+import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
+import dev.trainyard.common.command.QueueCommand.Tick;
+import dev.trainyard.common.command.QueueCommand.UnfreezeQueue;
+import dev.trainyard.common.command.RejectionType;
+import dev.trainyard.common.queue.CancellationReason;
+import dev.trainyard.common.queue.MergeWindow;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.worker.engine.RunRulesTest.Row;
+import dev.trainyard.worker.projection.Views;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * One row per queue-control rule (API.md §2 {@code dependsOn}, §3 {@code mergeWindows} and {@code
+ * freeze}): given a queue, when, then. The fixture's clock starts on Thursday 2026-09-17 10:00 UTC.
+ */
+class QueueControlRulesTest {
+  /** Saturdays 09:00–17:00 UTC: closed at the fixture's start, open two days later. */
+  static final MergeWindow SATURDAY = MergeWindow.of(0, List.of("sat"), "09:00", "17:00", "UTC");
+
+  static final Instant SATURDAY_NINE = Instant.parse("2026-09-19T09:00:00Z");
+
+  /** {@code pr} passed its run, which waits to land. */
+  static QueueFixture passed(long pr) {
+    return queue().queued(pr).built(pr).green(pr);
+  }
+
+  static boolean lands(QueueFixture q, long pr) {
+    return Effects.of(q.state()).stream()
+        .anyMatch(e -> e instanceof Effect.LandRun l && l.runId().equals(q.runOf(pr).id()));
+  }
+
+  /** The source host shows {@code pr} open and mergeable, its description naming {@code on}. */
+  static QueueCommand declaring(long pr, Long... on) {
+    return new QueueCommand.RecordPullRequestState(
+        pr,
+        true,
+        "sha-" + pr,
+        "Change " + pr,
+        "dev" + pr,
+        "main",
+        null,
+        Mergeability.MERGEABLE,
+        null,
+        List.of(on));
+  }
+
+  static String reason(QueueFixture q, long pr) {
+    return Views.pullRequest(q.state(), q.state().activeEntry(pr).orElseThrow())
+        .readiness()
+        .notReadyReason();
+  }
+
+  static Stream<Row> rules() {
+    return Stream.of(
+        row(
+            "freeze: the passed run waits; nothing lands",
+            () -> passed(1),
+            q -> new FreezeQueue("release 4.2", null),
+            List.of("QueueFrozen", "LandingHoldChanged"),
+            q -> {
+              assertThat(lands(q, 1)).isFalse();
+              assertThat(q.state().landingHold()).isEqualTo("the queue is frozen: release 4.2");
+            }),
+        row(
+            "freeze: testing goes on",
+            () -> queue().frozen(null).submitted(1),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.state().runs().live()).hasSize(1)),
+        row(
+            "freeze: a run that passes while frozen waits",
+            () -> queue().frozen(null).queued(1).built(1),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
+              assertThat(lands(q, 1)).isFalse();
+            }),
+        row(
+            "unfreeze: the run that passed lands as tested, without a new run",
+            () -> passed(1).frozen(null),
+            q -> new UnfreezeQueue(),
+            List.of("QueueUnfrozen", "LandingHoldChanged"),
+            q -> {
+              assertThat(lands(q, 1)).isTrue();
+              assertThat(q.state().runs().live()).hasSize(1);
+            }),
+        row(
+            "unfreeze: a queue that is not frozen stays as it is",
+            () -> passed(1),
+            q -> new UnfreezeQueue(),
+            List.of(),
+            q -> assertThat(lands(q, 1)).isTrue()),
+        row(
+            "freeze until: it ends by itself when until passes",
+            () ->
+                passed(1)
+                    .frozen(QueueFixture.T0.plus(Duration.ofHours(1)))
+                    .after(Duration.ofHours(1)),
+            q -> new Tick(),
+            List.of("QueueUnfrozen", "LandingHoldChanged"),
+            q -> {
+              assertThat(q.state().freeze()).isNull();
+              assertThat(lands(q, 1)).isTrue();
+            }),
+        row(
+            "freeze: a PR that passed may still be cancelled (it is not being landed)",
+            () -> passed(1).frozen(null),
+            q -> new CancelPullRequest(1),
+            List.of("PullRequestCancelled", "TestRunCancelled"),
+            q -> assertThat(q.state().entries()).isEmpty()),
+        row(
+            "windows: outside every window the passed run waits",
+            () -> passed(1),
+            q -> new QueueCommand.UpdateQueue(QueueFixture.mergeWindows(List.of(SATURDAY))),
+            List.of("QueueUpdated", "LandingHoldChanged"),
+            q -> {
+              assertThat(lands(q, 1)).isFalse();
+              assertThat(q.state().landingHold())
+                  .isEqualTo("outside every merge window; the next opens at " + SATURDAY_NINE);
+            }),
+        row(
+            "windows: when the window opens the run lands as tested",
+            () ->
+                passed(1).windows(SATURDAY).after(Duration.between(QueueFixture.T0, SATURDAY_NINE)),
+            q -> new Tick(),
+            List.of("LandingHoldChanged"),
+            q -> {
+              assertThat(q.state().landingHold()).isNull();
+              assertThat(lands(q, 1)).isTrue();
+            }),
+        row(
+            "windows: inside a window nothing waits",
+            () ->
+                queue()
+                    .windows(SATURDAY)
+                    .after(Duration.between(QueueFixture.T0, SATURDAY_NINE))
+                    .queued(1)
+                    .built(1),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q -> assertThat(lands(q, 1)).isTrue()),
+        row(
+            "dependsOn: a dependency not in the queue keeps the PR not ready",
+            () -> queue().dependent(2, 1L),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved"),
+            q ->
+                assertThat(reason(q, 2))
+                    .isEqualTo(
+                        "it depends on pull request #1, which is not in the queue; submit it too")),
+        row(
+            "dependsOn: once the dependency is submitted the PR is ready, but does not start",
+            () -> queue().dependent(2, 1L).ready(2),
+            q -> new SubmitPullRequest(1, null, null),
+            List.of("PullRequestSubmitted", "PullRequestQueued"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().runs().live()).isEmpty();
+            }),
+        row(
+            "dependsOn: when the dependency starts, the PR starts behind it",
+            () -> queue().dependent(2, 1L).ready(2).submitted(1),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted", "TestRunStarted"),
+            q -> assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(1).id())),
+        row(
+            "dependsOn: a PR submitted first but depending on a later one waits for it",
+            () -> queue().dependent(1, 2L).ready(1).submitted(2),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted", "TestRunStarted"),
+            q -> assertThat(q.runOf(1).predecessorId()).isEqualTo(q.runOf(2).id())),
+        row(
+            "dependsOn: a failed dependency cancels the PR (DEPENDENCY_FAILED)",
+            () -> queue().queued(1).dependent(2, 1L).ready(2).built(1),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "PullRequestCancelled"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.CANCELLED);
+              assertThat(lastCancellation(q)).isEqualTo(CancellationReason.DEPENDENCY_FAILED);
+            }),
+        row(
+            "dependsOn: a cancelled dependency cancels the PR",
+            () -> queue().queued(1).dependent(2, 1L).ready(2),
+            q -> new CancelPullRequest(1),
+            List.of(
+                "PullRequestCancelled",
+                "PullRequestCancelled",
+                "TestRunCancelled",
+                "TestRunCancelled"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.CANCELLED)),
+        row(
+            "dependsOn: a PR whose dependency landed starts on the target",
+            () -> passed(1).landed(1).dependent(2, 1L),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.runOf(2).predecessorId()).isNull()),
+        row(
+            "Depends-On: a cycle the source host forms makes the newer PR not ready",
+            () -> queue().submitted(1).dependent(2, 1L).ready(2),
+            q -> declaring(1, 2L),
+            List.of("PullRequestObserved", "PullRequestQueued", "PullRequestNotReady"),
+            q ->
+                assertThat(reason(q, 2))
+                    .startsWith("its dependencies make a cycle (#2 → #1 → #2)")));
+  }
+
+  /** The reason of the last cancellation the queue recorded. */
+  static CancellationReason lastCancellation(QueueFixture q) {
+    return q.log().stream()
+        .filter(e -> e instanceof QueueEvent.PullRequestCancelled)
+        .map(e -> ((QueueEvent.PullRequestCancelled) e).reason())
+        .reduce((first, second) -> second)
+        .orElseThrow();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void rule(Row row) {
+    RunRulesTest.check(row);
+  }
+
+  @Test
+  void aDependsOnCycleOrThePrItselfIsRefusedAtSubmit() {
+    QueueFixture q = queue().dependent(2, 1L).dependent(1, 3L);
+    Decision cycle = q.decide(new SubmitPullRequest(3, null, null, null, List.of(2L)));
+    assertThat(cycle.rejection().type()).isEqualTo(RejectionType.INVALID_STATE);
+    assertThat(cycle.rejection().message())
+        .isEqualTo("dependsOn would make a cycle of dependencies: #3 → #2 → #1 → #3");
+    Decision self = q.decide(new SubmitPullRequest(4, null, null, null, List.of(4L)));
+    assertThat(self.rejection().message()).isEqualTo("dependsOn names pull request 4 itself");
+  }
+
+  @Test
+  void theNextDeadlineIsTheFreezesEndOrTheWindowsNextChange() {
+    QueueEngine engine = new QueueEngine();
+    Instant end = QueueFixture.T0.plus(Duration.ofMinutes(30));
+    assertThat(engine.nextDeadline(queue().frozen(end).state(), QueueFixture.T0)).contains(end);
+    assertThat(engine.nextDeadline(queue().windows(SATURDAY).state(), QueueFixture.T0))
+        .contains(SATURDAY_NINE);
+  }
+}
