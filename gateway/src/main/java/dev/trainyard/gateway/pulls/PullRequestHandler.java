@@ -9,12 +9,15 @@ import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
+import dev.trainyard.common.view.PullRequestView;
+import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.JsonResponses;
 import dev.trainyard.gateway.http.RequestBody;
 import dev.trainyard.gateway.queues.QueueReader;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -105,7 +108,8 @@ public class PullRequestHandler {
                                   "pull request "
                                       + (byNumber ? Long.toString(number) : "of branch " + branch)
                                       + " was never submitted to this queue")))
-                  .flatMap(row -> JsonResponses.ok(row.view()));
+                  .flatMap(row -> placed(key, row.view()))
+                  .flatMap(JsonResponses::ok);
             });
   }
 
@@ -196,22 +200,45 @@ public class PullRequestHandler {
                                 ? null
                                 : ListCursor.decode(cursorText, secret, scope);
                         long snapshot = after == null ? both.getT1() : after.snapshot();
-                        return pulls
-                            .page(key, snapshot, filter, after, take + 1)
+                        return Mono.zip(
+                                pulls.page(key, snapshot, filter, after, take + 1),
+                                queues.forecast(key))
                             .flatMap(
-                                rows ->
-                                    JsonResponses.ok(page(rows, take, snapshot, secret, scope)));
+                                page ->
+                                    JsonResponses.ok(
+                                        page(
+                                            page.getT1(),
+                                            take,
+                                            snapshot,
+                                            secret,
+                                            scope,
+                                            page.getT2())));
                       });
             });
   }
 
+  /** The view with where the PR stands now, when it has not concluded. */
+  private Mono<PullRequestView> placed(QueueKey key, PullRequestView view) {
+    return view.state().isFinal()
+        ? Mono.just(view)
+        : queues.forecast(key).map(forecast -> view.withForecast(forecast, Instant.now()));
+  }
+
   private static ObjectNode page(
-      List<PullRequestRow> rows, int take, long snapshot, byte[] secret, String scope) {
+      List<PullRequestRow> rows,
+      int take,
+      long snapshot,
+      byte[] secret,
+      String scope,
+      QueueForecast forecast) {
     ObjectNode out = Json.mapper().createObjectNode();
     List<PullRequestRow> shown = rows.subList(0, Math.min(take, rows.size()));
+    Instant now = Instant.now();
     out.set(
         "pullRequests",
-        Json.mapper().valueToTree(shown.stream().map(r -> r.view().listItem()).toList()));
+        Json.mapper()
+            .valueToTree(
+                shown.stream().map(r -> r.view().listItem().withForecast(forecast, now)).toList()));
     if (rows.size() > take) {
       PullRequestRow last = shown.get(shown.size() - 1);
       out.put(

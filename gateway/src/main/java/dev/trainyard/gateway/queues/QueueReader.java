@@ -5,8 +5,10 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.EntryTags;
 import dev.trainyard.common.view.PullRequestListItem;
+import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.gateway.http.ApiException;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -43,7 +45,14 @@ public class QueueReader {
             enqueued(key.id()),
             (stored, items) ->
                 new QueueView(
-                    stored.state(), stored.branch(), stored.settings(), stored.freeze(), items));
+                    stored.state(),
+                    stored.branch(),
+                    stored.settings(),
+                    stored.freeze(),
+                    items.stream()
+                        .map(item -> item.withForecast(stored.forecast(), Instant.now()))
+                        .toList(),
+                    stored.forecast()));
   }
 
   /**
@@ -92,6 +101,18 @@ public class QueueReader {
                 .thenComparingLong(d -> ((Number) d.get("sequence")).longValue()))
         .map(d -> Json.mapper().convertValue(d.get("item"), PullRequestListItem.class))
         .toList();
+  }
+
+  /** Where the queue's PRs stand, as its newest version estimated (none for a missing queue). */
+  public Mono<QueueForecast> forecast(QueueKey key) {
+    return find(key, "view.forecast")
+        .map(
+            doc -> {
+              Object forecast = doc.get("view", Document.class).get("forecast");
+              return forecast == null
+                  ? QueueForecast.NONE
+                  : Json.mapper().convertValue(forecast, QueueForecast.class);
+            });
   }
 
   /**

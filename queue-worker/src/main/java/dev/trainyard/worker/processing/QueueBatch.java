@@ -248,7 +248,7 @@ final class QueueBatch {
             before.org(),
             version,
             state,
-            state == null ? null : Views.queue(state),
+            state == null ? null : Views.queue(state, now),
             engine.nextDeadline(state, now).orElse(null),
             before.rememberAfter(appliedNow, now),
             outbox.id(),

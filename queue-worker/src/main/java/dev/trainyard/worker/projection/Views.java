@@ -8,18 +8,26 @@ import dev.trainyard.common.view.QueueView;
 import dev.trainyard.common.view.Readiness;
 import dev.trainyard.worker.engine.Dependencies;
 import dev.trainyard.worker.engine.Entry;
+import dev.trainyard.worker.engine.Forecast;
 import dev.trainyard.worker.engine.QueueAggregate;
+import java.time.Instant;
 import java.util.List;
 
 /** The read-model shapes of queues and pull requests, built from engine state. */
 public final class Views {
   private Views() {}
 
-  public static QueueView queue(QueueAggregate queue) {
+  /** The queue as getQueue shows it, with where its PRs stand as of {@code now}. */
+  public static QueueView queue(QueueAggregate queue, Instant now) {
     List<PullRequestListItem> enqueued =
         queue.inQueueOrder().stream().map(e -> pullRequest(queue, e).listItem()).toList();
     return new QueueView(
-        queue.state(), queue.key().branch(), queue.settings(), queue.freeze(), enqueued);
+        queue.state(),
+        queue.key().branch(),
+        queue.settings(),
+        queue.freeze(),
+        enqueued,
+        Forecast.of(queue, now));
   }
 
   public static PullRequestView pullRequest(QueueAggregate queue, Entry e) {
@@ -47,7 +55,9 @@ public final class Views {
         readiness,
         false,
         !e.state().isFinal(),
-        e.verifiedByTestRun());
+        e.verifiedByTestRun(),
+        null,
+        null);
   }
 
   /** One sentence: the first reason, in the order the planner's readiness rule checks them. */

@@ -123,7 +123,13 @@ public record StoredQueue(
         aggregate == null ? null : aggregate.withStoredEntries(List.of()),
         view == null
             ? null
-            : new QueueView(view.state(), view.branch(), view.settings(), view.freeze(), List.of()),
+            : new QueueView(
+                view.state(),
+                view.branch(),
+                view.settings(),
+                view.freeze(),
+                List.of(),
+                view.forecast()),
         nextDeadline,
         recent,
         outboxId,

@@ -62,7 +62,7 @@ class QueueDocumentSizeTest {
             "org",
             1,
             state,
-            Views.queue(state),
+            Views.queue(state, QueueFixture.T0),
             null,
             List.of(),
             null,

@@ -40,7 +40,7 @@ class StoredQueueJsonTest {
             "org",
             7,
             state,
-            Views.queue(state),
+            Views.queue(state, now),
             now,
             List.of(new RecentCommand("x", Instant.parse("2026-11-25T00:00:00Z"))),
             "outbox-1",

@@ -150,7 +150,7 @@ class JournaledWritesTest {
         "org",
         1,
         state,
-        Views.queue(state),
+        Views.queue(state, NOW),
         null,
         List.of(),
         "o-1",

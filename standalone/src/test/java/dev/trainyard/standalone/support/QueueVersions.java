@@ -69,7 +69,7 @@ public final class QueueVersions {
         "org",
         version,
         state,
-        Views.queue(state),
+        Views.queue(state, NOW),
         null,
         List.of(),
         null,

@@ -1,0 +1,100 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.QueueFixture.T0;
+import static dev.trainyard.worker.engine.QueueFixture.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.view.QueueForecast;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ForecastTest {
+  private static final Duration RUN = Duration.ofMinutes(10);
+
+  /** One run took ten minutes and landed; then PRs 2–5 queued with two slots: 2 and 3 test. */
+  private static QueueFixture twoSlotsFourWaiting() {
+    return queue()
+        .concurrency(2)
+        .queued(1)
+        .built(1)
+        .after(RUN)
+        .green(1)
+        .landed(1)
+        .queued(2, 3, 4, 5);
+  }
+
+  private static Optional<Instant> eta(QueueForecast f, long pr, QueueFixture q) {
+    return f.estimatedMergeAt(pr, q.now());
+  }
+
+  @Test
+  void runsInFlightLandAMedianRunAfterTheyStartedAndTheNextTakeTheSlotsAsTheyFree() {
+    QueueFixture q = twoSlotsFourWaiting();
+    QueueForecast f = Forecast.of(q.state(), q.now());
+
+    assertThat(f.numbers()).containsExactly(2L, 3L, 4L, 5L);
+    assertThat(f.position(4)).contains(3);
+    Instant start = T0.plus(RUN);
+    assertThat(eta(f, 2, q)).contains(start.plus(RUN));
+    assertThat(eta(f, 3, q)).contains(start.plus(RUN));
+    assertThat(eta(f, 4, q)).contains(start.plus(RUN).plus(RUN));
+    assertThat(eta(f, 5, q)).contains(start.plus(RUN).plus(RUN));
+    assertThat(f.position(1)).as("landed: no longer in line").isEmpty();
+  }
+
+  @Test
+  void aFreezeDelaysEveryLandingToItsEndOrLeavesItUnknown() {
+    Instant until = T0.plus(Duration.ofHours(3));
+    QueueForecast thawing = Forecast.of(twoSlotsFourWaiting().frozen(until).state(), T0.plus(RUN));
+    assertThat(thawing.estimatedMergeAt(5, T0)).contains(until);
+
+    QueueForecast frozen = Forecast.of(twoSlotsFourWaiting().frozen(null).state(), T0.plus(RUN));
+    assertThat(frozen.position(5)).contains(4);
+    assertThat(frozen.estimatedMergeAt(5, T0)).isEmpty();
+  }
+
+  @Test
+  void aLandingOutsideEveryWindowWaitsForTheNextOpening() {
+    QueueFixture q = twoSlotsFourWaiting().windows(QueueControlRulesTest.SATURDAY);
+    QueueForecast f = Forecast.of(q.state(), q.now());
+    assertThat(eta(f, 2, q)).contains(QueueControlRulesTest.SATURDAY_NINE);
+  }
+
+  @Test
+  void withoutHistoryThereIsAPlaceButNoEstimate() {
+    QueueFixture q = queue().queued(1, 2);
+    QueueForecast f = Forecast.of(q.state(), q.now());
+    assertThat(f.numbers()).containsExactly(1L, 2L);
+    assertThat(eta(f, 1, q)).isEmpty();
+  }
+
+  @Test
+  void aPrIsInLineAfterWhatItDependsOnAndRedRunsAheadDelayIt() {
+    QueueFixture q = queue().dependent(6, 7L).submitted(7);
+    assertThat(Forecast.line(q.state()).stream().map(Entry::prNumber)).containsExactly(7L, 6L);
+
+    QueueFixture flaky = twoSlotsFourWaiting();
+    flaky.built(2).after(RUN).red(2); // half the history is red now
+    QueueForecast f = Forecast.of(flaky.state(), flaky.now());
+    assertThat(flaky.state().history().failureRate()).isEqualTo(0.5);
+    assertThat(eta(f, 5, flaky).orElseThrow())
+        .as("later than a clean run of the queue")
+        .isAfter(flaky.now().plus(RUN));
+  }
+
+  @Test
+  void theForecastReadsBackFromItsText() {
+    QueueForecast f =
+        QueueForecast.of(
+            T0, List.of(12L, 9L), java.util.Arrays.asList(T0.plusSeconds(90), (Instant) null));
+    assertThat(f.prNumbers()).isEqualTo("12,9");
+    assertThat(f.etaSeconds()).isEqualTo("90,");
+    assertThat(f.estimatedMergeAt(12, T0)).contains(T0.plusSeconds(90));
+    assertThat(f.estimatedMergeAt(12, T0.plusSeconds(200))).contains(T0.plusSeconds(200));
+    assertThat(f.estimatedMergeAt(9, T0)).isEmpty();
+    assertThat(QueueForecast.NONE.position(1)).isEmpty();
+  }
+}
