@@ -1,0 +1,259 @@
+package dev.trainyard.standalone.queue;
+
+import static dev.trainyard.standalone.support.Api.body;
+import static dev.trainyard.standalone.support.Api.prBody;
+import static dev.trainyard.standalone.support.QueueSteps.awaitState;
+import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.pr;
+import static dev.trainyard.standalone.support.QueueSteps.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.CiSimulator;
+import dev.trainyard.standalone.support.QueueSteps;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Queue controls end to end on real git (API.md §2 {@code dependsOn}, {@code queuePosition}; §3
+ * {@code mergeWindows}, {@code freeze}; §6 freezeQueue): a freeze during a flow lets the runs
+ * finish and lands nothing until unfrozen, then lands them without new runs; a dependency chain
+ * submitted in reverse order lands in dependency order; a failed middle PR cancels the last; bad
+ * input is refused naming its field, storing nothing.
+ */
+class QueueControlsIT extends QueueScenario {
+
+  private void submitDependent(long pr, long... on) {
+    StringBuilder list = new StringBuilder();
+    for (long n : on) {
+      list.append(list.length() == 0 ? "" : ",").append(n);
+    }
+    String extra = "\"pr\":{\"number\":" + pr + "},\"dependsOn\":[" + list + "]";
+    assertThat(api.post("/v1/submitPullRequest", body(name, extra)).status()).isEqualTo(200);
+  }
+
+  private JsonNode queue() {
+    return api.post("/v1/getQueue", body(name, "")).json();
+  }
+
+  @Test
+  void aFreezeLetsRunsFinishLandsNothingAndUnfreezingLandsThemWithoutNewRuns() throws Exception {
+    ci.hold(true);
+    create(api, name, 2);
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    git.openPr(2, "Add b", "bob", "b.txt", "b\n");
+    submit(api, name, 1);
+    submit(api, name, 2);
+    awaitState(api, name, 2, "testing");
+
+    String freeze = "\"reason\":\"release 4.2 goes out\"";
+    assertThat(api.post("/v1/freezeQueue", body(name, freeze)).status()).isEqualTo(200);
+    ci.hold(false);
+    String run1 = awaitState(api, name, 1, "tests_passed").get("verifiedByTestRun").asString();
+    String run2 = awaitState(api, name, 2, "tests_passed").get("verifiedByTestRun").asString();
+    Awaitility.await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(6))
+        .until(() -> git.mainSubjects().equals(List.of("Initial commit")));
+    JsonNode frozen = queue().get("freeze");
+    assertThat(frozen.get("reason").asString()).isEqualTo("release 4.2 goes out");
+    assertThat(frozen.get("until").isNull()).isTrue();
+    int runs = ci.testRunsSeen();
+
+    assertThat(api.post("/v1/unfreezeQueue", body(name, "")).status()).isEqualTo(200);
+
+    assertThat(awaitState(api, name, 1, "merged").get("verifiedByTestRun").asString())
+        .isEqualTo(run1);
+    assertThat(awaitState(api, name, 2, "merged").get("verifiedByTestRun").asString())
+        .isEqualTo(run2);
+    assertThat(ci.testRunsSeen()).as("no run after the unfreeze").isEqualTo(runs);
+    assertThat(git.mainSubjects())
+        .containsExactly(
+            "Merge pull request #2: Add b", "Merge pull request #1: Add a", "Initial commit");
+    assertThat(queue().get("freeze").isNull()).isTrue();
+    List<JsonNode> events = events();
+    JsonNode frozenEvent = only(events, "queue.frozen");
+    assertThat(frozenEvent.get("reason").asString()).isEqualTo("release 4.2 goes out");
+    assertThat(frozenEvent.get("target_branch").asString()).isEqualTo("main");
+    assertThat(only(events, "queue.unfrozen").get("expired").asBoolean()).isFalse();
+  }
+
+  private static JsonNode only(List<JsonNode> events, String type) {
+    List<JsonNode> found =
+        events.stream().filter(e -> e.get("type").asString().equals(type)).toList();
+    assertThat(found).as(type).hasSize(1);
+    return found.get(0);
+  }
+
+  @Test
+  void aDependencyChainSubmittedInReverseOrderLandsInDependencyOrder() throws Exception {
+    create(api, name, 3);
+    git.openPr(1, "Add the API", "ann", "api.txt", "api\n");
+    git.openPr(2, "Use the API", "bob", "use.txt", "use\n");
+    // the source host declares the last link: a Depends-On line in the head commit's message
+    git.openPr(3, "Document it\n\nDepends-On: #2", "cid", "doc.txt", "doc\n");
+    submit(api, name, 3);
+    submitDependent(2, 1);
+    String waits = "it depends on pull request #1, which is not in the queue; submit it too";
+    QueueSteps.awaitPr(
+        api, name, 2, pr -> waits.equals(pr.get("readiness").get("notReadyReason").asString("")));
+    submit(api, name, 1);
+
+    for (long pr = 1; pr <= 3; pr++) {
+      awaitState(api, name, pr, "merged");
+    }
+    assertThat(git.mainSubjects())
+        .containsExactly(
+            "Merge pull request #3: Document it",
+            "Merge pull request #2: Use the API",
+            "Merge pull request #1: Add the API",
+            "Initial commit");
+  }
+
+  @Test
+  void aFailedMiddlePrCancelsTheOneThatDependsOnIt() throws Exception {
+    create(api, name, 3);
+    git.openPr(1, "Add the API", "ann", "api.txt", "api\n");
+    git.openPr(2, "Break the API", "bob", CiSimulator.BROKEN, "x\n");
+    git.openPr(3, "Use the API", "cid", "use.txt", "use\n");
+    submit(api, name, 1);
+    submitDependent(2, 1);
+    submitDependent(3, 2);
+
+    awaitState(api, name, 1, "merged");
+    awaitState(api, name, 2, "failed");
+    awaitState(api, name, 3, "cancelled");
+    assertThat(first(events(), "pull_request.canceled", 3).get("cancellation_reason").asString())
+        .isEqualTo("DEPENDENCY_FAILED");
+    assertThat(git.mainSubjects())
+        .containsExactly("Merge pull request #1: Add the API", "Initial commit");
+  }
+
+  @Test
+  void everyWaitingPrHasAPlaceAndOnceTheQueueHasHistoryAnEstimate() throws Exception {
+    create(api, name, 1);
+    QueueSteps.landPrs(api, git, name, 1);
+    ci.hold(true);
+    for (long pr = 2; pr <= 4; pr++) {
+      git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
+      submit(api, name, pr);
+    }
+    awaitState(api, name, 2, "testing");
+    Awaitility.await()
+        .atMost(QueueSteps.PATIENCE)
+        .until(() -> pr(api, name, 4).get("queuePosition").asInt(0) == 3);
+
+    Instant previous = Instant.EPOCH;
+    for (long pr = 2; pr <= 4; pr++) {
+      JsonNode view = pr(api, name, pr);
+      assertThat(view.get("queuePosition").asInt()).isEqualTo((int) pr - 1);
+      Instant eta = Instant.parse(view.get("estimatedMergeAt").asString());
+      assertThat(eta).as("later in line, later to land").isAfterOrEqualTo(previous);
+      previous = eta;
+    }
+    JsonNode enqueued = queue().get("enqueuedPullRequests");
+    assertThat(enqueued.get(2).get("queuePosition").asInt()).isEqualTo(3);
+    assertThat(enqueued.get(2).get("estimatedMergeAt").isNull()).isFalse();
+    JsonNode merged = pr(api, name, 1);
+    assertThat(merged.get("queuePosition").isNull()).isTrue();
+    assertThat(merged.get("estimatedMergeAt").isNull()).isTrue();
+    ci.hold(false);
+    awaitState(api, name, 4, "merged");
+  }
+
+  static Stream<Arguments> refused() {
+    String window =
+        "{\"days\":[\"mon\"],\"start\":\"09:00\",\"end\":\"17:00\",\"timeZone\":\"UTC\"}";
+    return Stream.of(
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeWindows\":[" + window.replace("\"mon\"", "\"funday\"") + "]",
+            400,
+            "mergeWindows[0].days: 'funday' is not one of mon, tue, wed, thu, fri, sat, sun"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeWindows\":[" + window.replace("UTC", "Mars/Olympus") + "]",
+            400,
+            "mergeWindows[0].timeZone 'Mars/Olympus' is not an IANA time zone"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeWindows\":[" + window.replace("17:00", "09:00") + "]",
+            400,
+            "mergeWindows[0].end must differ from start"),
+        Arguments.of(
+            "/v1/updateQueue", "\"mergeWindows\":{}", 400, "mergeWindows must be an array"),
+        Arguments.of(
+            "/v1/submitPullRequest",
+            "\"pr\":{\"number\":7},\"dependsOn\":[7]",
+            400,
+            "dependsOn must not name pull request 7 itself"),
+        Arguments.of(
+            "/v1/submitPullRequest",
+            "\"pr\":{\"number\":7},\"dependsOn\":" + manyNumbers(51),
+            400,
+            "dependsOn may name at most 50 pull requests, not 51"),
+        Arguments.of(
+            "/v1/submitPullRequest",
+            "\"pr\":{\"number\":7},\"dependsOn\":[-1]",
+            400,
+            "dependsOn must be an array of pull request numbers"),
+        Arguments.of("/v1/freezeQueue", "", 400, "reason is required"),
+        Arguments.of(
+            "/v1/freezeQueue",
+            "\"reason\":\"x\",\"until\":\"2020-01-01T00:00:00Z\"",
+            400,
+            "until must be in the future"),
+        Arguments.of(
+            "/v1/freezeQueue", "\"reason\":\"x\",\"until\":\"soon\"", 400, "until must be an RFC"));
+  }
+
+  private static String manyNumbers(int n) {
+    StringBuilder out = new StringBuilder("[");
+    for (int i = 1; i <= n; i++) {
+      out.append(i == 1 ? "" : ",").append(100 + i);
+    }
+    return out.append("]").toString();
+  }
+
+  @ParameterizedTest
+  @MethodSource("refused")
+  void badInputIsRefusedNamingItsFieldAndNothingIsStored(
+      String path, String extra, int status, String message) throws Exception {
+    create(api, name, 1);
+
+    Api.Response answer = api.post(path, body(name, extra));
+
+    assertThat(answer.status()).isEqualTo(status);
+    assertThat(answer.body()).startsWith(message);
+    JsonNode queue = queue();
+    assertThat(queue.get("mergeWindows")).isEmpty();
+    assertThat(queue.get("freeze").isNull()).isTrue();
+    assertThat(queue.get("enqueuedPullRequests")).isEmpty();
+  }
+
+  @Test
+  void aCycleIsRefusedAndFreezingAQueueThatDoesNotExistIsA404() throws Exception {
+    create(api, name, 1);
+    submitDependent(1, 2);
+    submitDependent(2, 3);
+
+    Api.Response cycle =
+        api.post("/v1/submitPullRequest", body(name, "\"pr\":{\"number\":3},\"dependsOn\":[1]"));
+
+    assertThat(cycle.status()).isEqualTo(400);
+    assertThat(cycle.body().strip())
+        .isEqualTo("dependsOn would make a cycle of dependencies: #3 → #1 → #2 → #3");
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody(name, 3)).status()).isEqualTo(404);
+    Api.Response missing =
+        api.post("/v1/freezeQueue", body(Api.uniqueRepo(), "\"reason\":\"release\""));
+    assertThat(missing.status()).isEqualTo(404);
+  }
+}
