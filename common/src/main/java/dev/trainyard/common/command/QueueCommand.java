@@ -34,7 +34,8 @@ import java.util.List;
   @JsonSubTypes.Type(QueueCommand.RecordMergeRefused.class),
   @JsonSubTypes.Type(QueueCommand.RecordBranchDeleted.class),
   @JsonSubTypes.Type(QueueCommand.FreezeQueue.class),
-  @JsonSubTypes.Type(QueueCommand.UnfreezeQueue.class)
+  @JsonSubTypes.Type(QueueCommand.UnfreezeQueue.class),
+  @JsonSubTypes.Type(QueueCommand.RecordDirectMergeRefused.class)
 })
 public sealed interface QueueCommand {
 
@@ -250,6 +251,12 @@ public sealed interface QueueCommand {
       this(testRunId, targetSha, conflictPrNumber, null);
     }
   }
+
+  /**
+   * Effect result: a direct merge's PR does not contain the target's head ({@code directMergeMode}
+   * {@code always}, API.md §3): it is tested the usual way.
+   */
+  record RecordDirectMergeRefused(String testRunId) implements QueueCommand {}
 
   /** Effect result: the run's test branch no longer exists. */
   record RecordBranchDeleted(String testRunId) implements QueueCommand {}

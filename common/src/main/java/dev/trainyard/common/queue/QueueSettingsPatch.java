@@ -45,21 +45,29 @@ public record QueueSettingsPatch(
 
   /** A patch that changes only the mode. */
   public static QueueSettingsPatch mode(QueueMode mode) {
-    return only(mode, null, null);
+    return only(mode, null, null, null);
   }
 
   /** A patch that changes only the merge windows. */
   public static QueueSettingsPatch mergeWindows(List<MergeWindow> windows) {
-    return only(null, null, windows);
+    return only(null, null, windows, null);
   }
 
   /** A patch that changes only the merge method (a queue created with one). */
   public static QueueSettingsPatch mergeMethod(MergeMethod mergeMethod) {
-    return only(null, mergeMethod, null);
+    return only(null, mergeMethod, null, null);
+  }
+
+  /** A patch that changes only the direct merge mode. */
+  public static QueueSettingsPatch directMergeMode(DirectMergeMode directMergeMode) {
+    return only(null, null, null, directMergeMode);
   }
 
   private static QueueSettingsPatch only(
-      QueueMode mode, MergeMethod mergeMethod, List<MergeWindow> windows) {
+      QueueMode mode,
+      MergeMethod mergeMethod,
+      List<MergeWindow> windows,
+      DirectMergeMode directMergeMode) {
     return new QueueSettingsPatch(
         null,
         mode,
@@ -83,7 +91,7 @@ public record QueueSettingsPatch(
         null,
         false,
         null,
-        null,
+        directMergeMode,
         null,
         mergeMethod,
         null,

@@ -216,6 +216,10 @@ public class EffectRunner implements AutoCloseable {
         return new RecordTestBranchConflict(b.runId(), c.prNumber());
       }
       throw new IllegalStateException(((TestBranchResult.NoBase) built).reason());
+    } else if (effect instanceof Effect.CheckDirectMerge d) {
+      return scm.containedTarget(key.orgRepo(), key.branch(), d.pr().sha())
+          .<QueueCommand>map(target -> new RecordTestBranch(d.runId(), target, d.pr().sha()))
+          .orElseGet(() -> new QueueCommand.RecordDirectMergeRefused(d.runId()));
     } else if (effect instanceof Effect.LandRun l) {
       MergeResult merged =
           scm.merge(

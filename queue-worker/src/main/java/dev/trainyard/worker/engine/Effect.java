@@ -27,6 +27,13 @@ public sealed interface Effect {
       implements Effect {}
 
   /**
+   * A direct merge's check: whether {@code pr}'s head contains the target's head. It answers {@code
+   * RecordTestBranch} with the target's head as base and the PR's head as head (no branch is
+   * built), or {@code RecordDirectMergeRefused}.
+   */
+  record CheckDirectMerge(String runId, TestedPr pr) implements Effect {}
+
+  /**
    * Move the target from {@code expectedTargetSha} to the tested tree, shaped by {@code method};
    * {@code builtOnSha} is what the run's branch was built on. {@code otherHeads} are the other
    * passed lane heads (parallel mode): when the target moved, one of them may have landed just

@@ -20,7 +20,9 @@ public final class Effects {
     }
     String target = state.key().branch();
     for (TestRun run : state.runs().live()) {
-      if (run.state() == RunState.BUILDING && run.failureReason() == null) {
+      if (run.direct() && run.state() == RunState.BUILDING) {
+        effects.add(new Effect.CheckDirectMerge(run.id(), run.prs().get(0)));
+      } else if (run.state() == RunState.BUILDING && run.failureReason() == null) {
         base(state, run)
             .ifPresent(
                 base ->

@@ -18,7 +18,9 @@ import java.util.stream.Stream;
  * concludes (a PR that breaks only together with another must not be batched with it forever).
  * {@code submittedSha}: the head the submitter saw, when the submission said (null otherwise).
  * {@code dependsOn}: the PRs its submit said it depends on; {@code landedDependencies}: those of
- * its dependencies (named by the submit or the source host) that have landed.
+ * its dependencies (named by the submit or the source host) that have landed; {@code
+ * directMergeDeclined}: a direct merge of it was tried and did not hold, so it is tested the usual
+ * way.
  */
 public record Entry(
     String id,
@@ -38,7 +40,8 @@ public record Entry(
     boolean isolated,
     String submittedSha,
     List<Long> dependsOn,
-    List<Long> landedDependencies) {
+    List<Long> landedDependencies,
+    boolean directMergeDeclined) {
 
   public Entry {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
@@ -95,6 +98,16 @@ public record Entry(
     c.priorityDefaulted = defaulted;
     c.noBatch = newNoBatch;
     c.dependsOn = newDependsOn;
+    return c.entry();
+  }
+
+  /** The entry, waiting again after a direct merge that did not hold. */
+  Entry directMergeDeclined(Instant at) {
+    Copy c = new Copy(this);
+    c.state = PrState.PENDING;
+    c.stateChangedAt = state == PrState.PENDING ? stateChangedAt : at;
+    c.testRunId = null;
+    c.directMergeDeclined = true;
     return c.entry();
   }
 
@@ -166,6 +179,7 @@ public record Entry(
     private boolean isolated;
     private List<Long> dependsOn;
     private List<Long> landedDependencies;
+    private boolean directMergeDeclined;
 
     private Copy(Entry from) {
       this.from = from;
@@ -182,6 +196,7 @@ public record Entry(
       isolated = from.isolated;
       dependsOn = from.dependsOn;
       landedDependencies = from.landedDependencies;
+      directMergeDeclined = from.directMergeDeclined;
     }
 
     private Entry entry() {
@@ -203,7 +218,8 @@ public record Entry(
           isolated,
           from.submittedSha,
           dependsOn,
-          landedDependencies);
+          landedDependencies,
+          directMergeDeclined);
     }
   }
 }

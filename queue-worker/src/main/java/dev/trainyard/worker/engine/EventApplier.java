@@ -113,6 +113,8 @@ public final class EventApplier {
       return state.withLandingProblem(e.message());
     } else if (event instanceof TestRunCancelled e) {
       return RunApplier.cancelled(state, e.runId(), e.at());
+    } else if (event instanceof QueueEvent.DirectMergeDeclined e) {
+      return RunApplier.directMergeDeclined(state, e.runId(), e.at());
     } else if (event instanceof TestRunBisected e) {
       return RunApplier.bisected(state, e);
     } else if (event instanceof BisectionRunStarted e) {

@@ -290,7 +290,8 @@ public final class QueueEngine {
             false,
             command.headSha(),
             command.dependsOn(),
-            List.of());
+            List.of(),
+            false);
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }
 

@@ -151,6 +151,12 @@ public sealed interface QueueEvent {
    */
   record LandingHoldChanged(String hold) implements QueueEvent {}
 
+  /**
+   * A direct merge did not hold (its PR lacks the target's head, or its own statuses are not
+   * green): the run stops and its PR waits for a run of the usual kind ({@code queuedReason}).
+   */
+  record DirectMergeDeclined(String runId, String queuedReason, Instant at) implements QueueEvent {}
+
   /** A concluded run's branch is gone. */
   record TestBranchDeleted(String runId) implements QueueEvent {}
 }

@@ -2,6 +2,9 @@ package dev.trainyard.worker.engine;
 
 /** The upper-case reason codes of API.md §7 that the engine gives its transitions. */
 public final class Reasons {
+  /** A direct merge did not hold: its PR is tested the usual way (extension). */
+  public static final String DIRECT_MERGE_NOT_POSSIBLE = "DIRECT_MERGE_NOT_POSSIBLE";
+
   public static final String MERGE_ITEM_NOW_READY = "MERGE_ITEM_NOW_READY";
   public static final String PREREQUISITE_MERGE_ITEM_FAILED = "PREREQUISITE_MERGE_ITEM_FAILED";
 
@@ -27,6 +30,7 @@ public final class Reasons {
   public static final String MERGE_REFUSED = "MERGE_REFUSED";
 
   public static final String MERGE_GRAPH_MERGE = "MERGE_GRAPH_MERGE";
+  public static final String MERGE_GRAPH_DIRECT_MERGE = "MERGE_GRAPH_DIRECT_MERGE";
 
   private Reasons() {}
 }

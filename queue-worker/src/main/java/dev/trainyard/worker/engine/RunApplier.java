@@ -120,6 +120,12 @@ final class RunApplier {
     return mapEntries(next, run, x -> x.inRun(null, PrState.PENDING, at));
   }
 
+  /** The direct run stops; its PR waits for a run of the usual kind. */
+  static QueueAggregate directMergeDeclined(QueueAggregate state, String runId, Instant at) {
+    TestRun run = state.runs().live(runId).orElseThrow().withState(RunState.CANCELLED, null, at);
+    return mapEntries(finish(state, run), run, x -> x.directMergeDeclined(at));
+  }
+
   /** The red run leaves as failed; its PRs wait in the halves, pending. */
   static QueueAggregate bisected(QueueAggregate state, TestRunBisected e) {
     TestRun failed =

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.queue.DirectMergeMode;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
@@ -160,6 +161,11 @@ final class RunPlanner {
             : List.of(new TestRunPassed(run.id(), ctx.now()));
       }
       if (verdict.outcome() == Verdict.Outcome.RED) {
+        if (run.direct()) {
+          return List.of(
+              new QueueEvent.DirectMergeDeclined(
+                  run.id(), Reasons.DIRECT_MERGE_NOT_POSSIBLE, ctx.now()));
+        }
         if (run.bisection()) {
           return failOrBisect(state, run, verdict.reason(), ctx);
         }
@@ -418,6 +424,10 @@ final class RunPlanner {
     if (!slotFree(state.runs().chain(), state.settings().concurrency())) {
       return List.of();
     }
+    Optional<TestRun> direct = direct(state, ctx, waiting(state), state.runs().chain());
+    if (direct.isPresent()) {
+      return List.of(new TestRunStarted(direct.get()));
+    }
     Batches.Next next = Batches.next(state.settings(), waiting(state));
     if (!next.startsAt(ctx.now())) {
       return List.of();
@@ -444,12 +454,38 @@ final class RunPlanner {
         List<TestRun> lane =
             predecessor == null ? List.of() : Lanes.from(chain, root(state, predecessor));
         if (slotFree(lane, state.settings().concurrency())) {
-          return List.of(new TestRunStarted(run(state, ctx, List.of(e), predecessor)));
+          TestRun run =
+              direct(state, ctx, List.of(e), lane)
+                  .filter(d -> blocked.isEmpty())
+                  .orElseGet(() -> run(state, ctx, List.of(e), predecessor));
+          return List.of(new TestRunStarted(run));
         }
       }
       blocked.add(e);
     }
     return List.of();
+  }
+
+  /**
+   * A direct merge of the first waiting PR ({@code directMergeMode} {@code always}, API.md §3):
+   * only when nothing is ahead of it in its lane and no direct merge of it failed to hold before.
+   * Whether its head contains the target's head is the source host's to say ({@link
+   * Effect.CheckDirectMerge}); its own statuses then decide as a run's would.
+   */
+  private static Optional<TestRun> direct(
+      QueueAggregate state, CommandContext ctx, List<Entry> waiting, List<TestRun> lane) {
+    if (state.settings().directMergeMode() != DirectMergeMode.ALWAYS
+        || !lane.isEmpty()
+        || waiting.isEmpty()
+        || waiting.get(0).directMergeDeclined()) {
+      return Optional.empty();
+    }
+    Entry e = waiting.get(0);
+    return Optional.of(
+        TestRun.direct(
+            ctx.derivedId("run/" + state.nextSequence()).toString(),
+            new TestedPr(e.id(), e.prNumber(), e.pr().sha(), e.pr().title()),
+            ctx.now()));
   }
 
   private static TestRun root(QueueAggregate state, TestRun run) {

@@ -82,6 +82,15 @@ final class RunResults {
                       new TestBranchBuilt(
                           r.id(), c.baseSha(), c.headSha(), ctx.now(), c.testPrNumber())))
           .orElse(List.of());
+    } else if (command instanceof QueueCommand.RecordDirectMergeRefused c) {
+      return building(state, c.testRunId())
+          .filter(TestRun::direct)
+          .<List<QueueEvent>>map(
+              r ->
+                  List.of(
+                      new QueueEvent.DirectMergeDeclined(
+                          r.id(), Reasons.DIRECT_MERGE_NOT_POSSIBLE, ctx.now())))
+          .orElse(List.of());
     } else if (command instanceof RecordTestBranchConflict c) {
       return building(state, c.testRunId())
           .<List<QueueEvent>>map(r -> List.of(new TestBranchConflicted(r.id(), c.prNumber())))

@@ -15,7 +15,8 @@ import java.util.List;
  * is outside the chain and never lands: a green one clears its PRs, which queue again.
  *
  * <p>{@code testPrNumber}: the draft pull request the source host opened for its branch ({@code
- * createPrsForTestingBranches}), null without one.
+ * createPrsForTestingBranches}), null without one. {@code direct}: a direct merge ({@link
+ * #direct}), which has no branch.
  */
 public record TestRun(
     String id,
@@ -30,7 +31,8 @@ public record TestRun(
     List<RunStatus> statuses,
     String failureReason,
     boolean bisection,
-    Long testPrNumber) {
+    Long testPrNumber,
+    boolean direct) {
 
   public TestRun {
     prs = List.copyOf(prs);
@@ -53,7 +55,31 @@ public record TestRun(
         List.of(),
         null,
         false,
-        null);
+        null,
+        false);
+  }
+
+  /**
+   * A direct merge of one PR ({@code directMergeMode} {@code always}): no branch is built; its head
+   * is the PR's own, which must contain the target's head, and CI's statuses on it decide.
+   */
+  static TestRun direct(String id, TestedPr pr, Instant at) {
+    TestRun run = started(id, List.of(pr), List.of(), null, at);
+    return new TestRun(
+        run.id,
+        run.prs,
+        run.dependentPrs,
+        null,
+        RunState.BUILDING,
+        at,
+        at,
+        null,
+        null,
+        List.of(),
+        null,
+        false,
+        null,
+        true);
   }
 
   /** Half of a failed run, waiting for a bisection slot; it is built on {@code baseSha}. */
@@ -71,7 +97,8 @@ public record TestRun(
         List.of(),
         null,
         true,
-        null);
+        null,
+        false);
   }
 
   /** A waiting bisection run takes its slot: it is built from {@code at} on. */
@@ -89,7 +116,8 @@ public record TestRun(
         List.of(),
         null,
         bisection,
-        null);
+        null,
+        false);
   }
 
   /** More than one PR: the run is a batch ({@code batched} in events). */
@@ -129,7 +157,8 @@ public record TestRun(
         statuses,
         failureReason,
         bisection,
-        testPr);
+        testPr,
+        direct);
   }
 
   TestRun withState(RunState next, String reason, Instant at) {
@@ -175,6 +204,7 @@ public record TestRun(
         newStatuses,
         reason,
         bisection,
-        testPrNumber);
+        testPrNumber,
+        direct);
   }
 }

@@ -74,7 +74,14 @@ public final class PublicEvents {
     } else if (event instanceof TestRunFailed e) {
       return withBatch(state, e.runId(), "failed", now, Why.failure(e.reason()));
     } else if (event instanceof TestRunMerged e) {
-      Why why = new Why(null, null, null, null, Reasons.MERGE_GRAPH_MERGE);
+      boolean direct = state.runs().any(e.runId()).map(TestRun::direct).orElse(false);
+      Why why =
+          new Why(
+              null,
+              null,
+              null,
+              null,
+              direct ? Reasons.MERGE_GRAPH_DIRECT_MERGE : Reasons.MERGE_GRAPH_MERGE);
       return withBatch(state, e.runId(), "merged", now, why);
     } else if (event instanceof TestRunBisected e) {
       // the batch failed; its PRs did not: they queue again, to be told apart by bisection
@@ -83,6 +90,8 @@ public final class PublicEvents {
       events.add(batch(state, run, "failed", now, Why.failure(e.reason())));
       events.addAll(requeued(state, run, now, Reasons.BISECTION_REQUIRED));
       return events;
+    } else if (event instanceof QueueEvent.DirectMergeDeclined e) {
+      return requeued(state, state.runs().any(e.runId()).orElseThrow(), now, e.queuedReason());
     } else if (event instanceof TestRunCleared e) {
       TestRun run = state.runs().any(e.runId()).orElseThrow();
       return requeued(state, run, now, Reasons.BISECTION_REQUIRED);
@@ -181,7 +190,7 @@ public final class PublicEvents {
         key.repo(),
         key.branch(),
         now,
-        run == null ? null : run.branch(key.branch()),
+        run == null || run.direct() ? null : run.branch(key.branch()),
         run == null ? null : run.headSha(),
         run == null ? null : run.testPrNumber() != null ? run.testPrNumber() : e.prNumber(),
         run == null ? null : run.isBatch(),

@@ -83,6 +83,12 @@ public interface ScmProvider {
       String testedSha,
       List<PullRequestHead> prs);
 
+  /**
+   * The current head of {@code targetBranch} when commit {@code headSha} already contains it (a
+   * direct merge may land it as it is); empty when it does not, or the target does not exist.
+   */
+  Optional<String> containedTarget(OrgRepo repo, String targetBranch, String headSha);
+
   /** Deletes a branch; deleting one that does not exist is not an error. */
   void deleteBranch(OrgRepo repo, String branch);
 

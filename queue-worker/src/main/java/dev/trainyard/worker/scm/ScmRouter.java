@@ -87,6 +87,11 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public Optional<String> containedTarget(OrgRepo repo, String targetBranch, String headSha) {
+    return of(repo).containedTarget(repo, targetBranch, headSha);
+  }
+
+  @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
     return of(repo).branchHead(repo, branch);
   }

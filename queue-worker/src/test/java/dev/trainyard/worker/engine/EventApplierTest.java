@@ -41,7 +41,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(34);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(35);
   }
 
   /**
@@ -189,13 +189,17 @@ class EventApplierTest {
               false,
               null,
               List.of(12L),
-              List.of()));
+              List.of(),
+              false));
     if (type == QueueEvent.PullRequestResubmitted.class)
       return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true, List.of());
     if (type == QueueEvent.QueueFrozen.class)
       return new QueueEvent.QueueFrozen(
           new dev.trainyard.common.queue.QueueFreeze("release", null), t);
     if (type == QueueEvent.QueueUnfrozen.class) return new QueueEvent.QueueUnfrozen(false, t);
+    if (type == QueueEvent.DirectMergeDeclined.class)
+      return new QueueEvent.DirectMergeDeclined(
+          fixture.runOf(12).id(), Reasons.DIRECT_MERGE_NOT_POSSIBLE, t);
     if (type == QueueEvent.LandingHoldChanged.class)
       return new QueueEvent.LandingHoldChanged("outside every merge window");
     if (type == QueueEvent.PullRequestQueued.class)

@@ -4,6 +4,7 @@ import static dev.trainyard.worker.engine.QueueFixture.queue;
 import static dev.trainyard.worker.engine.RunRulesTest.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
 import dev.trainyard.common.command.QueueCommand.FreezeQueue;
@@ -12,9 +13,11 @@ import dev.trainyard.common.command.QueueCommand.Tick;
 import dev.trainyard.common.command.QueueCommand.UnfreezeQueue;
 import dev.trainyard.common.command.RejectionType;
 import dev.trainyard.common.queue.CancellationReason;
+import dev.trainyard.common.queue.DirectMergeMode;
 import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.QueueSettingsPatch;
 import dev.trainyard.worker.engine.RunRulesTest.Row;
 import dev.trainyard.worker.projection.Views;
 import java.time.Duration;
@@ -58,6 +61,26 @@ class QueueControlRulesTest {
         Mergeability.MERGEABLE,
         null,
         List.of(on));
+  }
+
+  /** A queue in {@code directMergeMode: always}. */
+  static QueueFixture direct() {
+    return queue().updated(QueueSettingsPatch.directMergeMode(DirectMergeMode.ALWAYS));
+  }
+
+  /** The host found PR {@code pr}'s head containing the target's head {@code target}. */
+  static QueueCommand upToDate(QueueFixture q, long pr) {
+    return new QueueCommand.RecordTestBranch(q.runOf(pr).id(), "target", "sha-" + pr);
+  }
+
+  /** PR 1's direct run, found up to date by the host: its own statuses decide now. */
+  static QueueFixture checkedUpToDate() {
+    QueueFixture q = direct().queued(1);
+    return q.apply(upToDate(q, 1));
+  }
+
+  static QueueCommand statusOfHead(long pr, CommitState state) {
+    return new QueueCommand.ReportStatus("sha-" + pr, "ci/test", state, null, null);
   }
 
   static String reason(QueueFixture q, long pr) {
@@ -156,6 +179,58 @@ class QueueControlRulesTest {
             q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.SUCCESS),
             List.of("StatusReported", "TestRunPassed"),
             q -> assertThat(lands(q, 1)).isTrue()),
+        row(
+            "direct: a ready PR first in an idle lane is checked, not built",
+            () -> direct().submitted(1),
+            q -> QueueFixture.observedCommand(1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).direct()).isTrue();
+              assertThat(Effects.of(q.state()))
+                  .singleElement()
+                  .isInstanceOf(Effect.CheckDirectMerge.class);
+            }),
+        row(
+            "direct: never with a run ahead in the lane",
+            () -> direct().queued(1).submitted(2),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(2).direct()).isFalse();
+              assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(1).id());
+            }),
+        row(
+            "direct: a head without the target's head is tested the usual way",
+            () -> direct().queued(1),
+            q -> new QueueCommand.RecordDirectMergeRefused(q.runOf(1).id()),
+            List.of("DirectMergeDeclined", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).direct()).isFalse();
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+            }),
+        row(
+            "direct: the PR's own green statuses pass it; it lands as it is",
+            QueueControlRulesTest::checkedUpToDate,
+            q -> statusOfHead(1, CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunPassed"),
+            q ->
+                assertThat(Effects.of(q.state()))
+                    .anySatisfy(
+                        e -> {
+                          assertThat(e).isInstanceOf(Effect.LandRun.class);
+                          Effect.LandRun land = (Effect.LandRun) e;
+                          assertThat(land.testedSha()).isEqualTo("sha-1");
+                          assertThat(land.builtOnSha()).isEqualTo("target");
+                        })),
+        row(
+            "direct: a red status on its own head sends it to a usual run, never fails it",
+            QueueControlRulesTest::checkedUpToDate,
+            q -> statusOfHead(1, CommitState.FAILURE),
+            List.of("StatusReported", "DirectMergeDeclined", "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.runOf(1).direct()).isFalse();
+            }),
         row(
             "dependsOn: a dependency not in the queue keeps the PR not ready",
             () -> queue().dependent(2, 1L),

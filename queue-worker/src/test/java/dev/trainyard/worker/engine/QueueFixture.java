@@ -142,7 +142,8 @@ final class QueueFixture {
             e.isolated(),
             e.submittedSha(),
             e.dependsOn(),
-            e.landedDependencies());
+            e.landedDependencies(),
+            e.directMergeDeclined());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.DirectMergeMode;
 import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.QueueSettingsPatch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -92,6 +94,11 @@ class QueueSimulationTest {
         queue.apply(new QueueCommand.UpdateQueue(QueueFixture.mergeWindows(windows)));
       }
       this.freezes = random.nextInt(4) == 0;
+      if (random.nextInt(4) == 0) {
+        queue.apply(
+            new QueueCommand.UpdateQueue(
+                QueueSettingsPatch.directMergeMode(DirectMergeMode.ALWAYS)));
+      }
       commits.put(target, List.of());
     }
 
@@ -232,12 +239,27 @@ class QueueSimulationTest {
         }
         if (effect instanceof Effect.BuildTestBranch b) {
           build(b);
+        } else if (effect instanceof Effect.CheckDirectMerge d) {
+          checkDirect(d);
         } else if (effect instanceof Effect.LandRun l) {
           land(l);
         } else {
           queue.apply(new QueueCommand.RecordBranchDeleted(effect.runId()));
         }
       }
+    }
+
+    /**
+     * A PR's head is branched from the initial commit: it contains the target only until something
+     * lands (or someone pushes).
+     */
+    private void checkDirect(Effect.CheckDirectMerge d) {
+      if (!commits.get(target).isEmpty() || !target.equals("t0")) {
+        queue.apply(new QueueCommand.RecordDirectMergeRefused(d.runId()));
+        return;
+      }
+      commits.put(d.pr().sha(), List.of(d.pr().number()));
+      queue.apply(new QueueCommand.RecordTestBranch(d.runId(), target, d.pr().sha()));
     }
 
     private void build(Effect.BuildTestBranch b) {

@@ -169,6 +169,36 @@ class QueueControlsIT extends QueueScenario {
     awaitState(api, name, 4, "merged");
   }
 
+  @Test
+  void anUpToDateGreenPrMergesDirectlyWithoutATestBranchAndAnOutdatedOneIsTested()
+      throws Exception {
+    create(api, name, 2);
+    String settings = "\"directMergeMode\":\"always\",\"requiredStatuses\":[\"ci/test\"]";
+    assertThat(api.post("/v1/updateQueue", body(name, settings)).status()).isEqualTo(200);
+    String head = git.openPr(1, "Add a", "ann", "a.txt", "a\n").name();
+    String outdated = git.openPr(2, "Add b", "bob", "b.txt", "b\n").name();
+    // the PRs' own CI ran on their branches before they were submitted
+    QueueSteps.reportStatus(api, name, head, "ci/test", "success");
+    QueueSteps.reportStatus(api, name, outdated, "ci/test", "success");
+
+    submit(api, name, 1);
+    JsonNode merged = awaitState(api, name, 1, "merged");
+
+    assertThat(ci.testRunsSeen()).as("no test branch for a direct merge").isZero();
+    assertThat(git.repo().tree(git.main())).containsKey("a.txt");
+    JsonNode event = first(events(), "pull_request.merged", 1);
+    assertThat(event.get("merged_reason").asString()).isEqualTo("MERGE_GRAPH_DIRECT_MERGE");
+    assertThat(merged.get("verifiedByTestRun").isNull()).isFalse();
+
+    // PR 2 was opened on main before PR 1 landed: its head lacks the target's head now
+    submit(api, name, 2);
+    awaitState(api, name, 2, "merged");
+    assertThat(ci.testRunsSeen()).as("tested the usual way").isEqualTo(1);
+    assertThat(first(events(), "pull_request.merged", 2).get("merged_reason").asString())
+        .isEqualTo("MERGE_GRAPH_MERGE");
+    assertThat(git.repo().tree(git.main())).containsKeys("a.txt", "b.txt");
+  }
+
   static Stream<Arguments> refused() {
     String window =
         "{\"days\":[\"mon\"],\"start\":\"09:00\",\"end\":\"17:00\",\"timeZone\":\"UTC\"}";

@@ -268,6 +268,23 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
+  public Optional<String> containedTarget(OrgRepo repo, String targetBranch, String headSha) {
+    return io(
+        () -> {
+          Repository git = place(repo).repository();
+          Optional<String> target = head(git, targetBranch);
+          if (target.isEmpty()) {
+            return target;
+          }
+          try (RevWalk walk = new RevWalk(git)) {
+            RevCommit base = walk.parseCommit(ObjectId.fromString(target.get()));
+            RevCommit head = walk.parseCommit(ObjectId.fromString(headSha));
+            return walk.isMergedInto(base, head) ? target : Optional.<String>empty();
+          }
+        });
+  }
+
+  @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
     return io(() -> head(place(repo).repository(), branch));
   }

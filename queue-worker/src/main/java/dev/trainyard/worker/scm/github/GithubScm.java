@@ -413,6 +413,20 @@ public final class GithubScm implements ScmProvider {
     call(repo, "DELETE", "/git/refs/" + heads(branch), null, 204, 404, 422);
   }
 
+  /** GitHub's compare: the PR's head is {@code ahead} of the target's (or the same commit). */
+  @Override
+  public Optional<String> containedTarget(OrgRepo repo, String targetBranch, String headSha) {
+    return branchHead(repo, targetBranch)
+        .filter(
+            target -> {
+              Answer compared =
+                  call(repo, "GET", "/compare/" + target + "..." + headSha, null, 200, 404);
+              String status = compared.body().path("status").asString("");
+              return compared.status() == 200
+                  && (status.equals("ahead") || status.equals("identical"));
+            });
+  }
+
   @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
     Answer answer = call(repo, "GET", "/git/ref/" + heads(branch), null, 200, 404);

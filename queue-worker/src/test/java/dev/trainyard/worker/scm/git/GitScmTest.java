@@ -100,6 +100,17 @@ class GitScmTest {
   }
 
   @Test
+  void aHeadContainsTheTargetOnlyWhileTheTargetHasNotMovedPastItsBase() throws Exception {
+    ObjectId head = pr(7, "b.txt", "b\n", "Add b");
+    assertThat(scm.containedTarget(REPO, "main", head.name())).contains(main.name());
+
+    repo.setRef("refs/heads/main", repo.commit(main, repo.tree(main), "Main moves", "carol"));
+
+    assertThat(scm.containedTarget(REPO, "main", head.name())).isEmpty();
+    assertThat(scm.containedTarget(REPO, "no-such-branch", head.name())).isEmpty();
+  }
+
+  @Test
   void theHeadCommitsDependsOnLinesNameItsDependencies() throws Exception {
     pr(7, "b.txt", "b\n", "Add b\n\nNeeds the new API.\n\nDepends-On: #5, #6\ndepends-on: #5");
 
