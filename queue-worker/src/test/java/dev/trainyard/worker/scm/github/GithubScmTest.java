@@ -125,6 +125,18 @@ class GithubScmTest {
    * every check named {@code trainyard} was taken for trainyard's own; check suites were not read.
    */
   @Test
+  void aHeadContainsTheTargetWhileGithubComparesItAhead() throws Exception {
+    String main = repo.head("main").orElseThrow();
+    repo.git().setRef("refs/heads/feature", org.eclipse.jgit.lib.ObjectId.fromString(main));
+    String feature = repo.push("feature", files("f.txt", "1"), "feature");
+
+    assertThat(scm.containedTarget(ACME, "main", feature)).contains(main);
+
+    repo.push("main", files("base.txt", "1"), "main moves");
+    assertThat(scm.containedTarget(ACME, "main", feature)).isEmpty();
+  }
+
+  @Test
   void ciResultsAreReadToTheEndAndOnlyTheAppsOwnCheckIsLeftOut() {
     String sha = repo.head("main").orElseThrow();
     for (int i = 0; i < 130; i++) {

@@ -100,6 +100,9 @@ final class RepositoryApi {
     if (method.equals("GET") && rest.startsWith("/git/commits/")) {
       return commit(rest.substring("/git/commits/".length()));
     }
+    if (method.equals("GET") && rest.startsWith("/compare/")) {
+      return compare(decoded(rest.substring("/compare/".length())));
+    }
     if (method.equals("POST") && rest.equals("/merges")) {
       return mergeBranch();
     }
@@ -779,6 +782,27 @@ final class RepositoryApi {
       }
     }
     return null;
+  }
+
+  /** {@code GET /compare/{base}...{head}}: how {@code head} stands to {@code base}. */
+  private Answer compare(String basehead) {
+    String[] ends = basehead.split("\\.\\.\\.", 2);
+    if (ends.length != 2) {
+      return notFound();
+    }
+    boolean ahead;
+    boolean behind;
+    try {
+      ahead = repo.contains(ends[1], ends[0]);
+      behind = repo.contains(ends[0], ends[1]);
+    } catch (RuntimeException unknownCommit) {
+      return notFound();
+    }
+    ObjectNode comparison = example(200);
+    comparison.put(
+        "status",
+        ends[0].equals(ends[1]) ? "identical" : ahead ? "ahead" : behind ? "behind" : "diverged");
+    return new Answer(200, comparison);
   }
 
   private ObjectNode example(int status) {
