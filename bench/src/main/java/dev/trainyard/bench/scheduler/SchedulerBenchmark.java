@@ -53,13 +53,14 @@ public final class SchedulerBenchmark {
     System.out.println(
         "| scenario | merged/h | speculation bound/h | capacity/h | CI runs per merge |"
             + " Dorfman cost | time in queue p50 / p95 h | good PRs wrongly failed |"
-            + " broken merged |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---|---:|---:|");
+            + " broken merged | ETA error p50 h |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|");
     for (Simulation.Result r : results) {
       Scenario s = r.scenario();
       System.out.printf(
           Locale.ROOT,
-          "| %s | %.2f | %.2f | %.0f | %.2f | %.2f | %.1f / %.1f | %d of %d (%.2f %%) | %d |%n",
+          "| %s | %.2f | %.2f | %.0f | %.2f | %.2f | %.1f / %.1f | %d of %d (%.2f %%) | %d |"
+              + " %.2f |%n",
           s.name(),
           r.mergedPerHour(),
           s.perHour(s.speculationBoundPerT()) * Math.max(1, s.lanes()),
@@ -71,7 +72,8 @@ public final class SchedulerBenchmark {
           r.wronglyFailed(),
           r.merged() + r.wronglyFailed(),
           100.0 * r.wronglyFailed() / Math.max(1, r.merged() + r.wronglyFailed()),
-          r.brokenMerged());
+          r.brokenMerged(),
+          r.etaErrorP50Hours());
     }
   }
 
@@ -102,6 +104,12 @@ public final class SchedulerBenchmark {
           lanes.scenario().name() + ", throughput vs single mode",
           lanes.mergedPerHour() / plain.mergedPerHour(),
           "≥ 3.50");
+    }
+    for (Simulation.Result r : results) {
+      row(
+          r.scenario().name() + ": ETA error at submit p50 / time in queue p50",
+          r.etaErrorP50Hours() / r.p50Hours(),
+          "≤ 0.25");
     }
     row(
         "broken PRs merged, all scenarios",

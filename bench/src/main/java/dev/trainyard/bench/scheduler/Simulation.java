@@ -15,6 +15,7 @@ import dev.trainyard.worker.engine.Effect;
 import dev.trainyard.worker.engine.Effects;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.EventApplier;
+import dev.trainyard.worker.engine.Forecast;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.engine.TestedPr;
@@ -55,6 +56,8 @@ final class Simulation {
   private final Set<Long> broken = new HashSet<>();
   private final Map<Long, Instant> submitted = new HashMap<>();
   private final List<Duration> timeInQueue = new ArrayList<>();
+  private final Map<Long, Instant> estimated = new HashMap<>();
+  private final List<Duration> etaErrors = new ArrayList<>();
   private QueueAggregate state;
   private Instant now = START;
   private Instant lastTick;
@@ -87,6 +90,7 @@ final class Simulation {
       topUp();
     }
     timeInQueue.sort(Duration::compareTo);
+    etaErrors.sort(Duration::compareTo);
     return new Result(
         scenario,
         merged / (double) scenario.hours(),
@@ -95,7 +99,9 @@ final class Simulation {
         percentileHours(95),
         wronglyFailed,
         brokenMerged,
-        merged);
+        merged,
+        etaErrors.isEmpty() ? Double.NaN : etaErrors.get(etaErrors.size() / 2).toSeconds() / 3600.0,
+        etaErrors.size());
   }
 
   /** Keeps {@code backlog} PRs waiting: arrivals above capacity. */
@@ -117,6 +123,8 @@ final class Simulation {
       apply(
           new QueueCommand.RecordPullRequestState(
               pr, true, "pr" + pr, "PR " + pr, "dev", "main", null, Mergeability.MERGEABLE, null));
+      // what getSubmittedPullRequest would answer now
+      Forecast.of(state, now).estimatedMergeAt(pr, now).ifPresent(eta -> estimated.put(pr, eta));
     }
   }
 
@@ -200,6 +208,10 @@ final class Simulation {
       if (last.state() == PrState.MERGED) {
         merged++;
         timeInQueue.add(Duration.between(submitted.get(e.prNumber()), now));
+        Instant eta = estimated.get(e.prNumber());
+        if (eta != null) {
+          etaErrors.add(Duration.between(eta, now).abs());
+        }
         if (broken.contains(e.prNumber())) {
           brokenMerged++;
         }
@@ -266,5 +278,7 @@ final class Simulation {
       double p95Hours,
       int wronglyFailed,
       int brokenMerged,
-      int merged) {}
+      int merged,
+      double etaErrorP50Hours,
+      int estimatedMerges) {}
 }

@@ -50,7 +50,11 @@ public final class Dependencies {
    * they form a cycle that {@code e}, the newest PR of it, closed (the source host declared it).
    */
   public static Optional<String> problem(QueueAggregate state, Entry e) {
-    for (long n : e.unlandedDependencies()) {
+    List<Long> dependencies = e.unlandedDependencies();
+    if (dependencies.isEmpty()) {
+      return Optional.empty(); // nothing to wait for, and no cycle goes through it
+    }
+    for (long n : dependencies) {
       if (state.activeEntry(n).isEmpty() && !landed(state, n)) {
         return Optional.of(
             "it depends on pull request #" + n + ", which is not in the queue; submit it too");

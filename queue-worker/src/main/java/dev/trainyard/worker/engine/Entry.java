@@ -53,6 +53,9 @@ public record Entry(
    * ({@code Depends-On: #n}), without the ones that already landed.
    */
   public List<Long> unlandedDependencies() {
+    if (dependsOn.isEmpty() && pr.dependsOn().isEmpty()) {
+      return List.of(); // most PRs: read for every PR at every planning step
+    }
     return Stream.concat(dependsOn.stream(), pr.dependsOn().stream())
         .distinct()
         .filter(n -> !landedDependencies.contains(n) && n != prNumber)

@@ -21,12 +21,13 @@ import java.util.Set;
  * process's memory.
  *
  * <p>The line: the PRs in runs of the chain in chain order, then the others in queue order, each
- * after what it depends on. The model replays the speculation: the runs in flight end a median run
- * after they started; the next runs (one PR, or {@code batchingMinSize} with batching) take the
- * {@code concurrency} slots as they free; a run lands after the one before it. Each undecided run
- * ahead may go red (at the observed rate) and send the runs behind it back a run's time. A landing
- * waits for the end of a freeze and for the next merge window; a freeze without an end, or a queue
- * without history yet, leaves the estimate unknown.
+ * after what it depends on. Two estimates, the later one taken: the pipeline replays the
+ * speculation (the runs in flight end a median run after they started; the next runs, one PR or
+ * {@code batchingMinSize} with batching, take the {@code concurrency} slots of each lane as they
+ * free; a run lands after the one before it: the best the slots allow), and the queue's own pace
+ * (the n-th in line lands n times the time per PR the queue took while busy, {@link
+ * RunHistory#busyTimePerPr}). A landing waits for the end of a freeze and for the next merge
+ * window; a freeze without an end, or a queue without history yet, leaves the estimate unknown.
  */
 public final class Forecast {
   private Forecast() {}
@@ -81,14 +82,15 @@ public final class Forecast {
 
   private static List<Instant> estimates(
       QueueAggregate state, List<Entry> line, Duration median, Instant now) {
-    double failureRate = state.history().failureRate();
-    long slots = Math.max(1, state.settings().concurrency());
+    long lanes =
+        Math.max(1, state.runs().chain().stream().filter(r -> Lanes.isHead(state, r)).count());
+    long slots = Math.max(1, state.settings().concurrency()) * lanes;
+    Optional<Duration> perPr = state.history().busyTimePerPr();
     int batch =
         state.settings().batch() ? (int) Math.max(1, state.settings().batchingMinSize()) : 1;
     PriorityQueue<Instant> free = new PriorityQueue<>();
     Map<String, Instant> landsAt = new LinkedHashMap<>();
     Instant previous = now;
-    int undecidedAhead = 0;
     for (TestRun run : state.runs().chain()) {
       Instant verdict = now;
       if (run.isUndecided()) {
@@ -96,8 +98,7 @@ public final class Forecast {
         verdict = expected.isBefore(now) ? now : expected;
         free.add(verdict);
       }
-      previous = later(previous, delayed(verdict, undecidedAhead, failureRate, median));
-      undecidedAhead += run.isUndecided() ? 1 : 0;
+      previous = later(previous, verdict);
       for (String id : run.entryIds()) {
         landsAt.put(id, previous);
       }
@@ -108,28 +109,29 @@ public final class Forecast {
     List<Instant> etas = new ArrayList<>();
     int inRun = 0;
     Instant runLands = previous;
+    int position = 0;
     for (Entry e : line.subList(0, Math.min(line.size(), QueueForecast.MAX_LINE))) {
+      position++;
       Instant at = landsAt.get(e.id());
       if (at == null) {
         if (inRun == 0) {
           Instant start = free.poll();
           Instant verdict = start.plus(median);
           free.add(verdict);
-          runLands = later(previous, delayed(verdict, undecidedAhead, failureRate, median));
+          runLands = later(previous, verdict);
           previous = runLands;
-          undecidedAhead++;
         }
         inRun = (inRun + 1) % batch;
         at = runLands;
       }
+      if (perPr.isPresent()) {
+        // the pipeline is what the slots allow at best; the rate the queue has landed PRs at
+        // while busy carries what it loses to red runs, resets and bisection
+        at = later(at, now.plus(perPr.get().multipliedBy(position)));
+      }
       etas.add(gate(state, at).orElse(null));
     }
     return etas;
-  }
-
-  /** {@code verdict}, later by a run's time for each run ahead that may go red. */
-  private static Instant delayed(Instant verdict, int runsAhead, double failureRate, Duration run) {
-    return verdict.plusMillis(Math.round(runsAhead * failureRate * run.toMillis()));
   }
 
   /** The first time at or after {@code at} the queue may land. */

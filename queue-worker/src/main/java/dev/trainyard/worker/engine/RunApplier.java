@@ -111,6 +111,7 @@ final class RunApplier {
     next =
         next.withEntries(
             next.entries().stream().map(x -> x.withLanded(merged)).toList(), next.nextSequence());
+    next = next.withHistory(next.history().landed(at, merged.size(), !next.entries().isEmpty()));
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 

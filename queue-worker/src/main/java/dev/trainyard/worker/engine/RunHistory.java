@@ -1,30 +1,69 @@
 package dev.trainyard.worker.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The queue's recent chain runs, as its estimates read them: how long each took from start to
- * verdict ({@code durationsMillis}) and whether it went red ({@code reds}), newest last, at most
- * {@value #KEPT} of each. It lives in the aggregate, so every worker that loads the queue, and a
- * replay, reads the same history.
+ * The queue's recent runs and landings, as its estimates read them, newest last, at most {@value
+ * #KEPT} of each: how long each chain run took from start to verdict ({@code durationsMillis}) and
+ * whether it went red ({@code reds}); for each landing made while the queue was busy since the one
+ * before ({@code busyGapsMillis}), the time since that one and how many PRs it landed ({@code
+ * busyGapPrs}) — the rate the queue lands PRs at when it has work, failures and resets included.
+ * {@code lastLandingAt} and {@code busyAfterLast} carry the landing the next gap starts from. It
+ * lives in the aggregate, so every worker that loads the queue, and a replay, reads the same
+ * history.
  */
-public record RunHistory(List<Long> durationsMillis, List<Boolean> reds) {
+public record RunHistory(
+    List<Long> durationsMillis,
+    List<Boolean> reds,
+    List<Long> busyGapsMillis,
+    List<Integer> busyGapPrs,
+    Instant lastLandingAt,
+    boolean busyAfterLast) {
   /** How many runs are kept: enough for a stable median, few enough to follow a change. */
-  public static final int KEPT = 30;
+  public static final int KEPT = 100;
 
-  public static final RunHistory EMPTY = new RunHistory(List.of(), List.of());
+  /** Busy landings needed before their rate is trusted. */
+  static final int RATE_SAMPLES = 3;
+
+  public static final RunHistory EMPTY =
+      new RunHistory(List.of(), List.of(), List.of(), List.of(), null, false);
 
   public RunHistory {
     durationsMillis = durationsMillis == null ? List.of() : List.copyOf(durationsMillis);
     reds = reds == null ? List.of() : List.copyOf(reds);
+    busyGapsMillis = busyGapsMillis == null ? List.of() : List.copyOf(busyGapsMillis);
+    busyGapPrs = busyGapPrs == null ? List.of() : List.copyOf(busyGapPrs);
   }
 
   /** This history with one more verdict: a run that took {@code took}, red or not. */
   RunHistory with(Duration took, boolean red) {
-    return new RunHistory(append(durationsMillis, Math.max(0, took.toMillis())), append(reds, red));
+    return new RunHistory(
+        append(durationsMillis, Math.max(0, took.toMillis())),
+        append(reds, red),
+        busyGapsMillis,
+        busyGapPrs,
+        lastLandingAt,
+        busyAfterLast);
+  }
+
+  /**
+   * This history with a landing of {@code prs} PRs at {@code at}; {@code stillBusy}: the queue
+   * holds PRs after it, so the time to the next landing is work, not idleness.
+   */
+  RunHistory landed(Instant at, int prs, boolean stillBusy) {
+    boolean counts = lastLandingAt != null && busyAfterLast;
+    long gap = counts ? Math.max(0, Duration.between(lastLandingAt, at).toMillis()) : 0;
+    return new RunHistory(
+        durationsMillis,
+        reds,
+        counts ? append(busyGapsMillis, gap) : busyGapsMillis,
+        counts ? append(busyGapPrs, prs) : busyGapPrs,
+        at,
+        stillBusy);
   }
 
   /** The median time from a run's start to its verdict; empty before the first verdict. */
@@ -41,6 +80,18 @@ public record RunHistory(List<Long> durationsMillis, List<Boolean> reds) {
   /** The share of recent runs that went red; 0 before the first verdict. */
   public double failureRate() {
     return reds.isEmpty() ? 0 : reds.stream().filter(r -> r).count() / (double) reds.size();
+  }
+
+  /**
+   * How long the queue takes per PR landed while it has work, over its recent busy landings; empty
+   * until {@value #RATE_SAMPLES} of them.
+   */
+  public Optional<Duration> busyTimePerPr() {
+    long prs = busyGapPrs.stream().mapToLong(Integer::longValue).sum();
+    long millis = busyGapsMillis.stream().mapToLong(Long::longValue).sum();
+    return busyGapsMillis.size() < RATE_SAMPLES || prs == 0
+        ? Optional.empty()
+        : Optional.of(Duration.ofMillis(millis / prs));
   }
 
   private static <T> List<T> append(List<T> list, T value) {

@@ -86,6 +86,30 @@ class ForecastTest {
   }
 
   @Test
+  void theQueuesPaceCountsOnlyTheTimeItHadWorkAndTheLaterEstimateWins() {
+    Duration ten = Duration.ofMinutes(10);
+    RunHistory h =
+        RunHistory.EMPTY
+            .landed(T0, 1, true)
+            .landed(T0.plus(ten), 1, true)
+            .landed(T0.plus(ten.multipliedBy(2)), 2, false)
+            .landed(T0.plus(Duration.ofHours(5)), 1, true) // after an idle queue: not counted
+            .landed(T0.plus(Duration.ofHours(5)).plus(ten), 1, true);
+    assertThat(h.busyTimePerPr()).as("30 min over 4 PRs").contains(Duration.ofSeconds(450));
+    assertThat(RunHistory.EMPTY.landed(T0, 1, true).busyTimePerPr()).isEmpty();
+
+    // the queue lands a PR every 40 minutes while busy, slower than its runs allow
+    QueueFixture slow = twoSlotsFourWaiting();
+    RunHistory paced = slow.state().history();
+    for (int i = 0; i < 4; i++) {
+      paced = paced.landed(T0.plus(Duration.ofMinutes(40L * i)), 1, true);
+    }
+    QueueAggregate state = slow.state().withHistory(paced);
+    assertThat(Forecast.of(state, slow.now()).estimatedMergeAt(5, slow.now()))
+        .contains(slow.now().plus(Duration.ofMinutes(160)));
+  }
+
+  @Test
   void theForecastReadsBackFromItsText() {
     QueueForecast f =
         QueueForecast.of(
