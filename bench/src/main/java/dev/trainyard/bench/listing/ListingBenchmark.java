@@ -163,8 +163,6 @@ public final class ListingBenchmark {
               new Readiness(false, false, true, Mergeability.MERGEABLE, null),
               false,
               false,
-              null,
-              null,
               null);
       batch.add(
           new PullRequestRow(

@@ -122,7 +122,16 @@ final class Simulation {
       }
       apply(
           new QueueCommand.RecordPullRequestState(
-              pr, true, "pr" + pr, "PR " + pr, "dev", "main", null, Mergeability.MERGEABLE, null));
+              pr,
+              true,
+              "pr" + pr,
+              "PR " + pr,
+              "dev",
+              "main",
+              null,
+              Mergeability.MERGEABLE,
+              null,
+              List.of()));
       // what getSubmittedPullRequest would answer now
       Forecast.of(state, now).estimatedMergeAt(pr, now).ifPresent(eta -> estimated.put(pr, eta));
     }

@@ -117,19 +117,6 @@ public sealed interface QueueCommand {
     public static final int MAX_TITLE = 256;
     public static final int MAX_NAME = 255;
 
-    public RecordPullRequestState(
-        long prNumber,
-        boolean open,
-        String sha,
-        String title,
-        String author,
-        String baseBranch,
-        String headBranch,
-        Mergeability mergeability,
-        String hold) {
-      this(prNumber, open, sha, title, author, baseBranch, headBranch, mergeability, hold, null);
-    }
-
     public RecordPullRequestState {
       dependsOn =
           dependsOn == null
@@ -151,7 +138,8 @@ public sealed interface QueueCommand {
     }
 
     public static RecordPullRequestState closed(long prNumber) {
-      return new RecordPullRequestState(prNumber, false, null, null, null, null, null, null, null);
+      return new RecordPullRequestState(
+          prNumber, false, null, null, null, null, null, null, null, List.of());
     }
   }
 

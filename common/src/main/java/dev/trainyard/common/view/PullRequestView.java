@@ -21,34 +21,7 @@ public record PullRequestView(
     Readiness readiness,
     boolean forceEnqueued,
     boolean isCurrentlySubmittedToQueue,
-    String verifiedByTestRun,
-    Integer queuePosition,
-    Instant estimatedMergeAt) {
-
-  /** This view with where the PR stands in {@code forecast} (nothing once concluded). */
-  public PullRequestView withForecast(QueueForecast forecast, Instant now) {
-    PullRequestListItem placed = listItem().withForecast(forecast, now);
-    return new PullRequestView(
-        id,
-        state,
-        stateChangedAt,
-        priorityValue,
-        priorityName,
-        usedDefaultPriorityName,
-        skipTheLine,
-        noBatch,
-        prNumber,
-        prTitle,
-        prSha,
-        prBaseBranch,
-        prAuthor,
-        readiness,
-        forceEnqueued,
-        isCurrentlySubmittedToQueue,
-        verifiedByTestRun,
-        placed.queuePosition(),
-        placed.estimatedMergeAt());
-  }
+    String verifiedByTestRun) {
 
   /** The shorter shape of listPullRequests and getQueue's enqueuedPullRequests. */
   public PullRequestListItem listItem() {
@@ -65,8 +38,6 @@ public record PullRequestView(
         prTitle,
         prSha,
         prBaseBranch,
-        prAuthor,
-        queuePosition,
-        estimatedMergeAt);
+        prAuthor);
   }
 }

@@ -1,9 +1,13 @@
 package dev.trainyard.common.view;
 
+import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.WireEnum;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Where the PRs of a queue stand (API.md §2 {@code queuePosition}, {@code estimatedMergeAt}), as
@@ -58,6 +62,24 @@ public record QueueForecast(Instant at, String prNumbers, String etaSeconds) {
     }
     Instant eta = at.plusSeconds(Long.parseLong(etas[index]));
     return Optional.of(eta.isBefore(now) ? now : eta);
+  }
+
+  /**
+   * {@code item} (a PR's view or list item as JSON) with its {@code queuePosition} and {@code
+   * estimatedMergeAt}: null once concluded, or when it is not in the forecast. The stored views
+   * never hold them, so a PR moving up in line rewrites no history row.
+   */
+  public ObjectNode place(ObjectNode item, Instant now) {
+    long prNumber = item.get("prNumber").asLong();
+    boolean waiting =
+        WireEnum.parse(PrState.class, item.get("state").asString())
+            .filter(state -> !state.isFinal())
+            .isPresent();
+    Optional<Integer> place = waiting ? position(prNumber) : Optional.empty();
+    Optional<Instant> eta = waiting ? estimatedMergeAt(prNumber, now) : Optional.empty();
+    item.put("queuePosition", place.orElse(null));
+    item.put("estimatedMergeAt", eta.map(Timestamps::format).orElse(null));
+    return item;
   }
 
   /** The PR numbers in line. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
 import dev.trainyard.common.queue.Mergeability;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What the source host shows is kept at the lengths GitHub allows, whatever a git server sends. */
@@ -11,7 +12,7 @@ class RecordPullRequestStateTest {
 
   private static RecordPullRequestState seen(String title, String name) {
     return new RecordPullRequestState(
-        7, true, "a".repeat(40), title, name, name, name, Mergeability.MERGEABLE, null);
+        7, true, "a".repeat(40), title, name, name, name, Mergeability.MERGEABLE, null, List.of());
   }
 
   @Test

@@ -30,6 +30,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The pull-request endpoints of API.md §2. */
@@ -217,11 +218,12 @@ public class PullRequestHandler {
             });
   }
 
-  /** The view with where the PR stands now, when it has not concluded. */
-  private Mono<PullRequestView> placed(QueueKey key, PullRequestView view) {
+  /** The view with where the PR stands now (nothing once it concluded). */
+  private Mono<ObjectNode> placed(QueueKey key, PullRequestView view) {
+    ObjectNode json = Json.mapper().valueToTree(view);
     return view.state().isFinal()
-        ? Mono.just(view)
-        : queues.forecast(key).map(forecast -> view.withForecast(forecast, Instant.now()));
+        ? Mono.just(QueueForecast.NONE.place(json, Instant.now()))
+        : queues.forecast(key).map(forecast -> forecast.place(json, Instant.now()));
   }
 
   private static ObjectNode page(
@@ -234,11 +236,10 @@ public class PullRequestHandler {
     ObjectNode out = Json.mapper().createObjectNode();
     List<PullRequestRow> shown = rows.subList(0, Math.min(take, rows.size()));
     Instant now = Instant.now();
-    out.set(
-        "pullRequests",
-        Json.mapper()
-            .valueToTree(
-                shown.stream().map(r -> r.view().listItem().withForecast(forecast, now)).toList()));
+    ArrayNode items = out.putArray("pullRequests");
+    for (PullRequestRow row : shown) {
+      items.add(forecast.place(Json.mapper().valueToTree(row.view().listItem()), now));
+    }
     if (rows.size() > take) {
       PullRequestRow last = shown.get(shown.size() - 1);
       out.put(

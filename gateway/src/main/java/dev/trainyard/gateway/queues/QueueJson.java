@@ -2,7 +2,10 @@ package dev.trainyard.gateway.queues;
 
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueSettings;
+import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.QueueView;
+import java.time.Instant;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The getQueue / updateQueue response: settings flattened, read-only keys added. */
@@ -18,7 +21,11 @@ final class QueueJson {
     out.putArray("batchingRules");
     out.set("freeze", Json.mapper().valueToTree(view.freeze()));
     if (withEnqueued) {
-      out.set("enqueuedPullRequests", Json.mapper().valueToTree(view.enqueuedPullRequests()));
+      ArrayNode enqueued = out.putArray("enqueuedPullRequests");
+      Instant now = Instant.now();
+      for (PullRequestListItem item : view.enqueuedPullRequests()) {
+        enqueued.add(view.forecast().place(Json.mapper().valueToTree(item), now));
+      }
     }
     return out;
   }

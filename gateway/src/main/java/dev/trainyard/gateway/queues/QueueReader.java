@@ -8,7 +8,6 @@ import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.gateway.http.ApiException;
-import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -49,9 +48,7 @@ public class QueueReader {
                     stored.branch(),
                     stored.settings(),
                     stored.freeze(),
-                    items.stream()
-                        .map(item -> item.withForecast(stored.forecast(), Instant.now()))
-                        .toList(),
+                    items,
                     stored.forecast()));
   }
 

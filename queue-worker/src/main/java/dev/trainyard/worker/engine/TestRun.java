@@ -42,6 +42,24 @@ public record TestRun(
 
   static TestRun started(
       String id, List<TestedPr> prs, List<Long> dependentPrs, String predecessorId, Instant at) {
+    return fresh(id, prs, dependentPrs, predecessorId, at, false);
+  }
+
+  /**
+   * A direct merge of one PR ({@code directMergeMode} {@code always}): no branch is built; its head
+   * is the PR's own, which must contain the target's head, and CI's statuses on it decide.
+   */
+  static TestRun direct(String id, TestedPr pr, Instant at) {
+    return fresh(id, List.of(pr), List.of(), null, at, true);
+  }
+
+  private static TestRun fresh(
+      String id,
+      List<TestedPr> prs,
+      List<Long> dependentPrs,
+      String predecessorId,
+      Instant at,
+      boolean direct) {
     return new TestRun(
         id,
         prs,
@@ -56,30 +74,7 @@ public record TestRun(
         null,
         false,
         null,
-        false);
-  }
-
-  /**
-   * A direct merge of one PR ({@code directMergeMode} {@code always}): no branch is built; its head
-   * is the PR's own, which must contain the target's head, and CI's statuses on it decide.
-   */
-  static TestRun direct(String id, TestedPr pr, Instant at) {
-    TestRun run = started(id, List.of(pr), List.of(), null, at);
-    return new TestRun(
-        run.id,
-        run.prs,
-        run.dependentPrs,
-        null,
-        RunState.BUILDING,
-        at,
-        at,
-        null,
-        null,
-        List.of(),
-        null,
-        false,
-        null,
-        true);
+        direct);
   }
 
   /** Half of a failed run, waiting for a bisection slot; it is built on {@code baseSha}. */

@@ -55,9 +55,7 @@ public final class Views {
         readiness,
         false,
         !e.state().isFinal(),
-        e.verifiedByTestRun(),
-        null,
-        null);
+        e.verifiedByTestRun());
   }
 
   /** One sentence: the first reason, in the order the planner's readiness rule checks them. */

@@ -149,7 +149,8 @@ class EventApplierTest {
                   random.nextInt(4) == 0 ? "release" : "main",
                   null,
                   Mergeability.values()[random.nextInt(Mergeability.values().length)],
-                  null);
+                  null,
+                  List.of());
       case 9 ->
           new QueueCommand.RecordRequiredChecks(
               random.nextBoolean()

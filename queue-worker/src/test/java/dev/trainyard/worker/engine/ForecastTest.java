@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.common.view.QueueForecast;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -107,18 +106,5 @@ class ForecastTest {
     QueueAggregate state = slow.state().withHistory(paced);
     assertThat(Forecast.of(state, slow.now()).estimatedMergeAt(5, slow.now()))
         .contains(slow.now().plus(Duration.ofMinutes(160)));
-  }
-
-  @Test
-  void theForecastReadsBackFromItsText() {
-    QueueForecast f =
-        QueueForecast.of(
-            T0, List.of(12L, 9L), java.util.Arrays.asList(T0.plusSeconds(90), (Instant) null));
-    assertThat(f.prNumbers()).isEqualTo("12,9");
-    assertThat(f.etaSeconds()).isEqualTo("90,");
-    assertThat(f.estimatedMergeAt(12, T0)).contains(T0.plusSeconds(90));
-    assertThat(f.estimatedMergeAt(12, T0.plusSeconds(200))).contains(T0.plusSeconds(200));
-    assertThat(f.estimatedMergeAt(9, T0)).isEmpty();
-    assertThat(QueueForecast.NONE.position(1)).isEmpty();
   }
 }

@@ -102,6 +102,15 @@ class NotReadyReasonTest {
 
   private static QueueCommand observed(long pr, String base, Mergeability mergeability) {
     return new QueueCommand.RecordPullRequestState(
-        pr, true, "sha-" + pr, "Change " + pr, "dev" + pr, base, null, mergeability, null);
+        pr,
+        true,
+        "sha-" + pr,
+        "Change " + pr,
+        "dev" + pr,
+        base,
+        null,
+        mergeability,
+        null,
+        List.of());
   }
 }

@@ -50,17 +50,7 @@ class QueueControlRulesTest {
 
   /** The source host shows {@code pr} open and mergeable, its description naming {@code on}. */
   static QueueCommand declaring(long pr, Long... on) {
-    return new QueueCommand.RecordPullRequestState(
-        pr,
-        true,
-        "sha-" + pr,
-        "Change " + pr,
-        "dev" + pr,
-        "main",
-        null,
-        Mergeability.MERGEABLE,
-        null,
-        List.of(on));
+    return QueueFixture.observedCommand(pr, "sha-" + pr, Mergeability.MERGEABLE, null, List.of(on));
   }
 
   /** A queue in {@code directMergeMode: always}. */

@@ -39,7 +39,8 @@ class QueueDocumentSizeTest {
               "main",
               "h".repeat(1_000),
               Mergeability.NOT_MERGEABLE,
-              null));
+              null,
+              List.of()));
       q.apply(
           new QueueCommand.SetImpactedTargets(
               pr, "", ImpactedTargets.of(List.of("//t:" + pr, "//u:" + pr), "d" + pr)));

@@ -407,7 +407,7 @@ class QueueEngineTest {
 
   static QueueCommand observed(long pr, String sha, String base, Mergeability mergeability) {
     return new QueueCommand.RecordPullRequestState(
-        pr, true, sha, "Add b", "alice", base, null, mergeability, null);
+        pr, true, sha, "Add b", "alice", base, null, mergeability, null, List.of());
   }
 
   @ParameterizedTest(name = "{0}")

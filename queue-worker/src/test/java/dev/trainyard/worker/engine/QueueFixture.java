@@ -153,17 +153,7 @@ final class QueueFixture {
 
   /** The source host reports the PR open, mergeable, at head {@code sha-<pr>}: it gets planned. */
   QueueFixture ready(long pr) {
-    return apply(
-        new QueueCommand.RecordPullRequestState(
-            pr,
-            true,
-            "sha-" + pr,
-            "Change " + pr,
-            "dev" + pr,
-            "main",
-            null,
-            Mergeability.MERGEABLE,
-            null));
+    return apply(observedCommand(pr));
   }
 
   /** {@code pr} submitted saying it depends on {@code on} (API.md §2 {@code dependsOn}). */
@@ -343,8 +333,14 @@ final class QueueFixture {
 
   /** The source host shows {@code pr} open at {@code sha}, onto main, with these facts. */
   static QueueCommand observedCommand(long pr, String sha, Mergeability mergeability, String hold) {
+    return observedCommand(pr, sha, mergeability, hold, List.of());
+  }
+
+  /** ... and its description naming {@code dependsOn} in {@code Depends-On} lines. */
+  static QueueCommand observedCommand(
+      long pr, String sha, Mergeability mergeability, String hold, List<Long> dependsOn) {
     return new QueueCommand.RecordPullRequestState(
-        pr, true, sha, "Change " + pr, "dev" + pr, "main", null, mergeability, hold);
+        pr, true, sha, "Change " + pr, "dev" + pr, "main", null, mergeability, hold, dependsOn);
   }
 
   static QueueCommand builtCommand(QueueFixture q, long pr) {

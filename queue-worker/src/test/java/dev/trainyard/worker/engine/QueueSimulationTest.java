@@ -211,7 +211,8 @@ class QueueSimulationTest {
               "main",
               null,
               clean ? Mergeability.MERGEABLE : Mergeability.NOT_MERGEABLE,
-              null));
+              null,
+              List.of()));
     }
 
     /** Now and then a person cancels, restarts, or pushes to the target by hand. */

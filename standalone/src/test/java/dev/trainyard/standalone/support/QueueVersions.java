@@ -89,6 +89,7 @@ public final class QueueVersions {
         "main",
         "head-" + pr,
         Mergeability.MERGEABLE,
-        null);
+        null,
+        List.of());
   }
 }
