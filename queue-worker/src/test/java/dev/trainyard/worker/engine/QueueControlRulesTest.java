@@ -271,6 +271,21 @@ class QueueControlRulesTest {
                 "TestRunCancelled"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.CANCELLED)),
         row(
+            "dependsOn, parallel mode: a PR shares its dependency's lane, whatever its targets",
+            () ->
+                QueueFixture.parallelQueue()
+                    .lane(1, "api")
+                    .dependent(2, 1L)
+                    .apply(
+                        new QueueCommand.SetImpactedTargets(
+                            2,
+                            "",
+                            dev.trainyard.common.command.ImpactedTargets.of(
+                                List.of("web"), "digest-web"))),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(1).id())),
+        row(
             "dependsOn: a PR whose dependency landed starts on the target",
             () -> passed(1).landed(1).dependent(2, 1L),
             q -> QueueFixture.observedCommand(2),
