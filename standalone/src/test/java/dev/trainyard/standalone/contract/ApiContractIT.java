@@ -718,6 +718,14 @@ public class ApiContractIT {
     assertError(other.post("/v1/getSubmittedPullRequest", prBody(repo, 1)), 404, "no queue exists");
     assertError(other.post("/v1/cancelPullRequest", prBody(repo, 1)), 404, "no queue exists");
     assertError(other.post("/v1/listPullRequests", body(repo, "")), 404, "no queue exists");
+    assertError(
+        other.post("/v1/freezeQueue", body(repo, "\"reason\":\"not yours\"")),
+        404,
+        "no queue exists");
+    assertError(other.post("/v1/unfreezeQueue", body(repo, "")), 404, "no queue exists");
+    assertThat(api.post("/v1/getQueue", body(repo, "")).json().get("freeze").isNull())
+        .as("the owner's queue is not frozen by another organization")
+        .isTrue();
     // the same repository name is free for the other organization
     assertOk(other.post("/v1/createQueue", body(repo, "")));
     assertThat(other.post("/v1/getQueue", body(repo, "")).json().get("enqueuedPullRequests").size())
