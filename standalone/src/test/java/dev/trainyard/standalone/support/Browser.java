@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -97,15 +99,37 @@ public final class Browser implements AutoCloseable {
   public void click(String css) {
     await()
         .until(
-            d -> {
-              find(css).click();
-              return true;
-            });
+            d ->
+                stale(
+                    () -> {
+                      find(css).click();
+                      return true;
+                    }));
   }
 
-  /** The text of the element {@code css} selects, read again if a live update replaced it. */
+  /**
+   * The text of the element {@code css} selects, read again if a live update or a navigation
+   * replaced it.
+   */
   public String text(String css) {
-    return await().until(d -> find(css).getText());
+    return await().until(d -> stale(() -> find(css).getText()));
+  }
+
+  /**
+   * Runs a read of an element, reporting Chrome's "does not belong to the document" (an element
+   * found in the page a navigation is leaving, read in the next one) as the stale element it is.
+   */
+  private static <T> T stale(Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (StaleElementReferenceException e) {
+      throw e;
+    } catch (WebDriverException e) {
+      if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+        throw new StaleElementReferenceException("replaced by a navigation", e);
+      }
+      throw e;
+    }
   }
 
   public WebElement find(String css) {
