@@ -46,7 +46,35 @@ public final class SchedulerBenchmark {
         seed,
         seconds);
     table(results);
+    spend(results);
     targets(results);
+  }
+
+  /**
+   * Where each row's CI runs went, per merged PR: chain runs that concluded (landed or failed),
+   * chain runs thrown away because a failure ahead of them was discarded with them, and bisection
+   * runs; and how many green halves landed as tested.
+   */
+  private static void spend(List<Simulation.Result> results) {
+    System.out.println();
+    System.out.println(
+        "| scenario | CI runs per merge | concluded chain runs | thrown-away speculation |"
+            + " bisection runs | green halves landed |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
+    for (Simulation.Result r : results) {
+      Simulation.CiSpend spend = r.spend();
+      double merged = Math.max(1, r.merged());
+      int concluded = spend.runs() - spend.bisection() - spend.thrownAway();
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.2f | %.2f | %.2f | %.2f | %d |%n",
+          r.scenario().name(),
+          r.ciRunsPerMerge(),
+          concluded / merged,
+          spend.thrownAway() / merged,
+          spend.bisection() / merged,
+          spend.halvesLanded());
+    }
   }
 
   private static void table(List<Simulation.Result> results) {

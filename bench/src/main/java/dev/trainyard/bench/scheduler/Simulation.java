@@ -18,6 +18,8 @@ import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.Forecast;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
+import dev.trainyard.worker.engine.QueueEvent;
+import dev.trainyard.worker.engine.TestRun;
 import dev.trainyard.worker.engine.TestedPr;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +69,10 @@ final class Simulation {
   private long nextPr = 1;
   private long commands;
   private int ciRuns;
+  private int bisectionRuns;
+  private final Set<String> built = new HashSet<>();
+  private int wastedRuns;
+  private int halvesLanded;
   private int merged;
   private int wronglyFailed;
   private int brokenMerged;
@@ -101,7 +107,8 @@ final class Simulation {
         brokenMerged,
         merged,
         etaErrors.isEmpty() ? Double.NaN : etaErrors.get(etaErrors.size() / 2).toSeconds() / 3600.0,
-        etaErrors.size());
+        etaErrors.size(),
+        new CiSpend(ciRuns, bisectionRuns, wastedRuns, halvesLanded));
   }
 
   /** Keeps {@code backlog} PRs waiting: arrivals above capacity. */
@@ -146,6 +153,13 @@ final class Simulation {
     }
     state = EventApplier.applyAll(state, decision.events());
     account(before);
+    for (QueueEvent event : decision.events()) {
+      if (event instanceof QueueEvent.TestRunCancelled c && built.contains(c.runId())) {
+        wastedRuns++;
+      } else if (event instanceof QueueEvent.BisectionHalfPassed) {
+        halvesLanded++;
+      }
+    }
     for (Effect effect : Effects.of(state)) {
       String key = effect.getClass().getSimpleName() + "/" + effect.runId();
       if (done.add(key)) {
@@ -169,6 +183,10 @@ final class Simulation {
       String head = "h" + order++;
       commits.put(head, content);
       ciRuns++;
+      built.add(b.runId());
+      if (state.runs().live(b.runId()).filter(TestRun::bisection).isPresent()) {
+        bisectionRuns++;
+      }
       apply(
           new QueueCommand.RecordTestBranch(
               b.runId(), b.baseSha() != null ? b.baseSha() : target, head));
@@ -289,5 +307,14 @@ final class Simulation {
       int brokenMerged,
       int merged,
       double etaErrorP50Hours,
-      int estimatedMerges) {}
+      int estimatedMerges,
+      CiSpend spend) {}
+
+  /**
+   * Where the CI runs went: {@code runs} in all, of which {@code bisection} tested halves of failed
+   * batches and {@code thrownAway} were chain runs cancelled after their branch was built (the
+   * speculation a failure ahead of them discarded); {@code halvesLanded} green halves landed as
+   * tested.
+   */
+  record CiSpend(int runs, int bisection, int thrownAway, int halvesLanded) {}
 }

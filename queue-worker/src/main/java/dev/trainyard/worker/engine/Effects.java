@@ -89,9 +89,12 @@ public final class Effects {
   /**
    * The head run lands on where the run before it landed, or on the target head it was built on. In
    * parallel mode other lanes land in between: it lands on wherever the last landing left the
-   * target, replaying its own PRs there.
+   * target, replaying its own PRs there. A promoted half lands where its batch would have.
    */
-  private static String expectedTarget(QueueAggregate state, TestRun head) {
+  static String expectedTarget(QueueAggregate state, TestRun head) {
+    if (head.isPromoted()) {
+      return head.landsOn();
+    }
     Landed landed = state.runs().landed();
     if (state.settings().mode() == QueueMode.PARALLEL && landed != null) {
       return landed.targetSha();

@@ -119,6 +119,8 @@ public final class EventApplier {
       return RunApplier.bisected(state, e);
     } else if (event instanceof BisectionRunStarted e) {
       return RunApplier.bisectionStarted(state, e.runId(), e.at());
+    } else if (event instanceof QueueEvent.BisectionHalfPassed e) {
+      return RunApplier.halfPassed(state, e.runId(), e.at());
     } else if (event instanceof TestRunCleared e) {
       return RunApplier.cleared(state, e.runId(), e.isolated(), e.at());
     } else if (event instanceof TestRunRescued e) {

@@ -105,6 +105,13 @@ public sealed interface QueueEvent {
   record TestRunBisected(String runId, String reason, List<TestRun> halves, Instant at)
       implements QueueEvent {}
 
+  /**
+   * A bisection run passed where its batch would have landed, with nothing landed since and no
+   * chain run waiting: it joins the chain as its passed head and lands as it was tested; its PRs
+   * are {@code tests_passed}.
+   */
+  record BisectionHalfPassed(String runId, Instant at) implements QueueEvent {}
+
   /** A waiting bisection run took a slot: its branch is to be built. */
   record BisectionRunStarted(String runId, Instant at) implements QueueEvent {}
 

@@ -158,6 +158,13 @@ final class RunApplier {
     return mapRun(state, runId, r -> r.startedAt(at));
   }
 
+  /** The green half joins the chain as its passed head; its PRs passed, verified by it. */
+  static QueueAggregate halfPassed(QueueAggregate state, String runId, Instant at) {
+    QueueAggregate next = mapRun(state, runId, r -> r.promoted(at));
+    TestRun run = next.runs().live(runId).orElseThrow();
+    return mapEntries(next, run, x -> x.verifiedBy(runId, at));
+  }
+
   /** The bisection run leaves as cleared; its PRs wait for a run of the chain. */
   static QueueAggregate cleared(QueueAggregate state, String runId, boolean isolated, Instant at) {
     TestRun run = state.runs().live(runId).orElseThrow().withState(RunState.CLEARED, null, at);

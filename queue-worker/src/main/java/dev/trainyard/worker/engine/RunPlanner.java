@@ -6,6 +6,7 @@ import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.worker.engine.QueueEvent.BisectionHalfPassed;
 import dev.trainyard.worker.engine.QueueEvent.BisectionRunStarted;
 import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
 import dev.trainyard.worker.engine.QueueEvent.TestRunBisected;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The run rules of SCHEDULING.md, one action per step in this order:
@@ -133,6 +135,7 @@ final class RunPlanner {
     String base = run.predecessorId();
     Landed landed = state.runs().landed();
     if (base == null
+        || run.isPromoted()
         || state.runs().live(base).isPresent()
         || (landed != null && landed.runId().equals(base))) {
       return false;
@@ -157,7 +160,7 @@ final class RunPlanner {
       Verdict verdict = verdict(state, run, rule, ctx.now());
       if (verdict.outcome() == Verdict.Outcome.GREEN) {
         return run.bisection()
-            ? cleared(state, run, ctx)
+            ? greenHalf(state, run, ctx)
             : List.of(new TestRunPassed(run.id(), ctx.now()));
       }
       if (verdict.outcome() == Verdict.Outcome.RED) {
@@ -294,35 +297,44 @@ final class RunPlanner {
     List<TestedPr> prs = run.prs();
     int middle = (prs.size() + 1) / 2;
     long sequence = state.nextSequence();
+    // halves of halves are built where the first batch was, and would land where it would have
+    String landsOn = run.bisection() ? run.landsOn() : Effects.expectedTarget(state, run);
     List<TestRun> halves =
         List.of(
             TestRun.half(
                 ctx.derivedId("run/" + sequence).toString(),
                 prs.subList(0, middle),
                 run,
+                landsOn,
                 ctx.now()),
             TestRun.half(
                 ctx.derivedId("run/" + (sequence + 1)).toString(),
                 prs.subList(middle, prs.size()),
                 run,
+                landsOn,
                 ctx.now()));
     return List.of(new TestRunBisected(run.id(), reason, halves, ctx.now()));
   }
 
   /**
-   * A green bisection run clears its PRs; when the other half was cleared too, nothing explains the
-   * split run's red, and the PRs are isolated. When the split run was red and skipping redundant
-   * tests is on, the other half must hold the cause: it is failed, or split, without waiting for
-   * its result.
+   * A green bisection run lands as it was tested when it may ({@link #landsAsTested}): it joins the
+   * chain as its passed head. Otherwise it clears its PRs; when the other half was green too,
+   * nothing explains the split run's red, and the PRs are isolated. When the split run was red and
+   * skipping redundant tests is on, the other half must hold the cause: it is failed, or split,
+   * without waiting for its result.
    */
-  private static List<QueueEvent> cleared(QueueAggregate state, TestRun run, CommandContext ctx) {
-    boolean siblingCleared =
-        state.runs().finished().stream()
-            .anyMatch(
-                r ->
-                    r.state() == RunState.CLEARED && run.predecessorId().equals(r.predecessorId()));
+  private static List<QueueEvent> greenHalf(QueueAggregate state, TestRun run, CommandContext ctx) {
     List<QueueEvent> events = new ArrayList<>();
-    events.add(new TestRunCleared(run.id(), siblingCleared, ctx.now()));
+    if (landsAsTested(state, run)) {
+      events.add(new BisectionHalfPassed(run.id(), ctx.now()));
+    } else {
+      boolean siblingGreen =
+          Stream.concat(state.runs().live().stream(), state.runs().finished().stream())
+              .filter(
+                  r -> !r.id().equals(run.id()) && run.predecessorId().equals(r.predecessorId()))
+              .anyMatch(r -> r.state() == RunState.CLEARED || r.isPromoted());
+      events.add(new TestRunCleared(run.id(), siblingGreen, ctx.now()));
+    }
     if (state.settings().optimizationMode() != OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS) {
       return events;
     }
@@ -341,6 +353,20 @@ final class RunPlanner {
                         splitReason != null ? splitReason : Reasons.TEST_RUN_REQUIRED_STATUS_FAILED,
                         ctx)));
     return events;
+  }
+
+  /**
+   * A green half lands as it was tested when what it was tested on is what it would land on:
+   * nothing landed since its batch was split (the last landing is where the batch would have
+   * landed), and no chain run waits, which it would overtake or whose base it would move. Single
+   * mode only: parallel mode does not batch.
+   */
+  private static boolean landsAsTested(QueueAggregate state, TestRun half) {
+    Landed landed = state.runs().landed();
+    return state.settings().mode() != QueueMode.PARALLEL
+        && half.landsOn() != null
+        && state.runs().chain().isEmpty()
+        && (landed == null || landed.targetSha().equals(half.landsOn()));
   }
 
   private static List<QueueEvent> finishModeSwitch(QueueAggregate state) {

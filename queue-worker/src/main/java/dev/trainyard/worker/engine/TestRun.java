@@ -12,7 +12,10 @@ import java.util.List;
  *
  * <p>A {@code bisection} run tests half of a failed batch on the commit that batch was built on
  * ({@code baseSha}, known from the start); {@code predecessorId} names the failed run it splits. It
- * is outside the chain and never lands: a green one clears its PRs, which queue again.
+ * is outside the chain. {@code landsOn} is where its batch would have landed when it was split: a
+ * green half lands there as it was tested while nothing landed since and the chain is empty (it is
+ * {@linkplain #promoted promoted} to the chain's passed head); otherwise it clears its PRs, which
+ * queue again (SCHEDULING.md "Batching and bisection").
  *
  * <p>{@code testPrNumber}: the draft pull request the source host opened for its branch ({@code
  * createPrsForTestingBranches}), null without one. {@code direct}: a direct merge ({@link
@@ -32,7 +35,8 @@ public record TestRun(
     String failureReason,
     boolean bisection,
     Long testPrNumber,
-    boolean direct) {
+    boolean direct,
+    String landsOn) {
 
   public TestRun {
     prs = List.copyOf(prs);
@@ -74,11 +78,15 @@ public record TestRun(
         null,
         false,
         null,
-        direct);
+        direct,
+        null);
   }
 
-  /** Half of a failed run, waiting for a bisection slot; it is built on {@code baseSha}. */
-  static TestRun half(String id, List<TestedPr> prs, TestRun failed, Instant at) {
+  /**
+   * Half of a failed run, waiting for a bisection slot; it is built on {@code baseSha}, and lands
+   * on {@code landsOn} if it may ({@link TestRun}).
+   */
+  static TestRun half(String id, List<TestedPr> prs, TestRun failed, String landsOn, Instant at) {
     return new TestRun(
         id,
         prs,
@@ -93,7 +101,8 @@ public record TestRun(
         null,
         true,
         null,
-        false);
+        false,
+        landsOn);
   }
 
   /** A waiting bisection run takes its slot: it is built from {@code at} on. */
@@ -112,7 +121,36 @@ public record TestRun(
         null,
         bisection,
         null,
-        false);
+        false,
+        landsOn);
+  }
+
+  /**
+   * A green half that lands as it was tested: the chain's passed head, built where its batch was
+   * and landing on {@code landsOn}. It keeps {@code predecessorId}, the batch it was split from.
+   */
+  TestRun promoted(Instant at) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        RunState.PASSED,
+        createdAt,
+        at,
+        baseSha,
+        headSha,
+        statuses,
+        failureReason,
+        false,
+        testPrNumber,
+        false,
+        landsOn);
+  }
+
+  /** A green half of a failed batch that joined the chain to land as tested. */
+  public boolean isPromoted() {
+    return !bisection && landsOn != null;
   }
 
   /** More than one PR: the run is a batch ({@code batched} in events). */
@@ -153,7 +191,8 @@ public record TestRun(
         failureReason,
         bisection,
         testPr,
-        direct);
+        direct,
+        landsOn);
   }
 
   TestRun withState(RunState next, String reason, Instant at) {
@@ -200,6 +239,7 @@ public record TestRun(
         reason,
         bisection,
         testPrNumber,
-        direct);
+        direct,
+        landsOn);
   }
 }

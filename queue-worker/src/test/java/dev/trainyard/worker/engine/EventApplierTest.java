@@ -41,7 +41,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(35);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(36);
   }
 
   /**
@@ -253,7 +253,7 @@ class EventApplierTest {
     TestRun live = fixture.runOf(12);
     if (type == QueueEvent.TestRunBisected.class)
       return new QueueEvent.TestRunBisected(
-          run, "X", List.of(TestRun.half("half-1", live.prs(), live, t)), t);
+          run, "X", List.of(TestRun.half("half-1", live.prs(), live, "target", t)), t);
     if (type == QueueEvent.BisectionRunStarted.class)
       return new QueueEvent.BisectionRunStarted(run, t);
     if (type == QueueEvent.TargetMoved.class) return new QueueEvent.TargetMoved("moved");
@@ -266,6 +266,8 @@ class EventApplierTest {
           new RequiredChecks(
               List.of(dev.trainyard.common.command.RequiredCheck.named("ci/slow")), null));
     if (type == QueueEvent.TestRunCleared.class) return new QueueEvent.TestRunCleared(run, true, t);
+    if (type == QueueEvent.BisectionHalfPassed.class)
+      return new QueueEvent.BisectionHalfPassed(run, t);
     if (type == QueueEvent.TestRunRescued.class)
       return new QueueEvent.TestRunRescued(run, "run-13", t);
     throw new AssertionError(

@@ -345,7 +345,11 @@ final class QueueFixture {
 
   static QueueCommand builtCommand(QueueFixture q, long pr) {
     TestRun run = q.runOf(pr);
-    String base = run.predecessorId() == null ? "target" : "head-" + run.predecessorId();
+    // a bisection run is built where the batch it splits was
+    String base =
+        run.bisection()
+            ? run.baseSha()
+            : run.predecessorId() == null ? "target" : "head-" + run.predecessorId();
     return new QueueCommand.RecordTestBranch(run.id(), base, "head-" + run.id());
   }
 

@@ -108,14 +108,62 @@ class ThroughputRulesTest {
             List.of("StatusReported", "TestRunBisected", "BisectionRunStarted"),
             q -> assertThat(q.runOf(3).state()).isEqualTo(RunState.WAITING)),
         row(
-            "bisect: a green half clears its PRs, which get a run of the chain again",
+            "green half: nothing landed since the split and no chain run: it lands as tested",
             () -> batchOfFour().red(1).builtAll(),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
+            List.of("StatusReported", "BisectionHalfPassed"),
+            q -> {
+              TestRun half = q.runOf(1);
+              assertThat(half.bisection()).isFalse();
+              assertThat(half.state()).isEqualTo(RunState.PASSED);
+              assertThat(half.baseSha()).isEqualTo("target");
+              assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
+              assertThat(q.stateOf(3)).isEqualTo(PrState.TESTING);
+              Effect.LandRun land = landing(q);
+              assertThat(land.runId()).isEqualTo(half.id());
+              assertThat(land.expectedTargetSha()).isEqualTo("target");
+              assertThat(land.builtOnSha()).isEqualTo("target");
+              assertThat(land.testedSha()).isEqualTo(half.headSha());
+            }),
+        row(
+            "green half: the next run is built on the landing half, not on the target",
+            () -> batchOfFour().red(1).builtAll().green(1).queued(5),
+            q -> QueueFixture.builtCommand(q, 5),
+            List.of("TestBranchBuilt"),
+            q -> {
+              assertThat(q.runOf(5).predecessorId()).isEqualTo(q.runOf(1).id());
+              assertThat(q.runOf(5).baseSha()).isEqualTo(q.runOf(1).headSha());
+              assertThat(q.runOf(5).dependentPrs()).containsExactly(1L, 2L);
+            }),
+        row(
+            "green half: once it landed, the rest of its batch can no longer land as tested",
+            () -> batchOfFour().red(1).builtAll().green(1).landed(1).red(3).builtAll(),
+            q -> RunRulesTest.status(q, 3, CommitState.SUCCESS),
+            List.of("StatusReported", "TestRunCleared", "TestRunStarted"),
+            q -> {
+              assertThat(q.state().activeEntry(1)).isEmpty();
+              assertThat(q.runOf(3).bisection()).isFalse();
+              assertThat(q.runOf(3).predecessorId()).isNull();
+              assertThat(q.runOf(4).bisection()).isTrue();
+            }),
+        row(
+            "green half: a chain run waits, so the half only clears its PRs",
+            () ->
+                queue()
+                    .batching(4, 0)
+                    .state(QueueState.PAUSED)
+                    .queued(1, 2, 3, 4, 5, 6)
+                    .state(QueueState.RUNNING)
+                    .builtAll()
+                    .red(1)
+                    .builtAll(),
             q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunCleared", "TestRunStarted"),
             q -> {
               assertThat(q.runOf(1).bisection()).isFalse();
               assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
-              assertThat(q.stateOf(3)).isEqualTo(PrState.TESTING);
+              assertThat(q.prsOfRunOf(5)).containsExactly(5L, 6L);
+              assertThat(q.runOf(1).predecessorId()).isEqualTo(q.runOf(5).id());
             }),
         row(
             "bisect: a red half of one PR fails that PR alone",
@@ -140,9 +188,10 @@ class ThroughputRulesTest {
             "bisect: skipping redundant tests, a green half convicts the other without its result",
             () -> bisectedPair().skippingRedundantTests(),
             q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
-            List.of("StatusReported", "TestRunCleared", "TestRunFailed", "TestRunStarted"),
+            List.of("StatusReported", "BisectionHalfPassed", "TestRunFailed"),
             q -> {
               assertThat(q.stateOf(2)).isEqualTo(PrState.FAILED);
+              assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
               assertThat(q.prsOfRunOf(1)).containsExactly(1L);
             }),
         row(
@@ -203,6 +252,15 @@ class ThroughputRulesTest {
             q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
             List.of("StatusReported", "TestRunPassed", "TestRunRescued"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.TESTS_PASSED)));
+  }
+
+  /** The landing the state asks the shell for. */
+  private static Effect.LandRun landing(QueueFixture q) {
+    return Effects.of(q.state()).stream()
+        .filter(Effect.LandRun.class::isInstance)
+        .map(Effect.LandRun.class::cast)
+        .findFirst()
+        .orElseThrow();
   }
 
   @ParameterizedTest(name = "{0}")
