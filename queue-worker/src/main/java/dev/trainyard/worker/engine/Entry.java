@@ -203,6 +203,7 @@ public record Entry(
     }
 
     private Entry entry() {
+      PrTransitions.TABLE.check(from.state, state, "#" + from.prNumber);
       return new Entry(
           from.id,
           from.prNumber,

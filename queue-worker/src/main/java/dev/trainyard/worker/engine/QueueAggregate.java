@@ -240,6 +240,7 @@ public record QueueAggregate(
     }
 
     private QueueAggregate aggregate() {
+      QueueTransitions.TABLE.check(from.state, state, from.key.id());
       return new QueueAggregate(
           from.key,
           state,

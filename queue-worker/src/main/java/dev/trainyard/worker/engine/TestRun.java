@@ -107,6 +107,7 @@ public record TestRun(
 
   /** A waiting bisection run takes its slot: it is built from {@code at} on. */
   TestRun startedAt(Instant at) {
+    RunTransitions.TABLE.check(state, RunState.BUILDING, id);
     return new TestRun(
         id,
         prs,
@@ -130,6 +131,7 @@ public record TestRun(
    * and landing on {@code landsOn}. It keeps {@code predecessorId}, the batch it was split from.
    */
   TestRun promoted(Instant at) {
+    RunTransitions.TABLE.check(state, RunState.PASSED, id);
     return new TestRun(
         id,
         prs,
@@ -177,6 +179,7 @@ public record TestRun(
   }
 
   TestRun built(String base, String head, Instant at, Long testPr) {
+    RunTransitions.TABLE.check(state, RunState.TESTING, id);
     return new TestRun(
         id,
         prs,
@@ -196,6 +199,7 @@ public record TestRun(
   }
 
   TestRun withState(RunState next, String reason, Instant at) {
+    RunTransitions.TABLE.check(state, next, id);
     return copy(next, at, baseSha, headSha, statuses, reason != null ? reason : failureReason);
   }
 

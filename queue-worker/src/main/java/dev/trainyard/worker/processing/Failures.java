@@ -3,6 +3,7 @@ package dev.trainyard.worker.processing;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoWriteException;
+import dev.trainyard.worker.engine.UndeclaredTransition;
 import dev.trainyard.worker.store.QueueTooLarge;
 import java.util.List;
 import org.bson.BSONException;
@@ -31,7 +32,8 @@ final class Failures {
           ClassCastException.class,
           IndexOutOfBoundsException.class,
           ArithmeticException.class,
-          UnsupportedOperationException.class);
+          UnsupportedOperationException.class,
+          UndeclaredTransition.class);
 
   private Failures() {}
 

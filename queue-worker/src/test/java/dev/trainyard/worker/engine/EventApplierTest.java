@@ -23,7 +23,8 @@ class EventApplierTest {
   /** Java 17 has no exhaustive pattern switch, so this stands in for the compiler's check. */
   @Test
   void everyEventTypeHasAnApplier() {
-    QueueFixture fixture = QueueFixture.queue().queued(12).submitted(13);
+    // PR 12's run is under test: each run event is applied where its rule would emit it
+    QueueFixture fixture = QueueFixture.queue().queued(12).built(12).submitted(13);
     for (Class<?> type : QueueEvent.class.getPermittedSubclasses()) {
       QueueEvent event = sample(type, fixture);
       QueueAggregate before = type == QueueEvent.QueueCreated.class ? null : fixture.state();
@@ -32,6 +33,20 @@ class EventApplierTest {
             EventApplier.apply(
                 before,
                 new QueueEvent.TestRunCancelled(fixture.runOf(12).id(), "X", fixture.now()));
+      }
+      if (type == QueueEvent.PullRequestNotReady.class) {
+        // only a PR that waits for a run becomes not ready: PR 13 is made pending first
+        String waiting = fixture.state().activeEntry(13).orElseThrow().id();
+        before =
+            EventApplier.apply(
+                before,
+                new QueueEvent.PullRequestQueued(waiting, "MERGE_ITEM_NOW_READY", fixture.now()));
+      }
+      if (type == QueueEvent.TestRunMerged.class) {
+        before = EventApplier.apply(before, sample(QueueEvent.TestRunPassed.class, fixture));
+      }
+      if (type == QueueEvent.BisectionRunStarted.class) {
+        before = EventApplier.apply(before, sample(QueueEvent.TestRunBisected.class, fixture));
       }
       if (type == QueueEvent.QueueUnfrozen.class) {
         before = EventApplier.apply(before, sample(QueueEvent.QueueFrozen.class, fixture));
@@ -206,7 +221,7 @@ class EventApplierTest {
     if (type == QueueEvent.PullRequestQueued.class)
       return new QueueEvent.PullRequestQueued(e.id(), "MERGE_ITEM_NOW_READY", t);
     if (type == QueueEvent.PullRequestNotReady.class)
-      return new QueueEvent.PullRequestNotReady(e.id(), t);
+      return new QueueEvent.PullRequestNotReady(s.activeEntry(13).orElseThrow().id(), t);
     if (type == QueueEvent.PullRequestCancelled.class)
       return new QueueEvent.PullRequestCancelled(
           e.id(), dev.trainyard.common.queue.CancellationReason.USER_REQUESTED, t);
@@ -255,7 +270,7 @@ class EventApplierTest {
       return new QueueEvent.TestRunBisected(
           run, "X", List.of(TestRun.half("half-1", live.prs(), live, "target", t)), t);
     if (type == QueueEvent.BisectionRunStarted.class)
-      return new QueueEvent.BisectionRunStarted(run, t);
+      return new QueueEvent.BisectionRunStarted("half-1", t);
     if (type == QueueEvent.TargetMoved.class) return new QueueEvent.TargetMoved("moved");
     if (type == QueueEvent.SourceProblemChanged.class)
       return new QueueEvent.SourceProblemChanged("the remote could not be fetched");

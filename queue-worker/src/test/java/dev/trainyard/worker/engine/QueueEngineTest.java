@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -446,5 +447,24 @@ class QueueEngineTest {
     assertThat(new QueueEngine().nextDeadline(given.state(), given.now()))
         .contains(QueueFixture.T0.plus(Duration.ofHours(24)));
     assertThat(new QueueEngine().nextDeadline(absent().state(), QueueFixture.T0)).isEmpty();
+  }
+
+  /**
+   * A person moves the queue between running, paused and draining in any direction; a mode change
+   * while runs are in flight switches first, from any of them, and a state set while switching ends
+   * the switch there.
+   */
+  @Test
+  void aPersonMovesTheQueueBetweenItsStates() {
+    List<QueueState> set = List.of(QueueState.RUNNING, QueueState.PAUSED, QueueState.DRAINING);
+    for (QueueState from : set) {
+      for (QueueState to : set) {
+        assertThat(queue().state(from).state(to).state().state()).isEqualTo(to);
+      }
+      QueueFixture switching = queue().queued(1).state(from).mode(QueueMode.PARALLEL);
+      assertThat(switching.state().state()).isEqualTo(QueueState.SWITCHING_MODES);
+      QueueFixture left = queue().queued(1).state(from).mode(QueueMode.PARALLEL).state(from);
+      assertThat(left.state().state()).isEqualTo(from);
+    }
   }
 }

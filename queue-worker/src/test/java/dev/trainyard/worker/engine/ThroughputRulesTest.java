@@ -166,6 +166,16 @@ class ThroughputRulesTest {
               assertThat(q.runOf(1).predecessorId()).isEqualTo(q.runOf(5).id());
             }),
         row(
+            "bisect: a waiting half whose PR is cancelled is cancelled; its other PR queues again",
+            () -> batchOfFour().bisectionConcurrency(1).red(1),
+            q -> new QueueCommand.CancelPullRequest(3),
+            List.of("PullRequestCancelled", "TestRunCancelled", "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(3)).isEqualTo(PrState.CANCELLED);
+              assertThat(q.runOf(4).bisection()).isFalse();
+              assertThat(q.prsOfRunOf(4)).containsExactly(4L);
+            }),
+        row(
             "bisect: a red half of one PR fails that PR alone",
             ThroughputRulesTest::bisectedPair,
             q -> RunRulesTest.status(q, 1, CommitState.FAILURE),

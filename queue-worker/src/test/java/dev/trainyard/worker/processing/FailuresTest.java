@@ -10,6 +10,7 @@ import com.mongodb.ServerAddress;
 import com.mongodb.WriteError;
 import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.bulk.WriteConcernError;
+import dev.trainyard.worker.engine.UndeclaredTransition;
 import dev.trainyard.worker.store.QueueKeptChanging;
 import java.util.List;
 import java.util.Set;
@@ -48,6 +49,10 @@ class FailuresTest {
             false),
         Arguments.of(
             "document over 16 MiB", new BsonMaximumSizeExceededException("too large"), true),
+        Arguments.of(
+            "an engine state change no transition table declares",
+            new UndeclaredTransition("test run r cannot move from PASSED to WAITING"),
+            true),
         Arguments.of(
             "server refuses the document",
             new MongoWriteException(
