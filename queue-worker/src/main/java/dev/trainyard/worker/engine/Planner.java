@@ -13,11 +13,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The readiness rules evaluated after every accepted command (SCHEDULING.md "Planning rule"): the
- * landing gate follows the clock ({@link LandingGate}); a PR whose dependency failed is cancelled;
- * readiness moves PRs that wait for a run between {@code not_ready} and {@code pending}; a PR
- * {@code not_ready} for longer than {@code notReadyTimeoutHours} is cancelled. Runs are {@link
- * RunPlanner}'s.
+ * The readiness rules of SCHEDULING.md "Planning rule" ({@link PlanningRules} orders them): a PR
+ * whose dependency failed is cancelled; readiness moves PRs that wait for a run between {@code
+ * not_ready} and {@code pending}; a PR {@code not_ready} for longer than {@code
+ * notReadyTimeoutHours} is cancelled. And when the queue next needs a {@code Tick}.
  */
 final class Planner {
   private final Duration settle;
@@ -29,20 +28,28 @@ final class Planner {
     this.settle = settle;
   }
 
-  /**
-   * A PR is ready when it merges cleanly into the target from it, has impacted targets where the
-   * mode needs them, and the checks that decide its runs are known ({@link
-   * QueueAggregate#checksProblem()}).
-   */
-  List<QueueEvent> plan(QueueAggregate state, Instant now) {
-    List<QueueEvent> events = new ArrayList<>(LandingGate.plan(state, now));
-    boolean requiresTargets = state.settings().requiresImpactedTargets();
-    boolean checksKnown = state.checksProblem() == null;
+  /** Cancels the PRs, in queue order, of which a dependency failed or was cancelled. */
+  static List<QueueEvent> cancelDependents(QueueAggregate state, Instant now) {
+    List<QueueEvent> events = new ArrayList<>();
     for (Entry e : state.inQueueOrder()) {
       if (Dependencies.failed(state, e).isPresent()) {
         events.add(new PullRequestCancelled(e.id(), CancellationReason.DEPENDENCY_FAILED, now));
-        continue;
       }
+    }
+    return events;
+  }
+
+  /**
+   * A PR is ready when it merges cleanly into the target from it, has impacted targets where the
+   * mode needs them, and the checks that decide its runs are known ({@link
+   * QueueAggregate#checksProblem()}): a not-ready PR that became ready is {@code pending}, and a
+   * pending PR without a run that no longer is goes back to {@code not_ready}.
+   */
+  static List<QueueEvent> followReadiness(QueueAggregate state, Instant now) {
+    List<QueueEvent> events = new ArrayList<>();
+    boolean requiresTargets = state.settings().requiresImpactedTargets();
+    boolean checksKnown = state.checksProblem() == null;
+    for (Entry e : state.inQueueOrder()) {
       boolean ready =
           checksKnown
               && e.isReady(state.key().branch(), requiresTargets)
@@ -51,7 +58,16 @@ final class Planner {
         events.add(new PullRequestQueued(e.id(), Reasons.MERGE_ITEM_NOW_READY, now));
       } else if (e.state() == PrState.PENDING && e.testRunId() == null && !ready) {
         events.add(new PullRequestNotReady(e.id(), now));
-      } else if (e.state() == PrState.NOT_READY
+      }
+    }
+    return events;
+  }
+
+  /** Cancels the PRs {@code not_ready} for longer than {@code notReadyTimeoutHours}. */
+  static List<QueueEvent> cancelStale(QueueAggregate state, Instant now) {
+    List<QueueEvent> events = new ArrayList<>();
+    for (Entry e : state.inQueueOrder()) {
+      if (e.state() == PrState.NOT_READY
           && staleDeadline(state, e).filter(deadline -> !deadline.isAfter(now)).isPresent()) {
         events.add(new PullRequestCancelled(e.id(), CancellationReason.NOT_READY_TIMEOUT, now));
       }

@@ -43,8 +43,8 @@ import java.util.Optional;
 
 /**
  * Decides what a command does to a queue. {@code decide} reads state and returns events or a
- * rejection; it never mutates. After every accepted command the {@link Planner} adds the events the
- * queue's rules call for (readiness, stale timeouts).
+ * rejection; it never mutates. After every accepted command the planning rules ({@link
+ * PlanningRules}) add the events the queue's rules call for.
  */
 public final class QueueEngine {
   /** Each step changes the state towards a fixed point; this bound only catches a broken rule. */
@@ -57,7 +57,7 @@ public final class QueueEngine {
   public static final Duration DEFAULT_STATUS_SETTLE = Duration.ofSeconds(30);
 
   private final Planner planner;
-  private final RunPlanner runs;
+  private final List<PlanningRule> rules;
   private final int maxQueuePrs;
 
   /** An engine whose plain-git rule does not wait for late contexts (a settle time of zero). */
@@ -79,7 +79,7 @@ public final class QueueEngine {
     }
     this.maxQueuePrs = maxQueuePrs;
     this.planner = new Planner(statusSettle);
-    this.runs = new RunPlanner(statusSettle);
+    this.rules = PlanningRules.ordered(statusSettle);
   }
 
   /**
@@ -99,9 +99,12 @@ public final class QueueEngine {
     List<QueueEvent> events = new ArrayList<>(primary.events());
     QueueAggregate current = after;
     for (int step = 0; step < MAX_PLANNING_STEPS; step++) {
-      List<QueueEvent> planned = planner.plan(current, ctx.now());
-      if (planned.isEmpty()) {
-        planned = runs.step(current, ctx);
+      List<QueueEvent> planned = List.of();
+      for (PlanningRule rule : rules) {
+        planned = rule.decide(current, ctx);
+        if (!planned.isEmpty()) {
+          break;
+        }
       }
       if (planned.isEmpty()) {
         return Decision.accept(events);

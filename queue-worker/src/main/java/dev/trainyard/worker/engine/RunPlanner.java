@@ -25,59 +25,14 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The run rules of SCHEDULING.md, one action per step in this order:
- *
- * <ol>
- *   <li>drop runs that lost a PR or the run they were built on, or whose PR the host now holds (a
- *       draft, a review dismissed) while undecided;
- *   <li>record verdicts: green → passed (a bisection run: cleared, and with {@code
- *       bisection_skip_redundant_tests} its undecided sibling is known red); red → pending failure,
- *       or at once what step 3 decides when nothing can change it;
- *   <li>conclude the head of the chain: rescue red runs a green run behind vindicates ({@code
- *       canOptimisticallyMerge}); a red head whose {@code pendingFailureDepth} runs behind have
- *       finished fails (a batch is bisected instead) and the runs behind are re-planned;
- *   <li>finish a mode switch;
- *   <li>let an urgent PR skip the line;
- *   <li>start bisection runs up to {@code bisectionConcurrency};
- *   <li>start runs (one PR, or a batch) while the chain has free slots.
- * </ol>
- *
- * Landing passed runs is the shell's effect ({@link Effects}), in chain order.
+ * The run rules of SCHEDULING.md "Planning rule" ({@link PlanningRules} orders them, one class
+ * each): drop runs that lost a PR or the run they were built on, or whose PR the host now holds
+ * while undecided; record verdicts; conclude the heads of the chain; finish a mode switch; let an
+ * urgent PR skip the line; start bisection runs; start runs. Landing passed runs is the shell's
+ * effect ({@link Effects}), in chain order.
  */
 final class RunPlanner {
-  private final Duration settle;
-
-  /**
-   * @param settle {@code TRAINYARD_STATUS_SETTLE}: how long the plain-git rule waits for a new
-   *     context after the last one concluded
-   */
-  RunPlanner(Duration settle) {
-    this.settle = settle;
-  }
-
-  /** The events of the first rule that applies, or none when the runs are as they should be. */
-  List<QueueEvent> step(QueueAggregate state, CommandContext ctx) {
-    List<QueueEvent> events = dropBrokenRuns(state, ctx.now());
-    if (events.isEmpty()) {
-      events = verdicts(state, ctx);
-    }
-    if (events.isEmpty()) {
-      events = concludeHeads(state, ctx);
-    }
-    if (events.isEmpty()) {
-      events = finishModeSwitch(state);
-    }
-    if (events.isEmpty() && canStart(state)) {
-      events = skipTheLine(state, ctx.now());
-    }
-    if (events.isEmpty() && state.state() != QueueState.PAUSED) {
-      events = startBisection(state, ctx.now());
-    }
-    if (events.isEmpty() && canStart(state)) {
-      events = start(state, ctx);
-    }
-    return events;
-  }
+  private RunPlanner() {}
 
   /** When a partial batch stops waiting for more PRs, if one waits. */
   static Optional<Instant> batchDeadline(QueueAggregate state) {
@@ -98,7 +53,11 @@ final class RunPlanner {
     return events;
   }
 
-  private static List<QueueEvent> dropBrokenRuns(QueueAggregate state, Instant now) {
+  /**
+   * Cancels the runs that lost a PR or the run they were built on, or whose PR the host now holds
+   * (a draft, a review dismissed) while undecided, with every run built on them.
+   */
+  static List<QueueEvent> dropBrokenRuns(QueueAggregate state, Instant now) {
     String reason = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
     for (TestRun run : state.runs().bisecting()) {
       if (lostPr(state, run) || heldPr(state, run)) {
@@ -154,7 +113,14 @@ final class RunPlanner {
     return run.entryIds().stream().anyMatch(id -> state.entry(id).isEmpty());
   }
 
-  private List<QueueEvent> verdicts(QueueAggregate state, CommandContext ctx) {
+  /**
+   * Records the first verdict a live run has: green → passed (a bisection run: lands as tested or
+   * is cleared, and with {@code bisection_skip_redundant_tests} its undecided sibling is known
+   * red); red → pending failure, or at once what concluding the head decides when nothing can
+   * change it. {@code settle}: how long the plain-git rule waits for a new context after the last
+   * one concluded.
+   */
+  static List<QueueEvent> verdicts(QueueAggregate state, CommandContext ctx, Duration settle) {
     CheckRule rule = CheckRule.of(state, settle);
     for (TestRun run : state.runs().live()) {
       Verdict verdict = verdict(state, run, rule, ctx.now());
@@ -201,7 +167,12 @@ final class RunPlanner {
     return Verdict.of(run, rule, state.settings().testingTimeoutMinutes(), now);
   }
 
-  private static List<QueueEvent> concludeHeads(QueueAggregate state, CommandContext ctx) {
+  /**
+   * Concludes the heads of the chain: rescues red runs a green run behind vindicates ({@code
+   * canOptimisticallyMerge}); a red head whose {@code pendingFailureDepth} runs behind have
+   * finished fails (a batch is bisected instead) and the runs behind are re-planned.
+   */
+  static List<QueueEvent> concludeHeads(QueueAggregate state, CommandContext ctx) {
     List<TestRun> chain = state.runs().chain();
     for (TestRun run : chain) {
       if (Lanes.isHead(state, run)) {
@@ -369,14 +340,15 @@ final class RunPlanner {
         && (landed == null || landed.targetSha().equals(half.landsOn()));
   }
 
-  private static List<QueueEvent> finishModeSwitch(QueueAggregate state) {
+  /** A mode switch waiting for the runs in flight applies once none is left. */
+  static List<QueueEvent> finishModeSwitch(QueueAggregate state) {
     return state.switchingTo() != null && state.runs().live().isEmpty()
         ? List.of(new ModeSwitched(state.switchingTo()))
         : List.of();
   }
 
   /** Starting is allowed while running or draining, and not while a mode switch waits. */
-  private static boolean canStart(QueueAggregate state) {
+  static boolean canStart(QueueAggregate state) {
     return (state.state() == QueueState.RUNNING || state.state() == QueueState.DRAINING)
         && state.switchingTo() == null;
   }
@@ -385,7 +357,7 @@ final class RunPlanner {
    * An urgent PR waiting for a run goes to the front: the first run behind it that has not passed,
    * and every run after that one, are cancelled and re-planned.
    */
-  private static List<QueueEvent> skipTheLine(QueueAggregate state, Instant now) {
+  static List<QueueEvent> skipTheLine(QueueAggregate state, Instant now) {
     Optional<Entry> urgent = waiting(state).stream().filter(Entry::skipTheLine).findFirst();
     if (urgent.isEmpty()) {
       return List.of();
@@ -408,7 +380,7 @@ final class RunPlanner {
    * skipping redundant tests, a second half waits for the first: if that one passes, the second is
    * known red without a run of its own.
    */
-  private static List<QueueEvent> startBisection(QueueAggregate state, Instant now) {
+  static List<QueueEvent> startBisection(QueueAggregate state, Instant now) {
     List<TestRun> bisecting = state.runs().bisecting();
     long running = bisecting.stream().filter(r -> r.state() != RunState.WAITING).count();
     if (running >= Math.max(1, state.settings().bisectionConcurrency())) {
@@ -443,7 +415,7 @@ final class RunPlanner {
    * Starts one run for the next waiting PRs when a slot is free: in single mode on top of the last
    * chain run (a batch when batching); in parallel mode see {@link #startParallel}.
    */
-  private static List<QueueEvent> start(QueueAggregate state, CommandContext ctx) {
+  static List<QueueEvent> start(QueueAggregate state, CommandContext ctx) {
     if (state.settings().mode() == QueueMode.PARALLEL) {
       return startParallel(state, ctx);
     }
