@@ -154,7 +154,9 @@ final class Simulation {
     state = EventApplier.applyAll(state, decision.events());
     account(before);
     for (QueueEvent event : decision.events()) {
-      if (event instanceof QueueEvent.TestRunCancelled c && built.contains(c.runId())) {
+      if (event instanceof QueueEvent.TestRunCancelled c
+          && built.contains(c.runId())
+          && before.runs().live(c.runId()).filter(TestRun::bisection).isEmpty()) {
         wastedRuns++;
       } else if (event instanceof QueueEvent.BisectionHalfPassed) {
         halvesLanded++;

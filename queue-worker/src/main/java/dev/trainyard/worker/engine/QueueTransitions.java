@@ -1,7 +1,6 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.QueueState;
-import java.util.Set;
 
 /**
  * Every change of a queue's state (API.md §3 {@code state}; SCHEDULING.md "Planning rule"), as one
@@ -35,12 +34,4 @@ final class QueueTransitions {
               QueueState.DRAINING);
 
   private QueueTransitions() {}
-
-  static boolean isAllowed(QueueState from, QueueState to) {
-    return TABLE.isAllowed(from, to);
-  }
-
-  static Set<String> declared() {
-    return TABLE.declared();
-  }
 }

@@ -1,16 +1,11 @@
 package dev.trainyard.worker.engine;
 
-import java.util.Set;
-
 /**
  * Every state change a test run may make (SCHEDULING.md "Test runs"), as one declared table. {@link
  * TestRun} refuses any other change; the engine's tests check that every change declared here is
  * made by some test.
  */
 final class RunTransitions {
-  /** How a run's creation reads: {@code new->BUILDING}. */
-  static final String NEW = TransitionTable.NEW;
-
   static final TransitionTable<RunState> TABLE =
       // a chain or direct run starts building; a bisection half waits for a slot
       TransitionTable.of("test run", RunState.class, RunState.BUILDING, RunState.WAITING)
@@ -38,12 +33,4 @@ final class RunTransitions {
           .allow(RunState.RED, RunState.FAILED, RunState.CANCELLED, RunState.PASSED);
 
   private RunTransitions() {}
-
-  static boolean isAllowed(String from, String to) {
-    return TABLE.isAllowed(from, to);
-  }
-
-  static Set<String> declared() {
-    return TABLE.declared();
-  }
 }

@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,14 +33,14 @@ final class TransitionTable<S extends Enum<S>> {
   @SafeVarargs
   static <S extends Enum<S>> TransitionTable<S> of(String thing, Class<S> type, S... initial) {
     Set<S> created = EnumSet.noneOf(type);
-    created.addAll(java.util.List.of(initial));
+    created.addAll(List.of(initial));
     return new TransitionTable<>(thing, type, created, new EnumMap<>(type));
   }
 
   /** Declares the moves from {@code from} to each of {@code to}. */
   @SafeVarargs
   final TransitionTable<S> allow(S from, S... to) {
-    allowed.computeIfAbsent(from, s -> EnumSet.noneOf(type)).addAll(java.util.List.of(to));
+    allowed.computeIfAbsent(from, s -> EnumSet.noneOf(type)).addAll(List.of(to));
     return this;
   }
 

@@ -41,7 +41,7 @@ final class TransitionLog {
       if (current != null && next != null) {
         runs(current, next, event);
         if (current.state() != next.state()) {
-          assertThat(QueueTransitions.isAllowed(current.state(), next.state()))
+          assertThat(QueueTransitions.TABLE.isAllowed(current.state(), next.state()))
               .as("queue %s->%s by %s is declared", current.state(), next.state(), event)
               .isTrue();
           QUEUES.add(current.state() + "->" + next.state());
@@ -58,7 +58,7 @@ final class TransitionLog {
   private static void runs(QueueAggregate current, QueueAggregate next, QueueEvent event) {
     for (TestRun after : next.runs().live()) {
       if (current.runs().any(after.id()).isEmpty()) {
-        runMove(RunTransitions.NEW, after.state().name(), event);
+        runMove(TransitionTable.NEW, after.state().name(), event);
       }
     }
     for (TestRun before : current.runs().live()) {
@@ -70,7 +70,7 @@ final class TransitionLog {
   }
 
   private static void runMove(String from, String to, QueueEvent event) {
-    assertThat(RunTransitions.isAllowed(from, to))
+    assertThat(RunTransitions.TABLE.isAllowed(from, to))
         .as("run %s->%s by %s is declared", from, to, event)
         .isTrue();
     RUNS.add(from + "->" + to);

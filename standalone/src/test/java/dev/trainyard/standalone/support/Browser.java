@@ -122,8 +122,6 @@ public final class Browser implements AutoCloseable {
   private static <T> T stale(Supplier<T> read) {
     try {
       return read.get();
-    } catch (StaleElementReferenceException e) {
-      throw e;
     } catch (WebDriverException e) {
       if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
         throw new StaleElementReferenceException("replaced by a navigation", e);
