@@ -9,7 +9,9 @@ import java.time.Duration;
  * above capacity), over {@code hours} of simulated time. {@code batchSize} PRs a run (1: no
  * batching; failed batches are bisected, skipping redundant tests), {@code pendingFailureDepth} and
  * {@code optimisticMerge} as the queue settings, and {@code lanes} disjoint impacted-target groups
- * in parallel mode (0: single mode).
+ * in parallel mode (0: single mode). {@code laterBrokenRate}: the chance from halfway through the
+ * run on (the failure rate moving). {@code adaptiveBatching} and {@code adaptiveConcurrency}: the
+ * self-tuning scheduler's settings ({@code batchSize} is then the starting size, up to 16).
  */
 record Scenario(
     String name,
@@ -23,12 +25,30 @@ record Scenario(
     int batchSize,
     long pendingFailureDepth,
     boolean optimisticMerge,
-    int lanes) {
+    int lanes,
+    double laterBrokenRate,
+    boolean adaptiveBatching,
+    boolean adaptiveConcurrency) {
 
   /** Plain speculation: single mode, no batching, no anti-flake. */
   static Scenario plain(
       String name, Duration ciTime, double brokenRate, int concurrency, int hours, long seed) {
-    return new Scenario(name, ciTime, brokenRate, 0, concurrency, 50, hours, seed, 1, 0, false, 0);
+    return new Scenario(
+        name,
+        ciTime,
+        brokenRate,
+        0,
+        concurrency,
+        50,
+        hours,
+        seed,
+        1,
+        0,
+        false,
+        0,
+        brokenRate,
+        false,
+        false);
   }
 
   Scenario named(String newName) {
@@ -56,6 +76,40 @@ record Scenario(
     return c.scenario();
   }
 
+  /** The same queue where a PR is broken with chance {@code rate}, all through the run. */
+  Scenario rate(double rate) {
+    Copy c = new Copy(this);
+    c.brokenRate = rate;
+    c.laterBrokenRate = rate;
+    return c.scenario();
+  }
+
+  /** Batch size chosen by the queue from what it observes, starting at {@code batchSize}. */
+  Scenario withAdaptiveBatching() {
+    Copy c = new Copy(this);
+    c.adaptiveBatching = true;
+    return c.scenario();
+  }
+
+  /** The speculation window narrowed on failures and widened on merges. */
+  Scenario withAdaptiveConcurrency() {
+    Copy c = new Copy(this);
+    c.adaptiveConcurrency = true;
+    return c.scenario();
+  }
+
+  /** The broken rate moves to {@code rate} halfway through the run. */
+  Scenario movingTo(double rate) {
+    Copy c = new Copy(this);
+    c.laterBrokenRate = rate;
+    return c.scenario();
+  }
+
+  /** The chance a PR submitted {@code elapsed} (0..1) through the run is broken. */
+  double brokenRateAt(double elapsed) {
+    return elapsed < 0.5 ? brokenRate : laterBrokenRate;
+  }
+
   /** {@code laneCount} disjoint groups, each with the backlog one queue had. */
   Scenario parallel(int laneCount) {
     Copy c = new Copy(this);
@@ -64,33 +118,41 @@ record Scenario(
     return c.scenario();
   }
 
-  /** The settings a variant changes, copied from a scenario; CI, rates and the run are fixed. */
+  /** The settings a variant changes, copied from a scenario; CI and the run are fixed. */
   private static final class Copy {
     private final Scenario from;
     private String name;
+    private double brokenRate;
     private double flakeRate;
     private int backlog;
     private int batchSize;
     private long pendingFailureDepth;
     private boolean optimisticMerge;
     private int lanes;
+    private double laterBrokenRate;
+    private boolean adaptiveBatching;
+    private boolean adaptiveConcurrency;
 
     private Copy(Scenario from) {
       this.from = from;
       name = from.name;
+      brokenRate = from.brokenRate;
       flakeRate = from.flakeRate;
       backlog = from.backlog;
       batchSize = from.batchSize;
       pendingFailureDepth = from.pendingFailureDepth;
       optimisticMerge = from.optimisticMerge;
       lanes = from.lanes;
+      laterBrokenRate = from.laterBrokenRate;
+      adaptiveBatching = from.adaptiveBatching;
+      adaptiveConcurrency = from.adaptiveConcurrency;
     }
 
     private Scenario scenario() {
       return new Scenario(
           name,
           from.ciTime,
-          from.brokenRate,
+          brokenRate,
           flakeRate,
           from.concurrency,
           backlog,
@@ -99,7 +161,10 @@ record Scenario(
           batchSize,
           pendingFailureDepth,
           optimisticMerge,
-          lanes);
+          lanes,
+          laterBrokenRate,
+          adaptiveBatching,
+          adaptiveConcurrency);
     }
   }
 

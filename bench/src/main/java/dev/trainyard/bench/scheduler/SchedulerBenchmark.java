@@ -32,11 +32,20 @@ public final class SchedulerBenchmark {
                 .antiFlake(1, true)
                 .named("flakes f = 3 %, pendingFailureDepth 1, optimistic merge"),
             plain.parallel(4).named("parallel mode, 4 disjoint target groups"));
-    List<Simulation.Result> results = new ArrayList<>();
+    boolean fixedRows = args.length < 3 || !args[2].equals("self-tuning");
+    boolean tuningRows = args.length < 3 || !args[2].equals("fixed");
     long started = System.nanoTime();
-    for (Scenario s : scenarios) {
-      results.add(new Simulation(s).run());
-    }
+    List<Simulation.Result> results = fixedRows ? runAll(scenarios) : List.of();
+    List<Sweep> sweeps = tuningRows ? sweeps(plain) : List.of();
+    Simulation.Result window =
+        tuningRows
+            ? new Simulation(
+                    plain
+                        .rate(0.15)
+                        .withAdaptiveConcurrency()
+                        .named("p = 15 %, adaptive concurrency"))
+                .run()
+            : null;
     double seconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
         Locale.ROOT,
@@ -45,9 +54,46 @@ public final class SchedulerBenchmark {
         hours,
         seed,
         seconds);
-    table(results);
-    spend(results);
-    targets(results);
+    if (fixedRows) {
+      table(results);
+      spend(results);
+      targets(results);
+    }
+    if (tuningRows) {
+      SelfTuningRows.print(sweeps, window);
+    }
+  }
+
+  private static List<Simulation.Result> runAll(List<Scenario> scenarios) {
+    List<Simulation.Result> results = new ArrayList<>();
+    for (Scenario s : scenarios) {
+      results.add(new Simulation(s).run());
+    }
+    return results;
+  }
+
+  /**
+   * For each failure rate (and a run whose rate moves from 2 % to 15 % halfway): every fixed batch
+   * size of {@link Sweep#SIZES}, and the adaptive queue starting at B = 4.
+   */
+  private static List<Sweep> sweeps(Scenario plain) {
+    List<Sweep> sweeps = new ArrayList<>();
+    List<Scenario> rates =
+        List.of(
+            plain.rate(0.01).named("p = 1 %"),
+            plain.rate(0.05).named("p = 5 %"),
+            plain.rate(0.15).named("p = 15 %"),
+            plain.rate(0.02).movingTo(0.15).named("p = 2 % → 15 % halfway"));
+    for (Scenario rate : rates) {
+      List<Simulation.Result> fixed = new ArrayList<>();
+      for (int b : Sweep.SIZES) {
+        fixed.add(new Simulation(rate.batches(b).named(rate.name() + ", B = " + b)).run());
+      }
+      Scenario adaptive =
+          rate.batches(4).withAdaptiveBatching().named(rate.name() + ", adaptive B");
+      sweeps.add(new Sweep(rate, fixed, new Simulation(adaptive).run()));
+    }
+    return sweeps;
   }
 
   /**

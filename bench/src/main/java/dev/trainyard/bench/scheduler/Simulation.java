@@ -116,7 +116,9 @@ final class Simulation {
     long waiting = state.entries().stream().filter(e -> e.testRunId() == null).count();
     for (long i = waiting; i < scenario.backlog(); i++) {
       long pr = nextPr++;
-      if (random.nextDouble() < scenario.brokenRate()) {
+      double elapsed =
+          Duration.between(START, now).toMillis() / (double) (scenario.hours() * 3_600_000L);
+      if (random.nextDouble() < scenario.brokenRateAt(elapsed)) {
         broken.add(pr);
       }
       submitted.put(pr, now);
@@ -267,7 +269,7 @@ final class Simulation {
    * start full or after one minute, and bisection skips redundant tests.
    */
   private QueueSettingsPatch settings() {
-    boolean batching = scenario.batchSize() > 1;
+    boolean batching = scenario.batchSize() > 1 || scenario.adaptiveBatching();
     return new QueueSettingsPatch(
         null,
         null,
@@ -295,7 +297,10 @@ final class Simulation {
         batching ? OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS : null,
         null,
         null,
-        null);
+        null,
+        scenario.adaptiveBatching(),
+        16L,
+        scenario.adaptiveConcurrency());
   }
 
   /** What one scenario measured. */

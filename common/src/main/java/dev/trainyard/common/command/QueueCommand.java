@@ -35,7 +35,8 @@ import java.util.List;
   @JsonSubTypes.Type(QueueCommand.RecordBranchDeleted.class),
   @JsonSubTypes.Type(QueueCommand.FreezeQueue.class),
   @JsonSubTypes.Type(QueueCommand.UnfreezeQueue.class),
-  @JsonSubTypes.Type(QueueCommand.RecordDirectMergeRefused.class)
+  @JsonSubTypes.Type(QueueCommand.RecordDirectMergeRefused.class),
+  @JsonSubTypes.Type(QueueCommand.RecordTestResults.class)
 })
 public sealed interface QueueCommand {
 
@@ -173,6 +174,15 @@ public sealed interface QueueCommand {
       this(false);
     }
   }
+
+  /**
+   * The flaky-tests service classified an upload of test results for {@code commitSha} of the
+   * queue's repository: {@code failedTests} tests failed, {@code unexcusedFailures} of them neither
+   * quarantined nor known flaky. Applied to the live run whose head that commit is (SCHEDULING.md
+   * "Flake-aware failures"); for any other commit it changes nothing.
+   */
+  record RecordTestResults(String commitSha, int failedTests, int unexcusedFailures)
+      implements QueueCommand {}
 
   /** Time passed: lets the engine act on deadlines (stale PRs, test timeouts, batch waits). */
   record Tick(boolean unused) implements QueueCommand {

@@ -1,6 +1,7 @@
 package dev.trainyard.common.queue;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Identifies one queue: organization, repository and target branch. Its text form {@code
@@ -26,6 +27,20 @@ public record QueueKey(String org, RepoRef repo, String branch) {
   /** The key as text; the validated parts never contain control characters. */
   public String id() {
     return org + "/" + repo.host() + "/" + repo.owner() + "/" + repo.name() + ":" + branch;
+  }
+
+  /**
+   * A regular expression matching the ids of {@code org}'s queues on {@code repo} (they share a
+   * prefix), its owner and name compared without case when {@code anyCase}: GitHub's names are
+   * case-insensitive. The organization and host always match exactly, so no spelling reaches
+   * another organization's queues.
+   */
+  public static String repositoryIdPattern(String org, RepoRef repo, boolean anyCase) {
+    String prefix = of(org, repo.host(), repo.owner(), repo.name(), "").id();
+    String exact = org + "/" + repo.host() + "/"; // the part of the id never folded
+    return anyCase
+        ? "^" + Pattern.quote(exact) + "(?i)" + Pattern.quote(prefix.substring(exact.length()))
+        : "^" + Pattern.quote(prefix);
   }
 
   @Override

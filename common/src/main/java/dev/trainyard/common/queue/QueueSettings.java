@@ -4,7 +4,10 @@ import java.util.List;
 
 /**
  * Every writable setting of a queue (API.md §3 getQueue), with its defaults. Integer settings are
- * {@code long} because the wire range is 0..4294967295.
+ * {@code long} because the wire range is 0..4294967295. The last three are the self-tuning
+ * scheduler's (SCHEDULING.md): {@code batchingAdaptive} sizes batches from the failure rate the
+ * queue observes, up to {@code batchingMaxSize}; {@code concurrencyAdaptive} narrows the
+ * speculation window on failures and widens it on green runs, never above {@code concurrency}.
  */
 public record QueueSettings(
     QueueMode mode,
@@ -30,7 +33,13 @@ public record QueueSettings(
     OptimizationMode optimizationMode,
     MergeMethod mergeMethod,
     long notReadyTimeoutHours,
-    List<MergeWindow> mergeWindows) {
+    List<MergeWindow> mergeWindows,
+    boolean batchingAdaptive,
+    long batchingMaxSize,
+    boolean concurrencyAdaptive) {
+
+  /** The largest batch adaptive batching builds unless the queue says otherwise. */
+  public static final long DEFAULT_BATCHING_MAX_SIZE = 16;
 
   /** The only test-branch construction mode; read-only on the wire. */
   public static final String TEST_BRANCH_CONSTRUCTION_MODE = "merge_commits";
@@ -39,6 +48,8 @@ public record QueueSettings(
     requiredStatuses = requiredStatuses == null ? null : List.copyOf(requiredStatuses);
     allowedBotSubmitters = List.copyOf(allowedBotSubmitters);
     mergeWindows = mergeWindows == null ? List.of() : List.copyOf(mergeWindows);
+    // a queue stored before the setting existed reads 0
+    batchingMaxSize = batchingMaxSize < 1 ? DEFAULT_BATCHING_MAX_SIZE : batchingMaxSize;
   }
 
   public static QueueSettings defaults(QueueMode mode, long concurrency) {
@@ -66,7 +77,10 @@ public record QueueSettings(
         OptimizationMode.OFF,
         MergeMethod.MERGE_COMMIT,
         24,
-        List.of());
+        List.of(),
+        false,
+        DEFAULT_BATCHING_MAX_SIZE,
+        false);
   }
 
   /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */
@@ -103,7 +117,10 @@ public record QueueSettings(
         or(p.optimizationMode(), optimizationMode),
         or(p.mergeMethod(), mergeMethod),
         or(p.notReadyTimeoutHours(), notReadyTimeoutHours),
-        or(p.mergeWindows(), mergeWindows));
+        or(p.mergeWindows(), mergeWindows),
+        or(p.batchingAdaptive(), batchingAdaptive),
+        or(p.batchingMaxSize(), batchingMaxSize),
+        or(p.concurrencyAdaptive(), concurrencyAdaptive));
   }
 
   private static <T> T or(T patched, T current) {

@@ -35,12 +35,15 @@ public record QueueSettingsPatch(
     OptimizationMode optimizationMode,
     MergeMethod mergeMethod,
     Long notReadyTimeoutHours,
-    List<MergeWindow> mergeWindows) {
+    List<MergeWindow> mergeWindows,
+    Boolean batchingAdaptive,
+    Long batchingMaxSize,
+    Boolean concurrencyAdaptive) {
 
   public static QueueSettingsPatch empty() {
     return new QueueSettingsPatch(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, false, null, false, null, null, null, null, null, null);
+        null, null, null, false, null, false, null, null, null, null, null, null, null, null, null);
   }
 
   /** A patch that changes only the mode. */
@@ -95,7 +98,10 @@ public record QueueSettingsPatch(
         null,
         mergeMethod,
         null,
-        windows);
+        windows,
+        null,
+        null,
+        null);
   }
 
   /** The same patch without its mode (kept back while a mode switch waits for runs). */
@@ -127,6 +133,9 @@ public record QueueSettingsPatch(
         optimizationMode,
         mergeMethod,
         notReadyTimeoutHours,
-        mergeWindows);
+        mergeWindows,
+        batchingAdaptive,
+        batchingMaxSize,
+        concurrencyAdaptive);
   }
 }

@@ -201,6 +201,16 @@ public class Ingestion {
           target,
           owners);
     }
+    // before the upload is done: a writer stopped here is finished by the sweep, which announces
+    writes.announceResults(
+        org,
+        repoSettings,
+        form,
+        uploadId,
+        merged.stream()
+            .filter(r -> r.outcome() == Outcome.FAILED)
+            .map(MergedResult::testId)
+            .toList());
     uploads.done(org, uploadId);
   }
 

@@ -1,5 +1,8 @@
 package dev.trainyard.flaky.ingest;
 
+import dev.trainyard.common.event.TestResultsEvent;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.flaky.cases.RunHistory;
 import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.cases.TestCaseJson;
@@ -110,6 +113,45 @@ public class StatusWrites {
       events.publish(announced); // after the statuses are stored; a failure leaves them pending
       cases.clearPendingStatusEvents(announced);
     }
+  }
+
+  /**
+   * Announces an upload whose {@code failed} tests (ids, perhaps none) failed, as classified now:
+   * how many of them are neither quarantined nor flaky ({@code test_results.classified}, keyed by
+   * repository, its id derived from the upload so a retry publishes the same event). The queue
+   * worker reads it to forgive a red run that failed only on such tests (SCHEDULING.md "Flake-aware
+   * failures").
+   */
+  public void announceResults(
+      String org, RepoSettings settings, UploadForm form, String uploadId, List<String> failed) {
+    Map<String, TestCase> known = cases.find(org, failed);
+    int unexcused = 0;
+    for (String testId : failed) {
+      TestCase tc = known.get(testId);
+      boolean excused =
+          tc != null
+              && (tc.quarantined(settings.autoQuarantine()) || tc.status().value() == Health.FLAKY);
+      unexcused += excused ? 0 : 1;
+    }
+    Repo repo = form.repo();
+    TestResultsEvent body =
+        TestResultsEvent.of(
+            new RepoRef(repo.host(), repo.owner(), repo.name()),
+            form.commitSha(),
+            form.branch(),
+            form.prNumber(),
+            uploadId,
+            failed.size(),
+            unexcused,
+            clock.instant());
+    events.publish(
+        List.of(
+            new TestCaseEvent(
+                "test_results:" + uploadId,
+                org,
+                TestResultsEvent.TYPE,
+                repo.key(),
+                Json.mapper().writeValueAsString(body))));
   }
 
   /** The write of {@code changed} classified, one version after {@code before}; null: no change. */

@@ -270,6 +270,9 @@ public class QueueHandler {
         body.optionalEnum("optimizationMode", OptimizationMode.class).orElse(null),
         body.optionalEnum("mergeMethod", MergeMethod.class).orElse(null),
         body.optionalLong("notReadyTimeoutHours", 0, MAX).orElse(null),
-        mergeWindows(body));
+        mergeWindows(body),
+        body.optionalBoolean("batchingAdaptive").orElse(null),
+        body.optionalLong("batchingMaxSize", 1, MAX).orElse(null),
+        body.optionalBoolean("concurrencyAdaptive").orElse(null));
   }
 }

@@ -7,7 +7,6 @@ import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.gateway.http.ApiException;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
@@ -51,13 +50,7 @@ public class RepositoryQueues {
    * spelling reaches another organization's queues.
    */
   public Mono<List<RepositoryQueue>> find(String org, RepoRef repo, boolean anyCase) {
-    // queue ids are org/host/owner/name:branch, so the repository's queues share a prefix
-    String prefix = QueueKey.of(org, repo.host(), repo.owner(), repo.name(), "").id();
-    String exact = org + "/" + repo.host() + "/"; // the part of QueueKey.id() never folded
-    String pattern =
-        anyCase
-            ? "^" + Pattern.quote(exact) + "(?i)" + Pattern.quote(prefix.substring(exact.length()))
-            : "^" + Pattern.quote(prefix);
+    String pattern = QueueKey.repositoryIdPattern(org, repo, anyCase);
     Query query = Query.query(Criteria.where("_id").regex(pattern).and("view").ne(null));
     query.fields().include("aggregate.key").include("aggregate.settings");
     return mongo

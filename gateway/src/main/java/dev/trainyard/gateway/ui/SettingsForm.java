@@ -33,14 +33,20 @@ public record SettingsForm(List<Field> fields) {
           "pendingFailureDepth",
           "batchingMinSize",
           "batchingMaxWaitTimeMinutes",
+          "batchingMaxSize",
           "notReadyTimeoutHours");
-  private static final List<String> FLAGS = List.of("batch", "canOptimisticallyMerge");
+  static final List<String> FLAGS =
+      List.of("batch", "batchingAdaptive", "canOptimisticallyMerge", "concurrencyAdaptive");
 
   static SettingsForm of(QueueSettings s) {
     return new SettingsForm(
         List.of(
             select("mode", "Mode", s.mode(), QueueMode.values()),
             number("concurrency", "Test runs at once", s.concurrency()),
+            flag(
+                "concurrencyAdaptive",
+                "Fewer runs at once after failures (adaptive)",
+                s.concurrencyAdaptive()),
             number("bisectionConcurrency", "Bisection runs at once", s.bisectionConcurrency()),
             number("testingTimeoutMinutes", "Testing timeout (minutes)", s.testingTimeoutMinutes()),
             number("pendingFailureDepth", "Pending failure depth", s.pendingFailureDepth()),
@@ -50,6 +56,11 @@ public record SettingsForm(List<Field> fields) {
                 "batchingMaxWaitTimeMinutes",
                 "Longest wait to fill a batch (minutes)",
                 s.batchingMaxWaitTimeMinutes()),
+            flag(
+                "batchingAdaptive",
+                "Batch size from the failure rate (adaptive)",
+                s.batchingAdaptive()),
+            number("batchingMaxSize", "Largest adaptive batch", s.batchingMaxSize()),
             flag("canOptimisticallyMerge", "Merge optimistically", s.canOptimisticallyMerge()),
             select("mergeMethod", "Merge method", s.mergeMethod(), MergeMethod.values()),
             new Field(

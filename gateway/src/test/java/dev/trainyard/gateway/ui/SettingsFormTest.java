@@ -36,7 +36,15 @@ class SettingsFormTest {
         Arguments.of(
             "a ticked box is true",
             form("batch", "on"),
-            Map.of("batch", true, "canOptimisticallyMerge", false)),
+            Map.of(
+                "batch",
+                true,
+                "canOptimisticallyMerge",
+                false,
+                "batchingAdaptive",
+                false,
+                "concurrencyAdaptive",
+                false)),
         Arguments.of(
             "modes and merge methods pass as written",
             form("mode", "parallel", "mergeMethod", "squash"),
@@ -60,7 +68,7 @@ class SettingsFormTest {
     assertThat(patch.keySet())
         .as("unticked boxes are false; nothing else is added")
         .containsExactlyInAnyOrderElementsOf(
-            Stream.concat(expected.keySet().stream(), Stream.of("batch", "canOptimisticallyMerge"))
+            Stream.concat(expected.keySet().stream(), SettingsForm.FLAGS.stream())
                 .distinct()
                 .toList());
     assertThat(patch.get("batch")).isEqualTo(form.containsKey("batch"));

@@ -29,6 +29,7 @@ import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
 import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.signals.Signals;
+import dev.trainyard.worker.signals.TestResultsIntake;
 import dev.trainyard.worker.signals.Ticker;
 import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
@@ -231,6 +232,11 @@ public class WorkerConfiguration {
   @Bean
   Signals signals(KafkaTemplate<String, String> kafka, InstantSource clock, Traces traces) {
     return new Signals(kafka, clock, traces);
+  }
+
+  @Bean
+  TestResultsIntake testResultsIntake(MongoTemplate mongo, Signals signals) {
+    return new TestResultsIntake(mongo, signals);
   }
 
   @Bean

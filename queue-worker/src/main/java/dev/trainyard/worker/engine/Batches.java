@@ -9,9 +9,10 @@ import java.util.Optional;
 
 /**
  * Which waiting PRs the next run carries (SCHEDULING.md "Batching and bisection"). Without {@code
- * batch}, the first one alone. With it, up to {@code batchingMinSize} in queue order, stopping at a
- * {@code noBatch} or isolated PR (which always runs alone, when its turn comes); a partial batch
- * waits until the PR that has waited longest has waited {@code batchingMaxWaitTimeMinutes}.
+ * batch}, the first one alone. With it, up to {@code batchingMinSize} in queue order (or the size
+ * adaptive batching chooses, {@link SelfTuning#batchSize}), stopping at a {@code noBatch} or
+ * isolated PR (which always runs alone, when its turn comes); a partial batch waits until the PR
+ * that has waited longest has waited {@code batchingMaxWaitTimeMinutes}.
  */
 final class Batches {
   private Batches() {}
@@ -23,7 +24,8 @@ final class Batches {
     }
   }
 
-  static Next next(QueueSettings settings, List<Entry> waiting) {
+  static Next next(QueueAggregate state, List<Entry> waiting) {
+    QueueSettings settings = state.settings();
     if (waiting.isEmpty()) {
       return new Next(List.of(), null);
     }
@@ -31,7 +33,7 @@ final class Batches {
     if (!settings.batch() || alone(first)) {
       return new Next(List.of(first), null);
     }
-    long size = Math.max(1, settings.batchingMinSize());
+    long size = SelfTuning.batchSize(settings, state.history());
     List<Entry> batch = new ArrayList<>();
     for (Entry e : waiting) {
       if (batch.size() == size || alone(e)) {
@@ -51,7 +53,7 @@ final class Batches {
     return e.noBatch() || e.isolated();
   }
 
-  static Optional<Instant> deadline(QueueSettings settings, List<Entry> waiting) {
-    return Optional.ofNullable(next(settings, waiting).waitUntil());
+  static Optional<Instant> deadline(QueueAggregate state, List<Entry> waiting) {
+    return Optional.ofNullable(next(state, waiting).waitUntil());
   }
 }

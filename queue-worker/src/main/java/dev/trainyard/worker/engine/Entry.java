@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * {@code dependsOn}: the PRs its submit said it depends on; {@code landedDependencies}: those of
  * its dependencies (named by the submit or the source host) that have landed; {@code
  * directMergeDeclined}: a direct merge of it was tried and did not hold, so it is tested the usual
- * way.
+ * way. {@code flakyRetried}: a run of it went red only on quarantined or flaky tests and was run
+ * again ({@code TESTS_RESTARTED_FLAKY}); the next red fails it as usual.
  */
 public record Entry(
     String id,
@@ -41,7 +42,8 @@ public record Entry(
     String submittedSha,
     List<Long> dependsOn,
     List<Long> landedDependencies,
-    boolean directMergeDeclined) {
+    boolean directMergeDeclined,
+    boolean flakyRetried) {
 
   public Entry {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
@@ -151,6 +153,13 @@ public record Entry(
     return c.entry();
   }
 
+  /** The entry, its flaky red forgiven once. */
+  Entry retriedForFlakes() {
+    Copy c = new Copy(this);
+    c.flakyRetried = true;
+    return c.entry();
+  }
+
   /** The entry, tested alone from now on. */
   Entry alone() {
     Copy c = new Copy(this);
@@ -183,6 +192,7 @@ public record Entry(
     private List<Long> dependsOn;
     private List<Long> landedDependencies;
     private boolean directMergeDeclined;
+    private boolean flakyRetried;
 
     private Copy(Entry from) {
       this.from = from;
@@ -200,6 +210,7 @@ public record Entry(
       dependsOn = from.dependsOn;
       landedDependencies = from.landedDependencies;
       directMergeDeclined = from.directMergeDeclined;
+      flakyRetried = from.flakyRetried;
     }
 
     private Entry entry() {
@@ -223,7 +234,8 @@ public record Entry(
           from.submittedSha,
           dependsOn,
           landedDependencies,
-          directMergeDeclined);
+          directMergeDeclined,
+          flakyRetried);
     }
   }
 }

@@ -111,6 +111,10 @@ public final class EventApplier {
       return RunApplier.landed(state, e.runId(), e.targetSha(), e.at()).withLandingProblem(null);
     } else if (event instanceof QueueEvent.LandingRefused e) {
       return state.withLandingProblem(e.message());
+    } else if (event instanceof QueueEvent.TestResultsRecorded e) {
+      return RunApplier.testResults(state, e);
+    } else if (event instanceof QueueEvent.FlakyFailureForgiven e) {
+      return RunApplier.forgiven(state, e.runId());
     } else if (event instanceof TestRunCancelled e) {
       return RunApplier.cancelled(state, e.runId(), e.at());
     } else if (event instanceof QueueEvent.DirectMergeDeclined e) {

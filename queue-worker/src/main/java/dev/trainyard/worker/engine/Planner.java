@@ -77,8 +77,8 @@ final class Planner {
 
   /**
    * The earliest stale timeout of a not-ready PR, testing timeout of a live run, end of a green
-   * run's settle time, end of a partial batch's wait, or change of the landing gate (a merge window
-   * opening or closing, a freeze's end).
+   * run's settle time, end of a partial batch's wait, change of the landing gate (a merge window
+   * opening or closing, a freeze's end), or end of a red run's wait for its test results.
    */
   Optional<Instant> nextDeadline(QueueAggregate state, Instant now) {
     long timeout = state.settings().testingTimeoutMinutes();
@@ -89,7 +89,10 @@ final class Planner {
                 .map(e -> staleDeadline(state, e)),
             state.runs().live().stream().map(r -> Verdict.deadline(r, timeout)),
             state.runs().live().stream().map(r -> Verdict.settled(r, rule)),
-            Stream.of(RunPlanner.batchDeadline(state), LandingGate.nextChange(state, now)))
+            Stream.of(
+                RunPlanner.batchDeadline(state),
+                LandingGate.nextChange(state, now),
+                RunPlanner.testResultsDeadline(state)))
         .flatMap(s -> s)
         .flatMap(Optional::stream)
         .min(Instant::compareTo);

@@ -294,6 +294,7 @@ public final class QueueEngine {
             command.headSha(),
             command.dependsOn(),
             List.of(),
+            false,
             false);
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }

@@ -95,6 +95,10 @@ final class RunApplier {
     TestRun run = state.runs().live(runId).orElseThrow().withState(finalState, reason, at);
     QueueAggregate next =
         finish(finalState == RunState.FAILED ? verdict(state, runId, at, true) : state, run);
+    if (Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
+        || Reasons.TEST_RUN_TIMEOUT.equals(reason)) {
+      next = outcomes(next, run.prs().size(), true);
+    }
     for (String entryId : run.entryIds()) {
       if (next.entry(entryId).isPresent()) {
         next = EventApplier.conclude(next, entryId, prState, at);
@@ -112,7 +116,14 @@ final class RunApplier {
         next.withEntries(
             next.entries().stream().map(x -> x.withLanded(merged)).toList(), next.nextSequence());
     next = next.withHistory(next.history().landed(at, merged.size(), !next.entries().isEmpty()));
+    next = outcomes(next, merged.size(), false);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
+  }
+
+  /** The self-tuning scheduler's history learns how {@code prs} PRs ended. */
+  private static QueueAggregate outcomes(QueueAggregate state, int prs, boolean failed) {
+    return state.withHistory(
+        state.history().concluded(prs, failed, Math.max(1, state.settings().concurrency())));
   }
 
   static QueueAggregate cancelled(QueueAggregate state, String runId, Instant at) {
@@ -152,6 +163,21 @@ final class RunApplier {
     return run.bisection() || !run.isUndecided()
         ? state
         : state.withHistory(state.history().with(Duration.between(run.createdAt(), at), red));
+  }
+
+  /** The run knows more of its failed tests. */
+  static QueueAggregate testResults(QueueAggregate state, QueueEvent.TestResultsRecorded e) {
+    QueueAggregate next =
+        e.runId() == null
+            ? state
+            : mapRun(state, e.runId(), r -> r.withTestResults(e.failedTests(), e.unexcused()));
+    return next.withHistory(next.history().testResultsAt(e.at()));
+  }
+
+  /** The run's PRs had their one flaky red forgiven. */
+  static QueueAggregate forgiven(QueueAggregate state, String runId) {
+    TestRun run = state.runs().live(runId).orElseThrow();
+    return mapEntries(state, run, Entry::retriedForFlakes);
   }
 
   static QueueAggregate bisectionStarted(QueueAggregate state, String runId, Instant at) {

@@ -12,9 +12,13 @@ import java.util.Optional;
  * whether it went red ({@code reds}); for each landing made while the queue was busy since the one
  * before ({@code busyGapsMillis}), the time since that one and how many PRs it landed ({@code
  * busyGapPrs}) — the rate the queue lands PRs at when it has work, failures and resets included.
- * {@code lastLandingAt} and {@code busyAfterLast} carry the landing the next gap starts from. It
- * lives in the aggregate, so every worker that loads the queue, and a replay, reads the same
- * history.
+ * {@code lastLandingAt} and {@code busyAfterLast} carry the landing the next gap starts from. For
+ * the self-tuning scheduler: {@code prFailures}, how each recently concluded PR ended (true: failed
+ * its tests alone, false: merged), at most {@value #KEPT_PRS}; and {@code window}, the speculation
+ * window adaptive concurrency has reached (0: never narrowed, the queue's full {@code
+ * concurrency}). {@code lastTestResultsAt}: when the flaky-tests service last reported on one of
+ * its runs (null: never; its CI does not upload results). It lives in the aggregate, so every
+ * worker that loads the queue, and a replay, reads the same history.
  */
 public record RunHistory(
     List<Long> durationsMillis,
@@ -22,32 +26,44 @@ public record RunHistory(
     List<Long> busyGapsMillis,
     List<Integer> busyGapPrs,
     Instant lastLandingAt,
-    boolean busyAfterLast) {
+    boolean busyAfterLast,
+    List<Boolean> prFailures,
+    long window,
+    Instant lastTestResultsAt) {
   /** How many runs are kept: enough for a stable median, few enough to follow a change. */
   public static final int KEPT = 100;
+
+  /**
+   * How many PR outcomes are kept: enough to see a failure rate of 1 %, few enough to follow it.
+   */
+  public static final int KEPT_PRS = 200;
 
   /** Busy landings needed before their rate is trusted. */
   static final int RATE_SAMPLES = 3;
 
   public static final RunHistory EMPTY =
-      new RunHistory(List.of(), List.of(), List.of(), List.of(), null, false);
+      new RunHistory(List.of(), List.of(), List.of(), List.of(), null, false, List.of(), 0, null);
 
   public RunHistory {
     durationsMillis = durationsMillis == null ? List.of() : List.copyOf(durationsMillis);
     reds = reds == null ? List.of() : List.copyOf(reds);
     busyGapsMillis = busyGapsMillis == null ? List.of() : List.copyOf(busyGapsMillis);
     busyGapPrs = busyGapPrs == null ? List.of() : List.copyOf(busyGapPrs);
+    prFailures = prFailures == null ? List.of() : List.copyOf(prFailures);
   }
 
   /** This history with one more verdict: a run that took {@code took}, red or not. */
   RunHistory with(Duration took, boolean red) {
     return new RunHistory(
-        append(durationsMillis, Math.max(0, took.toMillis())),
-        append(reds, red),
+        append(durationsMillis, Math.max(0, took.toMillis()), KEPT),
+        append(reds, red, KEPT),
         busyGapsMillis,
         busyGapPrs,
         lastLandingAt,
-        busyAfterLast);
+        busyAfterLast,
+        prFailures,
+        window,
+        lastTestResultsAt);
   }
 
   /**
@@ -60,10 +76,51 @@ public record RunHistory(
     return new RunHistory(
         durationsMillis,
         reds,
-        counts ? append(busyGapsMillis, gap) : busyGapsMillis,
-        counts ? append(busyGapPrs, prs) : busyGapPrs,
+        counts ? append(busyGapsMillis, gap, KEPT) : busyGapsMillis,
+        counts ? append(busyGapPrs, prs, KEPT) : busyGapPrs,
         at,
-        stillBusy);
+        stillBusy,
+        prFailures,
+        window,
+        lastTestResultsAt);
+  }
+
+  /**
+   * This history with {@code prs} PRs concluded, {@code failed} or merged, under a queue whose
+   * {@code concurrency} bounds the window: each failed PR halves the window, each merged one widens
+   * it by one (SCHEDULING.md "Adaptive concurrency").
+   */
+  RunHistory concluded(int prs, boolean failed, long concurrency) {
+    List<Boolean> outcomes = prFailures;
+    long next = window < 1 ? concurrency : Math.min(window, concurrency);
+    for (int i = 0; i < prs; i++) {
+      outcomes = append(outcomes, failed, KEPT_PRS);
+      next = failed ? Math.max(1, next / 2) : Math.min(concurrency, next + 1);
+    }
+    return new RunHistory(
+        durationsMillis,
+        reds,
+        busyGapsMillis,
+        busyGapPrs,
+        lastLandingAt,
+        busyAfterLast,
+        outcomes,
+        next,
+        lastTestResultsAt);
+  }
+
+  /** This history knowing that the queue's CI uploads test results, the last at {@code at}. */
+  RunHistory testResultsAt(Instant at) {
+    return new RunHistory(
+        durationsMillis,
+        reds,
+        busyGapsMillis,
+        busyGapPrs,
+        lastLandingAt,
+        busyAfterLast,
+        prFailures,
+        window,
+        at);
   }
 
   /** The median time from a run's start to its verdict; empty before the first verdict. */
@@ -83,6 +140,15 @@ public record RunHistory(
   }
 
   /**
+   * The share of recently concluded PRs that failed their tests, as if {@code prior} had already
+   * been seen over {@code weight} PRs (so a young queue does not swing on its first failure).
+   */
+  public double prFailureRate(double prior, int weight) {
+    long failed = prFailures.stream().filter(f -> f).count();
+    return (failed + prior * weight) / (prFailures.size() + weight);
+  }
+
+  /**
    * How long the queue takes per PR landed while it has work, over its recent busy landings; empty
    * until {@value #RATE_SAMPLES} of them.
    */
@@ -94,9 +160,9 @@ public record RunHistory(
         : Optional.of(Duration.ofMillis(millis / prs));
   }
 
-  private static <T> List<T> append(List<T> list, T value) {
+  private static <T> List<T> append(List<T> list, T value, int kept) {
     List<T> next = new ArrayList<>(list.size() + 1);
-    next.addAll(list.size() >= KEPT ? list.subList(list.size() - KEPT + 1, list.size()) : list);
+    next.addAll(list.size() >= kept ? list.subList(list.size() - kept + 1, list.size()) : list);
     next.add(value);
     return next;
   }

@@ -8,6 +8,7 @@ import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.QueueEvent.BisectionHalfPassed;
 import dev.trainyard.worker.engine.QueueEvent.BisectionRunStarted;
+import dev.trainyard.worker.engine.QueueEvent.FlakyFailureForgiven;
 import dev.trainyard.worker.engine.QueueEvent.ModeSwitched;
 import dev.trainyard.worker.engine.QueueEvent.TestRunBisected;
 import dev.trainyard.worker.engine.QueueEvent.TestRunCancelled;
@@ -38,8 +39,8 @@ final class RunPlanner {
   static Optional<Instant> batchDeadline(QueueAggregate state) {
     return canStart(state)
             && state.settings().mode() != QueueMode.PARALLEL
-            && slotFree(state.runs().chain(), state.settings().concurrency())
-        ? Batches.deadline(state.settings(), waiting(state))
+            && slotFree(state.runs().chain(), window(state))
+        ? Batches.deadline(state, waiting(state))
         : Optional.empty();
   }
 
@@ -215,12 +216,62 @@ final class RunPlanner {
     if (!red || !behindFinished(chain, state.settings().pendingFailureDepth())) {
       return List.of();
     }
-    List<QueueEvent> events =
-        new ArrayList<>(
-            failOrBisect(state, head, headJustRed ? reason : head.failureReason(), ctx));
+    String why = headJustRed ? reason : head.failureReason();
+    if (awaitsTestResults(state, head, why, headJustRed, ctx.now())) {
+      return List.of();
+    }
+    if (forgivable(state, head, why)) {
+      List<QueueEvent> events = new ArrayList<>();
+      events.add(new FlakyFailureForgiven(head.id(), ctx.now()));
+      String changed = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
+      events.add(new TestRunCancelled(head.id(), Reasons.TESTS_RESTARTED_FLAKY, ctx.now()));
+      events.addAll(cancelFrom(chain, 1, changed, changed, ctx.now()));
+      return events;
+    }
+    List<QueueEvent> events = new ArrayList<>(failOrBisect(state, head, why, ctx));
     String behind = Reasons.PREREQUISITE_MERGE_ITEM_FAILED;
     events.addAll(cancelFrom(chain, 1, behind, behind, ctx.now()));
     return events;
+  }
+
+  /**
+   * A red head whose queue's CI uploads test results waits up to {@link TestFailures#GRACE} for
+   * those of its head: the status and the upload reach the queue by different roads, and the status
+   * often comes first.
+   */
+  private static boolean awaitsTestResults(
+      QueueAggregate state, TestRun head, String reason, boolean justRed, Instant now) {
+    return Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
+        && head.testFailures() == null
+        && state.history().lastTestResultsAt() != null
+        && (justRed || now.isBefore(head.stateChangedAt().plus(TestFailures.GRACE)));
+  }
+
+  /** When a red run waiting for its test results stops waiting; empty when none waits. */
+  static Optional<Instant> testResultsDeadline(QueueAggregate state) {
+    if (state.history().lastTestResultsAt() == null) {
+      return Optional.empty();
+    }
+    return state.runs().chain().stream()
+        .filter(r -> r.state() == RunState.RED && r.testFailures() == null)
+        .filter(r -> Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(r.failureReason()))
+        .map(r -> r.stateChangedAt().plus(TestFailures.GRACE))
+        .min(Instant::compareTo);
+  }
+
+  /**
+   * A red run is tested once more instead of failing when its required statuses failed, the
+   * flaky-tests service's uploads for its head found only quarantined or known-flaky tests among
+   * the failures, and none of its PRs had such a second chance already (SCHEDULING.md "Flake-aware
+   * failures").
+   */
+  private static boolean forgivable(QueueAggregate state, TestRun run, String reason) {
+    return Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
+        && run.testFailures() == TestFailures.FLAKY_ONLY
+        && run.entryIds().stream()
+            .map(state::entry)
+            .flatMap(Optional::stream)
+            .noneMatch(Entry::flakyRetried);
   }
 
   /**
@@ -419,14 +470,14 @@ final class RunPlanner {
     if (state.settings().mode() == QueueMode.PARALLEL) {
       return startParallel(state, ctx);
     }
-    if (!slotFree(state.runs().chain(), state.settings().concurrency())) {
+    if (!slotFree(state.runs().chain(), window(state))) {
       return List.of();
     }
     Optional<TestRun> direct = direct(state, ctx, waiting(state), state.runs().chain());
     if (direct.isPresent()) {
       return List.of(new TestRunStarted(direct.get()));
     }
-    Batches.Next next = Batches.next(state.settings(), waiting(state));
+    Batches.Next next = Batches.next(state, waiting(state));
     if (!next.startsAt(ctx.now())) {
       return List.of();
     }
@@ -451,7 +502,7 @@ final class RunPlanner {
         TestRun predecessor = at.predecessor();
         List<TestRun> lane =
             predecessor == null ? List.of() : Lanes.from(chain, root(state, predecessor));
-        if (slotFree(lane, state.settings().concurrency())) {
+        if (slotFree(lane, window(state))) {
           TestRun run =
               direct(state, ctx, List.of(e), lane)
                   .filter(d -> blocked.isEmpty())
@@ -511,6 +562,14 @@ final class RunPlanner {
         dependent,
         predecessor == null ? null : predecessor.id(),
         ctx.now());
+  }
+
+  /**
+   * The runs a lane may have in flight: {@code concurrency}, or less while adaptive concurrency
+   * narrows it.
+   */
+  private static long window(QueueAggregate state) {
+    return SelfTuning.concurrency(state.settings(), state.history());
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
 import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +34,9 @@ final class RunResults {
    * enough that a client reporting endless new contexts cannot grow the queue's document.
    */
   static final int MAX_STATUSES_PER_RUN = 100;
+
+  /** How often results for commits no live run has are written down (see {@link #testResults}). */
+  static final Duration RESULTS_SEEN_EVERY = Duration.ofHours(1);
 
   private RunResults() {}
 
@@ -101,6 +105,8 @@ final class RunResults {
           .orElse(List.of());
     } else if (command instanceof RecordMergeRefused c) {
       return landing(state, c.testRunId()).map(r -> refused(state, c, ctx)).orElse(List.of());
+    } else if (command instanceof QueueCommand.RecordTestResults c) {
+      return testResults(state, c, ctx);
     } else if (command instanceof RecordBranchDeleted c) {
       boolean finished =
           state.runs().finished().stream().anyMatch(r -> r.id().equals(c.testRunId()));
@@ -200,6 +206,24 @@ final class RunResults {
     String behind = Reasons.PREREQUISITE_MERGE_ITEM_FAILED;
     events.addAll(RunPlanner.cancelFrom(lane, 1, behind, behind, ctx.now()));
     return events;
+  }
+
+  /**
+   * Test results for a live run's head are kept with it. Those of another commit (a feature
+   * branch's CI, a run that already ended) only tell the queue that its CI uploads results, which
+   * it writes down once per {@link #RESULTS_SEEN_EVERY} so uploads do not each write every queue.
+   */
+  private static List<QueueEvent> testResults(
+      QueueAggregate state, QueueCommand.RecordTestResults c, CommandContext ctx) {
+    Optional<TestRun> run =
+        state.runs().live().stream().filter(r -> c.commitSha().equals(r.headSha())).findFirst();
+    Instant seen = state.history().lastTestResultsAt();
+    if (run.isEmpty() && seen != null && seen.plus(RESULTS_SEEN_EVERY).isAfter(ctx.now())) {
+      return List.of();
+    }
+    return List.of(
+        new QueueEvent.TestResultsRecorded(
+            run.map(TestRun::id).orElse(null), c.failedTests(), c.unexcusedFailures(), ctx.now()));
   }
 
   private static Optional<TestRun> building(QueueAggregate state, String runId) {

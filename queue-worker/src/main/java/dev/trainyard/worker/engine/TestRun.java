@@ -19,7 +19,8 @@ import java.util.List;
  *
  * <p>{@code testPrNumber}: the draft pull request the source host opened for its branch ({@code
  * createPrsForTestingBranches}), null without one. {@code direct}: a direct merge ({@link
- * #direct}), which has no branch.
+ * #direct}), which has no branch. {@code testFailures}: what the flaky-tests service's uploads for
+ * its head said of its failed tests (null: nothing yet).
  */
 public record TestRun(
     String id,
@@ -36,7 +37,8 @@ public record TestRun(
     boolean bisection,
     Long testPrNumber,
     boolean direct,
-    String landsOn) {
+    String landsOn,
+    TestFailures testFailures) {
 
   public TestRun {
     prs = List.copyOf(prs);
@@ -79,6 +81,7 @@ public record TestRun(
         false,
         null,
         direct,
+        null,
         null);
   }
 
@@ -102,7 +105,8 @@ public record TestRun(
         true,
         null,
         false,
-        landsOn);
+        landsOn,
+        null);
   }
 
   /** A waiting bisection run takes its slot: it is built from {@code at} on. */
@@ -123,7 +127,8 @@ public record TestRun(
         bisection,
         null,
         false,
-        landsOn);
+        landsOn,
+        null);
   }
 
   /**
@@ -147,7 +152,8 @@ public record TestRun(
         false,
         testPrNumber,
         false,
-        landsOn);
+        landsOn,
+        testFailures);
   }
 
   /** A green half of a failed batch that joined the chain to land as tested. */
@@ -195,7 +201,8 @@ public record TestRun(
         bisection,
         testPr,
         direct,
-        landsOn);
+        landsOn,
+        testFailures);
   }
 
   TestRun withState(RunState next, String reason, Instant at) {
@@ -244,6 +251,28 @@ public record TestRun(
         bisection,
         testPrNumber,
         direct,
-        landsOn);
+        landsOn,
+        testFailures);
+  }
+
+  /** This run knowing more of its failed tests: an upload of {@code failed}, {@code unexcused}. */
+  TestRun withTestResults(int failed, int unexcused) {
+    return new TestRun(
+        id,
+        prs,
+        dependentPrs,
+        predecessorId,
+        state,
+        createdAt,
+        stateChangedAt,
+        baseSha,
+        headSha,
+        statuses,
+        failureReason,
+        bisection,
+        testPrNumber,
+        direct,
+        landsOn,
+        TestFailures.after(testFailures, failed, unexcused));
   }
 }

@@ -34,8 +34,16 @@ public class Signals {
    * completes when the broker has it.
    */
   public CompletableFuture<?> send(QueueKey key, QueueCommand command) {
+    return send(key, command, UUID.randomUUID().toString());
+  }
+
+  /**
+   * Sends the command under {@code commandId}: one derived from what caused it makes a resend after
+   * a crash count once (the worker drops a command id it applied).
+   */
+  public CompletableFuture<?> send(QueueKey key, QueueCommand command, String commandId) {
     CommandEnvelope envelope =
-        new CommandEnvelope(UUID.randomUUID().toString(), null, key, clock.instant(), command)
+        new CommandEnvelope(commandId, null, key, clock.instant(), command)
             .withTraceparent(traces.current());
     return kafka
         .send(Topics.QUEUE_COMMANDS, key.id(), Json.mapper().writeValueAsString(envelope))

@@ -45,7 +45,8 @@ class CommandDispatchTest {
         new QueueCommand.RecordBranchDeleted(run),
         new QueueCommand.FreezeQueue("release", null),
         new QueueCommand.UnfreezeQueue(),
-        new QueueCommand.RecordDirectMergeRefused(run));
+        new QueueCommand.RecordDirectMergeRefused(run),
+        new QueueCommand.RecordTestResults("head-" + run, 1, 0));
   }
 
   @Test

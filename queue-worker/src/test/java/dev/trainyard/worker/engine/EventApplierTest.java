@@ -56,7 +56,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(36);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(38);
   }
 
   /**
@@ -206,6 +206,7 @@ class EventApplierTest {
               null,
               List.of(12L),
               List.of(),
+              false,
               false));
     if (type == QueueEvent.PullRequestResubmitted.class)
       return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true, List.of());
@@ -285,6 +286,10 @@ class EventApplierTest {
       return new QueueEvent.BisectionHalfPassed(run, t);
     if (type == QueueEvent.TestRunRescued.class)
       return new QueueEvent.TestRunRescued(run, "run-13", t);
+    if (type == QueueEvent.TestResultsRecorded.class)
+      return new QueueEvent.TestResultsRecorded(run, 2, 0, t);
+    if (type == QueueEvent.FlakyFailureForgiven.class)
+      return new QueueEvent.FlakyFailureForgiven(run, t);
     throw new AssertionError(
         "no sample for " + type.getSimpleName() + ": add one with its applier");
   }

@@ -143,7 +143,8 @@ final class QueueFixture {
             e.submittedSha(),
             e.dependsOn(),
             e.landedDependencies(),
-            e.directMergeDeclined());
+            e.directMergeDeclined(),
+            false);
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
@@ -237,6 +238,26 @@ final class QueueFixture {
     return updated(throughputPatch(null, null, null, true, size, waitMinutes, null));
   }
 
+  /**
+   * The self-tuning scheduler's settings: batch sizes chosen up to {@code batchingMaxSize} (null:
+   * unchanged), and the speculation window narrowed on failures.
+   */
+  QueueFixture selfTuning(
+      Boolean batchingAdaptive, Long batchingMaxSize, Boolean concurrencyAdaptive) {
+    return updated(selfTuningPatch(batchingAdaptive, batchingMaxSize, concurrencyAdaptive));
+  }
+
+  static QueueSettingsPatch selfTuningPatch(
+      Boolean batchingAdaptive, Long batchingMaxSize, Boolean concurrencyAdaptive) {
+    return patch(
+        null,
+        null,
+        null,
+        null,
+        null,
+        Throughput.NONE.tuned(batchingAdaptive, batchingMaxSize, concurrencyAdaptive));
+  }
+
   QueueFixture bisectionConcurrency(long n) {
     return updated(throughputPatch(n, null, null, null, null, null, null));
   }
@@ -280,7 +301,10 @@ final class QueueFixture {
             batch,
             batchSize,
             batchWaitMinutes,
-            optimization));
+            optimization,
+            null,
+            null,
+            null));
   }
 
   /** Submitted with these impacted targets, and ready (parallel mode). */
@@ -415,13 +439,7 @@ final class QueueFixture {
       Long concurrency,
       List<String> required,
       Long notReadyTimeoutHours) {
-    return patch(
-        state,
-        mode,
-        concurrency,
-        required,
-        notReadyTimeoutHours,
-        new Throughput(null, null, null, null, null, null, null));
+    return patch(state, mode, concurrency, required, notReadyTimeoutHours, Throughput.NONE);
   }
 
   /** The throughput settings a patch may change (null: unchanged). */
@@ -432,7 +450,27 @@ final class QueueFixture {
       Boolean batch,
       Long batchSize,
       Long batchWaitMinutes,
-      OptimizationMode optimization) {}
+      OptimizationMode optimization,
+      Boolean batchingAdaptive,
+      Long batchingMaxSize,
+      Boolean concurrencyAdaptive) {
+    static final Throughput NONE =
+        new Throughput(null, null, null, null, null, null, null, null, null, null);
+
+    Throughput tuned(Boolean adaptiveBatches, Long maxSize, Boolean adaptiveWindow) {
+      return new Throughput(
+          bisectionConcurrency,
+          pendingFailureDepth,
+          optimisticMerge,
+          batch,
+          batchSize,
+          batchWaitMinutes,
+          optimization,
+          adaptiveBatches,
+          maxSize,
+          adaptiveWindow);
+    }
+  }
 
   /** The one place the fixture spells out a patch: the settings its rules read. */
   private static QueueSettingsPatch patch(
@@ -469,7 +507,10 @@ final class QueueFixture {
         t.optimization(),
         null,
         notReadyTimeoutHours,
-        null);
+        null,
+        t.batchingAdaptive(),
+        t.batchingMaxSize(),
+        t.concurrencyAdaptive());
   }
 
   static List<String> eventNames(Decision decision) {

@@ -23,15 +23,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Seeded property tests: the real engine against a simulated source host and CI, with random
- * batching, bisection and anti-flake settings, in single mode or parallel mode with random impacted
- * targets. A broken PR (one that makes CI red) never lands, no PR lands twice or is lost by a later
- * landing, never more than {@code concurrency} chain runs (nor twice that waiting to land) and
- * {@code bisectionConcurrency} bisection runs are under test, every PR concludes once CI answers, a
- * good PR is never failed where nothing conflicts (bisection convicts only the guilty), and
- * replaying the events rebuilds the state. Some worlds add dependencies between PRs (submitted in
- * any order: a PR never lands before what it depends on, and one whose dependency failed is
- * cancelled, not failed), merge windows in a zone with daylight saving, or freezes that come and go
- * (nothing lands outside a window or while frozen). A failing seed reruns with {@code
+ * batching, bisection, anti-flake and self-tuning settings, in single mode or parallel mode with
+ * random impacted targets. A broken PR (one that makes CI red) never lands, no PR lands twice or is
+ * lost by a later landing, never more than {@code concurrency} chain runs (nor twice that waiting
+ * to land) and {@code bisectionConcurrency} bisection runs are under test, every PR concludes once
+ * CI answers, a good PR is never failed where nothing conflicts (bisection convicts only the
+ * guilty), and replaying the events rebuilds the state. Some worlds add dependencies between PRs
+ * (submitted in any order: a PR never lands before what it depends on, and one whose dependency
+ * failed is cancelled, not failed), merge windows in a zone with daylight saving, or freezes that
+ * come and go (nothing lands outside a window or while frozen). A failing seed reruns with {@code
  * -Dtrainyard.seed=N}.
  */
 class QueueSimulationTest {
@@ -88,6 +88,9 @@ class QueueSimulationTest {
       }
       if (random.nextBoolean()) {
         queue.skippingRedundantTests();
+      }
+      if (random.nextInt(3) == 0) { // the self-tuning scheduler's choices keep the same promises
+        queue.selfTuning(random.nextBoolean(), 2L + random.nextInt(8), random.nextBoolean());
       }
       // open 10:30–16:00 and 20:00–04:00 New York time (the second spans midnight)
       this.windows =

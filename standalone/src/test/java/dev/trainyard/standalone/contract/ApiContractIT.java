@@ -58,7 +58,10 @@ public class ApiContractIT {
           "optimizationMode",
           "mergeMethod",
           "testBranchConstructionMode",
-          "notReadyTimeoutHours");
+          "notReadyTimeoutHours",
+          "batchingAdaptive",
+          "batchingMaxSize",
+          "concurrencyAdaptive");
   static final List<String> LIST_ITEM_KEYS =
       List.of(
           "id",
@@ -143,6 +146,31 @@ public class ApiContractIT {
     assertThat(q.get("directMergeMode").asString()).isEqualTo("off");
     assertThat(q.get("testBranchConstructionMode").asString()).isEqualTo("merge_commits");
     assertThat(q.get("batchingRules").isArray()).isTrue();
+    assertThat(q.get("batchingAdaptive").asBoolean()).isFalse();
+    assertThat(q.get("batchingMaxSize").asInt()).isEqualTo(16);
+    assertThat(q.get("concurrencyAdaptive").asBoolean()).isFalse();
+  }
+
+  @Test
+  void theSelfTuningSettingsAreKeptAndShown() {
+    String repo = newQueue();
+    JsonNode q =
+        api.post(
+                "/v1/updateQueue",
+                body(
+                    repo,
+                    "\"batch\":true,\"batchingAdaptive\":true,\"batchingMaxSize\":8,"
+                        + "\"concurrencyAdaptive\":true"))
+            .json();
+    assertThat(q.get("batchingAdaptive").asBoolean()).isTrue();
+    assertThat(q.get("batchingMaxSize").asInt()).isEqualTo(8);
+    assertThat(q.get("concurrencyAdaptive").asBoolean()).isTrue();
+    JsonNode read = api.post("/v1/getQueue", body(repo, "")).json();
+    assertThat(read.get("batchingMaxSize").asInt()).isEqualTo(8);
+    // absence keeps them
+    JsonNode later = api.post("/v1/updateQueue", body(repo, "\"concurrency\":3")).json();
+    assertThat(later.get("batchingAdaptive").asBoolean()).isTrue();
+    assertThat(later.get("concurrencyAdaptive").asBoolean()).isTrue();
   }
 
   @Test
@@ -225,7 +253,11 @@ public class ApiContractIT {
         "\"pendingFailureDepth\":-1",
         "\"requiredStatuses\":\"ci\"",
         "\"requiredStatuses\":[1]",
-        "\"mergeMethod\":7"
+        "\"mergeMethod\":7",
+        "\"batchingMaxSize\":0",
+        "\"batchingMaxSize\":\"16\"",
+        "\"batchingAdaptive\":\"yes\"",
+        "\"concurrencyAdaptive\":1"
       })
   void invalidSettingsAreRejectedNamingTheField(String setting) {
     String repo = newQueue();

@@ -10,7 +10,7 @@ public final class Reports {
    * A Surefire report of {@code classname}: each entry {@code name:P|F|R|S|E}; {@code ":E"} is a
    * failed class setup as Surefire writes it (a nameless test case with an error).
    */
-  static String surefire(String classname, List<String> cases) {
+  public static String surefire(String classname, List<String> cases) {
     StringBuilder xml =
         new StringBuilder(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\""

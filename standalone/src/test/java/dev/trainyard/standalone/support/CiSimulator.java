@@ -25,6 +25,14 @@ public final class CiSimulator implements AutoCloseable {
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
   private volatile Predicate<Map<String, String>> red = tree -> tree.containsKey(BROKEN);
+  private volatile Step beforeReport = (sha, tree, failed) -> {};
+
+  /** A step of CI's job before it reports the status of a tested commit. */
+  @FunctionalInterface
+  public interface Step {
+    void run(String sha, Map<String, String> tree, boolean red) throws java.io.IOException;
+  }
+
   private final AtomicInteger maxLive = new AtomicInteger();
   private final AtomicBoolean held = new AtomicBoolean();
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -49,6 +57,14 @@ public final class CiSimulator implements AutoCloseable {
    */
   public void redWhen(Predicate<Map<String, String>> rule) {
     red = rule;
+  }
+
+  /**
+   * What CI does before it reports a tested commit ({@code sha}, its tree, whether it is red): a
+   * test uploads the run's test results, as a CI job's step does before the job ends.
+   */
+  public void beforeReporting(Step step) {
+    beforeReport = step;
   }
 
   /**
@@ -110,7 +126,9 @@ public final class CiSimulator implements AutoCloseable {
   }
 
   private boolean report(ObjectId head) throws java.io.IOException {
-    boolean failed = red.test(repo.tree(head));
+    Map<String, String> tree = repo.tree(head);
+    boolean failed = red.test(tree);
+    beforeReport.run(head.name(), tree, failed);
     String body =
         "{\"repo\":"
             + repoJson

@@ -1,0 +1,50 @@
+package dev.trainyard.common.event;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.trainyard.common.queue.RepoRef;
+import java.time.Instant;
+
+/**
+ * A {@code test_results.classified} webhook body (API.md §7, extension): the flaky-tests service
+ * classified an upload of test results for {@code commitSha}; {@code failedTests} of its tests
+ * failed, {@code unexcusedFailures} of those neither quarantined nor known flaky. The queue worker
+ * reads it too: a red run whose failures are all excused is tested once more (SCHEDULING.md
+ * "Flake-aware failures").
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TestResultsEvent(
+    String type,
+    RepoRef repository,
+    @JsonProperty("commit_sha") String commitSha,
+    String branch,
+    @JsonProperty("pr_number") Long prNumber,
+    @JsonProperty("upload_id") String uploadId,
+    @JsonProperty("failed_tests") int failedTests,
+    @JsonProperty("unexcused_failures") int unexcusedFailures,
+    Instant timestamp)
+    implements PublicEvent {
+
+  public static final String TYPE = "test_results.classified";
+
+  public static TestResultsEvent of(
+      RepoRef repository,
+      String commitSha,
+      String branch,
+      Long prNumber,
+      String uploadId,
+      int failedTests,
+      int unexcusedFailures,
+      Instant at) {
+    return new TestResultsEvent(
+        TYPE,
+        repository,
+        commitSha,
+        branch,
+        prNumber,
+        uploadId,
+        failedTests,
+        unexcusedFailures,
+        at);
+  }
+}

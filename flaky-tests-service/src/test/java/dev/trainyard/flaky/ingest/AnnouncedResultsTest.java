@@ -1,0 +1,124 @@
+package dev.trainyard.flaky.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.event.TestResultsEvent;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.flaky.cases.QuarantineSetting;
+import dev.trainyard.flaky.cases.RecentRun;
+import dev.trainyard.flaky.cases.RunHistory;
+import dev.trainyard.flaky.cases.TestCase;
+import dev.trainyard.flaky.cases.TestCaseStore;
+import dev.trainyard.flaky.classify.TargetBranch;
+import dev.trainyard.flaky.events.TestCaseEvent;
+import dev.trainyard.flaky.repo.Repo;
+import dev.trainyard.flaky.repo.RepoSettings;
+import dev.trainyard.flaky.repo.RepoSettingsStore;
+import dev.trainyard.flaky.store.WireStore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an upload's {@code test_results.classified} event says, on a real wire store: how many
+ * failed tests are neither quarantined nor known flaky (SCHEDULING.md "Flake-aware failures").
+ */
+class AnnouncedResultsTest {
+  private static final Instant T0 = Instant.parse("2026-11-02T12:00:00Z");
+  private static final String ORG = "acme-org";
+  private static final Repo REPO = new Repo("github.com", "acme", "shop");
+  private static final TargetBranch MAIN = TargetBranch.of("main");
+  private static final UploadForm FORM =
+      new UploadForm(REPO, "c0ffee", "trainyard-merge/main/r1", null, null, null, null, null);
+
+  private WireStore store;
+  private ReevaluationTest.RecordingBroker broker;
+  private StatusWrites writes;
+  private RepoSettings settings;
+
+  @BeforeEach
+  void start() {
+    store = new WireStore();
+    broker = new ReevaluationTest.RecordingBroker();
+    writes =
+        new StatusWrites(
+            new TestCaseStore(store.mongo()), broker, () -> T0, "http://x", IngestMeters.off());
+    settings = new RepoSettingsStore(store.mongo()).get(ORG, REPO);
+  }
+
+  @AfterEach
+  void stop() {
+    store.close();
+  }
+
+  /** Test {@code id} ran once with {@code outcome} on a pull request's commit. */
+  private void ran(String id, Outcome outcome) {
+    RecentRun run = new RecentRun("u-" + id, "sha-" + id, "feature", 7L, outcome, T0);
+    writes.write(
+        new StatusWrites.Writer(ORG, REPO, settings, MAIN, null, run.uploadId(), T0),
+        Map.of(
+            id,
+            before ->
+                new TestCase(
+                    ORG,
+                    REPO.key(),
+                    id,
+                    id,
+                    "a.B",
+                    null,
+                    null,
+                    "",
+                    null,
+                    RunHistory.add(List.of(), run, MAIN, T0),
+                    QuarantineSetting.UNSPECIFIED,
+                    0,
+                    null,
+                    0)));
+    broker.published.clear();
+  }
+
+  private TestResultsEvent announced(List<String> failed) {
+    writes.announceResults(ORG, settings, FORM, "upload-1", failed);
+    assertThat(broker.published).hasSize(1);
+    TestCaseEvent event = broker.published.get(0);
+    assertThat(event.type()).isEqualTo(TestResultsEvent.TYPE);
+    assertThat(event.id()).isEqualTo("test_results:upload-1");
+    assertThat(event.testId()).as("keyed by repository").isEqualTo(REPO.key());
+    return Json.mapper().readValue(event.body(), TestResultsEvent.class);
+  }
+
+  @Test
+  void flakyAndQuarantinedFailuresAreExcusedOthersAreNot() {
+    ran("retried", Outcome.PASSED_ON_RETRY);
+    ran("pinned", Outcome.PASSED);
+    ran("steady", Outcome.PASSED);
+    TestCaseEvent told =
+        new TestCaseEvent("q-1", ORG, TestCaseEvent.QUARANTINE_CHANGED, "pinned", "{}");
+    assertThat(
+            new TestCaseStore(store.mongo())
+                .setQuarantine(
+                    ORG, "pinned", 0, QuarantineSetting.ALWAYS_QUARANTINE, "noisy", told))
+        .isTrue();
+
+    TestResultsEvent excused = announced(List.of("retried", "pinned"));
+    assertThat(excused.failedTests()).isEqualTo(2);
+    assertThat(excused.unexcusedFailures()).isZero();
+    assertThat(excused.commitSha()).isEqualTo("c0ffee");
+    assertThat(excused.repository().name()).isEqualTo("shop");
+
+    broker.published.clear();
+    TestResultsEvent real = announced(List.of("retried", "steady", "never-seen"));
+    assertThat(real.failedTests()).isEqualTo(3);
+    assertThat(real.unexcusedFailures()).as("a healthy test and an unknown one").isEqualTo(2);
+  }
+
+  @Test
+  void anUploadWithoutFailuresIsAnnouncedToo() {
+    TestResultsEvent clean = announced(List.of());
+    assertThat(clean.failedTests()).isZero();
+    assertThat(clean.unexcusedFailures()).isZero();
+  }
+}

@@ -1,0 +1,31 @@
+package dev.trainyard.worker.engine;
+
+import java.time.Duration;
+
+/**
+ * What the flaky-tests service's uploads for a run's head said of its failed tests (SCHEDULING.md
+ * "Flake-aware failures"): every failed test quarantined or known flaky, or at least one real
+ * failure among them. One real failure in any upload for the commit (a CI matrix uploads several)
+ * decides.
+ */
+public enum TestFailures {
+  /** Tests failed, and each was quarantined or known flaky when the upload was classified. */
+  FLAKY_ONLY,
+  /** At least one failed test is neither quarantined nor known flaky. */
+  REAL;
+
+  /**
+   * How long a red run of a queue whose CI uploads test results waits for those of its head before
+   * it fails as usual: the upload reaches the queue through the flaky-tests service and its events,
+   * the status directly, so the status often arrives first.
+   */
+  public static final Duration GRACE = Duration.ofSeconds(60);
+
+  /** What is known after one more upload of {@code failed} failed tests, {@code unexcused} real. */
+  static TestFailures after(TestFailures known, int failed, int unexcused) {
+    if (known == REAL || unexcused > 0) {
+      return REAL;
+    }
+    return failed > 0 ? FLAKY_ONLY : known;
+  }
+}

@@ -1,0 +1,201 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.QueueFixture.queue;
+import static dev.trainyard.worker.engine.RunRulesTest.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.worker.engine.RunRulesTest.Row;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * One row per rule of SCHEDULING.md "Flake-aware failures": a red run whose uploads show only
+ * quarantined or known-flaky failures is run once more; a real failure, a second red, or no upload
+ * at all fails as before.
+ */
+class FlakeAwareRulesTest {
+
+  /** The flaky-tests service classified an upload for the head of {@code pr}'s run. */
+  static QueueCommand uploaded(QueueFixture q, long pr, int failed, int unexcused) {
+    return new QueueCommand.RecordTestResults(q.runOf(pr).headSha(), failed, unexcused);
+  }
+
+  static QueueFixture flakyOnly(QueueFixture q, long pr) {
+    return q.apply(uploaded(q, pr, 2, 0));
+  }
+
+  static Stream<Row> rules() {
+    return Stream.of(
+        row(
+            "an upload for a live run's head is kept with the run",
+            () -> queue().queued(1).builtAll(),
+            q -> uploaded(q, 1, 3, 1),
+            List.of("TestResultsRecorded"),
+            q -> assertThat(q.runOf(1).testFailures()).isEqualTo(TestFailures.REAL)),
+        row(
+            "an upload for a commit no live run has tells the queue its CI uploads results",
+            () -> queue().queued(1).builtAll(),
+            q -> new QueueCommand.RecordTestResults("not-a-head", 1, 0),
+            List.of("TestResultsRecorded"),
+            q -> {
+              assertThat(q.runOf(1).testFailures()).isNull();
+              assertThat(q.state().history().lastTestResultsAt()).isEqualTo(q.now());
+            }),
+        row(
+            "which it writes down at most once an hour",
+            () -> queue().queued(1).builtAll().apply(new QueueCommand.RecordTestResults("x", 0, 0)),
+            q -> new QueueCommand.RecordTestResults("not-a-head", 1, 0),
+            List.of(),
+            q -> assertThat(q.runOf(1).testFailures()).isNull()),
+        row(
+            "red only on quarantined or flaky tests: the PR is tested once more",
+            () -> flakyOnly(queue().queued(1, 2).builtAll(), 1),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of(
+                "StatusReported",
+                "FlakyFailureForgiven",
+                "TestRunCancelled",
+                "TestRunCancelled",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().activeEntry(1).orElseThrow().flakyRetried()).isTrue();
+              assertThat(
+                      q.log().stream()
+                          .filter(QueueEvent.TestRunCancelled.class::isInstance)
+                          .map(e -> ((QueueEvent.TestRunCancelled) e).queuedReason()))
+                  .containsExactly(
+                      Reasons.TESTS_RESTARTED_FLAKY, Reasons.PREREQUISITE_MERGE_ITEM_CHANGED);
+            }),
+        row(
+            "a second red fails it as usual, flaky or not",
+            () -> {
+              QueueFixture q = flakyOnly(queue().queued(1).builtAll(), 1).red(1).builtAll();
+              return flakyOnly(q, 1);
+            },
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "one real failure among the uploads fails it as usual",
+            () -> {
+              QueueFixture q = flakyOnly(queue().queued(1).builtAll(), 1);
+              return q.apply(uploaded(q, 1, 1, 1));
+            },
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "a later upload without failures does not undo a real one",
+            () -> {
+              QueueFixture q = queue().queued(1).builtAll();
+              return q.apply(uploaded(q, 1, 1, 1)).apply(uploaded(q, 1, 0, 0));
+            },
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "no upload: red fails as usual",
+            () -> queue().queued(1).builtAll(),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "a batch red only on flaky tests is tested once more, not bisected",
+            () ->
+                flakyOnly(
+                    queue()
+                        .batching(2, 0)
+                        .state(QueueState.PAUSED)
+                        .queued(1, 2)
+                        .state(QueueState.RUNNING)
+                        .builtAll(),
+                    1),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "FlakyFailureForgiven", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L)),
+        row(
+            "a red run waiting on runs ahead is forgiven when it reaches the head",
+            () -> {
+              QueueFixture q = queue().queued(1, 2).builtAll();
+              return flakyOnly(q, 2).red(2).green(1);
+            },
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of("TestRunMerged", "FlakyFailureForgiven", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)));
+  }
+
+  /**
+   * PRs 1 and 2 under test in a queue whose CI uploads test results (run 2's head had an upload
+   * without failures); PR 1's run went red before its own upload.
+   */
+  static QueueFixture redBeforeItsUpload() {
+    QueueFixture q = queue().queued(1, 2).builtAll();
+    return q.apply(uploaded(q, 2, 0, 0)).red(1);
+  }
+
+  static Stream<Row> waits() {
+    return Stream.of(
+        row(
+            "red before its upload, where CI uploads results: the run waits for it",
+            () -> {
+              QueueFixture q = queue().queued(1, 2).builtAll();
+              return q.apply(uploaded(q, 2, 0, 0));
+            },
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunWentRed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING_FAILURE)),
+        row(
+            "the upload then comes with flaky failures only: tested once more",
+            FlakeAwareRulesTest::redBeforeItsUpload,
+            q -> uploaded(q, 1, 1, 0),
+            List.of(
+                "TestResultsRecorded",
+                "FlakyFailureForgiven",
+                "TestRunCancelled",
+                "TestRunCancelled",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING)),
+        row(
+            "no upload within a minute: the run fails as usual",
+            () -> redBeforeItsUpload().after(TestFailures.GRACE),
+            q -> new QueueCommand.Tick(),
+            List.of("TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "where CI never uploaded results, red fails at once",
+            () -> queue().queued(1, 2).builtAll(),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)));
+  }
+
+  @Test
+  void aRedRunWaitingForItsUploadAsksForATickWhenItsWaitEnds() {
+    QueueFixture q = redBeforeItsUpload();
+
+    assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
+        .contains(q.now().plus(TestFailures.GRACE));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("waits")
+  void waitsForTestResults(Row row) {
+    RunRulesTest.check(row);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void rule(Row row) {
+    RunRulesTest.check(row);
+  }
+}
