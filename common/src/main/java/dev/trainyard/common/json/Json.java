@@ -56,6 +56,9 @@ public final class Json {
         // the JIT cannot inline: about 6 % of a submit's CPU went to that glue (ADR 0021)
         .addModule(new BlackbirdModule())
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        // a document stored before a field existed lacks it: Jackson 3.1 reads a missing boolean or
+        // number of a record as null, which would refuse every queue stored by an older version
+        .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
         .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.ALWAYS))
         .build();
   }

@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.KafkaException;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -34,6 +37,7 @@ import reactor.core.scheduler.Schedulers;
  * the compare-and-set keeps every run.
  */
 public class Ingestion {
+  private static final Logger log = LoggerFactory.getLogger(Ingestion.class);
   static final int BATCH = 1000;
   private final ResultStore results;
   private final UploadStore uploads;
@@ -201,16 +205,22 @@ public class Ingestion {
           target,
           owners);
     }
-    // before the upload is done: a writer stopped here is finished by the sweep, which announces
-    writes.announceResults(
-        org,
-        repoSettings,
-        form,
-        uploadId,
-        merged.stream()
-            .filter(r -> r.outcome() == Outcome.FAILED)
-            .map(MergedResult::testId)
-            .toList());
+    try {
+      writes.announceResults(
+          org,
+          repoSettings,
+          form,
+          uploadId,
+          merged.stream()
+              .filter(r -> r.outcome() == Outcome.FAILED)
+              .map(MergedResult::testId)
+              .toList());
+    } catch (KafkaException e) {
+      // the upload is stored and classified; left unfinished, the sweep announces it later
+      log.warn(
+          "upload {} is stored; announcing it waits for the broker: {}", uploadId, e.toString());
+      return;
+    }
     uploads.done(org, uploadId);
   }
 

@@ -11,6 +11,7 @@ import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.events.TestCaseEvent;
+import dev.trainyard.flaky.owners.GitCodeowners;
 import dev.trainyard.flaky.repo.Repo;
 import dev.trainyard.flaky.repo.RepoSettings;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
@@ -32,7 +33,7 @@ class AnnouncedResultsTest {
   private static final Repo REPO = new Repo("github.com", "acme", "shop");
   private static final TargetBranch MAIN = TargetBranch.of("main");
   private static final UploadForm FORM =
-      new UploadForm(REPO, "c0ffee", "trainyard-merge/main/r1", null, null, null, null, null);
+      new UploadForm(REPO, "c0ffee", "trainyard-merge/main/r1", null, "", null, null, null);
 
   private WireStore store;
   private ReevaluationTest.RecordingBroker broker;
@@ -113,6 +114,41 @@ class AnnouncedResultsTest {
     TestResultsEvent real = announced(List.of("retried", "steady", "never-seen"));
     assertThat(real.failedTests()).isEqualTo(3);
     assertThat(real.unexcusedFailures()).as("a healthy test and an unknown one").isEqualTo(2);
+  }
+
+  @Test
+  void anUploadTheBrokerCannotTakeIsStoredAndAnnouncedByTheSweep() {
+    UploadStore uploads = new UploadStore(store.mongo());
+    Ingestion ingestion =
+        new Ingestion(
+            new ResultStore(store.mongo()),
+            uploads,
+            new RepoSettingsStore(store.mongo()),
+            GitCodeowners.none(),
+            writes,
+            () -> T0);
+    List<TestCaseResult> results =
+        List.of(new TestCaseResult(null, "a.B", "pays", null, Outcome.FAILED, 12, 1, "boom"));
+    ParsedReport report =
+        new ParsedReport(
+            "TEST-a.B.xml", null, new byte[32], results, UploadLimits.Skipped.NONE, null);
+    broker.down = true;
+
+    Ingestion.Written written = ingestion.write(ORG, FORM, List.of(report), null);
+
+    assertThat(written.testCases()).isEqualTo(1);
+    List<UploadStore.Unfinished> left = uploads.unfinished(T0.plusSeconds(3600), 10);
+    assertThat(left)
+        .extracting(UploadStore.Unfinished::uploadId)
+        .containsExactly(written.uploadId());
+
+    broker.down = false;
+    ingestion.finish(left.get(0));
+
+    assertThat(broker.published)
+        .extracting(TestCaseEvent::id)
+        .containsExactly("test_results:" + written.uploadId());
+    assertThat(uploads.unfinished(T0.plusSeconds(3600), 10)).isEmpty();
   }
 
   @Test

@@ -92,7 +92,7 @@ final class Planner {
             Stream.of(
                 RunPlanner.batchDeadline(state),
                 LandingGate.nextChange(state, now),
-                RunPlanner.testResultsDeadline(state)))
+                RunPlanner.testResultsDeadline(state, now)))
         .flatMap(s -> s)
         .flatMap(Optional::stream)
         .min(Instant::compareTo);

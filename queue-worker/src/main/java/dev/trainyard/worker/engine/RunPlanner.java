@@ -243,19 +243,24 @@ final class RunPlanner {
       QueueAggregate state, TestRun head, String reason, boolean justRed, Instant now) {
     return Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
         && head.testFailures() == null
-        && state.history().lastTestResultsAt() != null
+        && TestFailures.uploadsResults(state.history(), now)
         && (justRed || now.isBefore(head.stateChangedAt().plus(TestFailures.GRACE)));
   }
 
-  /** When a red run waiting for its test results stops waiting; empty when none waits. */
-  static Optional<Instant> testResultsDeadline(QueueAggregate state) {
-    if (state.history().lastTestResultsAt() == null) {
+  /**
+   * When a red head waiting for its test results stops waiting; empty when none waits (a wait that
+   * is over, or a red run that is not a head, asks for nothing: no Tick would change it).
+   */
+  static Optional<Instant> testResultsDeadline(QueueAggregate state, Instant now) {
+    if (!TestFailures.uploadsResults(state.history(), now)) {
       return Optional.empty();
     }
     return state.runs().chain().stream()
         .filter(r -> r.state() == RunState.RED && r.testFailures() == null)
         .filter(r -> Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(r.failureReason()))
+        .filter(r -> Lanes.isHead(state, r))
         .map(r -> r.stateChangedAt().plus(TestFailures.GRACE))
+        .filter(at -> at.isAfter(now))
         .min(Instant::compareTo);
   }
 

@@ -1,6 +1,7 @@
 package dev.trainyard.worker.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What the flaky-tests service's uploads for a run's head said of its failed tests (SCHEDULING.md
@@ -20,6 +21,18 @@ public enum TestFailures {
    * the status directly, so the status often arrives first.
    */
   public static final Duration GRACE = Duration.ofSeconds(60);
+
+  /**
+   * How long an upload keeps a queue waiting for results: a queue whose CI stopped uploading (or
+   * whose repository only had uploads of other branches) stops delaying its red runs after this.
+   */
+  public static final Duration UPLOADS_REMEMBERED = Duration.ofDays(1);
+
+  /** Whether the queue's CI uploads test results: the last upload for it is recent. */
+  static boolean uploadsResults(RunHistory history, Instant now) {
+    Instant last = history.lastTestResultsAt();
+    return last != null && last.plus(UPLOADS_REMEMBERED).isAfter(now);
+  }
 
   /** What is known after one more upload of {@code failed} failed tests, {@code unexcused} real. */
   static TestFailures after(TestFailures known, int failed, int unexcused) {

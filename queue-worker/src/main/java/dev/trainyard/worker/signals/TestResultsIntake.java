@@ -61,7 +61,7 @@ public class TestResultsIntake {
       TestResultsEvent event;
       try {
         event = Json.mapper().readValue(record.value(), TestResultsEvent.class);
-      } catch (JacksonException e) {
+      } catch (JacksonException | IllegalArgumentException e) {
         log.warn("skipping an unreadable test results event at offset {}", record.offset(), e);
         continue;
       }
@@ -71,6 +71,7 @@ public class TestResultsIntake {
       QueueCommand command =
           new QueueCommand.RecordTestResults(
               event.commitSha(), event.failedTests(), event.unexcusedFailures());
+      // a store that cannot answer fails the batch, which is read again
       for (QueueKey key : queues(org, event.repository())) {
         sent.add(signals.send(key, command, commandId(eventId, key)));
       }

@@ -172,6 +172,15 @@ class FlakeAwareRulesTest {
             List.of("TestRunFailed", "TestRunCancelled", "TestRunStarted"),
             q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
         row(
+            "where the last upload is over a day old, red fails at once",
+            () -> {
+              QueueFixture q = queue().queued(1, 2).builtAll();
+              return q.apply(uploaded(q, 2, 0, 0)).after(TestFailures.UPLOADS_REMEMBERED);
+            },
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
             "where CI never uploaded results, red fails at once",
             () -> queue().queued(1, 2).builtAll(),
             q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
@@ -185,6 +194,18 @@ class FlakeAwareRulesTest {
 
     assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
         .contains(q.now().plus(TestFailures.GRACE));
+  }
+
+  @Test
+  void aRedRunBehindAnUndecidedOneAsksForNoTickOfItsOwn() {
+    QueueFixture q = queue().queued(1, 2).builtAll();
+    q.apply(uploaded(q, 1, 0, 0)).red(2);
+
+    assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING_FAILURE);
+    assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
+        .isPresent()
+        .get()
+        .isNotEqualTo(q.now().plus(TestFailures.GRACE));
   }
 
   @ParameterizedTest(name = "{0}")

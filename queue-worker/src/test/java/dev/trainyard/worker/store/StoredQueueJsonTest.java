@@ -58,5 +58,26 @@ class StoredQueueJsonTest {
     assertThat(((Map<?, ?>) doc.get("view")).get("state")).isEqualTo("running");
     assertThat((String) doc.get("entryTags")).matches("[12]:\\w{8} [12]:\\w{8}");
     assertThat(Json.mapper().convertValue(doc, StoredQueue.class)).isEqualTo(stored);
+
+    // a document stored before later settings and fields existed still loads, with their defaults
+    @SuppressWarnings("unchecked")
+    Map<String, Object> aggregate = (Map<String, Object>) doc.get("aggregate");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> settings = (Map<String, Object>) aggregate.get("settings");
+    List.of("batchingAdaptive", "batchingMaxSize", "concurrencyAdaptive").forEach(settings::remove);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> history = (Map<String, Object>) aggregate.get("history");
+    List.of("prFailures", "window", "lastTestResultsAt", "busyAfterLast").forEach(history::remove);
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> entries = (List<Map<String, Object>>) aggregate.get("entries");
+    entries.forEach(e -> List.of("flakyRetried", "directMergeDeclined").forEach(e::remove));
+
+    QueueAggregate old = Json.mapper().convertValue(doc, StoredQueue.class).aggregate();
+
+    assertThat(old.settings().batchingAdaptive()).isFalse();
+    assertThat(old.settings().batchingMaxSize()).isEqualTo(16);
+    assertThat(old.history().window()).isZero();
+    assertThat(old.history().prFailures()).isEmpty();
+    assertThat(old.entries().get(0).flakyRetried()).isFalse();
   }
 }
