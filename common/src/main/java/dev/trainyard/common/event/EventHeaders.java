@@ -1,5 +1,9 @@
 package dev.trainyard.common.event;
 
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
 /** Kafka headers of every record on {@code trainyard.events}. */
 public final class EventHeaders {
   /** Stable id of the event: the {@code webhook-id} of every delivery attempt. */
@@ -12,4 +16,10 @@ public final class EventHeaders {
   public static final String TYPE = "trainyard-event-type";
 
   private EventHeaders() {}
+
+  /** The text of {@code record}'s last header {@code name}; null when it has none. */
+  public static String value(ConsumerRecord<?, ?> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
 }

@@ -3,7 +3,6 @@ package dev.trainyard.gateway.ui;
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.topic.Topics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -15,7 +14,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -117,8 +115,8 @@ public class LiveEvents implements SmartLifecycle {
         for (ConsumerRecord<String, String> record : c.poll(POLL)) {
           Change change =
               parse(
-                  header(record, EventHeaders.ORG),
-                  header(record, EventHeaders.TYPE),
+                  EventHeaders.value(record, EventHeaders.ORG),
+                  EventHeaders.value(record, EventHeaders.TYPE),
                   record.value());
           if (change != null) {
             changes.tryEmitNext(change);
@@ -156,11 +154,6 @@ public class LiveEvents implements SmartLifecycle {
         all.stream().filter(p -> !c.assignment().contains(p)).collect(Collectors.toSet());
     c.assign(all);
     c.seekToEnd(added);
-  }
-
-  private static String header(ConsumerRecord<?, ?> record, String name) {
-    Header h = record.headers().lastHeader(name);
-    return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
   }
 
   @Override

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,9 +50,9 @@ public class TestResultsIntake {
   public void onEvents(List<ConsumerRecord<String, String>> records) {
     List<CompletableFuture<?>> sent = new ArrayList<>();
     for (ConsumerRecord<String, String> record : records) {
-      String org = header(record, EventHeaders.ORG);
-      String eventId = header(record, EventHeaders.EVENT_ID);
-      if (!TestResultsEvent.TYPE.equals(header(record, EventHeaders.TYPE))
+      String org = EventHeaders.value(record, EventHeaders.ORG);
+      String eventId = EventHeaders.value(record, EventHeaders.EVENT_ID);
+      if (!TestResultsEvent.TYPE.equals(EventHeaders.value(record, EventHeaders.TYPE))
           || org == null
           || eventId == null) {
         continue;
@@ -99,10 +98,5 @@ public class TestResultsIntake {
                 Json.mapper()
                     .convertValue(doc.get("aggregate", Document.class).get("key"), QueueKey.class))
         .toList();
-  }
-
-  private static String header(ConsumerRecord<String, String> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 }

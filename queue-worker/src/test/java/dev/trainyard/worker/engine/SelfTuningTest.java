@@ -24,6 +24,9 @@ class SelfTuningTest {
     "0,    10, 5,  8,  8",
     // rare failures: still the largest
     "0.01, 10, 5, 16, 16",
+    "0.02, 10, 5, 16, 16",
+    // the prior of batchingMinSize 4 (1/16) in the benchmark's queue: its first size
+    "0.0625, 10, 5, 16, 12",
     // the more PRs fail, the smaller the batch
     "0.05, 10, 5, 16, 14",
     "0.15, 10, 5, 16,  7",

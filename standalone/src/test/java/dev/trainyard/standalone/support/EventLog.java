@@ -3,7 +3,6 @@ package dev.trainyard.standalone.support;
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.topic.Topics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,17 +44,12 @@ public final class EventLog {
         for (ConsumerRecord<String, String> r : records) {
           events.add(
               new Event(
-                  header(r, EventHeaders.EVENT_ID),
-                  header(r, EventHeaders.TYPE),
+                  EventHeaders.value(r, EventHeaders.EVENT_ID),
+                  EventHeaders.value(r, EventHeaders.TYPE),
                   Json.mapper().readTree(r.value())));
         }
       }
     }
     return events;
-  }
-
-  private static String header(ConsumerRecord<?, ?> record, String name) {
-    var header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 }

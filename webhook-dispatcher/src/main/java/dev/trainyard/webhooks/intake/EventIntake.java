@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -60,9 +59,9 @@ public class EventIntake {
     Map<String, List<WebhookEndpoint>> byOrg = new HashMap<>();
     List<WebhookDelivery> added = new ArrayList<>();
     for (ConsumerRecord<String, String> record : records) {
-      String org = header(record, EventHeaders.ORG);
-      String type = header(record, EventHeaders.TYPE);
-      String eventId = header(record, EventHeaders.EVENT_ID);
+      String org = EventHeaders.value(record, EventHeaders.ORG);
+      String type = EventHeaders.value(record, EventHeaders.TYPE);
+      String eventId = EventHeaders.value(record, EventHeaders.EVENT_ID);
       if (org == null || type == null || eventId == null) {
         log.warn("skipping an event without its headers at offset {}", record.offset());
         continue;
@@ -98,10 +97,5 @@ public class EventIntake {
   static String deliveryId(String eventId, String endpointId) {
     UUID id = UUID.nameUUIDFromBytes((eventId + "/" + endpointId).getBytes(StandardCharsets.UTF_8));
     return "msg_" + id.toString().replace("-", "");
-  }
-
-  private static String header(ConsumerRecord<String, String> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
   }
 }
