@@ -7,6 +7,7 @@ import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.DashboardBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
+import dev.trainyard.bench.http.SignInFloodBenchmark;
 import dev.trainyard.bench.http.SubmitFloorBenchmark;
 import dev.trainyard.bench.http.TelemetryCostBenchmark;
 import dev.trainyard.bench.listing.ListingBenchmark;
@@ -23,8 +24,8 @@ import java.util.Arrays;
  * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
  * GithubRequestsBenchmark}, {@code dashboard <args>} {@link DashboardBenchmark}, {@code telemetry
  * <args>} {@link TelemetryCostBenchmark}, {@code floor <args>} {@link SubmitFloorBenchmark}, {@code
- * cluster <args>} {@link HttpBenchmark} on the chart's topology; anything else runs {@link
- * HttpBenchmark} with the arguments as given.
+ * signin <args>} {@link SignInFloodBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the
+ * chart's topology; anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -54,6 +55,8 @@ public final class Bench {
       TelemetryCostBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("floor")) {
       SubmitFloorBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("signin")) {
+      SignInFloodBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

@@ -17,21 +17,50 @@ import reactor.core.publisher.Mono;
  * parameter-free paths; refusing every other spelling of them before anything else runs means the
  * path a filter sees and the path the router serves cannot differ (defence in depth beside the
  * route-bound {@link RouteGuard}).
+ *
+ * <p>The dashboard's pages of a repository ({@link #NAMED_PAGES}) name hosts, branches and owners
+ * that may hold any character a branch or host may ({@code release+1}, {@code git.local:3000}):
+ * there, and only there, a segment may also hold {@code %XX} escapes (upper-case hex) of the bytes
+ * outside that set — the one spelling {@link dev.trainyard.common.net.PathSegments} writes — so
+ * still every path has one spelling. An escape of a byte that needs none ({@code %2E}, {@code %41})
+ * or of {@code /} is not canonical.
  */
 @Component
 public class CanonicalPaths implements WebFilter, Ordered {
   private static final Pattern CANONICAL = Pattern.compile("(/[A-Za-z0-9_-][A-Za-z0-9._-]*)+");
+  private static final Pattern ESCAPED =
+      Pattern.compile("(/([A-Za-z0-9_-]|%[0-9A-F]{2})([A-Za-z0-9._-]|%[0-9A-F]{2})*)+");
+  private static final Pattern NEEDLESS =
+      Pattern.compile("%(2[DEF]|3[0-9]|[46][1-9A-F]|[57][0-9A]|5F)");
+
+  /**
+   * Where a segment may hold escapes: the dashboard's pages and forms of one repository, and the
+   * {@code /{org}/merge-queue/…} links to them.
+   */
+  public static final java.util.List<String> NAMED_PAGES =
+      java.util.List.of(
+          "/ui/queues/", "/ui/actions/queues/", "/ui/flaky-tests/", "/ui/actions/flaky-tests/");
+
+  private static final Pattern DETAILS_URL =
+      Pattern.compile("/[A-Za-z0-9_-][A-Za-z0-9._-]*/merge-queue/.*");
 
   /** The dashboard's overview (API.md §8): the one path with a trailing slash. */
   public static final String DASHBOARD = "/ui/";
 
   public static boolean isCanonical(String rawPath) {
-    return DASHBOARD.equals(rawPath) || CANONICAL.matcher(rawPath).matches();
+    if (DASHBOARD.equals(rawPath) || CANONICAL.matcher(rawPath).matches()) {
+      return true;
+    }
+    return (NAMED_PAGES.stream().anyMatch(rawPath::startsWith)
+            || DETAILS_URL.matcher(rawPath).matches())
+        && ESCAPED.matcher(rawPath).matches()
+        && !NEEDLESS.matcher(rawPath).find();
   }
 
+  /** First but for the security headers, which its 404 gets too. */
   @Override
   public int getOrder() {
-    return Ordered.HIGHEST_PRECEDENCE;
+    return Ordered.HIGHEST_PRECEDENCE + 1;
   }
 
   @Override

@@ -3,13 +3,13 @@ package dev.trainyard.gateway.auth;
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.FormBodies;
 import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.limits.OrgRateLimiter;
 import java.net.URI;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -45,12 +45,20 @@ public class RouteGuard {
   private final OrgRateLimiter rateLimiter;
   private final GatewayProperties props;
   private final String adminHash;
+  private final FormBodies forms;
+
+  /** A dashboard form's limits: the settings form is the largest, at some 2 KiB and 30 fields. */
+  public static final long MAX_FORM_BYTES = 64 * 1024;
+
+  public static final int MAX_FORM_FIELDS = 256;
 
   public RouteGuard(
       Organizations organizations,
       Sessions sessions,
       OrgRateLimiter rateLimiter,
-      GatewayProperties props) {
+      GatewayProperties props,
+      HeldBodies bodies) {
+    this.forms = new FormBodies(bodies, MAX_FORM_BYTES, MAX_FORM_FIELDS);
     this.organizations = organizations;
     this.sessions = sessions;
     this.rateLimiter = rateLimiter;
@@ -78,9 +86,8 @@ public class RouteGuard {
    */
   private Mono<ServerResponse> session(
       ServerRequest request, HandlerFunction<ServerResponse> next) {
-    HttpCookie cookie = request.cookies().getFirst(Sessions.COOKIE);
     return sessions
-        .find(cookie == null ? null : cookie.getValue())
+        .find(Sessions.cookieValue(request))
         .filterWhen(this::stillSignedIn)
         .map(Optional::of)
         .defaultIfEmpty(Optional.empty())
@@ -118,16 +125,27 @@ public class RouteGuard {
           ? checked(request, next, session)
           : ServerResponse.seeOther(URI.create("/ui/")).build();
     }
+    String linked = request.queryParam("org").orElse(null);
+    if (linked != null && !linked.equals(session.org())) {
+      // a link from an event or a listing names its organization: another one's page is a 404
+      return Mono.error(
+          ApiException.notFound(
+              "this link leads to a page of organization "
+                  + linked
+                  + ", and this session shows "
+                  + session.org()
+                  + (session.admin() ? " (choose the organization on the overview)" : "")));
+    }
     request.exchange().getAttributes().put(ORG_ATTRIBUTE, session.org());
     return rateLimiter
-        .acquire(session.org())
+        .acquireForDashboard(session.org())
         .flatMap(
             verdict ->
                 verdict.allowed()
                     ? checked(request, next, session)
                     : Mono.error(
                         ApiException.tooManyRequests(
-                            "the organization's rate limit is spent; retry after "
+                            "the organization's dashboard rate limit is spent; retry after "
                                 + verdict.retryAfterSeconds()
                                 + " s",
                             verdict.retryAfterSeconds())));
@@ -141,8 +159,8 @@ public class RouteGuard {
     if (!sameOrigin(request)) {
       return Mono.error(forbidden("the form was sent from another site"));
     }
-    return withinBodyLimit(request)
-        .then(request.formData())
+    return forms
+        .read(request)
         .flatMap(
             form -> {
               String sent = form.getFirst(CSRF_FIELD);
@@ -205,7 +223,7 @@ public class RouteGuard {
                     .encode()
                     .build()
                     .toUri());
-    if (request.cookies().getFirst(Sessions.COOKIE) != null) {
+    if (Sessions.cookieValue(request) != null) {
       answer.cookie(Sessions.cookie(request, ""));
     }
     return answer.build();

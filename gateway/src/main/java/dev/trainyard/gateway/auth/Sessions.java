@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.auth;
 
+import dev.trainyard.gateway.http.SecurityHeaders;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,7 @@ import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
-import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpCookie;
 import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -27,7 +28,17 @@ import reactor.core.publisher.Mono;
 @Component
 public class Sessions {
   public static final String COLLECTION = "ui_sessions";
+
+  /** The cookie's name over plain HTTP (a laptop, a test). */
   public static final String COOKIE = "trainyard_session";
+
+  /**
+   * Its name over TLS: a browser keeps a {@code __Host-} cookie only when it is {@code Secure}, for
+   * {@code /} and this host alone, so neither a subdomain nor a plain-HTTP page can plant or shadow
+   * it.
+   */
+  public static final String TLS_COOKIE = "__Host-" + COOKIE;
+
   public static final Duration LIFETIME = Duration.ofHours(12);
 
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -112,25 +123,30 @@ public class Sessions {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
+  /** The session id the browser sent, under either name; null when none. */
+  public static String cookieValue(ServerRequest request) {
+    HttpCookie cookie = request.cookies().getFirst(TLS_COOKIE);
+    if (cookie == null) {
+      cookie = request.cookies().getFirst(COOKIE);
+    }
+    return cookie == null ? null : cookie.getValue();
+  }
+
   /**
    * The session cookie carrying {@code value} (empty: one that ends the browser's session): only
-   * for HTTP, never sent by another site, Secure when the browser came over TLS (or a proxy says
-   * so).
+   * for HTTP, {@code Secure} and named {@code __Host-…} when the browser came over TLS (or a proxy
+   * says so). {@code SameSite=Lax}: a link followed from another site (a check run's on github.com)
+   * arrives signed in, while a form posted from another site carries no cookie; every POST needs
+   * the session's CSRF token and a same-site {@code Origin} besides, and no GET changes anything.
    */
   public static ResponseCookie cookie(ServerRequest request, String value) {
-    return ResponseCookie.from(COOKIE, value)
+    boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
+    return ResponseCookie.from(tls ? TLS_COOKIE : COOKIE, value)
         .httpOnly(true)
-        .sameSite("Strict")
-        .secure(overTls(request))
+        .sameSite("Lax")
+        .secure(tls)
         .path("/")
         .maxAge(value.isEmpty() ? Duration.ZERO : LIFETIME)
         .build();
-  }
-
-  private static boolean overTls(ServerRequest request) {
-    String origin = request.headers().firstHeader(HttpHeaders.ORIGIN);
-    return "https".equalsIgnoreCase(request.uri().getScheme())
-        || "https".equalsIgnoreCase(request.headers().firstHeader("X-Forwarded-Proto"))
-        || origin != null && origin.startsWith("https:");
   }
 }

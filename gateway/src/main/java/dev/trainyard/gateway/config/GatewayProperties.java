@@ -19,6 +19,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param outbound hosts the outbound address guard does not check
  * @param git what remote git URLs may target ({@code TRAINYARD_GIT_ALLOW_LOOPBACK})
  * @param github the GitHub App's webhook secret, the host it serves and its default organization
+ * @param dashboard the limits of the dashboard's sign-in and live pages
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -31,7 +32,8 @@ public record GatewayProperties(
     Integer rateLimitPerOrg,
     Outbound outbound,
     Git git,
-    Github github) {
+    Github github,
+    Dashboard dashboard) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
   public static final int DEFAULT_RATE_LIMIT_PER_ORG = 200;
@@ -46,6 +48,7 @@ public record GatewayProperties(
     outbound = outbound == null ? new Outbound(null) : outbound;
     git = git == null ? new Git(null) : git;
     github = github == null ? new Github(null, null, null, null, null, null, null, null) : github;
+    dashboard = dashboard == null ? new Dashboard(null, null, null, null) : dashboard;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -137,6 +140,33 @@ public record GatewayProperties(
   public record Bootstrap(String org, String token) {
     public Bootstrap {
       org = org == null || org.isBlank() ? "default" : org;
+    }
+  }
+
+  /**
+   * The dashboard's own limits (API.md §8): {@code TRAINYARD_DASHBOARD_SIGN_IN_PER_MINUTE} sign-in
+   * attempts a minute per client address and per token prefix, on each replica (bursts to twice
+   * that; default 10); {@code TRAINYARD_DASHBOARD_CLIENT_ADDRESS_FROM_FORWARDED}: the client's
+   * address is the last one of {@code X-Forwarded-For} (behind an ingress or proxy that appends it;
+   * default false, the connection's address); live-update streams open at once per session ({@code
+   * TRAINYARD_DASHBOARD_STREAMS_PER_SESSION}, default 6) and per organization ({@code
+   * TRAINYARD_DASHBOARD_STREAMS_PER_ORG}, default 500), on each replica.
+   */
+  public record Dashboard(
+      Integer signInPerMinute,
+      Boolean clientAddressFromForwarded,
+      Integer streamsPerSession,
+      Integer streamsPerOrg) {
+    public Dashboard {
+      signInPerMinute = signInPerMinute == null ? 10 : signInPerMinute;
+      clientAddressFromForwarded = clientAddressFromForwarded != null && clientAddressFromForwarded;
+      streamsPerSession = streamsPerSession == null ? 6 : streamsPerSession;
+      streamsPerOrg = streamsPerOrg == null ? 500 : streamsPerOrg;
+      if (signInPerMinute < 1 || streamsPerSession < 1 || streamsPerOrg < 1) {
+        throw new IllegalArgumentException(
+            "TRAINYARD_DASHBOARD_SIGN_IN_PER_MINUTE, _STREAMS_PER_SESSION and _STREAMS_PER_ORG must"
+                + " be 1 or more");
+      }
     }
   }
 }

@@ -107,6 +107,17 @@ public class OrgRateLimiter {
             });
   }
 
+  /**
+   * Takes one page's token from {@code org}'s dashboard bucket, a second bucket as large as its API
+   * bucket: people reading pages never spend what CI's calls need, nor CI theirs.
+   */
+  public Mono<Verdict> acquireForDashboard(String org) {
+    return acquire(org + DASHBOARD);
+  }
+
+  /** The suffix of a dashboard bucket's key; no organization slug holds a {@code /}. */
+  static final String DASHBOARD = "/dashboard";
+
   private Mono<Verdict> attempt(String org, Slice local, int attempt) {
     long now = clock.millis();
     if (local.take(now)) {

@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.ui;
 
+import dev.trainyard.common.net.PathSegments;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoNames;
@@ -10,6 +11,7 @@ import dev.trainyard.common.view.TestRunDocument;
 import dev.trainyard.gateway.auth.Organizations;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
+import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.pulls.ImpactedTargetsStore;
 import dev.trainyard.gateway.queues.QueueReader;
@@ -53,6 +55,7 @@ public class Dashboard {
   private final Organizations organizations;
   private final RouteGuard guard;
   private final InstantSource clock;
+  private final LiveStreams streams;
 
   public Dashboard(
       Pages pages,
@@ -62,7 +65,11 @@ public class Dashboard {
       LiveEvents live,
       Organizations organizations,
       RouteGuard guard,
-      InstantSource clock) {
+      InstantSource clock,
+      GatewayProperties props) {
+    this.streams =
+        new LiveStreams(
+            props.dashboard().streamsPerSession(), props.dashboard().streamsPerOrg(), clock);
     this.pages = pages;
     this.reader = reader;
     this.queues = queues;
@@ -246,7 +253,7 @@ public class Dashboard {
           view.settings().mode().wire(),
           Links.queue(key),
           Links.queueForm(key),
-          "/ui/flaky-tests/" + key.repo().host() + "/" + key.repo().slug());
+          Links.flakyTests(key));
     }
   }
 
@@ -353,6 +360,8 @@ public class Dashboard {
    */
   public Mono<ServerResponse> events(ServerRequest request) {
     String org = RouteGuard.org(request.exchange());
+    Sessions.Session session = RouteGuard.session(request.exchange());
+    LiveStreams.Stream opened = streams.open(session, org);
     String scope = request.queryParam("scope").orElse("org");
     Flux<ServerSentEvent<String>> signals =
         live.changes()
@@ -361,16 +370,17 @@ public class Dashboard {
             .map(c -> ServerSentEvent.<String>builder().event("changed").data(c.type()).build());
     Flux<ServerSentEvent<String>> heartbeat =
         Flux.interval(HEARTBEAT).map(i -> ServerSentEvent.<String>builder().comment("").build());
-    // a sign-out or a revoked token, on any replica, ends the stream at the next heartbeat; the
-    // browser's reconnect then meets the guard (401) and the page goes to the sign-in page
-    Sessions.Session session = RouteGuard.session(request.exchange());
+    // a sign-out or a revoked token, on any replica, ends the stream within a heartbeat and the
+    // shared check's period; the browser's reconnect then meets the guard (401) and the page goes
+    // to the sign-in page
     Mono<Boolean> ended =
-        Flux.interval(HEARTBEAT).concatMap(i -> guard.alive(session)).filter(a -> !a).next();
+        Flux.interval(HEARTBEAT).concatMap(i -> opened.alive(guard::alive)).filter(a -> !a).next();
     Flux<ServerSentEvent<String>> stream =
         Flux.just(ServerSentEvent.<String>builder().event("open").data("").build())
             .concatWith(Flux.merge(signals, heartbeat))
             .take(STREAM_LIFETIME)
-            .takeUntilOther(ended);
+            .takeUntilOther(ended)
+            .doFinally(signal -> opened.close());
     return Pages.secured(ServerResponse.ok())
         .contentType(MediaType.TEXT_EVENT_STREAM)
         .header("X-Accel-Buffering", "no")
@@ -402,15 +412,11 @@ public class Dashboard {
     }
     return Pages.seeOther(
         "/ui/queues/"
-            + m.group(1)
-            + "/"
-            + m.group(2)
-            + "/"
-            + m.group(3)
-            + "/"
-            + m.group(4)
+            + PathSegments.path(m.group(1), m.group(2), m.group(3), m.group(4))
             + "/pulls/"
-            + m.group(5));
+            + m.group(5)
+            + "?org="
+            + PathSegments.segment(request.pathVariable("org")));
   }
 
   private static final java.util.regex.Pattern DETAILS =

@@ -6,6 +6,7 @@ import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.FormBodies;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
@@ -68,8 +69,7 @@ public class DashboardActions {
             "name", request.pathVariable("name")));
     body.put("targetBranch", m.group(1));
     String action = m.group(2);
-    return request
-        .formData()
+    return FormBodies.submitted(request)
         .flatMap(
             form -> {
               Mono<?> done =
@@ -113,8 +113,7 @@ public class DashboardActions {
   /** {@code /ui/actions/webhooks/{action}}: redeliver, enable, rotate-secret. */
   public Mono<ServerResponse> webhook(ServerRequest request) {
     String action = request.pathVariable("action");
-    return request
-        .formData()
+    return FormBodies.submitted(request)
         .flatMap(
             form ->
                 switch (action) {
@@ -155,8 +154,7 @@ public class DashboardActions {
   /** {@code /ui/actions/flaky-tests/{host}/{owner}/{name}/quarantine}: the override of one test. */
   public Mono<ServerResponse> quarantine(ServerRequest request) {
     Map<String, String> repo = OrgPages.repo(request);
-    return request
-        .formData()
+    return FormBodies.submitted(request)
         .flatMap(
             form -> {
               Map<String, Object> body = new LinkedHashMap<>();
@@ -179,8 +177,7 @@ public class DashboardActions {
     if (!session.admin()) {
       return Mono.error(ApiException.notFound("no such action"));
     }
-    return request
-        .formData()
+    return FormBodies.submitted(request)
         .flatMap(
             form -> {
               String org = RepoNames.segment("org", field(form, "org"));

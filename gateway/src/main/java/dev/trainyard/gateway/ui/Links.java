@@ -1,5 +1,6 @@
 package dev.trainyard.gateway.ui;
 
+import dev.trainyard.common.net.PathSegments;
 import dev.trainyard.common.queue.QueueKey;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,15 +27,18 @@ final class Links {
     return under("/ui/actions/queues/", key);
   }
 
+  /** The unhealthy tests of a repository. */
+  static String flakyTests(String host, String owner, String name) {
+    return "/ui/flaky-tests/" + PathSegments.path(host, owner, name);
+  }
+
+  static String flakyTests(QueueKey key) {
+    return flakyTests(key.repo().host(), key.repo().owner(), key.repo().name());
+  }
+
   private static String under(String prefix, QueueKey key) {
     return prefix
-        + key.repo().host()
-        + "/"
-        + key.repo().owner()
-        + "/"
-        + key.repo().name()
-        + "/"
-        + key.branch();
+        + PathSegments.path(key.repo().host(), key.repo().owner(), key.repo().name(), key.branch());
   }
 
   static String time(Instant at) {

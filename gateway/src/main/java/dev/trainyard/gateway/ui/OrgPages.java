@@ -1,9 +1,13 @@
 package dev.trainyard.gateway.ui;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.net.PathSegments;
 import dev.trainyard.common.queue.RepoNames;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.queues.RepositoryQueues;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,8 +32,14 @@ public class OrgPages {
   private final Pages pages;
   private final WebhookHandler webhooks;
   private final FlakyTestsProxy flakyTests;
+  private final RepositoryQueues repositoryQueues;
 
-  public OrgPages(Pages pages, WebhookHandler webhooks, FlakyTestsProxy flakyTests) {
+  public OrgPages(
+      Pages pages,
+      WebhookHandler webhooks,
+      FlakyTestsProxy flakyTests,
+      RepositoryQueues repositoryQueues) {
+    this.repositoryQueues = repositoryQueues;
     this.pages = pages;
     this.webhooks = webhooks;
     this.flakyTests = flakyTests;
@@ -82,6 +92,15 @@ public class OrgPages {
                     || String.valueOf(t.get("name")).toLowerCase().contains(q)
                     || String.valueOf(t.get("file_path")).toLowerCase().contains(q))
         .collectList()
+        .filterWhen(tests -> tests.isEmpty() ? hasQueueOn(request, repo) : Mono.just(true))
+        .switchIfEmpty(
+            Mono.error(
+                () ->
+                    ApiException.notFound(
+                        "no queue and no unhealthy test of this organization is on "
+                            + repo.get("owner")
+                            + "/"
+                            + repo.get("name"))))
         .flatMap(
             tests -> {
               Map<String, Object> model = new HashMap<>();
@@ -95,6 +114,18 @@ public class OrgPages {
               model.put("live", "flaky");
               return pages.render(request, "flaky-tests", model);
             });
+  }
+
+  /**
+   * Whether the session's organization has a queue on {@code repo}: a repository it neither queues
+   * nor has unhealthy tests of is answered as the API answers another organization's, 404.
+   */
+  private Mono<Boolean> hasQueueOn(ServerRequest request, Map<String, String> repo) {
+    return repositoryQueues
+        .find(
+            RouteGuard.org(request.exchange()),
+            new RepoRef(repo.get("host"), repo.get("owner"), repo.get("name")))
+        .map(queues -> !queues.isEmpty());
   }
 
   /** {@code …/{testId}}: one test (healthy or not) with its runs and its quarantine override. */
@@ -135,14 +166,12 @@ public class OrgPages {
             answer -> {
               JsonNode repo = answer.path("repo");
               return Pages.seeOther(
-                  "/ui/flaky-tests/"
-                      + repo.path("host").asString()
+                  Links.flakyTests(
+                          repo.path("host").asString(),
+                          repo.path("owner").asString(),
+                          repo.path("name").asString())
                       + "/"
-                      + repo.path("owner").asString()
-                      + "/"
-                      + repo.path("name").asString()
-                      + "/"
-                      + answer.path("test").path("id").asString());
+                      + PathSegments.segment(answer.path("test").path("id").asString()));
             });
   }
 
@@ -150,7 +179,11 @@ public class OrgPages {
    * {@code /{org}/flaky-tests/test/{testId}}: the listing's {@code html_url}, to the test's page.
    */
   public Mono<ServerResponse> htmlUrl(ServerRequest request) {
-    return Pages.seeOther("/ui/flaky-tests/test/" + uuid(request.pathVariable("testId")));
+    return Pages.seeOther(
+        "/ui/flaky-tests/test/"
+            + uuid(request.pathVariable("testId"))
+            + "?org="
+            + PathSegments.segment(request.pathVariable("org")));
   }
 
   private static String uuid(String text) {
@@ -168,14 +201,14 @@ public class OrgPages {
   }
 
   static String flakyBase(Map<String, String> repo) {
-    return "/ui/flaky-tests/" + repo.get("host") + "/" + repo.get("owner") + "/" + repo.get("name");
+    return Links.flakyTests(repo.get("host"), repo.get("owner"), repo.get("name"));
   }
 
   private Flux<Map<String, Object>> unhealthy(
       ServerRequest request, Map<String, String> repo, String status) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("repo", repo);
-    body.put("org_url_slug", dev.trainyard.gateway.auth.RouteGuard.org(request.exchange()));
+    body.put("org_url_slug", RouteGuard.org(request.exchange()));
     body.put("status", status);
     body.put("page_query", Map.of("page_size", TESTS_PER_STATUS, "page_token", ""));
     return ApiCalls.call(flakyTests::forward, request, "/v1/flaky-tests/list-unhealthy-tests", body)

@@ -5,6 +5,7 @@ import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.SecurityHeaders;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -31,9 +32,6 @@ import reactor.core.publisher.Mono;
  */
 @Component
 public class Pages {
-  public static final String CSP =
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-          + " connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
   static final MediaType HTML = new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8);
 
   private final SpringTemplateEngine engine = new SpringTemplateEngine();
@@ -105,12 +103,7 @@ public class Pages {
   }
 
   static ServerResponse.BodyBuilder secured(ServerResponse.BodyBuilder response) {
-    return response
-        .header("Content-Security-Policy", CSP)
-        .header("X-Content-Type-Options", "nosniff")
-        .header("Referrer-Policy", "same-origin")
-        .header("X-Frame-Options", "DENY")
-        .header(HttpHeaders.CACHE_CONTROL, "no-store");
+    return response.headers(SecurityHeaders::addPageHeaders);
   }
 
   /**

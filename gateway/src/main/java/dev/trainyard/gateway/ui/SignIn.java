@@ -4,7 +4,16 @@ import dev.trainyard.gateway.auth.Organizations;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.auth.TokenHash;
+import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.FormBodies;
+import dev.trainyard.gateway.http.HeldBodies;
+import dev.trainyard.gateway.limits.AttemptThrottle;
+import java.net.InetSocketAddress;
+import java.time.InstantSource;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.util.MultiValueMap;
@@ -14,31 +23,72 @@ import reactor.core.publisher.Mono;
 
 /**
  * Sign-in and sign-out (API.md §8): an API token (or the admin token) typed into a form becomes a
- * session cookie ({@code HttpOnly}, {@code SameSite=Strict}, {@code Secure} over TLS or behind a
- * proxy that says so, 12 h); the token is never put in a page or a URL. A wrong or revoked token
- * gets the form again with one sentence and no session.
+ * session cookie (see {@link Sessions#cookie}); the token is never put in a page or a URL. A wrong
+ * or revoked token gets the form again with one sentence and no session.
+ *
+ * <p>Anyone can reach the form, so it costs a gateway little whatever is sent: the body is read as
+ * it streams within {@value #MAX_FORM_BYTES} bytes and {@value #MAX_FORM_FIELDS} fields, all
+ * sign-in bodies being read at once share a budget of their own ({@link #BODIES_BUDGET}, 503 past
+ * it, so they never take the memory the API's bodies need), and attempts are counted per client
+ * address before the body is read and per token prefix after it (429 with {@code Retry-After}).
+ * Every refused attempt is logged with its address.
  */
 @Component
 public class SignIn {
+  /** Room for a 512-character token and a 2,000-character return path, escaped. */
+  public static final int MAX_FORM_BYTES = 16 * 1024;
+
+  public static final int MAX_FORM_FIELDS = 16;
+
+  /** What every sign-in body being read at once may hold: 256 of the largest. */
+  public static final long BODIES_BUDGET = 256L * MAX_FORM_BYTES;
+
+  /** Keys each throttle remembers (addresses; token prefixes). */
+  static final int REMEMBERED = 10_000;
+
+  /** How much of a typed token keys its throttle: enough to tell tokens apart, never all of it. */
+  static final int PREFIX = 8;
+
+  private static final Logger log = LoggerFactory.getLogger(SignIn.class);
   private static final int MAX_TOKEN = 512;
   private final Pages pages;
   private final Sessions sessions;
   private final Organizations organizations;
   private final RouteGuard guard;
+  private final FormBodies forms =
+      new FormBodies(new HeldBodies(BODIES_BUDGET), MAX_FORM_BYTES, MAX_FORM_FIELDS);
+  private final AttemptThrottle byAddress;
+  private final AttemptThrottle byPrefix;
+  private final boolean addressFromForwarded;
 
-  public SignIn(Pages pages, Sessions sessions, Organizations organizations, RouteGuard guard) {
+  public SignIn(
+      Pages pages,
+      Sessions sessions,
+      Organizations organizations,
+      RouteGuard guard,
+      GatewayProperties props,
+      InstantSource clock) {
     this.pages = pages;
     this.sessions = sessions;
     this.organizations = organizations;
     this.guard = guard;
+    int perMinute = props.dashboard().signInPerMinute();
+    this.byAddress = new AttemptThrottle(perMinute, 2 * perMinute, REMEMBERED, clock);
+    this.byPrefix = new AttemptThrottle(perMinute, 2 * perMinute, REMEMBERED, clock);
+    this.addressFromForwarded = props.dashboard().clientAddressFromForwarded();
   }
 
+  /** The form; a browser that is still signed in goes on to the page it asked for. */
   public Mono<ServerResponse> form(ServerRequest request) {
-    return page(request, HttpStatus.OK, null);
+    return sessions
+        .find(Sessions.cookieValue(request))
+        .filterWhen(guard::stillSignedIn)
+        .flatMap(signedIn -> Pages.seeOther(next(request.queryParam("next").orElse(null))))
+        .switchIfEmpty(Mono.defer(() -> page(request, HttpStatus.OK, null)));
   }
 
   private Mono<ServerResponse> page(ServerRequest request, HttpStatus status, String problem) {
-    String next = SafePaths.sameSite(request.queryParam("next").orElse(null), "/ui/");
+    String next = next(request.queryParam("next").orElse(null));
     return pages.render(
         request,
         status,
@@ -48,36 +98,86 @@ public class SignIn {
             : Map.of("title", "Sign in", "next", next, "problem", problem));
   }
 
+  private static String next(String candidate) {
+    return SafePaths.sameSite(candidate, "/ui/");
+  }
+
   public Mono<ServerResponse> signIn(ServerRequest request) {
     if (!RouteGuard.sameOrigin(request)) {
       return pages.error(request, HttpStatus.FORBIDDEN, "the form was sent from another site");
     }
-    return request.formData().flatMap(form -> signIn(request, form));
+    String address = clientAddress(request);
+    long wait = byAddress.attempt(address);
+    if (wait > 0) {
+      log.warn("sign-in refused: too many attempts from {}", address);
+      return Mono.error(throttled(wait));
+    }
+    return forms.read(request).flatMap(form -> signIn(request, form, address));
   }
 
-  private Mono<ServerResponse> signIn(ServerRequest request, MultiValueMap<String, String> form) {
+  private Mono<ServerResponse> signIn(
+      ServerRequest request, MultiValueMap<String, String> form, String address) {
     String token = form.getFirst("token");
-    String next = SafePaths.sameSite(form.getFirst("next"), "/ui/");
+    String next = next(form.getFirst("next"));
     if (token == null || token.isBlank() || token.length() > MAX_TOKEN) {
       return page(request, HttpStatus.UNAUTHORIZED, "Enter an API token to sign in.");
     }
     String trimmed = token.strip();
+    long wait = byPrefix.attempt(trimmed.substring(0, Math.min(PREFIX, trimmed.length())));
+    if (wait > 0) {
+      log.warn("sign-in refused: too many attempts with one token prefix, from {}", address);
+      return Mono.error(throttled(wait));
+    }
+    boolean admin = guard.isAdminToken(trimmed);
     Mono<Sessions.Created> created =
-        guard.isAdminToken(trimmed)
+        admin
             ? sessions.create(null, true, TokenHash.sha256(trimmed))
             : organizations
                 .organizationOf(trimmed)
                 .flatMap(org -> sessions.create(org, false, TokenHash.sha256(trimmed)));
     return created
         .flatMap(
-            c -> Pages.redirect(next).cookie(Sessions.cookie(request, c.cookieValue())).build())
+            c -> {
+              log.info(
+                  "signed in from {} to {}",
+                  address,
+                  admin ? "the admin's session" : "organization " + c.session().org());
+              return Pages.redirect(next).cookie(Sessions.cookie(request, c.cookieValue())).build();
+            })
         .switchIfEmpty(
             Mono.defer(
-                () ->
-                    page(
-                        request,
-                        HttpStatus.UNAUTHORIZED,
-                        "That token is unknown or has been revoked.")));
+                () -> {
+                  log.warn("sign-in refused from {}: the token is unknown or revoked", address);
+                  return page(
+                      request,
+                      HttpStatus.UNAUTHORIZED,
+                      "That token is unknown or has been revoked.");
+                }));
+  }
+
+  private static ApiException throttled(long seconds) {
+    return ApiException.tooManyRequests(
+        "too many sign-in attempts; try again in " + seconds + " s", seconds);
+  }
+
+  /**
+   * Who is signing in: the connection's address, or — behind an ingress or proxy that appends the
+   * address it was reached from to {@code X-Forwarded-For} — the last address of that header, the
+   * one a client cannot write itself. An IPv6 address counts as its /64, which one subscriber
+   * usually holds whole.
+   */
+  private String clientAddress(ServerRequest request) {
+    if (addressFromForwarded) {
+      String forwarded = request.headers().firstHeader("X-Forwarded-For");
+      if (forwarded != null && !forwarded.isBlank()) {
+        return ClientAddresses.key(forwarded.substring(forwarded.lastIndexOf(',') + 1).strip());
+      }
+    }
+    return request
+        .remoteAddress()
+        .map(InetSocketAddress::getAddress)
+        .map(ClientAddresses::key)
+        .orElse("unknown");
   }
 
   public Mono<ServerResponse> signOut(ServerRequest request) {

@@ -4,6 +4,7 @@ import dev.trainyard.common.event.PublicEvent;
 import dev.trainyard.common.event.PullRequestBatchEvent;
 import dev.trainyard.common.event.PullRequestEvent;
 import dev.trainyard.common.event.QueueFreezeEvent;
+import dev.trainyard.common.net.PathSegments;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -208,11 +209,7 @@ public final class PublicEvents {
         + "/"
         + key.org()
         + "/merge-queue/"
-        + key.repo().host()
-        + "/"
-        + key.repo().slug()
-        + "/"
-        + key.branch()
+        + PathSegments.path(key.repo().host(), key.repo().owner(), key.repo().name(), key.branch())
         + "/"
         + prNumber;
   }

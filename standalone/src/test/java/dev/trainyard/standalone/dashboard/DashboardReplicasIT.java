@@ -1,23 +1,20 @@
 package dev.trainyard.standalone.dashboard;
 
+import static dev.trainyard.standalone.support.DashboardClient.get;
+import static dev.trainyard.standalone.support.DashboardClient.signIn;
+import static dev.trainyard.standalone.support.DashboardClient.signInAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.TrainyardServices;
 import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.DashboardClient.Events;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,31 +78,6 @@ class DashboardReplicasIT extends OwnStack {
     assertThat(get(first, "/ui/events?scope=org", cookie).status())
         .as("the browser's reconnect")
         .isEqualTo(401);
-  }
-
-  /** An open page's event stream: its lines as they come, and when it ends. */
-  private record Events(BlockingQueue<String> lines, CompletableFuture<Boolean> ended) {
-    static Events open(Api gateway, String scope, String cookie) {
-      BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-      CompletableFuture<Boolean> ended =
-          HttpClient.newHttpClient()
-              .sendAsync(
-                  HttpRequest.newBuilder(
-                          URI.create(
-                              gateway.base()
-                                  + "/ui/events?scope="
-                                  + URLEncoder.encode(scope, StandardCharsets.UTF_8)))
-                      .header("cookie", cookie)
-                      .header("accept", "text/event-stream")
-                      .build(),
-                  HttpResponse.BodyHandlers.ofLines())
-              .thenApply(
-                  r -> {
-                    r.body().forEach(lines::add);
-                    return true;
-                  });
-      return new Events(lines, ended);
-    }
   }
 
   @Test
@@ -177,26 +149,5 @@ class DashboardReplicasIT extends OwnStack {
       }
     }
     return null;
-  }
-
-  private static Api.Response signInAnswer(Api gateway, String token) {
-    return gateway.send(
-        gateway
-            .request("/ui/sign-in")
-            .setHeader("content-type", "application/x-www-form-urlencoded")
-            .POST(
-                HttpRequest.BodyPublishers.ofString(
-                    "next=%2Fui%2F&token=" + URLEncoder.encode(token, StandardCharsets.UTF_8))));
-  }
-
-  private static String signIn(Api gateway, String token) {
-    Api.Response answer = signInAnswer(gateway, token);
-    assertThat(answer.status()).isEqualTo(303);
-    String cookie = answer.headers().firstValue("set-cookie").orElseThrow();
-    return cookie.substring(0, cookie.indexOf(';'));
-  }
-
-  private static Api.Response get(Api gateway, String path, String cookie) {
-    return gateway.send(gateway.request(path).setHeader("cookie", cookie).GET());
   }
 }
