@@ -51,7 +51,17 @@ public sealed interface QueueCommand {
     }
   }
 
-  record UpdateQueue(QueueSettingsPatch patch) implements QueueCommand {}
+  /**
+   * Changes the settings {@code patch} names; with {@code ifSettingsVersion}, only while the
+   * queue's settings are still the ones of that {@link
+   * dev.trainyard.common.queue.QueueSettings#version()} (a form that shows them must not revert
+   * someone else's change).
+   */
+  record UpdateQueue(QueueSettingsPatch patch, String ifSettingsVersion) implements QueueCommand {
+    public UpdateQueue(QueueSettingsPatch patch) {
+      this(patch, null);
+    }
+  }
 
   record DeleteQueue(boolean unused) implements QueueCommand {
     public DeleteQueue() {

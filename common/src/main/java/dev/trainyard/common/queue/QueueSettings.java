@@ -123,6 +123,22 @@ public record QueueSettings(
         or(p.concurrencyAdaptive(), concurrencyAdaptive));
   }
 
+  /**
+   * What these settings are, in 16 hex digits: the first 8 bytes of the SHA-256 of their JSON.
+   * Equal settings have equal versions on every process (the JSON of a record is written in the
+   * order of its components).
+   */
+  public String version() {
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(dev.trainyard.common.json.Json.mapper().writeValueAsBytes(this));
+      return java.util.HexFormat.of().formatHex(digest, 0, 8);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
   private static <T> T or(T patched, T current) {
     return patched != null ? patched : current;
   }

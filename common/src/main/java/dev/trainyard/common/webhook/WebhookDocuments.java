@@ -86,6 +86,11 @@ public final class WebhookDocuments {
     return Updates.combine(Updates.set(DISABLED, true), Updates.set(DISABLED_REASON, reason));
   }
 
+  /** The endpoint while its secrets are still {@code read}, as stored: a compare-and-set. */
+  public static Bson secretsStill(String id, List<?> read) {
+    return Filters.and(byId(id), Filters.eq(SECRETS, read));
+  }
+
   public static Bson secrets(List<EndpointSecret> secrets) {
     return Updates.set(SECRETS, secrets.stream().map(Json::document).toList());
   }

@@ -38,7 +38,7 @@ public class RouteGuard {
 
   /** The pages an admin's session reaches before it has chosen an organization to look at. */
   private static final Set<String> ADMIN_WITHOUT_ORG =
-      Set.of("/ui/", "/ui/actions/look-at", "/ui/sign-out");
+      Set.of("/ui/", "/ui/organizations", "/ui/actions/look-at", "/ui/sign-out");
 
   private final Organizations organizations;
   private final Sessions sessions;

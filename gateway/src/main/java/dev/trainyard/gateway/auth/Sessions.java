@@ -11,7 +11,6 @@ import org.bson.Document;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
-import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
@@ -61,8 +60,11 @@ public class Sessions {
   }
 
   public Mono<Created> create(String org, boolean admin, String tokenHash) {
+    return insert(org, admin, tokenHash, clock.instant().plus(LIFETIME));
+  }
+
+  private Mono<Created> insert(String org, boolean admin, String tokenHash, Instant expires) {
     String cookie = random();
-    Instant expires = clock.instant().plus(LIFETIME);
     Session session =
         new Session(TokenHash.sha256(cookie), org, admin, tokenHash, random(), expires);
     Document doc =
@@ -103,14 +105,14 @@ public class Sessions {
         .filter(s -> s.expiresAt().isAfter(clock.instant()));
   }
 
-  /** An admin's session now shows {@code org}. */
-  public Mono<Void> lookAt(Session session, String org) {
-    return mongo
-        .updateFirst(
-            Query.query(Criteria.where("_id").is(session.idHash())),
-            Update.update("org", org),
-            COLLECTION)
-        .then();
+  /**
+   * An admin's session, switched to show {@code org}, under a new id and CSRF token (whoever knew
+   * the old cookie learns nothing of the new one); it ends when the old one would have, and the old
+   * one ends now.
+   */
+  public Mono<Created> switchTo(Session session, String org) {
+    return insert(org, session.admin(), session.tokenHash(), session.expiresAt())
+        .flatMap(created -> delete(session).thenReturn(created));
   }
 
   public Mono<Void> delete(Session session) {
@@ -140,13 +142,18 @@ public class Sessions {
    * the session's CSRF token and a same-site {@code Origin} besides, and no GET changes anything.
    */
   public static ResponseCookie cookie(ServerRequest request, String value) {
+    return cookie(request, value, value.isEmpty() ? Duration.ZERO : LIFETIME);
+  }
+
+  /** {@link #cookie(ServerRequest, String)} kept by the browser for {@code maxAge}. */
+  public static ResponseCookie cookie(ServerRequest request, String value, Duration maxAge) {
     boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
     return ResponseCookie.from(tls ? TLS_COOKIE : COOKIE, value)
         .httpOnly(true)
         .sameSite("Lax")
         .secure(tls)
         .path("/")
-        .maxAge(value.isEmpty() ? Duration.ZERO : LIFETIME)
+        .maxAge(maxAge)
         .build();
   }
 }

@@ -135,6 +135,7 @@ public class Routes {
         .page(get, "/ui/flaky-tests/{host}/{owner}/{name}/{testId}", session, orgPages::flakyTest)
         .page(get, "/ui/flaky-tests/test/{testId}", session, orgPages::flakyTestById)
         .page(get, "/ui/webhooks", session, orgPages::webhooks)
+        .page(get, "/ui/organizations", session, dashboard::organizations)
         .page(get, "/ui/events", session, dashboard::events)
         .page(get, "/ui/static/{asset}", Access.PUBLIC, assets::asset)
         .page(post, "/ui/actions/look-at", session, actions::lookAt)

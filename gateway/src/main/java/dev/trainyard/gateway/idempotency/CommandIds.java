@@ -22,7 +22,10 @@ public final class CommandIds {
     this.seed = seed;
   }
 
-  static Context seeded(String seed) {
+  /**
+   * Commands sent in this context get ids derived from {@code seed}, in the order they are sent.
+   */
+  public static Context seeded(String seed) {
     return Context.of(KEY, new CommandIds(seed));
   }
 

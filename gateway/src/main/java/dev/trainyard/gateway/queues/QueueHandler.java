@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.queues;
 
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.queue.DirectMergeMode;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.MergeWindow;
@@ -110,6 +111,7 @@ public class QueueHandler {
             body -> {
               QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
               QueueSettingsPatch patch = patch(body);
+              String ifSettingsVersion = settingsVersion(body);
               Mono<Void> checked =
                   patch.mergeMethod() == null
                       ? Mono.empty()
@@ -119,10 +121,24 @@ public class QueueHandler {
                       Mono.defer(
                           () ->
                               commands.sendExpectingAcceptance(
-                                  key, new QueueCommand.UpdateQueue(patch))))
+                                  key, new QueueCommand.UpdateQueue(patch, ifSettingsVersion))))
                   .then(reader.view(key))
                   .flatMap(view -> JsonResponses.ok(QueueJson.render(view, false)));
             });
+  }
+
+  /** {@code ifSettingsVersion}: absent, or the 16 hex digits of a {@code settingsVersion}. */
+  private static String settingsVersion(RequestBody body) {
+    if (body.node("ifSettingsVersion").isEmpty()) {
+      return null;
+    }
+    return body.optionalString("ifSettingsVersion")
+        .filter(v -> v.matches("[0-9a-f]{16}"))
+        .orElseThrow(
+            () ->
+                new InvalidRequestException(
+                    "ifSettingsVersion must be the settingsVersion getQueue answered: 16 hex"
+                        + " digits"));
   }
 
   public Mono<ServerResponse> delete(ServerRequest request) {

@@ -20,6 +20,7 @@ final class QueueJson {
     out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
     out.putArray("batchingRules");
     out.set("freeze", Json.mapper().valueToTree(view.freeze()));
+    out.put("settingsVersion", view.settings().version());
     if (withEnqueued) {
       ArrayNode enqueued = out.putArray("enqueuedPullRequests");
       Instant now = Instant.now();

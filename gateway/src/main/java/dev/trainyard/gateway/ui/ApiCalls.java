@@ -2,6 +2,7 @@ package dev.trainyard.gateway.ui;
 
 import dev.trainyard.common.json.Json;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.idempotency.CommandIds;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpHeaders;
@@ -25,19 +26,38 @@ final class ApiCalls {
   /** The API's answer to {@code body} at {@code path}, read as JSON; a 4xx or 5xx is an error. */
   static Mono<JsonNode> call(
       HandlerFunction<ServerResponse> handler, ServerRequest page, String path, Object body) {
-    byte[] json = Json.mapper().writeValueAsBytes(body);
-    ServerRequest api =
-        ServerRequest.from(page)
-            .uri(URI.create(path))
-            .headers(
-                h -> {
-                  h.remove(HttpHeaders.COOKIE);
-                  h.setContentType(MediaType.APPLICATION_JSON);
-                  h.setContentLength(json.length);
-                })
-            .body(new String(json, StandardCharsets.UTF_8))
-            .build();
+    ServerRequest api = request(page, path, body);
     return Mono.defer(() -> handler.handle(api)).flatMap(ApiCalls::json);
+  }
+
+  /**
+   * {@link #call}, its commands sent under ids derived from {@code key} (as a request with an
+   * {@code Idempotency-Key} sends them): the same action sent again (a double click, a resent form)
+   * sends the same commands, which the queue applies once and answers again as the first time.
+   * Without a key, {@link #call}.
+   */
+  static Mono<JsonNode> callOnce(
+      HandlerFunction<ServerResponse> handler,
+      ServerRequest page,
+      String path,
+      Object body,
+      String key) {
+    Mono<JsonNode> answer = call(handler, page, path, body);
+    return key == null ? answer : answer.contextWrite(CommandIds.seeded(key));
+  }
+
+  private static ServerRequest request(ServerRequest page, String path, Object body) {
+    byte[] json = Json.mapper().writeValueAsBytes(body);
+    return ServerRequest.from(page)
+        .uri(URI.create(path))
+        .headers(
+            h -> {
+              h.remove(HttpHeaders.COOKIE);
+              h.setContentType(MediaType.APPLICATION_JSON);
+              h.setContentLength(json.length);
+            })
+        .body(new String(json, StandardCharsets.UTF_8))
+        .build();
   }
 
   private static Mono<JsonNode> json(ServerResponse answer) {

@@ -6,6 +6,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoNames;
 import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.PullRequestRow;
+import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.common.view.TestRunDocument;
 import dev.trainyard.gateway.auth.Organizations;
@@ -56,6 +57,7 @@ public class Dashboard {
   private final RouteGuard guard;
   private final InstantSource clock;
   private final LiveStreams streams;
+  private final String githubHost;
 
   public Dashboard(
       Pages pages,
@@ -67,6 +69,7 @@ public class Dashboard {
       RouteGuard guard,
       InstantSource clock,
       GatewayProperties props) {
+    this.githubHost = props.github().host();
     this.streams =
         new LiveStreams(
             props.dashboard().streamsPerSession(), props.dashboard().streamsPerOrg(), clock);
@@ -84,13 +87,7 @@ public class Dashboard {
   public Mono<ServerResponse> overview(ServerRequest request) {
     Sessions.Session session = RouteGuard.session(request.exchange());
     if (session.org() == null) {
-      return organizations
-          .slugs()
-          .collectList()
-          .flatMap(
-              orgs ->
-                  pages.render(
-                      request, "organizations", Map.of("title", "Organizations", "orgs", orgs)));
+      return chooseOrganization(request);
     }
     return reader
         .queues(session.org())
@@ -102,6 +99,26 @@ public class Dashboard {
                     request,
                     "overview",
                     Map.of("title", "Queues", "queues", lines, "live", "org")));
+  }
+
+  /**
+   * {@code /ui/organizations}: an admin's session switches to another organization without signing
+   * out; for everyone else there is no such page.
+   */
+  public Mono<ServerResponse> organizations(ServerRequest request) {
+    return RouteGuard.session(request.exchange()).admin()
+        ? chooseOrganization(request)
+        : Mono.error(ApiException.notFound("no such page"));
+  }
+
+  private Mono<ServerResponse> chooseOrganization(ServerRequest request) {
+    return organizations
+        .slugs()
+        .collectList()
+        .flatMap(
+            orgs ->
+                pages.render(
+                    request, "organizations", Map.of("title", "Organizations", "orgs", orgs)));
   }
 
   /** A queue as the overview lists it, formatted. */
@@ -218,12 +235,18 @@ public class Dashboard {
               item.state().wire(),
               item.priorityName() + " (" + item.priorityValue() + ")",
               head == null ? "" : Links.duration(Duration.between(head.submittedAt(), now)),
-              WaitsFor.of(item, head, run, view, testingRuns),
-              Links.pull(key, item.prNumber())));
+              WaitsFor.of(item, head, run, view, testingRuns, now),
+              view.forecast()
+                  .estimatedMergeAt(item.prNumber(), now)
+                  .map(at -> "in about " + Links.duration(Duration.between(now, at)))
+                  .orElse(""),
+              Links.pull(key, item.prNumber()),
+              Links.onHost(key, item.prNumber(), githubHost)));
     }
     Map<String, Object> model = new HashMap<>();
     model.put("title", key.repo().slug() + " → " + key.branch());
     model.put("queue", new QueueHeader(key, view));
+    model.put("gate", WaitsFor.landingGate(view, now).orElse(""));
     model.put("prs", lines);
     model.put("graph", RunBoxes.of(runs));
     model.put("settings", SettingsForm.of(view.settings()));
@@ -267,7 +290,9 @@ public class Dashboard {
       String priority,
       String inQueue,
       String waitsFor,
-      String href) {}
+      String eta,
+      String href,
+      String onHost) {}
 
   /** A concluded PR with why. */
   public record Conclusion(
@@ -294,10 +319,27 @@ public class Dashboard {
                 Mono.zip(
                         reader.history(head.prId()),
                         reader.runsOf(key, number).collectList(),
-                        impactedTargets(key, head))
+                        impactedTargets(key, head),
+                        queues.forecast(key))
                     .flatMap(
                         all -> {
+                          Instant now = clock.instant();
+                          QueueForecast forecast = all.getT4();
                           Map<String, Object> model = new HashMap<>();
+                          model.put(
+                              "position", forecast.position(number).map(p -> "#" + p).orElse(""));
+                          model.put(
+                              "eta",
+                              forecast
+                                  .estimatedMergeAt(number, now)
+                                  .map(
+                                      at ->
+                                          "in about "
+                                              + Links.duration(Duration.between(now, at))
+                                              + " ("
+                                              + Links.time(at)
+                                              + ")")
+                                  .orElse(""));
                           model.put("title", "#" + number + " " + head.view().prTitle());
                           model.put("pr", head.view());
                           model.put("state", head.state().wire());
@@ -305,6 +347,7 @@ public class Dashboard {
                           model.put("queue", Links.queue(key));
                           model.put("queueName", key.repo().slug() + " → " + key.branch());
                           model.put("form", Links.queueForm(key));
+                          model.put("onHost", Links.onHost(key, number, githubHost));
                           model.put("timeline", all.getT1().stream().map(Step::of).toList());
                           model.put(
                               "runs",

@@ -1,16 +1,23 @@
 package dev.trainyard.gateway.ui;
 
+import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoNames;
+import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.gateway.auth.Organizations;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
+import dev.trainyard.gateway.auth.TokenHash;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.FormBodies;
 import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
+import dev.trainyard.gateway.queues.QueueReader;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,6 +26,7 @@ import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Every state-changing action of the dashboard (API.md §8): a POST whose CSRF token the route guard
@@ -36,6 +44,8 @@ public class DashboardActions {
   private final FlakyTestsProxy flakyTests;
   private final Sessions sessions;
   private final Organizations organizations;
+  private final QueueReader queueReader;
+  private final InstantSource clock;
 
   public DashboardActions(
       Pages pages,
@@ -44,7 +54,11 @@ public class DashboardActions {
       WebhookHandler webhooks,
       FlakyTestsProxy flakyTests,
       Sessions sessions,
-      Organizations organizations) {
+      Organizations organizations,
+      QueueReader queueReader,
+      InstantSource clock) {
+    this.clock = clock;
+    this.queueReader = queueReader;
     this.pages = pages;
     this.pulls = pulls;
     this.queues = queues;
@@ -72,31 +86,106 @@ public class DashboardActions {
     return FormBodies.submitted(request)
         .flatMap(
             form -> {
+              String key = actionKey(request, form);
               Mono<?> done =
                   switch (action) {
-                    case "pause" -> update(request, body, Map.of("state", "paused"));
-                    case "resume" -> update(request, body, Map.of("state", "running"));
-                    case "drain" -> update(request, body, Map.of("state", "draining"));
-                    case "settings" -> update(request, body, SettingsForm.patch(form));
+                    case "pause" -> update(request, body, Map.of("state", "paused"), key);
+                    case "resume" -> update(request, body, Map.of("state", "running"), key);
+                    case "drain" -> update(request, body, Map.of("state", "draining"), key);
+                    case "settings" -> settings(request, body, form, key);
                     case "cancel" ->
-                        ApiCalls.call(
-                            pulls::cancel, request, "/v1/cancelPullRequest", withPr(body, form));
+                        ApiCalls.callOnce(
+                            pulls::cancel,
+                            request,
+                            "/v1/cancelPullRequest",
+                            withPr(body, form),
+                            key);
                     default ->
-                        ApiCalls.call(
+                        ApiCalls.callOnce(
                             pulls::restart,
                             request,
                             "/v1/restartTestsOnPullRequest",
-                            withPr(body, form));
+                            withPr(body, form),
+                            key);
                   };
               return done.then(back(form));
             });
   }
 
-  private Mono<?> update(
-      ServerRequest request, Map<String, Object> body, Map<String, Object> change) {
+  /**
+   * The key of one action from one rendered page, which its commands' ids derive from: the page's
+   * {@code _key} with the action and the PR it names, so a double click is applied once while
+   * another action from the same page (or the same action on another PR) is a request of its own.
+   * Null when the form has no key (a page rendered before keys were given).
+   */
+  private static String actionKey(ServerRequest request, MultiValueMap<String, String> form) {
+    String key = form.getFirst("_key");
+    if (key == null || key.isBlank() || key.length() > 100) {
+      return null;
+    }
+    return "ui-" + TokenHash.sha256(key + " " + request.path() + " " + form.getFirst("pr"));
+  }
+
+  private Mono<JsonNode> update(
+      ServerRequest request, Map<String, Object> body, Map<String, Object> change, String key) {
     Map<String, Object> all = new LinkedHashMap<>(body);
     all.putAll(change);
-    return ApiCalls.call(queues::update, request, "/v1/updateQueue", all);
+    return ApiCalls.callOnce(queues::update, request, "/v1/updateQueue", all, key);
+  }
+
+  /**
+   * The settings form: applied only to the settings it showed ({@code ifSettingsVersion}); when
+   * someone changed them since, nothing is saved and the answer (409) says what they changed, from
+   * the values the form showed and the ones the queue has now.
+   */
+  private Mono<JsonNode> settings(
+      ServerRequest request,
+      Map<String, Object> body,
+      MultiValueMap<String, String> form,
+      String key) {
+    Map<String, Object> change = new LinkedHashMap<>(SettingsForm.patch(form));
+    String version = form.getFirst("_settingsVersion");
+    if (version != null && !version.isBlank()) {
+      change.put("ifSettingsVersion", version);
+    }
+    return update(request, body, change, key)
+        .onErrorResume(
+            e -> e instanceof ApiException a && a.status().value() == 409 && version != null,
+            e -> changedMeanwhile(request, body, form, version, e));
+  }
+
+  private Mono<JsonNode> changedMeanwhile(
+      ServerRequest request,
+      Map<String, Object> body,
+      MultiValueMap<String, String> form,
+      String version,
+      Throwable refusal) {
+    @SuppressWarnings("unchecked")
+    Map<String, String> repo = (Map<String, String>) body.get("repo");
+    QueueKey queue =
+        new QueueKey(
+            RouteGuard.org(request.exchange()),
+            new RepoRef(repo.get("host"), repo.get("owner"), repo.get("name")),
+            (String) body.get("targetBranch"));
+    return queueReader
+        .view(queue)
+        .flatMap(
+            view -> {
+              SettingsForm now = SettingsForm.of(view.settings());
+              if (now.version().equals(version)) {
+                return Mono.error(refusal); // a conflict of another kind: said as it is
+              }
+              List<String> changes = now.changedSince(form.getFirst("_shown"));
+              return Mono.error(
+                  ApiException.conflict(
+                      "Someone changed this queue's settings after you opened the form, so"
+                          + " yours were not saved"
+                          + (changes.isEmpty()
+                              ? ""
+                              : ". Their change: " + String.join("; ", changes))
+                          + ". Reload the page to see the settings as they are and apply yours"
+                          + " again."));
+            });
   }
 
   private static Map<String, Object> withPr(
@@ -118,11 +207,12 @@ public class DashboardActions {
             form ->
                 switch (action) {
                   case "redeliver" ->
-                      ApiCalls.call(
+                      ApiCalls.callOnce(
                               webhooks::redeliver,
                               request,
                               "/v1/webhooks/redeliver",
-                              Map.of("deliveryId", field(form, "deliveryId")))
+                              Map.of("deliveryId", field(form, "deliveryId")),
+                              actionKey(request, form))
                           .then(back(form));
                   case "enable" ->
                       ApiCalls.call(
@@ -186,7 +276,19 @@ public class DashboardActions {
                   .flatMap(
                       exists ->
                           exists
-                              ? sessions.lookAt(session, org).then(Pages.seeOther("/ui/"))
+                              ? sessions
+                                  .switchTo(session, org)
+                                  .flatMap(
+                                      switched ->
+                                          Pages.redirect("/ui/")
+                                              .cookie(
+                                                  Sessions.cookie(
+                                                      request,
+                                                      switched.cookieValue(),
+                                                      Duration.between(
+                                                          clock.instant(),
+                                                          switched.session().expiresAt())))
+                                              .build())
                               : Mono.error(ApiException.notFound("no organization " + org)));
             });
   }

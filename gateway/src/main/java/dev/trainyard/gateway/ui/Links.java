@@ -22,6 +22,22 @@ final class Links {
     return queue(key) + "/pulls/" + number;
   }
 
+  /**
+   * The PR on its source host, for a repository the GitHub App serves ({@code githubHost}); null
+   * for a plain git server, which has no page of a PR.
+   */
+  static String onHost(QueueKey key, long number, String githubHost) {
+    if (!key.repo().host().equalsIgnoreCase(githubHost)) {
+      return null;
+    }
+    return "https://"
+        + key.repo().host()
+        + "/"
+        + PathSegments.path(key.repo().owner(), key.repo().name())
+        + "/pull/"
+        + number;
+  }
+
   /** Where a queue's and its PRs' forms are sent. */
   static String queueForm(QueueKey key) {
     return under("/ui/actions/queues/", key);
@@ -30,6 +46,11 @@ final class Links {
   /** The unhealthy tests of a repository. */
   static String flakyTests(String host, String owner, String name) {
     return "/ui/flaky-tests/" + PathSegments.path(host, owner, name);
+  }
+
+  /** Where a repository's quarantine override is sent. */
+  static String quarantineForm(String host, String owner, String name) {
+    return "/ui/actions/flaky-tests/" + PathSegments.path(host, owner, name) + "/quarantine";
   }
 
   static String flakyTests(QueueKey key) {

@@ -43,8 +43,9 @@ public class LiveEvents implements SmartLifecycle {
   private Thread reader;
 
   /**
-   * What changed: {@code queue} is the queue's id ({@code QueueKey#id}) for a merge-queue event,
-   * else null; {@code prNumber} the PR, else 0; {@code type} the event type.
+   * What changed: {@code queue} is the queue's id ({@code QueueKey#id}) for a merge-queue event (a
+   * PR's, or the queue's own: {@code queue.frozen}, …), else null; {@code prNumber} the PR, else 0;
+   * {@code type} the event type.
    */
   public record Change(String org, String queue, long prNumber, String type) {}
 
@@ -67,7 +68,8 @@ public class LiveEvents implements SmartLifecycle {
     try {
       JsonNode event = Json.mapper().readTree(body);
       JsonNode repo = event.path("repository");
-      if (type.startsWith("pull_request") && repo.has("host") && event.has("target_branch")) {
+      boolean ofQueue = type.startsWith("pull_request") || type.startsWith("queue.");
+      if (ofQueue && repo.has("host") && event.has("target_branch")) {
         queue =
             org
                 + "/"

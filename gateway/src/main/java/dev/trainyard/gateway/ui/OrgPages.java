@@ -151,6 +151,9 @@ public class OrgPages {
               model.put("repo", repo);
               model.put("test", test);
               model.put("setting", answer.path("quarantine_setting").asString());
+              model.put(
+                  "quarantineForm",
+                  Links.quarantineForm(repo.get("host"), repo.get("owner"), repo.get("name")));
               model.put("runs", maps(answer.path("runs")));
               model.put("base", flakyBase(repo));
               model.put("live", "flaky");

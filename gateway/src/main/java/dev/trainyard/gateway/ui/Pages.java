@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -62,7 +63,10 @@ public class Pages {
     Sessions.Session session = request.exchange().getAttribute(RouteGuard.SESSION_ATTRIBUTE);
     all.put("session", session);
     all.put("csrf", session == null ? "" : session.csrf());
-    all.put("path", request.path());
+    // as sent (names percent-encoded), so that a form's "back" leads to this very page
+    all.put("path", request.exchange().getRequest().getURI().getRawPath());
+    // one key a page: a form sent twice (a double click) is applied once (DashboardActions)
+    all.put("formKey", UUID.randomUUID().toString());
     all.putIfAbsent("live", "");
     String html = engine.process(template, new Context(Locale.ENGLISH, all));
     return secured(response).contentType(HTML).bodyValue(html);

@@ -4,6 +4,9 @@ import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.WireEnum;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +17,7 @@ import org.springframework.util.MultiValueMap;
  * The queue settings the queue page edits, and how its form becomes an {@code updateQueue} body:
  * the same validation then applies as to the API (ranges, enums), with the same 400 sentences.
  */
-public record SettingsForm(List<Field> fields) {
+public record SettingsForm(List<Field> fields, String version) {
 
   /**
    * One input: {@code type} is {@code number}, {@code checkbox}, {@code select} or {@code text}.
@@ -39,37 +42,87 @@ public record SettingsForm(List<Field> fields) {
       List.of("batch", "batchingAdaptive", "canOptimisticallyMerge", "concurrencyAdaptive");
 
   static SettingsForm of(QueueSettings s) {
-    return new SettingsForm(
-        List.of(
-            select("mode", "Mode", s.mode(), QueueMode.values()),
-            number("concurrency", "Test runs at once", s.concurrency()),
-            flag(
-                "concurrencyAdaptive",
-                "Fewer runs at once after failures (adaptive)",
-                s.concurrencyAdaptive()),
-            number("bisectionConcurrency", "Bisection runs at once", s.bisectionConcurrency()),
-            number("testingTimeoutMinutes", "Testing timeout (minutes)", s.testingTimeoutMinutes()),
-            number("pendingFailureDepth", "Pending failure depth", s.pendingFailureDepth()),
-            flag("batch", "Batch PRs", s.batch()),
-            number("batchingMinSize", "Batch size", s.batchingMinSize()),
-            number(
-                "batchingMaxWaitTimeMinutes",
-                "Longest wait to fill a batch (minutes)",
-                s.batchingMaxWaitTimeMinutes()),
-            flag(
-                "batchingAdaptive",
-                "Batch size from the failure rate (adaptive)",
-                s.batchingAdaptive()),
-            number("batchingMaxSize", "Largest adaptive batch", s.batchingMaxSize()),
-            flag("canOptimisticallyMerge", "Merge optimistically", s.canOptimisticallyMerge()),
-            select("mergeMethod", "Merge method", s.mergeMethod(), MergeMethod.values()),
-            new Field(
-                "requiredStatuses",
-                "Required statuses (comma-separated; empty: the branch's own rules)",
-                "text",
-                s.requiredStatuses() == null ? "" : String.join(", ", s.requiredStatuses()),
-                List.of()),
-            number("notReadyTimeoutHours", "Not-ready timeout (hours)", s.notReadyTimeoutHours())));
+    return new SettingsForm(fields(s), s.version());
+  }
+
+  private static List<Field> fields(QueueSettings s) {
+    return List.of(
+        select("mode", "Mode", s.mode(), QueueMode.values()),
+        number("concurrency", "Test runs at once", s.concurrency()),
+        flag(
+            "concurrencyAdaptive",
+            "Fewer runs at once after failures (adaptive)",
+            s.concurrencyAdaptive()),
+        number("bisectionConcurrency", "Bisection runs at once", s.bisectionConcurrency()),
+        number("testingTimeoutMinutes", "Testing timeout (minutes)", s.testingTimeoutMinutes()),
+        number("pendingFailureDepth", "Pending failure depth", s.pendingFailureDepth()),
+        flag("batch", "Batch PRs", s.batch()),
+        number("batchingMinSize", "Batch size", s.batchingMinSize()),
+        number(
+            "batchingMaxWaitTimeMinutes",
+            "Longest wait to fill a batch (minutes)",
+            s.batchingMaxWaitTimeMinutes()),
+        flag(
+            "batchingAdaptive",
+            "Batch size from the failure rate (adaptive)",
+            s.batchingAdaptive()),
+        number("batchingMaxSize", "Largest adaptive batch", s.batchingMaxSize()),
+        flag("canOptimisticallyMerge", "Merge optimistically", s.canOptimisticallyMerge()),
+        select("mergeMethod", "Merge method", s.mergeMethod(), MergeMethod.values()),
+        new Field(
+            "requiredStatuses",
+            "Required statuses (comma-separated; empty: the branch's own rules)",
+            "text",
+            s.requiredStatuses() == null ? "" : String.join(", ", s.requiredStatuses()),
+            List.of()),
+        number("notReadyTimeoutHours", "Not-ready timeout (hours)", s.notReadyTimeoutHours()));
+  }
+
+  /**
+   * The values the form shows, as one hidden field ({@code name=value&…}, escaped): sent back with
+   * the form, so that a refused stale form can say what someone else changed meanwhile.
+   */
+  public String shown() {
+    StringBuilder out = new StringBuilder();
+    for (Field f : fields) {
+      out.append(out.isEmpty() ? "" : "&")
+          .append(URLEncoder.encode(f.name(), StandardCharsets.UTF_8))
+          .append('=')
+          .append(URLEncoder.encode(f.value(), StandardCharsets.UTF_8));
+    }
+    return out.toString();
+  }
+
+  /**
+   * What differs between the values a form showed ({@link #shown}) and these: {@code "Label: was →
+   * now"} for each setting changed since; a field the form did not show is left out.
+   */
+  List<String> changedSince(String shown) {
+    Map<String, String> before = new LinkedHashMap<>();
+    for (String pair : (shown == null ? "" : shown).split("&")) {
+      int eq = pair.indexOf('=');
+      try {
+        if (eq > 0) {
+          before.put(
+              URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+              URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      } catch (IllegalArgumentException e) {
+        // the browser sends back what the page held; anything else says nothing of what changed
+      }
+    }
+    List<String> changes = new java.util.ArrayList<>();
+    for (Field f : fields) {
+      String was = before.get(f.name());
+      if (was != null && !was.equals(f.value())) {
+        changes.add(f.label() + ": " + shownAs(was) + " → " + shownAs(f.value()));
+      }
+    }
+    return changes;
+  }
+
+  private static String shownAs(String value) {
+    return value.isEmpty() ? "(none)" : value;
   }
 
   private static Field number(String name, String label, long value) {

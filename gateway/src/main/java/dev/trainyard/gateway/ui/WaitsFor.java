@@ -1,5 +1,7 @@
 package dev.trainyard.gateway.ui;
 
+import dev.trainyard.common.queue.MergeWindow;
+import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.common.view.PullRequestListItem;
@@ -7,7 +9,9 @@ import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.common.view.TestRunDocument;
 import dev.trainyard.common.view.TestingDetails;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** One sentence saying what a waiting PR waits for, from what the queue page already read. */
 final class WaitsFor {
@@ -18,19 +22,46 @@ final class WaitsFor {
       PullRequestRow head,
       TestRunDocument run,
       QueueView queue,
-      long testingRuns) {
+      long testingRuns,
+      Instant now) {
     return switch (item.state()) {
       case NOT_READY -> notReady(head);
       case PENDING -> pending(queue, testingRuns);
       case TESTING -> testing(run);
       case TESTS_PASSED ->
           run == null || run.details().waitingOnTestRunIds().isEmpty()
-              ? "landing on " + queue.branch()
+              ? landingGate(queue, now).orElse("landing on " + queue.branch())
               : "the runs ahead to pass: " + String.join(", ", short8(run));
       case PENDING_FAILURE ->
           "the runs behind its failed run to finish before it is declared failed";
       default -> "";
     };
+  }
+
+  /**
+   * What keeps a passed PR from landing when nothing ahead of it does: a freeze, or being outside
+   * every merge window; empty when the queue may land.
+   */
+  static Optional<String> landingGate(QueueView queue, Instant now) {
+    QueueFreeze freeze = queue.freeze();
+    if (freeze != null) {
+      return Optional.of(
+          "the freeze to end ("
+              + freeze.reason()
+              + (freeze.until() == null
+                  ? ", until unfrozen"
+                  : ", until " + Links.time(freeze.until()))
+              + ")");
+    }
+    List<MergeWindow> windows = queue.settings().mergeWindows();
+    if (windows != null && !windows.isEmpty() && !MergeWindow.anyOpen(windows, now)) {
+      return Optional.of(
+          "the next merge window"
+              + MergeWindow.nextOpening(windows, now)
+                  .map(at -> " (opens " + Links.time(at) + ")")
+                  .orElse(""));
+    }
+    return Optional.empty();
   }
 
   private static String notReady(PullRequestRow head) {

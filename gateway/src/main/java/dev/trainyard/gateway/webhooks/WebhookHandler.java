@@ -36,6 +36,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
 
 /**
  * {@code /v1/webhooks/*}: create, list and delete endpoints, rotate a secret (the old one keeps
@@ -155,12 +156,46 @@ public class WebhookHandler {
         .then(JsonResponses.empty());
   }
 
+  /**
+   * A new signing secret; the ones signing now keep signing for {@value #GRACE_HOURS} h. Written
+   * only over the secrets it read (a compare-and-set, tried again on a lost race), so two rotations
+   * at once both keep their secret and neither answers one that was never stored.
+   */
   public Mono<ServerResponse> rotateSecret(ServerRequest request) {
     String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
-        .flatMap(body -> endpoint(org, body.name("id")))
         .flatMap(
-            e -> {
+            body ->
+                Mono.defer(() -> rotate(org, body.name("id")))
+                    .retryWhen(
+                        Retry.max(ROTATION_ATTEMPTS - 1)
+                            .filter(LostRace.class::isInstance)
+                            .onRetryExhaustedThrow(
+                                (spec, signal) ->
+                                    ApiException.conflict(
+                                        "the endpoint's secrets kept changing while this rotation"
+                                            + " ran; retry"))))
+        .flatMap(secret -> JsonResponses.ok(Map.of("secret", secret)));
+  }
+
+  /** How often a rotation that lost its race to another is tried again, in all. */
+  static final int ROTATION_ATTEMPTS = 8;
+
+  /** Another write changed the secrets between this rotation's read and its write. */
+  private static final class LostRace extends RuntimeException {
+    LostRace() {
+      super("lost the race to another write of the endpoint's secrets", null, false, false);
+    }
+  }
+
+  private Mono<String> rotate(String org, String id) {
+    return endpoints()
+        .flatMap(c -> Mono.from(c.find(WebhookDocuments.ownedBy(id, org)).first()))
+        .switchIfEmpty(
+            Mono.error(() -> ApiException.notFound("endpoint " + id + " does not exist")))
+        .flatMap(
+            stored -> {
+              WebhookEndpoint e = read(stored, WebhookEndpoint.class);
               Instant now = clock.instant();
               String secret = SecretBox.newSecret();
               List<EndpointSecret> kept = new ArrayList<>();
@@ -177,13 +212,19 @@ public class WebhookHandler {
                           old.retiresAt() == null ? retires : old.retiresAt()));
                 }
               }
+              List<?> read = stored.getList(WebhookDocuments.SECRETS, Object.class, List.of());
               return endpoints()
                   .flatMap(
                       c ->
                           Mono.from(
                               c.updateOne(
-                                  WebhookDocuments.byId(e.id()), WebhookDocuments.secrets(kept))))
-                  .then(JsonResponses.ok(Map.of("secret", secret)));
+                                  WebhookDocuments.secretsStill(e.id(), read),
+                                  WebhookDocuments.secrets(kept))))
+                  .flatMap(
+                      result ->
+                          result.getMatchedCount() == 1
+                              ? Mono.just(secret)
+                              : Mono.error(new LostRace()));
             });
   }
 

@@ -21,6 +21,7 @@ class LiveEventsTest {
       value = {
         "acme | pull_request.merged | MERGED | acme/git.example:8443/acme/app:release/1.x | 7",
         "acme | pull_request_batch.failed | MERGED | acme/git.example:8443/acme/app:release/1.x | 7",
+        "acme | queue.frozen | MERGED | acme/git.example:8443/acme/app:release/1.x | 7",
         "acme | test_case.status_changed | {\"test\":{}} | NULL | 0",
         "acme | pull_request.merged | not json | NULL | 0",
         "acme | pull_request.merged | {\"pr_number\":7} | NULL | 0",

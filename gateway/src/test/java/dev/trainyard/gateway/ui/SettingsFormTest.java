@@ -73,4 +73,36 @@ class SettingsFormTest {
                 .toList());
     assertThat(patch.get("batch")).isEqualTo(form.containsKey("batch"));
   }
+
+  private static final dev.trainyard.common.queue.QueueSettings SINGLE =
+      dev.trainyard.common.queue.QueueSettings.defaults(
+          dev.trainyard.common.queue.QueueMode.SINGLE, 1);
+
+  @org.junit.jupiter.api.Test
+  void aStaleFormLearnsWhatSomeoneElseChangedSinceItWasShown() {
+    String shown = SettingsForm.of(SINGLE).shown();
+    tools.jackson.databind.node.ObjectNode changed =
+        dev.trainyard.common.json.Json.mapper().valueToTree(SINGLE);
+    changed.put("concurrency", 5);
+    changed.putArray("requiredStatuses").add("ci/build").add("lint, fast");
+    SettingsForm now =
+        SettingsForm.of(
+            dev.trainyard.common.json.Json.mapper()
+                .treeToValue(changed, dev.trainyard.common.queue.QueueSettings.class));
+
+    assertThat(now.changedSince(shown))
+        .containsExactly(
+            "Test runs at once: 1 → 5",
+            "Required statuses (comma-separated; empty: the branch's own rules): (none) → ci/build,"
+                + " lint, fast");
+    assertThat(SettingsForm.of(SINGLE).changedSince(shown)).isEmpty();
+    assertThat(now.version()).isNotEqualTo(SettingsForm.of(SINGLE).version());
+  }
+
+  @org.junit.jupiter.api.Test
+  void whatABrowserSendsBackInPlaceOfTheShownValuesNamesNoChange() {
+    SettingsForm now = SettingsForm.of(SINGLE);
+    assertThat(now.changedSince("concurrency=%zz&&=&mode")).isEmpty();
+    assertThat(now.changedSince(null)).isEmpty();
+  }
 }

@@ -207,6 +207,16 @@ public final class QueueEngine {
    * setting applies at once.
    */
   private Decision update(QueueAggregate state, UpdateQueue command) {
+    String expected = command.ifSettingsVersion();
+    if (expected != null && !expected.equals(state.settings().version())) {
+      return Decision.reject(
+          Rejection.conflict(
+              "the queue's settings changed since they were read (ifSettingsVersion "
+                  + expected
+                  + ", now "
+                  + state.settings().version()
+                  + "); nothing was changed"));
+    }
     QueueSettingsPatch patch = command.patch();
     QueueState next = patch.state() != null ? patch.state() : state.state();
     QueueMode mode = patch.mode();

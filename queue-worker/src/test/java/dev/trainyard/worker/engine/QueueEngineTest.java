@@ -120,6 +120,26 @@ class QueueEngineTest {
               assertThat(s.settings().notReadyTimeoutHours()).isEqualTo(3);
             }),
         accepts(
+            "update: with the settings' version it read, a form's change applies",
+            () -> queue().notReadyTimeoutHours(3),
+            new UpdateQueue(
+                QueueFixture.patch(null, QueueMode.PARALLEL, null),
+                queue().notReadyTimeoutHours(3).state().settings().version()),
+            List.of("QueueUpdated"),
+            s -> assertThat(s.settings().mode()).isEqualTo(QueueMode.PARALLEL)),
+        rejects(
+            "update: settings changed since the version it read are a conflict, not reverted",
+            () -> queue().notReadyTimeoutHours(3),
+            new UpdateQueue(
+                QueueFixture.patch(null, QueueMode.PARALLEL, null),
+                queue().state().settings().version()),
+            RejectionType.CONFLICT,
+            "the queue's settings changed since they were read (ifSettingsVersion "
+                + queue().state().settings().version()
+                + ", now "
+                + queue().notReadyTimeoutHours(3).state().settings().version()
+                + "); nothing was changed"),
+        accepts(
             "update: draining stays draining until set otherwise",
             () -> queue().state(QueueState.DRAINING),
             new Tick(),
