@@ -157,6 +157,9 @@ public final class SignInFloodBenchmark {
                     out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                   }
                   out.flush();
+                  if (written < BODY && !answered.get()) {
+                    socket.close(); // the phase is over: the body is abandoned, not finished
+                  }
                 } catch (IOException e) {
                   // the server answered and closed the connection
                 }

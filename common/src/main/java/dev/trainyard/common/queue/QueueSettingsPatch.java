@@ -46,6 +46,18 @@ public record QueueSettingsPatch(
         null, null, null, false, null, false, null, null, null, null, null, null, null, null, null);
   }
 
+  /**
+   * Whether the patch changes a setting, not only the queue's state (pause, resume, drain): the
+   * first is an administrator's change, the second an operator's.
+   */
+  public boolean changesSettings() {
+    return !equals(
+        new QueueSettingsPatch(
+            state, null, null, null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null, null, false, null, false, null, null, null, null, null, null, null,
+            null, null));
+  }
+
   /** A patch that changes only the mode. */
   public static QueueSettingsPatch mode(QueueMode mode) {
     return only(mode, null, null, null);

@@ -28,9 +28,19 @@ public class Organizations {
 
   private final ReactiveMongoTemplate mongo;
   private final Clock clock;
-  private final Map<String, CachedOrg> cache = new ConcurrentHashMap<>();
+  private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-  private record CachedOrg(String org, Instant until) {}
+  /**
+   * A live API token: its organization, its role (a token stored before roles existed is {@code
+   * admin}), and how the audit log names it ({@code id} from its hash, {@code name} as created).
+   */
+  public record Token(String org, Role role, String id, String name) {
+    public Caller caller() {
+      return new Caller(org, role, id, name);
+    }
+  }
+
+  private record Cached(Token token, Instant until) {}
 
   public Organizations(ReactiveMongoTemplate mongo) {
     this.mongo = mongo;
@@ -39,20 +49,39 @@ public class Organizations {
 
   /** The organization of a token, empty when the token is unknown or revoked. */
   public Mono<String> organizationOf(String token) {
-    return organizationOfHash(TokenHash.sha256(token));
+    return tokenOf(token).map(Token::org);
+  }
+
+  /** The live token {@code token}; empty when unknown or revoked. */
+  public Mono<Token> tokenOf(String token) {
+    return tokenOfHash(TokenHash.sha256(token));
   }
 
   /** The organization of the token with this hash (a dashboard session keeps only the hash). */
   public Mono<String> organizationOfHash(String hash) {
-    CachedOrg cached = cache.get(hash);
+    return tokenOfHash(hash).map(Token::org);
+  }
+
+  /** The live token with this hash; empty when unknown or revoked. */
+  public Mono<Token> tokenOfHash(String hash) {
+    Cached cached = cache.get(hash);
     if (cached != null && cached.until().isAfter(clock.instant())) {
-      return Mono.just(cached.org());
+      return Mono.just(cached.token());
     }
     return mongo
         .findById(hash, Document.class, TOKENS)
         .filter(doc -> TokenHash.sameHash(hash, doc.getString("_id")))
-        .map(doc -> doc.getString("org"))
-        .doOnNext(org -> cache.put(hash, new CachedOrg(org, clock.instant().plus(CACHE_TTL))));
+        .map(
+            doc -> {
+              String id = "token:" + hash.substring(0, 12);
+              String name = doc.getString("name");
+              return new Token(
+                  doc.getString("org"),
+                  Role.parse(doc.getString("role")).orElse(Role.ADMIN),
+                  id,
+                  name == null ? id : name);
+            })
+        .doOnNext(token -> cache.put(hash, new Cached(token, clock.instant().plus(CACHE_TTL))));
   }
 
   /** Every organization's slug, in order (the admin's dashboard lists them). */
@@ -76,12 +105,24 @@ public class Organizations {
     return mongo.exists(Query.query(Criteria.where("_id").is(slug)), ORGANIZATIONS);
   }
 
-  /** Stores the hash of {@code token} for {@code org} (idempotent). */
+  /** Stores the hash of {@code token} for {@code org} as an {@code admin} token (idempotent). */
   public Mono<Void> addToken(String org, String token) {
+    return addToken(org, token, Role.ADMIN, null);
+  }
+
+  /**
+   * Stores the hash of {@code token} for {@code org} with {@code role} and {@code name} (null: the
+   * audit log names it by its id), idempotent.
+   */
+  public Mono<Void> addToken(String org, String token, Role role, String name) {
     Document doc =
         new Document("_id", TokenHash.sha256(token))
             .append("org", org)
+            .append("role", role.wire())
             .append("createdAt", clock.instant().toString());
+    if (name != null) {
+      doc.append("name", name);
+    }
     return mongo.save(doc, TOKENS).then();
   }
 

@@ -88,22 +88,37 @@ public class RouteGuard {
       ServerRequest request, HandlerFunction<ServerResponse> next) {
     return sessions
         .find(Sessions.cookieValue(request))
-        .filterWhen(this::stillSignedIn)
+        .flatMap(session -> callerOf(session).map(caller -> new SignedIn(session, caller)))
         .map(Optional::of)
         .defaultIfEmpty(Optional.empty())
         .flatMap(
-            found -> found.isPresent() ? enter(request, next, found.get()) : signInFirst(request));
+            found ->
+                found.isPresent()
+                    ? enter(request, next, found.get().session(), found.get().caller())
+                    : signInFirst(request));
+  }
+
+  private record SignedIn(Sessions.Session session, Caller caller) {}
+
+  /**
+   * Who a session acts as: the token it signed in with, with that token's role as it is now; empty
+   * once the token is revoked (or the admin token changed), which ends the session at once.
+   */
+  private Mono<Caller> callerOf(Sessions.Session session) {
+    if (session.admin()) {
+      return adminHash != null && TokenHash.sameHash(adminHash, session.tokenHash())
+          ? Mono.just(Caller.admin(session.org()))
+          : Mono.empty();
+    }
+    return organizations
+        .tokenOfHash(session.tokenHash())
+        .filter(token -> token.org().equals(session.org()))
+        .map(Organizations.Token::caller);
   }
 
   /** Whether the token the session signed in with still works (revocation ends it at once). */
   public Mono<Boolean> stillSignedIn(Sessions.Session session) {
-    if (session.admin()) {
-      return Mono.just(adminHash != null && TokenHash.sameHash(adminHash, session.tokenHash()));
-    }
-    return organizations
-        .organizationOfHash(session.tokenHash())
-        .map(org -> org.equals(session.org()))
-        .defaultIfEmpty(false);
+    return callerOf(session).hasElement();
   }
 
   /** Whether {@code session} still stands: not signed out, not expired, its token not revoked. */
@@ -117,8 +132,12 @@ public class RouteGuard {
   }
 
   private Mono<ServerResponse> enter(
-      ServerRequest request, HandlerFunction<ServerResponse> next, Sessions.Session session) {
+      ServerRequest request,
+      HandlerFunction<ServerResponse> next,
+      Sessions.Session session,
+      Caller caller) {
     request.exchange().getAttributes().put(SESSION_ATTRIBUTE, session);
+    request.exchange().getAttributes().put(Caller.ATTRIBUTE, caller);
     String path = request.path();
     if (session.org() == null) {
       return ADMIN_WITHOUT_ORG.contains(path)
@@ -154,6 +173,10 @@ public class RouteGuard {
   private Mono<ServerResponse> checked(
       ServerRequest request, HandlerFunction<ServerResponse> next, Sessions.Session session) {
     if (request.method() != HttpMethod.POST) {
+      if (session.org() != null) {
+        // pages show the organization: a token that may not read it (CI's submit scope) sees none
+        Caller.require(request.exchange(), Permission.READ);
+      }
       return next.handle(request);
     }
     if (!sameOrigin(request)) {
@@ -248,13 +271,15 @@ public class RouteGuard {
   private Mono<Void> organization(ServerRequest request) {
     String token = token(request);
     return organizations
-        .organizationOf(token)
+        .tokenOf(token)
         .switchIfEmpty(
             Mono.error(() -> ApiException.unauthorized("the API token is unknown or revoked")))
         .flatMap(
-            org -> {
-              request.exchange().getAttributes().put(ORG_ATTRIBUTE, org);
-              return rateLimiter.acquire(org);
+            found -> {
+              request.exchange().getAttributes().put(ORG_ATTRIBUTE, found.org());
+              request.exchange().getAttributes().put(Caller.ATTRIBUTE, found.caller());
+              Caller.require(request.exchange(), ApiPermissions.of(request.path()));
+              return rateLimiter.acquire(found.org());
             })
         .flatMap(
             verdict ->
@@ -275,6 +300,7 @@ public class RouteGuard {
       return Mono.error(
           ApiException.unauthorized("the x-api-token header does not hold the admin token"));
     }
+    request.exchange().getAttributes().put(Caller.ATTRIBUTE, Caller.admin(null));
     return withinBodyLimit(request);
   }
 

@@ -21,6 +21,7 @@ public final class SecuredRoutes {
   private final RouteGuard guard;
   private final HandlerFilterFunction<ServerResponse, ServerResponse> mutations;
   private final HandlerFilterFunction<ServerResponse, ServerResponse> pageErrors;
+  private final HandlerFilterFunction<ServerResponse, ServerResponse> audit;
   private final List<Route> table = new ArrayList<>();
   private RouterFunction<ServerResponse> routes;
 
@@ -33,11 +34,14 @@ public final class SecuredRoutes {
   /**
    * @param mutations what wraps every authenticated API POST after its guard (idempotency keys)
    * @param pageErrors what wraps every dashboard route around its guard (errors as HTML pages)
+   * @param audit what wraps every mutation (API, admin API, dashboard action) around its guard
    */
   public SecuredRoutes(
       RouteGuard guard,
       HandlerFilterFunction<ServerResponse, ServerResponse> mutations,
-      HandlerFilterFunction<ServerResponse, ServerResponse> pageErrors) {
+      HandlerFilterFunction<ServerResponse, ServerResponse> pageErrors,
+      HandlerFilterFunction<ServerResponse, ServerResponse> audit) {
+    this.audit = audit;
     this.guard = guard;
     this.mutations = mutations;
     this.pageErrors = pageErrors;
@@ -64,6 +68,9 @@ public final class SecuredRoutes {
       HandlerFunction<ServerResponse> handler,
       boolean page) {
     Objects.requireNonNull(access, () -> "route " + path + " declares no access level");
+    if (access == Access.ORGANIZATION && !ApiPermissions.names(path)) {
+      throw new IllegalArgumentException("route " + path + " has no entry in ApiPermissions");
+    }
     if (!CanonicalPaths.isCanonical(path.replaceAll("\\{\\*?[A-Za-z]+}", "x"))) {
       throw new IllegalArgumentException("route " + path + " is not a canonical path");
     }
@@ -74,12 +81,21 @@ public final class SecuredRoutes {
       route = route.filter(mutations);
     }
     route = route.filter(guard.forAccess(access));
+    if (method == HttpMethod.POST && access != Access.PUBLIC && !isRead(path)) {
+      route = route.filter(audit);
+    }
     if (page) {
       route = route.filter(pageErrors);
     }
     routes = routes == null ? route : routes.and(route);
     table.add(new Route(method, path, access));
     return this;
+  }
+
+  /** A route that changes nothing: {@code get…} and {@code list…} under any prefix. */
+  public static boolean isRead(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    return name.startsWith("get") || name.startsWith("list");
   }
 
   public Table build() {

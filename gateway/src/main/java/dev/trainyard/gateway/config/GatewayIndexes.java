@@ -5,6 +5,7 @@ import com.mongodb.client.model.Indexes;
 import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.common.store.StoreIndexes.Declared;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.gateway.audit.AuditLog;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.idempotency.IdempotencyKeys;
 import dev.trainyard.gateway.pulls.ImpactedTargetsStore;
@@ -48,6 +49,19 @@ public class GatewayIndexes {
               Sessions.COLLECTION, "expiresAt", Duration.ZERO, "a dashboard session's 12 h"),
           Declared.expiring(
               IdempotencyKeys.COLLECTION, "expiresAt", Duration.ZERO, "a kept answer's 24 h"),
+          new Declared(
+              AuditLog.COLLECTION,
+              Indexes.compoundIndex(
+                  Indexes.ascending("org"), Indexes.descending("at"), Indexes.ascending("_id")),
+              "listAuditEvents: an organization's events, newest first"),
+          new Declared(
+              AuditLog.COLLECTION,
+              Indexes.compoundIndex(
+                  Indexes.ascending("org", "repo.host", "repo.owner", "repo.name", "prNumber"),
+                  Indexes.descending("at")),
+              "a PR's page: who acted on it, newest first"),
+          Declared.expiring(
+              AuditLog.COLLECTION, "expiresAt", Duration.ZERO, "TRAINYARD_AUDIT_RETENTION"),
           Declared.expiring(
               IdempotencyKeys.QUOTA_COLLECTION,
               "expiresAt",

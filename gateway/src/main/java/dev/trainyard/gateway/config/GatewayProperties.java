@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param git what remote git URLs may target ({@code TRAINYARD_GIT_ALLOW_LOOPBACK})
  * @param github the GitHub App's webhook secret, the host it serves and its default organization
  * @param dashboard the limits of the dashboard's sign-in and live pages
+ * @param audit how long the audit log keeps an event
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -33,7 +34,8 @@ public record GatewayProperties(
     Outbound outbound,
     Git git,
     Github github,
-    Dashboard dashboard) {
+    Dashboard dashboard,
+    Audit audit) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
   public static final int DEFAULT_RATE_LIMIT_PER_ORG = 200;
@@ -49,6 +51,7 @@ public record GatewayProperties(
     git = git == null ? new Git(null) : git;
     github = github == null ? new Github(null, null, null, null, null, null, null, null) : github;
     dashboard = dashboard == null ? new Dashboard(null, null, null, null) : dashboard;
+    audit = audit == null ? new Audit(null) : audit;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -166,6 +169,16 @@ public record GatewayProperties(
         throw new IllegalArgumentException(
             "TRAINYARD_DASHBOARD_SIGN_IN_PER_MINUTE, _STREAMS_PER_SESSION and _STREAMS_PER_ORG must"
                 + " be 1 or more");
+      }
+    }
+  }
+
+  /** {@code TRAINYARD_AUDIT_RETENTION}: how long an audit event is kept (default 90 days). */
+  public record Audit(Duration retention) {
+    public Audit {
+      retention = retention == null ? Duration.ofDays(90) : retention;
+      if (retention.isNegative() || retention.isZero()) {
+        throw new IllegalArgumentException("TRAINYARD_AUDIT_RETENTION must be positive");
       }
     }
   }

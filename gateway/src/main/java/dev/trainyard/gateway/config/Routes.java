@@ -1,6 +1,8 @@
 package dev.trainyard.gateway.config;
 
 import dev.trainyard.common.boot.ContextEventLoops;
+import dev.trainyard.gateway.audit.AuditHandler;
+import dev.trainyard.gateway.audit.AuditTrail;
 import dev.trainyard.gateway.auth.Access;
 import dev.trainyard.gateway.auth.AdminHandler;
 import dev.trainyard.gateway.auth.RouteGuard;
@@ -79,12 +81,14 @@ public class Routes {
       Dashboard dashboard,
       OrgPages orgPages,
       DashboardActions actions,
-      Assets assets) {
+      Assets assets,
+      AuditTrail auditTrail,
+      AuditHandler audit) {
     Access org = Access.ORGANIZATION;
     Access session = Access.SESSION;
     HttpMethod get = HttpMethod.GET;
     HttpMethod post = HttpMethod.POST;
-    return new SecuredRoutes(guard, idempotencyKeys, pages.errors())
+    return new SecuredRoutes(guard, idempotencyKeys, pages.errors(), auditTrail)
         .post("/v1/submitPullRequest", org, pulls::submit)
         .post("/v1/cancelPullRequest", org, pulls::cancel)
         .post("/v1/restartTestsOnPullRequest", org, pulls::restart)
@@ -112,6 +116,7 @@ public class Routes {
         .post("/v1/webhooks/enableEndpoint", org, webhooks::enableEndpoint)
         .post("/v1/webhooks/listDeliveries", org, webhooks::listDeliveries)
         .post("/v1/webhooks/redeliver", org, webhooks::redeliver)
+        .post("/v1/listAuditEvents", org, audit::list)
         .post("/v1/flaky-tests/{operation}", org, flakyTests::forward)
         .post("/admin/v1/createOrganization", Access.ADMIN, admin::createOrganization)
         .post("/admin/v1/createApiToken", Access.ADMIN, admin::createApiToken)
@@ -136,6 +141,7 @@ public class Routes {
         .page(get, "/ui/flaky-tests/test/{testId}", session, orgPages::flakyTestById)
         .page(get, "/ui/webhooks", session, orgPages::webhooks)
         .page(get, "/ui/organizations", session, dashboard::organizations)
+        .page(get, "/ui/audit", session, orgPages::audit)
         .page(get, "/ui/events", session, dashboard::events)
         .page(get, "/ui/static/{asset}", Access.PUBLIC, assets::asset)
         .page(post, "/ui/actions/look-at", session, actions::lookAt)

@@ -16,7 +16,10 @@ public final class JsonResponses {
 
   /** The body, parsed strictly; the codec's size limit turns an oversized body into a 413. */
   public static Mono<RequestBody> body(ServerRequest request) {
-    return request.bodyToMono(byte[].class).defaultIfEmpty(EMPTY).map(RequestBody::parse);
+    return request
+        .bodyToMono(byte[].class)
+        .defaultIfEmpty(EMPTY)
+        .map(bytes -> RequestNote.noted(request, RequestBody.parse(bytes)));
   }
 
   /**
@@ -28,7 +31,7 @@ public final class JsonResponses {
         .bodyToMono(byte[].class)
         .defaultIfEmpty(EMPTY)
         .publishOn(Schedulers.boundedElastic())
-        .map(RequestBody::parse);
+        .map(bytes -> RequestNote.noted(request, RequestBody.parse(bytes)));
   }
 
   public static Mono<ServerResponse> ok(Object value) {

@@ -3,6 +3,7 @@ package dev.trainyard.gateway.idempotency;
 import dev.trainyard.common.flaky.FlakyTestsHeaders;
 import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.gateway.auth.RouteGuard;
+import dev.trainyard.gateway.auth.SecuredRoutes;
 import dev.trainyard.gateway.auth.TokenHash;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
@@ -102,7 +103,7 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
   public Mono<ServerResponse> filter(ServerRequest request, HandlerFunction<ServerResponse> next) {
     String key = request.headers().firstHeader(HEADER);
     String path = request.requestPath().value();
-    if (key == null || isRead(path)) {
+    if (key == null || SecuredRoutes.isRead(path)) {
       return next.handle(request);
     }
     if (key.isEmpty() || key.length() > MAX_KEY || !key.chars().allMatch(c -> c > 32 && c < 127)) {
@@ -123,12 +124,6 @@ public class IdempotencyKeys implements HandlerFilterFunction<ServerResponse, Se
         body ->
             claimAndRun(request, next, id, HexFormat.of().formatHex(digest.digest()), body)
                 .contextWrite(ctx -> ctx.put(SCOPE, scope)));
-  }
-
-  /** A route that changes nothing: {@code get…} and {@code list…} under any prefix. */
-  static boolean isRead(String path) {
-    String name = path.substring(path.lastIndexOf('/') + 1);
-    return name.startsWith("get") || name.startsWith("list");
   }
 
   private Mono<ServerResponse> claimAndRun(

@@ -11,6 +11,8 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
 import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.gateway.auth.Caller;
+import dev.trainyard.gateway.auth.Permission;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.commands.CommandBus;
 import dev.trainyard.gateway.http.ApiException;
@@ -111,6 +113,10 @@ public class QueueHandler {
             body -> {
               QueueKey key = body.queueKey(RouteGuard.org(request.exchange()));
               QueueSettingsPatch patch = patch(body);
+              if (patch.changesSettings()) {
+                // pausing, resuming and draining are an operator's; settings an administrator's
+                Caller.require(request.exchange(), Permission.ADMINISTER);
+              }
               String ifSettingsVersion = settingsVersion(body);
               Mono<Void> checked =
                   patch.mergeMethod() == null

@@ -1,7 +1,10 @@
 package dev.trainyard.gateway.ui;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.gateway.auth.ApiPermissions;
+import dev.trainyard.gateway.auth.Caller;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.RequestNote;
 import dev.trainyard.gateway.idempotency.CommandIds;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +20,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The dashboard acts through the API's own handlers: a form becomes the JSON body of the API
- * request it stands for, sent to the handler as that request with the session's organization, so a
- * page can do exactly what the API allows and is refused with the API's own sentences.
+ * request it stands for, sent to the handler as that request with the session's organization and
+ * role (checked against the API's own {@link ApiPermissions}), so a page can do exactly what the
+ * API allows that role and is refused with the API's own sentences.
  */
 final class ApiCalls {
   private ApiCalls() {}
@@ -26,8 +30,14 @@ final class ApiCalls {
   /** The API's answer to {@code body} at {@code path}, read as JSON; a 4xx or 5xx is an error. */
   static Mono<JsonNode> call(
       HandlerFunction<ServerResponse> handler, ServerRequest page, String path, Object body) {
-    ServerRequest api = request(page, path, body);
-    return Mono.defer(() -> handler.handle(api)).flatMap(ApiCalls::json);
+    return Mono.defer(
+            () -> {
+              // what the API asks of a token for this path, asked of the session's token
+              Caller.require(page.exchange(), ApiPermissions.of(path));
+              RequestNote.operation(page, path);
+              return handler.handle(request(page, path, body));
+            })
+        .flatMap(ApiCalls::json);
   }
 
   /**

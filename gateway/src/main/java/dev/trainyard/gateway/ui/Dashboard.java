@@ -9,6 +9,8 @@ import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.common.view.TestRunDocument;
+import dev.trainyard.gateway.audit.AuditEvent;
+import dev.trainyard.gateway.audit.AuditLog;
 import dev.trainyard.gateway.auth.Organizations;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
@@ -57,6 +59,7 @@ public class Dashboard {
   private final RouteGuard guard;
   private final InstantSource clock;
   private final LiveStreams streams;
+  private final AuditLog auditLog;
   private final String githubHost;
 
   public Dashboard(
@@ -68,7 +71,9 @@ public class Dashboard {
       Organizations organizations,
       RouteGuard guard,
       InstantSource clock,
-      GatewayProperties props) {
+      GatewayProperties props,
+      AuditLog auditLog) {
+    this.auditLog = auditLog;
     this.githubHost = props.github().host();
     this.streams =
         new LiveStreams(
@@ -320,7 +325,8 @@ public class Dashboard {
                         reader.history(head.prId()),
                         reader.runsOf(key, number).collectList(),
                         impactedTargets(key, head),
-                        queues.forecast(key))
+                        queues.forecast(key),
+                        auditLog.ofPull(key, number, ACTS_SHOWN).map(Act::of).collectList())
                     .flatMap(
                         all -> {
                           Instant now = clock.instant();
@@ -353,9 +359,20 @@ public class Dashboard {
                               "runs",
                               all.getT2().stream().map(r -> RunBoxes.Box.of(r, null)).toList());
                           model.put("targets", all.getT3());
+                          model.put("acts", all.getT5());
                           model.put("live", "queue:" + key.id());
                           return pages.render(request, "pull", model);
                         }));
+  }
+
+  /** How many of the newest recorded actions on a PR its page lists. */
+  static final int ACTS_SHOWN = 20;
+
+  /** An action someone took on a PR (the audit log's): who, when, how, with what answer. */
+  public record Act(String at, String who, String action, String via, int status) {
+    static Act of(AuditEvent e) {
+      return new Act(Links.time(e.at()), e.actor().name(), e.action(), e.via(), e.status());
+    }
   }
 
   /** One transition of a PR's timeline. */

@@ -4,6 +4,7 @@ import dev.trainyard.common.json.Json;
 import dev.trainyard.common.net.PathSegments;
 import dev.trainyard.common.queue.RepoNames;
 import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.gateway.audit.AuditHandler;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.flaky.FlakyTestsProxy;
 import dev.trainyard.gateway.http.ApiException;
@@ -17,6 +18,7 @@ import java.util.Map;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -33,16 +35,57 @@ public class OrgPages {
   private final WebhookHandler webhooks;
   private final FlakyTestsProxy flakyTests;
   private final RepositoryQueues repositoryQueues;
+  private final AuditHandler audit;
 
   public OrgPages(
       Pages pages,
       WebhookHandler webhooks,
       FlakyTestsProxy flakyTests,
-      RepositoryQueues repositoryQueues) {
+      RepositoryQueues repositoryQueues,
+      AuditHandler audit) {
+    this.audit = audit;
     this.repositoryQueues = repositoryQueues;
     this.pages = pages;
     this.webhooks = webhooks;
     this.flakyTests = flakyTests;
+  }
+
+  /**
+   * {@code /ui/audit}: the organization's audit log, newest first, filtered by {@code action} and
+   * {@code actor}, 50 at a time ({@code cursor}); for sessions whose token may administer.
+   */
+  public Mono<ServerResponse> audit(ServerRequest request) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    String action = request.queryParam("action").map(String::strip).orElse("");
+    String actor = request.queryParam("actor").map(String::strip).orElse("");
+    if (!action.isEmpty()) {
+      body.put("action", action);
+    }
+    if (!actor.isEmpty()) {
+      body.put("actor", actor);
+    }
+    request.queryParam("cursor").ifPresent(c -> body.put("cursor", c));
+    return ApiCalls.call(audit::list, request, "/v1/listAuditEvents", body)
+        .flatMap(
+            answer -> {
+              Map<String, Object> model = new HashMap<>();
+              model.put("title", "Audit log");
+              model.put("events", maps(answer.path("auditEvents")));
+              model.put("action", action);
+              model.put("actor", actor);
+              String next = answer.path("nextCursor").asString(null);
+              model.put(
+                  "older",
+                  next == null
+                      ? null
+                      : UriComponentsBuilder.fromPath("/ui/audit")
+                          .queryParam("action", action)
+                          .queryParam("actor", actor)
+                          .queryParam("cursor", next)
+                          .encode()
+                          .toUriString());
+              return pages.render(request, "audit", model);
+            });
   }
 
   /** {@code /ui/webhooks}: every endpoint and the newest deliveries with their attempts. */

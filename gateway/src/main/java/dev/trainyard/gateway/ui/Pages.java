@@ -2,6 +2,8 @@ package dev.trainyard.gateway.ui;
 
 import dev.trainyard.common.boot.Outage;
 import dev.trainyard.common.json.InvalidRequestException;
+import dev.trainyard.gateway.auth.Caller;
+import dev.trainyard.gateway.auth.Permission;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.http.ApiException;
@@ -63,6 +65,8 @@ public class Pages {
     Sessions.Session session = request.exchange().getAttribute(RouteGuard.SESSION_ATTRIBUTE);
     all.put("session", session);
     all.put("csrf", session == null ? "" : session.csrf());
+    Caller caller = Caller.of(request.exchange());
+    all.put("auditable", caller != null && caller.role().may(Permission.ADMINISTER));
     // as sent (names percent-encoded), so that a form's "back" leads to this very page
     all.put("path", request.exchange().getRequest().getURI().getRawPath());
     // one key a page: a form sent twice (a double click) is applied once (DashboardActions)

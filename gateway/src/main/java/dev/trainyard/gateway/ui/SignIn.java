@@ -6,10 +6,10 @@ import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.auth.TokenHash;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.http.ClientAddresses;
 import dev.trainyard.gateway.http.FormBodies;
 import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.limits.AttemptThrottle;
-import java.net.InetSocketAddress;
 import java.time.InstantSource;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -160,24 +160,9 @@ public class SignIn {
         "too many sign-in attempts; try again in " + seconds + " s", seconds);
   }
 
-  /**
-   * Who is signing in: the connection's address, or — behind an ingress or proxy that appends the
-   * address it was reached from to {@code X-Forwarded-For} — the last address of that header, the
-   * one a client cannot write itself. An IPv6 address counts as its /64, which one subscriber
-   * usually holds whole.
-   */
+  /** Who is signing in, as the throttle counts them (an IPv6 client as its /64). */
   private String clientAddress(ServerRequest request) {
-    if (addressFromForwarded) {
-      String forwarded = request.headers().firstHeader("X-Forwarded-For");
-      if (forwarded != null && !forwarded.isBlank()) {
-        return ClientAddresses.key(forwarded.substring(forwarded.lastIndexOf(',') + 1).strip());
-      }
-    }
-    return request
-        .remoteAddress()
-        .map(InetSocketAddress::getAddress)
-        .map(ClientAddresses::key)
-        .orElse("unknown");
+    return ClientAddresses.key(ClientAddresses.of(request, addressFromForwarded));
   }
 
   public Mono<ServerResponse> signOut(ServerRequest request) {

@@ -145,7 +145,7 @@ class RouteSpellingIT {
   }
 
   /** A path of {@code route} with a value in each variable. */
-  private static String example(SecuredRoutes.Route route) {
+  static String example(SecuredRoutes.Route route) {
     String rest = route.path().startsWith("/ui/actions/") ? "main/pause" : "main";
     return route
         .path()

@@ -1,4 +1,4 @@
-package dev.trainyard.gateway.ui;
+package dev.trainyard.gateway.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,178 @@
+package dev.trainyard.standalone.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.gateway.auth.Access;
+import dev.trainyard.gateway.auth.ApiPermissions;
+import dev.trainyard.gateway.auth.Permission;
+import dev.trainyard.gateway.auth.SecuredRoutes;
+import dev.trainyard.standalone.support.Api;
+import dev.trainyard.standalone.support.QueueSteps;
+import dev.trainyard.standalone.support.Stack;
+import dev.trainyard.standalone.support.TestStack;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpMethod;
+
+/**
+ * Roles and scoped tokens (issue 50 item 2, API.md §6 Roles) over real sockets: every organization
+ * route walked with a token of each role — refused with 403 exactly when the role lacks what the
+ * route asks, never otherwise — and the cases the issue names by hand: a {@code submit} token
+ * cannot read remotes or create webhooks, a viewer cannot cancel, an operator pauses but does not
+ * change settings, and a token created before roles existed keeps its full power.
+ */
+class RolesIT {
+  private static TestStack stack;
+  private static List<SecuredRoutes.Route> routes;
+  private static Stack.Organization org;
+  private static Map<String, Api> byRole;
+
+  @BeforeAll
+  static void tokens() {
+    stack = TestStack.shared();
+    routes = stack.services().gatewayContext().getBean(SecuredRoutes.Table.class).routes();
+    org = stack.otherOrganization();
+    byRole =
+        Map.of(
+            "viewer", token("viewer"),
+            "submit", token("submit"),
+            "operator", token("operator"),
+            "admin", token("admin"));
+  }
+
+  private static Api token(String role) {
+    Api.Response created =
+        stack
+            .admin()
+            .post(
+                "/admin/v1/createApiToken",
+                "{\"org\":\""
+                    + org.slug()
+                    + "\",\"role\":\""
+                    + role
+                    + "\",\"name\":\""
+                    + role
+                    + " bot\"}");
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    assertThat(created.json().get("role").asString()).isEqualTo(role);
+    assertThat(created.json().get("name").asString()).isEqualTo(role + " bot");
+    return org.api().withToken(created.json().get("token").asString());
+  }
+
+  private static final Map<String, List<Permission>> HOLDS =
+      Map.of(
+          "viewer", List.of(Permission.CI_READ, Permission.READ),
+          "submit", List.of(Permission.CI_READ, Permission.SUBMIT),
+          "operator",
+              List.of(Permission.CI_READ, Permission.READ, Permission.SUBMIT, Permission.OPERATE),
+          "admin", List.of(Permission.values()));
+
+  @Test
+  void everyOrganizationRouteRefusesExactlyTheRolesWithoutItsPermission() {
+    List<String> walked = new ArrayList<>();
+    for (SecuredRoutes.Route route : routes) {
+      if (route.access() != Access.ORGANIZATION) {
+        continue;
+      }
+      String path = RouteSpellingIT.example(route);
+      Permission asked = ApiPermissions.of(path);
+      for (Map.Entry<String, Api> role : byRole.entrySet()) {
+        Api.Response answer = send(role.getValue(), route.method(), path);
+        boolean allowed = HOLDS.get(role.getKey()).contains(asked);
+        if (allowed) {
+          assertThat(answer.status())
+              .as("%s %s as %s", route.method(), path, role.getKey())
+              .isNotEqualTo(403);
+        } else {
+          assertThat(answer.status())
+              .as("%s %s as %s", route.method(), path, role.getKey())
+              .isEqualTo(403);
+          assertThat(answer.body())
+              .startsWith("the " + role.getKey() + " role may not " + asked.what());
+        }
+        walked.add(path + " " + role.getKey());
+      }
+    }
+    assertThat(walked).hasSizeGreaterThan(100);
+  }
+
+  private static Api.Response send(Api api, HttpMethod method, String path) {
+    String body =
+        "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\"roles-walk\"},"
+            + "\"targetBranch\":\"main\",\"pr\":{\"number\":1},\"id\":\"none\","
+            + "\"url\":\"http://127.0.0.1:9/hook\"}";
+    HttpRequest.Builder request = api.request(path);
+    return api.send(
+        method == HttpMethod.GET
+            ? request.GET()
+            : request.POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  @Test
+  void aSubmitTokenSubmitsButReadsNoRemoteAndCreatesNoWebhook() {
+    Api submit = byRole.get("submit");
+    Api admin = byRole.get("admin");
+    String repo = Api.uniqueRepo();
+    QueueSteps.create(admin, repo, 1);
+
+    assertThat(submit.post("/v1/submitPullRequest", Api.prBody(repo, 3)).status()).isEqualTo(200);
+    assertThat(submit.post("/v1/getSubmittedPullRequest", Api.prBody(repo, 3)).status())
+        .isEqualTo(200);
+    Api.Response remote = submit.post("/v1/scm/git/getRemote", Api.body(repo, ""));
+    Api.Response webhook =
+        submit.post("/v1/webhooks/createEndpoint", "{\"url\":\"http://127.0.0.1:9/hook\"}");
+    assertThat(remote.status()).isEqualTo(403);
+    assertThat(webhook.status()).isEqualTo(403);
+    assertThat(webhook.body()).contains("nothing was changed");
+    assertThat(admin.post("/v1/webhooks/listEndpoints", "{}").json().get("endpoints")).isEmpty();
+  }
+
+  @Test
+  void aViewerReadsButCannotCancelAndAnOperatorPausesButCannotChangeSettings() {
+    Api admin = byRole.get("admin");
+    String repo = Api.uniqueRepo();
+    QueueSteps.create(admin, repo, 1);
+    QueueSteps.submit(admin, repo, 5);
+
+    Api viewer = byRole.get("viewer");
+    assertThat(viewer.post("/v1/getQueue", Api.body(repo, "")).status()).isEqualTo(200);
+    assertThat(viewer.post("/v1/cancelPullRequest", Api.prBody(repo, 5)).status()).isEqualTo(403);
+    assertThat(QueueSteps.pr(admin, repo, 5).get("state").asString()).isNotEqualTo("cancelled");
+
+    Api operator = byRole.get("operator");
+    Api.Response paused = operator.post("/v1/updateQueue", Api.body(repo, "\"state\":\"paused\""));
+    Api.Response settings = operator.post("/v1/updateQueue", Api.body(repo, "\"concurrency\":4"));
+    assertThat(paused.status()).as(paused.body()).isEqualTo(200);
+    assertThat(settings.status()).isEqualTo(403);
+    assertThat(settings.body()).startsWith("the operator role may not administer");
+    assertThat(admin.post("/v1/getQueue", Api.body(repo, "")).json().get("concurrency").asLong())
+        .isEqualTo(1);
+    assertThat(admin.post("/v1/updateQueue", Api.body(repo, "\"concurrency\":4")).status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aTokenWithoutARoleKeepsItsFullPowerAndABadRoleOrNameIsRefused() {
+    // the bootstrap token and every token made by otherOrganization() name no role
+    Api old = org.api();
+    String repo = Api.uniqueRepo();
+    assertThat(old.post("/v1/createQueue", Api.body(repo, "")).status()).isEqualTo(200);
+    assertThat(old.post("/v1/webhooks/listEndpoints", "{}").status()).isEqualTo(200);
+
+    Api admin = stack.admin();
+    Api.Response badRole =
+        admin.post(
+            "/admin/v1/createApiToken", "{\"org\":\"" + org.slug() + "\",\"role\":\"owner\"}");
+    Api.Response badName =
+        admin.post(
+            "/admin/v1/createApiToken", "{\"org\":\"" + org.slug() + "\",\"name\":\"a\\u0007b\"}");
+    assertThat(badRole.status()).isEqualTo(400);
+    assertThat(badRole.body()).startsWith("role must be one of viewer|submit|operator|admin");
+    assertThat(badName.status()).isEqualTo(400);
+    assertThat(badName.body()).startsWith("name must be 1 to 100 characters");
+  }
+}
