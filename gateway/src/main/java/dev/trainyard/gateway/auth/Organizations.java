@@ -71,6 +71,9 @@ public class Organizations {
     return mongo
         .findById(hash, Document.class, TOKENS)
         .filter(doc -> TokenHash.sameHash(hash, doc.getString("_id")))
+        // no role: stored before roles existed, admin; a role this version does not know: unusable
+        .filter(
+            doc -> doc.getString("role") == null || Role.parse(doc.getString("role")).isPresent())
         .map(
             doc -> {
               String id = "token:" + hash.substring(0, 12);

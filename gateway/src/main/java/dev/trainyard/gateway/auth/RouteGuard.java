@@ -278,21 +278,24 @@ public class RouteGuard {
             found -> {
               request.exchange().getAttributes().put(ORG_ATTRIBUTE, found.org());
               request.exchange().getAttributes().put(Caller.ATTRIBUTE, found.caller());
-              Caller.require(request.exchange(), ApiPermissions.of(request.path()));
               return rateLimiter.acquire(found.org());
             })
         .flatMap(
-            verdict ->
-                verdict.allowed()
-                    ? withinBodyLimit(request)
-                    : Mono.error(
-                        ApiException.tooManyRequests(
-                            "the organization's rate limit of "
-                                + props.rateLimitPerOrg()
-                                + " requests per second is spent; retry after "
-                                + verdict.retryAfterSeconds()
-                                + " s",
-                            verdict.retryAfterSeconds())));
+            verdict -> {
+              if (!verdict.allowed()) {
+                return Mono.error(
+                    ApiException.tooManyRequests(
+                        "the organization's rate limit of "
+                            + props.rateLimitPerOrg()
+                            + " requests per second is spent; retry after "
+                            + verdict.retryAfterSeconds()
+                            + " s",
+                        verdict.retryAfterSeconds()));
+              }
+              // after the rate limit: the bucket bounds refusals (and their audit events) too
+              Caller.require(request.exchange(), ApiPermissions.of(request.path()));
+              return withinBodyLimit(request);
+            });
   }
 
   private Mono<Void> admin(ServerRequest request) {

@@ -125,12 +125,14 @@ public class Sessions {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** The session id the browser sent, under either name; null when none. */
+  /**
+   * The session id the browser sent under the name of its transport: over TLS only the {@code
+   * __Host-} cookie counts, so a plain-named cookie a sibling subdomain or a plain-HTTP page
+   * planted is never taken for a session. Null when none.
+   */
   public static String cookieValue(ServerRequest request) {
-    HttpCookie cookie = request.cookies().getFirst(TLS_COOKIE);
-    if (cookie == null) {
-      cookie = request.cookies().getFirst(COOKIE);
-    }
+    boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
+    HttpCookie cookie = request.cookies().getFirst(tls ? TLS_COOKIE : COOKIE);
     return cookie == null ? null : cookie.getValue();
   }
 

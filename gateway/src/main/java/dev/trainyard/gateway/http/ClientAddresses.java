@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.springframework.web.reactive.function.server.ServerRequest;
 
@@ -30,7 +31,10 @@ public final class ClientAddresses {
    */
   public static String of(ServerRequest request, boolean fromForwarded) {
     if (fromForwarded) {
-      String forwarded = request.headers().firstHeader("X-Forwarded-For");
+      // the last line's last entry: a proxy that adds a line rather than appending to the
+      // client's leaves the client's own line first
+      List<String> lines = request.headers().header("X-Forwarded-For");
+      String forwarded = lines.isEmpty() ? null : lines.get(lines.size() - 1);
       if (forwarded != null && !forwarded.isBlank()) {
         String last = forwarded.substring(forwarded.lastIndexOf(',') + 1).strip();
         return LITERAL.matcher(last).matches() ? last : "unknown";

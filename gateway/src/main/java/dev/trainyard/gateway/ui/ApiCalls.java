@@ -33,8 +33,8 @@ final class ApiCalls {
     return Mono.defer(
             () -> {
               // what the API asks of a token for this path, asked of the session's token
-              Caller.require(page.exchange(), ApiPermissions.of(path));
               RequestNote.operation(page, path);
+              Caller.require(page.exchange(), ApiPermissions.of(path));
               return handler.handle(request(page, path, body));
             })
         .flatMap(ApiCalls::json);

@@ -421,8 +421,22 @@ public class Dashboard {
   public Mono<ServerResponse> events(ServerRequest request) {
     String org = RouteGuard.org(request.exchange());
     Sessions.Session session = RouteGuard.session(request.exchange());
-    LiveStreams.Stream opened = streams.open(session, org);
+    streams.check(session, org); // refused with 429 before the answer starts
     String scope = request.queryParam("scope").orElse("org");
+    // the place is taken when the body is subscribed and given back when it ends, however it ends
+    Flux<ServerSentEvent<String>> stream =
+        Flux.using(
+            () -> streams.open(session, org),
+            opened -> signals(org, scope, opened),
+            LiveStreams.Stream::close);
+    return Pages.secured(ServerResponse.ok())
+        .contentType(MediaType.TEXT_EVENT_STREAM)
+        .header("X-Accel-Buffering", "no")
+        .body(stream, ServerSentEvent.class);
+  }
+
+  private Flux<ServerSentEvent<String>> signals(
+      String org, String scope, LiveStreams.Stream opened) {
     Flux<ServerSentEvent<String>> signals =
         live.changes()
             .filter(c -> org.equals(c.org()))
@@ -435,16 +449,10 @@ public class Dashboard {
     // to the sign-in page
     Mono<Boolean> ended =
         Flux.interval(HEARTBEAT).concatMap(i -> opened.alive(guard::alive)).filter(a -> !a).next();
-    Flux<ServerSentEvent<String>> stream =
-        Flux.just(ServerSentEvent.<String>builder().event("open").data("").build())
-            .concatWith(Flux.merge(signals, heartbeat))
-            .take(STREAM_LIFETIME)
-            .takeUntilOther(ended)
-            .doFinally(signal -> opened.close());
-    return Pages.secured(ServerResponse.ok())
-        .contentType(MediaType.TEXT_EVENT_STREAM)
-        .header("X-Accel-Buffering", "no")
-        .body(stream, ServerSentEvent.class);
+    return Flux.just(ServerSentEvent.<String>builder().event("open").data("").build())
+        .concatWith(Flux.merge(signals, heartbeat))
+        .take(STREAM_LIFETIME)
+        .takeUntilOther(ended);
   }
 
   static boolean concerns(String scope, LiveEvents.Change change) {

@@ -114,16 +114,24 @@ public class DashboardActions {
 
   /**
    * The key of one action from one rendered page, which its commands' ids derive from: the page's
-   * {@code _key} with the action and the PR it names, so a double click is applied once while
-   * another action from the same page (or the same action on another PR) is a request of its own.
-   * Null when the form has no key (a page rendered before keys were given).
+   * {@code _key} with the action and every value the form sent, so a double click is applied once
+   * while another action from the same page (the same action on another PR, the same settings form
+   * sent again with other values) is a request of its own. Null when the form has no key (a page
+   * rendered before keys were given).
    */
   private static String actionKey(ServerRequest request, MultiValueMap<String, String> form) {
     String key = form.getFirst("_key");
     if (key == null || key.isBlank() || key.length() > 100) {
       return null;
     }
-    return "ui-" + TokenHash.sha256(key + " " + request.path() + " " + form.getFirst("pr"));
+    StringBuilder fields = new StringBuilder(key).append(' ').append(request.path());
+    form.forEach(
+        (name, values) -> {
+          if (!name.equals("_csrf")) {
+            fields.append('\n').append(name).append('=').append(String.join("\u0000", values));
+          }
+        });
+    return "ui-" + TokenHash.sha256(fields.toString());
   }
 
   private Mono<JsonNode> update(

@@ -87,6 +87,19 @@ final class LiveStreams {
    * @throws ApiException 429 when the session or the organization has all the streams it may
    */
   synchronized Stream open(Sessions.Session session, String org) {
+    check(session, org);
+    sessions.computeIfAbsent(session.idHash(), id -> new Shared()).streams++;
+    orgs.merge(org, 1, Integer::sum);
+    return new Stream(session, org);
+  }
+
+  /**
+   * Whether one more stream would fit, without taking its place (an answer's status is decided
+   * before its body, which takes the place, is subscribed).
+   *
+   * @throws ApiException 429 when the session or the organization has all the streams it may
+   */
+  synchronized void check(Sessions.Session session, String org) {
     Shared shared = sessions.get(session.idHash());
     if (shared != null && shared.streams >= perSession) {
       throw refused("this session has " + perSession + " live pages open already");
@@ -94,9 +107,6 @@ final class LiveStreams {
     if (orgs.getOrDefault(org, 0) >= perOrg) {
       throw refused("organization " + org + " has " + perOrg + " live pages open already");
     }
-    sessions.computeIfAbsent(session.idHash(), id -> new Shared()).streams++;
-    orgs.merge(org, 1, Integer::sum);
-    return new Stream(session, org);
   }
 
   private static ApiException refused(String why) {

@@ -175,4 +175,78 @@ class RolesIT {
     assertThat(badName.status()).isEqualTo(400);
     assertThat(badName.body()).startsWith("name must be 1 to 100 characters");
   }
+
+  /** Rows written from API.md §6 Roles, not from the gateway's table: route, role, allowed. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} as {1}: {2}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "/v1/submitPullRequest, submit, true",
+    "/v1/submitPullRequest, viewer, false",
+    "/v1/getSubmittedPullRequest, submit, true",
+    "/v1/getQueue, submit, false",
+    "/v1/listPullRequests, viewer, true",
+    "/v1/cancelPullRequest, submit, false",
+    "/v1/cancelPullRequest, operator, true",
+    "/v1/freezeQueue, operator, true",
+    "/v1/freezeQueue, viewer, false",
+    "/v1/webhooks/redeliver, operator, true",
+    "/v1/webhooks/rotateSecret, operator, false",
+    "/v1/webhooks/createEndpoint, operator, false",
+    "/v1/webhooks/listDeliveries, viewer, true",
+    "/v1/scm/git/setRemote, operator, false",
+    "/v1/scm/git/getRemote, viewer, true",
+    "/v1/createQueue, operator, false",
+    "/v1/deleteQueue, admin, true",
+    "/v1/listAuditEvents, operator, false",
+    "/v1/listAuditEvents, admin, true",
+    "/v1/flaky-tests/upload, submit, true",
+    "/v1/flaky-tests/upload, viewer, false",
+    "/v1/flaky-tests/get-quarantine-config, submit, true",
+    "/v1/flaky-tests/list-unhealthy-tests, submit, false",
+    "/v1/flaky-tests/set-quarantine-setting, viewer, false",
+    "/v1/flaky-tests/set-quarantine-setting, operator, true",
+    "/v1/flaky-tests/link-ticket-to-test-case, operator, true",
+    "/v1/flaky-tests/update-repo-settings, operator, false",
+    "/v1/flaky-tests/update-repo-settings, admin, true",
+  })
+  void theRolesAllowWhatApiMdSays(String path, String role, boolean allowed) {
+    Api.Response answer = send(byRole.get(role), HttpMethod.POST, path);
+    if (allowed) {
+      assertThat(answer.status()).as(answer.body()).isNotEqualTo(403).isLessThan(500);
+    } else {
+      assertThat(answer.status()).as(answer.body()).isEqualTo(403);
+    }
+  }
+
+  @Test
+  void aStoredTokenWithoutARoleIsAnAdminsAndOneWithAnUnknownRoleIsNoToken() {
+    org.springframework.data.mongodb.core.ReactiveMongoTemplate mongo =
+        stack
+            .services()
+            .gatewayContext()
+            .getBean(org.springframework.data.mongodb.core.ReactiveMongoTemplate.class);
+    String old = "ty_stored-before-roles-" + Api.uniqueRepo();
+    String future = "ty_stored-by-a-later-version-" + Api.uniqueRepo();
+    mongo
+        .insert(
+            new org.bson.Document("_id", dev.trainyard.gateway.auth.TokenHash.sha256(old))
+                .append("org", org.slug())
+                .append("createdAt", "2026-01-01T00:00:00Z"),
+            "api_tokens")
+        .block();
+    mongo
+        .insert(
+            new org.bson.Document("_id", dev.trainyard.gateway.auth.TokenHash.sha256(future))
+                .append("org", org.slug())
+                .append("role", "auditor"),
+            "api_tokens")
+        .block();
+
+    Api.Response created =
+        org.api().withToken(old).post("/v1/createQueue", Api.body(Api.uniqueRepo(), ""));
+    Api.Response unknown =
+        org.api().withToken(future).post("/v1/getQueue", Api.body(Api.uniqueRepo(), ""));
+
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    assertThat(unknown.status()).isEqualTo(401);
+  }
 }

@@ -107,6 +107,13 @@ class AuditIT {
     assertThat(viewer.post("/v1/listAuditEvents", "{}").status())
         .as("only administrators read the log")
         .isEqualTo(403);
+    // reads change nothing and are not recorded, the forwarded flaky-tests ones neither
+    assertThat(admin.post("/v1/getQueue", Api.body(repo, "")).status()).isEqualTo(200);
+    assertThat(admin.post("/v1/flaky-tests/get-quarantine-config", Api.body(repo, "")).status())
+        .isEqualTo(200);
+    assertThat(events(admin, ""))
+        .extracting(e -> e.get("action").asString())
+        .doesNotContain("getQueue", "flaky-tests/get-quarantine-config", "listAuditEvents");
     assertThat(events(stack.otherOrganization().api(), "\"prNumber\":8"))
         .as("another organization's log has none of it")
         .isEmpty();
@@ -168,6 +175,13 @@ class AuditIT {
     assertThat(refused.status()).isEqualTo(403);
     assertThat(refused.body()).contains("the viewer role may not operate queues");
     assertThat(QueueSteps.pr(admin, repo, 5).get("state").asString()).isNotEqualTo("cancelled");
+    JsonNode vicRefused =
+        events(admin, "\"action\":\"cancelPullRequest\"").stream()
+            .filter(e -> e.get("actor").get("name").asString().equals("Vic Viewer"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(vicRefused.get("via").asString()).isEqualTo("dashboard");
+    assertThat(vicRefused.get("status").asInt()).isEqualTo(403);
 
     String dana = signIn(operator, operator.token());
     assertThat(postForm(operator, cancel, dana, queuePage, 4).status()).isEqualTo(303);

@@ -5,7 +5,6 @@ import static dev.trainyard.standalone.support.DashboardClient.signInRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
-import dev.trainyard.standalone.support.DashboardClient.Events;
 import dev.trainyard.standalone.support.OwnStack;
 import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.RawRequest;
@@ -20,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -261,40 +261,112 @@ class DashboardExposureIT extends OwnStack {
     }
   }
 
+  /** An event stream held open on a socket of its own: its status, and closing it. */
+  private java.net.Socket stream(String cookie, int[] status) throws Exception {
+    java.net.Socket socket = new java.net.Socket("127.0.0.1", port());
+    socket.setSoTimeout(10_000);
+    socket
+        .getOutputStream()
+        .write(
+            ("GET /ui/events?scope=org HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                    + "Cookie: "
+                    + cookie
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+    StringBuilder line = new StringBuilder();
+    for (int c = socket.getInputStream().read();
+        c >= 0 && c != '\n';
+        c = socket.getInputStream().read()) {
+      line.append((char) c);
+    }
+    status[0] = Integer.parseInt(line.toString().split(" ")[1]);
+    return socket;
+  }
+
+  private int streamStatus(String cookie) throws Exception {
+    int[] status = {0};
+    stream(cookie, status).close();
+    return status[0];
+  }
+
   @Test
-  void liveStreamsAreCappedPerSessionAndPerOrganization() throws Exception {
+  void liveStreamsAreCappedPerSessionAndPerOrganizationAndAClosedOneGivesItsPlaceBack()
+      throws Exception {
     Stack.Organization org = stack.otherOrganization();
     Api api = stack.api();
     String alice = signIn(api, org.api().token());
     String bob = signIn(api, org.api().token());
-    List<Events> open = new ArrayList<>();
+    List<java.net.Socket> open = new ArrayList<>();
     try {
-      open.add(Events.open(api, "org", alice));
-      open.add(Events.open(api, "org", alice));
-      for (Events e : open) {
-        assertThat(e.status().get(30, TimeUnit.SECONDS)).isEqualTo(200);
+      int[] status = {0};
+      for (int i = 0; i < 2; i++) {
+        open.add(stream(alice, status));
+        assertThat(status[0]).isEqualTo(200);
       }
-
       Api.Response third = get(api, "/ui/events?scope=org", alice);
       assertThat(third.status()).as(third.body()).isEqualTo(429);
       assertThat(third.headers().firstValue("retry-after")).isPresent();
       assertThat(third.body()).contains("this session has 2 live pages open already");
 
-      open.add(Events.open(api, "org", bob));
-      assertThat(open.get(2).status().get(30, TimeUnit.SECONDS)).isEqualTo(200);
+      open.add(stream(bob, status));
+      assertThat(status[0]).isEqualTo(200);
       Api.Response fourth = get(api, "/ui/events?scope=org", bob);
       assertThat(fourth.status()).as(fourth.body()).isEqualTo(429);
       assertThat(fourth.body()).contains("has 3 live pages open already");
 
       String carol = signIn(api, stack.otherOrganization().api().token());
-      Events elsewhere = Events.open(api, "org", carol);
-      open.add(elsewhere);
-      assertThat(elsewhere.status().get(30, TimeUnit.SECONDS))
-          .as("another organization")
-          .isEqualTo(200);
+      assertThat(streamStatus(carol)).as("another organization").isEqualTo(200);
+
+      // a page closed: its place comes back (once the server has seen the connection go)
+      open.remove(0).close();
+      Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(15))
+          .until(() -> streamStatus(alice) == 200);
     } finally {
-      open.forEach(e -> e.ended().cancel(true));
+      for (java.net.Socket socket : open) {
+        socket.close();
+      }
     }
+  }
+
+  @Test
+  void overTlsOnlyTheHostCookieNamesASessionAndAPlantedPlainOneDoesNot() {
+    Api api = stack.api();
+    Api.Response plain =
+        signIn(api, stack.otherOrganization().api().token(), freshAddress(), false);
+    String planted = plain.headers().firstValue("set-cookie").orElseThrow();
+    planted = planted.substring(0, planted.indexOf(';'));
+
+    Api.Response overTls =
+        api.send(
+            api.request("/ui/")
+                .setHeader("cookie", planted)
+                .setHeader("X-Forwarded-Proto", "https")
+                .GET());
+
+    assertThat(overTls.status()).as("a plain-named cookie is no session over TLS").isEqualTo(303);
+    assertThat(get(api, "/ui/", planted).status()).as("over plain HTTP it is").isEqualTo(200);
+  }
+
+  @Test
+  void aClientsOwnForwardedLineDoesNotChooseTheAddressItIsCountedUnder() {
+    Api api = stack.api();
+    String real = freshAddress();
+    int burst = 2 * SIGN_INS_PER_MINUTE;
+    for (int i = 0; i < burst + 1; i++) {
+      // the client writes a new address each time in its own line; the proxy adds the real one
+      api.send(
+          signInRequest(api, "ty_spoof-" + i + "x")
+              .setHeader("X-Forwarded-For", "203.0.113." + i)
+              .header("X-Forwarded-For", real));
+    }
+    Api.Response next =
+        api.send(
+            signInRequest(api, "ty_spoofed-again")
+                .setHeader("X-Forwarded-For", "203.0.113.99")
+                .header("X-Forwarded-For", real));
+
+    assertThat(next.status()).as("counted under the address the proxy wrote").isEqualTo(429);
   }
 
   @Test

@@ -162,6 +162,10 @@ class DashboardFormsIT {
     fresh.put("concurrency", "5");
     fresh.put("notReadyTimeoutHours", "7");
     assertThat(post(api, settings, cookie, fresh).status()).isEqualTo(303);
+    // the same rendered form sent again with another value is not taken for a repeat of the first
+    // (which would answer 303 and drop the 9): it is a change of settings it no longer shows
+    fresh.put("notReadyTimeoutHours", "9");
+    assertThat(post(api, settings, cookie, fresh).status()).isEqualTo(409);
     assertThat(
             api.post("/v1/getQueue", Api.body(repo, ""))
                 .json()
