@@ -28,23 +28,6 @@ class AuditIT {
   private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
   private final TestStack stack = TestStack.shared();
 
-  private static Api token(Stack stack, Stack.Organization org, String role, String name) {
-    Api.Response created =
-        stack
-            .admin()
-            .post(
-                "/admin/v1/createApiToken",
-                "{\"org\":\""
-                    + org.slug()
-                    + "\",\"role\":\""
-                    + role
-                    + "\",\"name\":\""
-                    + name
-                    + "\"}");
-    assertThat(created.status()).as(created.body()).isEqualTo(200);
-    return org.api().withToken(created.json().get("token").asString());
-  }
-
   private static List<JsonNode> events(Api admin, String filter) {
     Api.Response page = admin.post("/v1/listAuditEvents", "{" + filter + "}");
     assertThat(page.status()).as(page.body()).isEqualTo(200);
@@ -57,8 +40,8 @@ class AuditIT {
   void anApiCancelAndARefusalAreRecordedWithWhoWhatWhereAndTheAnswer() {
     Stack.Organization org = stack.otherOrganization();
     Api admin = org.api();
-    Api ci = token(stack, org, "operator", "CI of rocket");
-    Api viewer = token(stack, org, "viewer", "wallboard");
+    Api ci = stack.token(org, "operator", "CI of rocket");
+    Api viewer = stack.token(org, "viewer", "wallboard");
     String repo = Api.uniqueRepo();
     QueueSteps.create(admin, repo, 1);
     QueueSteps.submit(admin, repo, 8);
@@ -161,8 +144,8 @@ class AuditIT {
   void aDashboardCancelIsRecordedAndNamedOnThePrPageAndAViewerCannotCancel() {
     Stack.Organization org = stack.otherOrganization();
     Api admin = org.api();
-    Api operator = token(stack, org, "operator", "Dana Operator");
-    Api viewer = token(stack, org, "viewer", "Vic Viewer");
+    Api operator = stack.token(org, "operator", "Dana Operator");
+    Api viewer = stack.token(org, "viewer", "Vic Viewer");
     String repo = Api.uniqueRepo();
     QueueSteps.create(admin, repo, 1);
     QueueSteps.submit(admin, repo, 4);

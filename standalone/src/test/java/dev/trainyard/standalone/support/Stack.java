@@ -28,6 +28,28 @@ public interface Stack extends AutoCloseable {
     return new Organization(slug, api().withToken(token.json().get("token").asString()));
   }
 
+  /**
+   * A new API token of {@code org} with {@code role} and {@code name}, created through the admin
+   * API: a client holding it.
+   */
+  default Api token(Organization org, String role, String name) {
+    Api.Response created =
+        admin()
+            .post(
+                "/admin/v1/createApiToken",
+                "{\"org\":\""
+                    + org.slug()
+                    + "\",\"role\":\""
+                    + role
+                    + "\",\"name\":\""
+                    + name
+                    + "\"}");
+    if (created.status() != 200) {
+      throw new IllegalStateException("could not create a " + role + " token: " + created.body());
+    }
+    return org.api().withToken(created.json().get("token").asString());
+  }
+
   @Override
   void close();
 }
