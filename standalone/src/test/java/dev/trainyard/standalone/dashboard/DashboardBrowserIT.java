@@ -13,6 +13,7 @@ import dev.trainyard.standalone.support.Browser;
 import dev.trainyard.standalone.support.CiSimulator;
 import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.Stack;
+import dev.trainyard.standalone.support.TestStack;
 import dev.trainyard.standalone.support.WebhookReceiver;
 import java.net.http.HttpRequest;
 import java.util.List;
@@ -245,11 +246,17 @@ class DashboardBrowserIT extends QueueScenario {
     // the link names the public URL; this stack listens on a port of its own
     browser.open(java.net.URI.create(details).getRawPath());
 
-    assertThat(browser.path()).isEqualTo(queuePath() + "/pulls/1");
+    // the link keeps its organization: a session of another one would get 404 there
+    assertThat(browser.path()).isEqualTo(queuePath() + "/pulls/1?org=" + TestStack.ORG);
     assertThat(browser.text("#pr-state-value")).isEqualTo("failed");
     assertThat(browser.text("#timeline")).contains("TEST_RUN_REQUIRED_STATUS_FAILED");
     assertThat(browser.text("#pr-runs")).contains("ci/test: failure");
+    assertThat(browser.text("#pr-acts")).contains("submitPullRequest");
     accessible("a failed PR's page");
+
+    browser.open("/ui/audit");
+    assertThat(browser.text("#main")).contains("submitPullRequest").contains("createQueue");
+    accessible("the audit log");
   }
 
   @Test
