@@ -221,6 +221,7 @@ function evaluate(file) {
   const apiUrl = new URL(config.TRAINYARD_GITHUB_API_URL ?? 'https://api.github.com');
   const apiPort = Number(apiUrl.port || (apiUrl.protocol === 'http:' ? 80 : 443));
   const publicInternet = scenario.publicInternet ?? true;
+  const sso = Boolean(config.TRAINYARD_SSO_OIDC_CLIENT_ID || config.TRAINYARD_SSO_GITHUB_CLIENT_ID);
   const services = chart.filter(e => SERVICES.includes(e.name));
   const job = by.topics?.chart ? [by.topics] : [];
 
@@ -262,10 +263,12 @@ function evaluate(file) {
   // the public internet: the callers only
   for (const p of chart) {
     const caller = publicInternet && ['queue-worker', 'webhook-dispatcher'].includes(p.name);
-    const apiCaller = publicInternet && github && p.name === 'gateway';
+    // the gateway: GitHub's API (github.enabled) and the identity providers people sign in with (443)
+    const gatewayPorts = p.name !== 'gateway' || !publicInternet ? []
+      : [...(github ? [apiPort] : []), ...(sso ? [443] : [])];
     for (const h of ['github', 'github-v6']) {
       for (const port of HOST_PORTS) {
-        if (caller || (apiCaller && port === apiPort)) must(p, by[h], port);
+        if (caller || gatewayPorts.includes(port)) must(p, by[h], port);
         else mustNot(p, by[h], port);
       }
     }

@@ -389,6 +389,10 @@ resolves names and reaches the broker; the services the store; the callers what 
       protocol: TCP
 {{- end }}
 {{- end }}
+{{- if and $egress.publicInternet (or $root.Values.sso.oidc.clientId $root.Values.sso.github.clientId) }}
+# the identity providers people sign in with (discovery, token, keys, GitHub's teams) over HTTPS
+{{ include "trainyard.netpol.public" (dict "ports" (list 443)) }}
+{{- end }}
 {{- else if has .component (list "queue-worker" "webhook-dispatcher") }}
 {{- if $egress.publicInternet }}
 # {{ ternary "git remotes and GitHub" "webhook endpoints" (eq .component "queue-worker") }}: any public address, on whatever port a URL names

@@ -102,9 +102,13 @@ public class RouteGuard {
 
   /**
    * Who a session acts as: the token it signed in with, with that token's role as it is now; empty
-   * once the token is revoked (or the admin token changed), which ends the session at once.
+   * once the token is revoked (or the admin token changed), which ends the session at once. A
+   * person acts with the role their identity provider's groups gave them in the organization shown.
    */
   private Mono<Caller> callerOf(Sessions.Session session) {
+    if (session.person() != null) {
+      return Mono.justOrEmpty(session.person().callerIn(session.org()));
+    }
     if (session.admin()) {
       return adminHash != null && TokenHash.sameHash(adminHash, session.tokenHash())
           ? Mono.just(Caller.admin(session.org()))
@@ -139,6 +143,16 @@ public class RouteGuard {
     request.exchange().getAttributes().put(SESSION_ATTRIBUTE, session);
     request.exchange().getAttributes().put(Caller.ATTRIBUTE, caller);
     String path = request.path();
+    // an open page's live stream is no one at the keyboard: it does not keep a session awake
+    Mono<Void> touched = path.equals("/ui/events") ? Mono.empty() : sessions.touch(session);
+    return touched.then(Mono.defer(() -> enterTouched(request, next, session, path)));
+  }
+
+  private Mono<ServerResponse> enterTouched(
+      ServerRequest request,
+      HandlerFunction<ServerResponse> next,
+      Sessions.Session session,
+      String path) {
     if (session.org() == null) {
       return ADMIN_WITHOUT_ORG.contains(path)
           ? checked(request, next, session)
@@ -153,7 +167,7 @@ public class RouteGuard {
                   + linked
                   + ", and this session shows "
                   + session.org()
-                  + (session.admin() ? " (choose the organization on the overview)" : "")));
+                  + (session.switches() ? " (switch organization to see it)" : "")));
     }
     request.exchange().getAttributes().put(ORG_ATTRIBUTE, session.org());
     return rateLimiter
@@ -247,7 +261,7 @@ public class RouteGuard {
                     .build()
                     .toUri());
     if (Sessions.cookieValue(request) != null) {
-      answer.cookie(Sessions.cookie(request, ""));
+      answer.cookie(Sessions.ended(request));
     }
     return answer.build();
   }

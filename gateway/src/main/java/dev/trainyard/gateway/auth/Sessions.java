@@ -1,16 +1,22 @@
 package dev.trainyard.gateway.auth;
 
+import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.SecurityHeaders;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
@@ -21,7 +27,10 @@ import reactor.core.publisher.Mono;
  * Dashboard sessions (API.md §8), kept in the store so every gateway replica sees the same ones (no
  * sticky sessions): a sign-out deletes the document and ends the session everywhere at once. The
  * cookie holds a random id; the store holds only its hash, the hash of the token signed in with
- * (checked on every request, so a revoked token ends its sessions), the CSRF token and the expiry.
+ * (checked on every request, so a revoked token ends its sessions) or the person an identity
+ * provider vouched for, the CSRF token and two expiries: the absolute one ({@code
+ * TRAINYARD_DASHBOARD_SESSION_LIFETIME}) and the idle one ({@code
+ * TRAINYARD_DASHBOARD_SESSION_IDLE_TIMEOUT}), which each request moves on (at most once a minute).
  * The token itself is never stored.
  */
 @Component
@@ -36,45 +45,110 @@ public class Sessions {
    * {@code /} and this host alone, so neither a subdomain nor a plain-HTTP page can plant or shadow
    * it.
    */
-  public static final String TLS_COOKIE = "__Host-" + COOKIE;
+  public static final String TLS_COOKIE = "__Host-" + COOKIE; // see hostCookie
 
-  public static final Duration LIFETIME = Duration.ofHours(12);
+  /** How far an idle session's end may lag behind its last request before it is moved on. */
+  static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
 
   private static final SecureRandom RANDOM = new SecureRandom();
   private final ReactiveMongoTemplate mongo;
   private final InstantSource clock;
+  private final Duration lifetime;
+  private final Duration idleTimeout;
 
   /**
    * One signed-in browser. {@code org} is null for an admin who has not chosen an organization to
-   * look at yet; {@code tokenHash} is the hash of the API token (or admin token) it signed in with.
+   * look at yet; {@code tokenHash} is the hash of the API token (or admin token) it signed in with,
+   * null for a {@code person} signed in through an identity provider. It ends at {@code expiresAt}
+   * or, when no request came for the idle timeout, at {@code idleUntil}.
    */
   public record Session(
-      String idHash, String org, boolean admin, String tokenHash, String csrf, Instant expiresAt) {}
+      String idHash,
+      String org,
+      boolean admin,
+      String tokenHash,
+      String csrf,
+      Instant expiresAt,
+      Person person,
+      Instant idleUntil) {
+
+    /** The organizations this session may switch to: an admin's are all; a person's, theirs. */
+    public boolean switches() {
+      return admin || (person != null && person.memberships().size() > 1);
+    }
+  }
 
   /** A new session and the cookie value that names it (shown to the browser only). */
   public record Created(String cookieValue, Session session) {}
 
-  public Sessions(ReactiveMongoTemplate mongo, InstantSource clock) {
+  public Sessions(ReactiveMongoTemplate mongo, InstantSource clock, GatewayProperties props) {
     this.mongo = mongo;
     this.clock = clock;
+    this.lifetime = props.dashboard().sessionLifetime();
+    this.idleTimeout = props.dashboard().sessionIdleTimeout();
   }
 
+  /** A session signed in with an API token ({@code admin}: the admin token). */
   public Mono<Created> create(String org, boolean admin, String tokenHash) {
-    return insert(org, admin, tokenHash, clock.instant().plus(LIFETIME));
+    return insert(org, admin, tokenHash, null, clock.instant().plus(lifetime));
   }
 
-  private Mono<Created> insert(String org, boolean admin, String tokenHash, Instant expires) {
+  /** A session of a person an identity provider vouched for, showing their first organization. */
+  public Mono<Created> create(Person person) {
+    return insert(person.firstOrganization(), false, null, person, clock.instant().plus(lifetime));
+  }
+
+  private Mono<Created> insert(
+      String org, boolean admin, String tokenHash, Person person, Instant expires) {
     String cookie = random();
+    Instant idle = min(expires, clock.instant().plus(idleTimeout));
     Session session =
-        new Session(TokenHash.sha256(cookie), org, admin, tokenHash, random(), expires);
+        new Session(
+            TokenHash.sha256(cookie), org, admin, tokenHash, random(), expires, person, idle);
     Document doc =
         new Document("_id", session.idHash())
             .append("org", org)
             .append("admin", admin)
             .append("tokenHash", tokenHash)
             .append("csrf", session.csrf())
-            .append("expiresAt", Date.from(expires));
+            .append("expiresAt", Date.from(expires))
+            .append("idleUntil", Date.from(idle));
+    if (person != null) {
+      List<Document> memberships = new ArrayList<>();
+      person
+          .memberships()
+          .forEach(
+              (slug, role) ->
+                  memberships.add(new Document("org", slug).append("role", role.wire())));
+      doc.append(
+          "person",
+          new Document("id", person.id())
+              .append("name", person.name())
+              .append("memberships", memberships));
+    }
     return mongo.insert(doc, COLLECTION).thenReturn(new Created(cookie, session));
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  /**
+   * Moves an idle session's end on from a request that just used it; a write at most once a {@link
+   * #TOUCH_EVERY}, not on every page.
+   */
+  public Mono<Void> touch(Session session) {
+    Instant now = clock.instant();
+    Instant idle = min(session.expiresAt(), now.plus(idleTimeout));
+    if (Duration.between(session.idleUntil(), idle).compareTo(TOUCH_EVERY) < 0) {
+      return Mono.empty();
+    }
+    return mongo
+        .updateFirst(
+            Query.query(Criteria.where("_id").is(session.idHash())),
+            new Update().set("idleUntil", Date.from(idle)),
+            COLLECTION)
+        .then();
   }
 
   /** The live session a cookie names; empty when unknown or expired. */
@@ -93,26 +167,60 @@ public class Sessions {
   private Mono<Session> byHash(String hash) {
     return mongo
         .findById(hash, Document.class, COLLECTION)
-        .map(
-            doc ->
-                new Session(
-                    hash,
-                    doc.getString("org"),
-                    Boolean.TRUE.equals(doc.getBoolean("admin")),
-                    doc.getString("tokenHash"),
-                    doc.getString("csrf"),
-                    doc.getDate("expiresAt").toInstant()))
-        .filter(s -> s.expiresAt().isAfter(clock.instant()));
+        .map(doc -> session(hash, doc))
+        .filter(
+            s -> s.expiresAt().isAfter(clock.instant()) && s.idleUntil().isAfter(clock.instant()));
+  }
+
+  private static Session session(String hash, Document doc) {
+    Date expires = doc.getDate("expiresAt");
+    // sessions stored before the idle timeout existed end at their absolute expiry
+    Date idle = doc.get("idleUntil") instanceof Date d ? d : expires;
+    return new Session(
+        hash,
+        doc.getString("org"),
+        Boolean.TRUE.equals(doc.getBoolean("admin")),
+        doc.getString("tokenHash"),
+        doc.getString("csrf"),
+        expires.toInstant(),
+        person(doc.get("person", Document.class)),
+        idle.toInstant());
+  }
+
+  private static Person person(Document doc) {
+    if (doc == null) {
+      return null;
+    }
+    Map<String, Role> memberships = new HashMap<>();
+    for (Document membership : doc.getList("memberships", Document.class, List.of())) {
+      Role.parse(membership.getString("role"))
+          .ifPresent(role -> memberships.put(membership.getString("org"), role));
+    }
+    return new Person(doc.getString("id"), doc.getString("name"), memberships);
   }
 
   /**
-   * An admin's session, switched to show {@code org}, under a new id and CSRF token (whoever knew
-   * the old cookie learns nothing of the new one); it ends when the old one would have, and the old
-   * one ends now.
+   * A session switched to show {@code org} (an admin's, or a person's with more than one
+   * organization), under a new id and CSRF token (whoever knew the old cookie learns nothing of the
+   * new one); it ends when the old one would have, and the old one ends now.
    */
   public Mono<Created> switchTo(Session session, String org) {
-    return insert(org, session.admin(), session.tokenHash(), session.expiresAt())
+    return insert(org, session.admin(), session.tokenHash(), session.person(), session.expiresAt())
         .flatMap(created -> delete(session).thenReturn(created));
+  }
+
+  /**
+   * Ends the session the browser still names, if any: a browser signing in again starts afresh, so
+   * a session someone planted or left behind in it does not live on beside the new one.
+   */
+  public Mono<Void> endEarlier(ServerRequest request) {
+    String earlier = cookieValue(request);
+    if (earlier == null || earlier.isEmpty() || earlier.length() > 100) {
+      return Mono.empty();
+    }
+    return mongo
+        .remove(Query.query(Criteria.where("_id").is(TokenHash.sha256(earlier))), COLLECTION)
+        .then();
   }
 
   public Mono<Void> delete(Session session) {
@@ -131,26 +239,48 @@ public class Sessions {
    * planted is never taken for a session. Null when none.
    */
   public static String cookieValue(ServerRequest request) {
+    return cookieValue(request, COOKIE);
+  }
+
+  /** The value of this host's cookie {@code name} (see {@link #hostCookie}); null when none. */
+  public static String cookieValue(ServerRequest request, String name) {
     boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
-    HttpCookie cookie = request.cookies().getFirst(tls ? TLS_COOKIE : COOKIE);
+    HttpCookie cookie = request.cookies().getFirst(tls ? "__Host-" + name : name);
     return cookie == null ? null : cookie.getValue();
   }
 
   /**
-   * The session cookie carrying {@code value} (empty: one that ends the browser's session): only
-   * for HTTP, {@code Secure} and named {@code __Host-…} when the browser came over TLS (or a proxy
-   * says so). {@code SameSite=Lax}: a link followed from another site (a check run's on github.com)
-   * arrives signed in, while a form posted from another site carries no cookie; every POST needs
-   * the session's CSRF token and a same-site {@code Origin} besides, and no GET changes anything.
+   * The session cookie naming {@code created}, kept by the browser until it expires: only for HTTP,
+   * {@code Secure} and named {@code __Host-…} when the browser came over TLS (or a proxy says so).
+   * {@code SameSite=Lax}: a link followed from another site (a check run's on github.com) arrives
+   * signed in, while a form posted from another site carries no cookie; every POST needs the
+   * session's CSRF token and a same-site {@code Origin} besides, and no GET changes anything.
    */
-  public static ResponseCookie cookie(ServerRequest request, String value) {
-    return cookie(request, value, value.isEmpty() ? Duration.ZERO : LIFETIME);
+  public ResponseCookie cookie(ServerRequest request, Created created) {
+    return cookie(
+        request,
+        created.cookieValue(),
+        Duration.between(clock.instant(), created.session().expiresAt()));
   }
 
-  /** {@link #cookie(ServerRequest, String)} kept by the browser for {@code maxAge}. */
-  public static ResponseCookie cookie(ServerRequest request, String value, Duration maxAge) {
+  /** A cookie that ends the browser's session. */
+  public static ResponseCookie ended(ServerRequest request) {
+    return cookie(request, "", Duration.ZERO);
+  }
+
+  private static ResponseCookie cookie(ServerRequest request, String value, Duration maxAge) {
+    return hostCookie(request, COOKIE, value, maxAge);
+  }
+
+  /**
+   * A cookie of this host alone, for HTTP only: over TLS {@code Secure} and named {@code
+   * __Host-<name>}; {@code SameSite=Lax}, so it comes along on a link or redirect from another site
+   * but not with a form posted from one.
+   */
+  public static ResponseCookie hostCookie(
+      ServerRequest request, String name, String value, Duration maxAge) {
     boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
-    return ResponseCookie.from(tls ? TLS_COOKIE : COOKIE, value)
+    return ResponseCookie.from(tls ? "__Host-" + name : name, value)
         .httpOnly(true)
         .sameSite("Lax")
         .secure(tls)

@@ -9,6 +9,7 @@ import dev.trainyard.gateway.audit.AuditLog;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.idempotency.IdempotencyKeys;
 import dev.trainyard.gateway.pulls.ImpactedTargetsStore;
+import dev.trainyard.gateway.sso.PendingSignIns;
 import java.time.Duration;
 import java.util.List;
 import org.bson.Document;
@@ -46,7 +47,12 @@ public class GatewayIndexes {
               new IndexOptions().unique(true).sparse(true),
               "the same signed body under another delivery id is stored once"),
           Declared.expiring(
-              Sessions.COLLECTION, "expiresAt", Duration.ZERO, "a dashboard session's 12 h"),
+              Sessions.COLLECTION, "expiresAt", Duration.ZERO, "a dashboard session's lifetime"),
+          Declared.expiring(
+              PendingSignIns.COLLECTION,
+              "expiresAt",
+              Duration.ZERO,
+              "a sign-in's 10 minutes at its identity provider"),
           Declared.expiring(
               IdempotencyKeys.COLLECTION, "expiresAt", Duration.ZERO, "a kept answer's 24 h"),
           new Declared(

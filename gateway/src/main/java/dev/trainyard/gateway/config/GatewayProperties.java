@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param github the GitHub App's webhook secret, the host it serves and its default organization
  * @param dashboard the limits of the dashboard's sign-in and live pages
  * @param audit how long the audit log keeps an event
+ * @param sso the identity providers people sign in to the dashboard with
  */
 @ConfigurationProperties("trainyard")
 public record GatewayProperties(
@@ -35,7 +36,8 @@ public record GatewayProperties(
     Git git,
     Github github,
     Dashboard dashboard,
-    Audit audit) {
+    Audit audit,
+    Sso sso) {
 
   public static final long DEFAULT_MAX_BODY_BYTES = 20L * 1024 * 1024;
   public static final int DEFAULT_RATE_LIMIT_PER_ORG = 200;
@@ -50,8 +52,10 @@ public record GatewayProperties(
     outbound = outbound == null ? new Outbound(null) : outbound;
     git = git == null ? new Git(null) : git;
     github = github == null ? new Github(null, null, null, null, null, null, null, null) : github;
-    dashboard = dashboard == null ? new Dashboard(null, null, null, null) : dashboard;
+    dashboard =
+        dashboard == null ? new Dashboard(null, null, null, null, null, null, null) : dashboard;
     audit = audit == null ? new Audit(null) : audit;
+    sso = sso == null ? new Sso(null, null, null) : sso;
     if (rateLimitPerOrg < 0) {
       throw new IllegalArgumentException("TRAINYARD_RATE_LIMIT_PER_ORG must be 0 or more");
     }
@@ -153,24 +157,123 @@ public record GatewayProperties(
    * address is the last one of {@code X-Forwarded-For} (behind an ingress or proxy that appends it;
    * default false, the connection's address); live-update streams open at once per session ({@code
    * TRAINYARD_DASHBOARD_STREAMS_PER_SESSION}, default 6) and per organization ({@code
-   * TRAINYARD_DASHBOARD_STREAMS_PER_ORG}, default 500), on each replica.
+   * TRAINYARD_DASHBOARD_STREAMS_PER_ORG}, default 500), on each replica; a session ends {@code
+   * TRAINYARD_DASHBOARD_SESSION_LIFETIME} after sign-in (default 12 h) or after {@code
+   * TRAINYARD_DASHBOARD_SESSION_IDLE_TIMEOUT} without a request (default 2 h); {@code
+   * TRAINYARD_DASHBOARD_TOKEN_SIGN_IN=false} takes the API-token form away (people then sign in
+   * through an identity provider only).
    */
   public record Dashboard(
       Integer signInPerMinute,
       Boolean clientAddressFromForwarded,
       Integer streamsPerSession,
-      Integer streamsPerOrg) {
+      Integer streamsPerOrg,
+      Duration sessionLifetime,
+      Duration sessionIdleTimeout,
+      Boolean tokenSignIn) {
     public Dashboard {
       signInPerMinute = signInPerMinute == null ? 10 : signInPerMinute;
       clientAddressFromForwarded = clientAddressFromForwarded != null && clientAddressFromForwarded;
       streamsPerSession = streamsPerSession == null ? 6 : streamsPerSession;
       streamsPerOrg = streamsPerOrg == null ? 500 : streamsPerOrg;
+      sessionLifetime = sessionLifetime == null ? Duration.ofHours(12) : sessionLifetime;
+      sessionIdleTimeout = sessionIdleTimeout == null ? Duration.ofHours(2) : sessionIdleTimeout;
+      tokenSignIn = tokenSignIn == null || tokenSignIn;
       if (signInPerMinute < 1 || streamsPerSession < 1 || streamsPerOrg < 1) {
         throw new IllegalArgumentException(
             "TRAINYARD_DASHBOARD_SIGN_IN_PER_MINUTE, _STREAMS_PER_SESSION and _STREAMS_PER_ORG must"
                 + " be 1 or more");
       }
+      if (sessionLifetime.compareTo(Duration.ofMinutes(1)) < 0
+          || sessionIdleTimeout.compareTo(Duration.ofMinutes(1)) < 0) {
+        throw new IllegalArgumentException(
+            "TRAINYARD_DASHBOARD_SESSION_LIFETIME and _SESSION_IDLE_TIMEOUT must be a minute or"
+                + " more");
+      }
     }
+  }
+
+  /**
+   * Single sign-on (API.md §8, ADR 0036): an OpenID Connect provider, GitHub, or both; a provider
+   * is offered once its client id is set. {@code TRAINYARD_SSO_REDIRECT_BASE_URL} is the
+   * dashboard's address as browsers reach it ({@code https://merge.example.com}), which the
+   * provider sends people back to; unset, the address the request came to.
+   */
+  public record Sso(Oidc oidc, GithubSignIn github, String redirectBaseUrl) {
+    public Sso {
+      oidc = oidc == null ? new Oidc(null, null, null, null, null, null, null) : oidc;
+      github = github == null ? new GithubSignIn(null, null, null, null, null) : github;
+      redirectBaseUrl =
+          redirectBaseUrl == null || redirectBaseUrl.isBlank()
+              ? null
+              : redirectBaseUrl.replaceAll("/+$", "");
+    }
+  }
+
+  /**
+   * An OpenID Connect provider (Okta, Entra ID, Google, Keycloak, Dex…): {@code
+   * TRAINYARD_SSO_OIDC_ISSUER} (its discovery document is read on first use), {@code
+   * TRAINYARD_SSO_OIDC_CLIENT_ID}, {@code TRAINYARD_SSO_OIDC_CLIENT_SECRET} (from a Secret), {@code
+   * TRAINYARD_SSO_OIDC_SCOPES} (default {@code openid,profile,email}), {@code
+   * TRAINYARD_SSO_OIDC_GROUPS_CLAIM} (the ID token's claim listing the person's groups, default
+   * {@code groups}), {@code TRAINYARD_SSO_OIDC_DISPLAY_NAME} (the sign-in button's, default "single
+   * sign-on") and {@code TRAINYARD_SSO_OIDC_ROLES}: {@code group=org:role} rules.
+   */
+  public record Oidc(
+      String issuer,
+      String clientId,
+      String clientSecret,
+      List<String> scopes,
+      String groupsClaim,
+      String displayName,
+      List<String> roles) {
+    public Oidc {
+      issuer = blankToNull(issuer);
+      clientId = blankToNull(clientId);
+      scopes = scopes == null || scopes.isEmpty() ? List.of("openid", "profile", "email") : scopes;
+      groupsClaim = groupsClaim == null || groupsClaim.isBlank() ? "groups" : groupsClaim;
+      displayName =
+          displayName == null || displayName.isBlank() ? "single sign-on" : displayName.strip();
+      roles = roles == null ? List.of() : List.copyOf(roles);
+      if (clientId != null && issuer == null) {
+        throw new IllegalArgumentException(
+            "TRAINYARD_SSO_OIDC_CLIENT_ID is set without TRAINYARD_SSO_OIDC_ISSUER");
+      }
+      if (clientId != null && !scopes.contains("openid")) {
+        throw new IllegalArgumentException("TRAINYARD_SSO_OIDC_SCOPES must include openid");
+      }
+    }
+
+    public boolean enabled() {
+      return clientId != null;
+    }
+  }
+
+  /**
+   * Sign-in with GitHub (an OAuth App, or the GitHub App's user authorization): {@code
+   * TRAINYARD_SSO_GITHUB_CLIENT_ID}, {@code TRAINYARD_SSO_GITHUB_CLIENT_SECRET}, {@code
+   * TRAINYARD_SSO_GITHUB_WEB_URL} (default {@code https://github.com}; GitHub Enterprise Server:
+   * its address), {@code TRAINYARD_SSO_GITHUB_API_URL} (default {@code TRAINYARD_GITHUB_API_URL})
+   * and {@code TRAINYARD_SSO_GITHUB_ROLES}: {@code github-org/team-slug=org:role} or {@code
+   * github-org=org:role} rules.
+   */
+  public record GithubSignIn(
+      String clientId, String clientSecret, String webUrl, String apiUrl, List<String> roles) {
+    public GithubSignIn {
+      clientId = blankToNull(clientId);
+      webUrl =
+          webUrl == null || webUrl.isBlank() ? "https://github.com" : webUrl.replaceAll("/+$", "");
+      apiUrl = blankToNull(apiUrl);
+      roles = roles == null ? List.of() : List.copyOf(roles);
+    }
+
+    public boolean enabled() {
+      return clientId != null;
+    }
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.strip();
   }
 
   /** {@code TRAINYARD_AUDIT_RETENTION}: how long an audit event is kept (default 90 days). */

@@ -26,6 +26,7 @@ import dev.trainyard.gateway.ui.DashboardActions;
 import dev.trainyard.gateway.ui.OrgPages;
 import dev.trainyard.gateway.ui.Pages;
 import dev.trainyard.gateway.ui.SignIn;
+import dev.trainyard.gateway.ui.SsoSignIn;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
 import java.time.InstantSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -78,6 +79,7 @@ public class Routes {
       HealthHandler health,
       Pages pages,
       SignIn signIn,
+      SsoSignIn sso,
       Dashboard dashboard,
       OrgPages orgPages,
       DashboardActions actions,
@@ -133,6 +135,8 @@ public class Routes {
         .get("/ui/api/{asset}", Access.PUBLIC, description::asset)
         .page(get, "/ui/sign-in", Access.PUBLIC, signIn::form)
         .page(post, "/ui/sign-in", Access.PUBLIC, signIn::signIn)
+        .page(get, "/ui/sign-in/{provider}", Access.PUBLIC, sso::start)
+        .page(get, "/ui/sign-in/{provider}/callback", Access.PUBLIC, sso::callback)
         .page(post, "/ui/sign-out", session, signIn::signOut)
         .page(get, "/ui/", session, dashboard::overview)
         .page(get, "/ui/queues/{host}/{owner}/{name}/{*rest}", session, dashboard::queueOrPull)

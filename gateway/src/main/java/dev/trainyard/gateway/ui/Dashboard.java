@@ -92,7 +92,7 @@ public class Dashboard {
   public Mono<ServerResponse> overview(ServerRequest request) {
     Sessions.Session session = RouteGuard.session(request.exchange());
     if (session.org() == null) {
-      return chooseOrganization(request);
+      return chooseOrganization(request, session);
     }
     return reader
         .queues(session.org())
@@ -108,17 +108,21 @@ public class Dashboard {
 
   /**
    * {@code /ui/organizations}: an admin's session switches to another organization without signing
-   * out; for everyone else there is no such page.
+   * out, a person's to another of theirs; for everyone else there is no such page.
    */
   public Mono<ServerResponse> organizations(ServerRequest request) {
-    return RouteGuard.session(request.exchange()).admin()
-        ? chooseOrganization(request)
+    Sessions.Session session = RouteGuard.session(request.exchange());
+    return session.switches()
+        ? chooseOrganization(request, session)
         : Mono.error(ApiException.notFound("no such page"));
   }
 
-  private Mono<ServerResponse> chooseOrganization(ServerRequest request) {
-    return organizations
-        .slugs()
+  private Mono<ServerResponse> chooseOrganization(ServerRequest request, Sessions.Session session) {
+    Flux<String> reachable =
+        session.admin()
+            ? organizations.slugs()
+            : Flux.fromIterable(new java.util.TreeSet<>(session.person().memberships().keySet()));
+    return reachable
         .collectList()
         .flatMap(
             orgs ->

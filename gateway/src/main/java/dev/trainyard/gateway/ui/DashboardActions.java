@@ -14,8 +14,6 @@ import dev.trainyard.gateway.pulls.PullRequestHandler;
 import dev.trainyard.gateway.queues.QueueHandler;
 import dev.trainyard.gateway.queues.QueueReader;
 import dev.trainyard.gateway.webhooks.WebhookHandler;
-import java.time.Duration;
-import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +43,6 @@ public class DashboardActions {
   private final Sessions sessions;
   private final Organizations organizations;
   private final QueueReader queueReader;
-  private final InstantSource clock;
 
   public DashboardActions(
       Pages pages,
@@ -55,9 +52,7 @@ public class DashboardActions {
       FlakyTestsProxy flakyTests,
       Sessions sessions,
       Organizations organizations,
-      QueueReader queueReader,
-      InstantSource clock) {
-    this.clock = clock;
+      QueueReader queueReader) {
     this.queueReader = queueReader;
     this.pages = pages;
     this.pulls = pulls;
@@ -269,35 +264,34 @@ public class DashboardActions {
             });
   }
 
-  /** {@code /ui/actions/look-at}: an admin's session looks at one organization. */
+  /**
+   * {@code /ui/actions/look-at}: a session that may switch (an admin's; a person's with more than
+   * one organization) looks at another organization, under a new session id.
+   */
   public Mono<ServerResponse> lookAt(ServerRequest request) {
     Sessions.Session session = RouteGuard.session(request.exchange());
-    if (!session.admin()) {
+    if (!session.switches()) {
       return Mono.error(ApiException.notFound("no such action"));
     }
     return FormBodies.submitted(request)
         .flatMap(
             form -> {
               String org = RepoNames.segment("org", field(form, "org"));
-              return organizations
-                  .exists(org)
-                  .flatMap(
-                      exists ->
-                          exists
-                              ? sessions
-                                  .switchTo(session, org)
-                                  .flatMap(
-                                      switched ->
-                                          Pages.redirect("/ui/")
-                                              .cookie(
-                                                  Sessions.cookie(
-                                                      request,
-                                                      switched.cookieValue(),
-                                                      Duration.between(
-                                                          clock.instant(),
-                                                          switched.session().expiresAt())))
-                                              .build())
-                              : Mono.error(ApiException.notFound("no organization " + org)));
+              Mono<Boolean> reachable =
+                  session.admin()
+                      ? organizations.exists(org)
+                      : Mono.just(session.person().memberships().containsKey(org));
+              return reachable.flatMap(
+                  yes ->
+                      yes
+                          ? sessions
+                              .switchTo(session, org)
+                              .flatMap(
+                                  switched ->
+                                      Pages.redirect("/ui/")
+                                          .cookie(sessions.cookie(request, switched))
+                                          .build())
+                          : Mono.error(ApiException.notFound("no organization " + org)));
             });
   }
 

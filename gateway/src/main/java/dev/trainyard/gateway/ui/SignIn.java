@@ -10,7 +10,9 @@ import dev.trainyard.gateway.http.ClientAddresses;
 import dev.trainyard.gateway.http.FormBodies;
 import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.limits.AttemptThrottle;
+import dev.trainyard.gateway.sso.IdentityProviders;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Mono;
 
 /**
@@ -60,6 +63,8 @@ public class SignIn {
   private final AttemptThrottle byAddress;
   private final AttemptThrottle byPrefix;
   private final boolean addressFromForwarded;
+  private final boolean tokenSignIn;
+  private final IdentityProviders providers;
 
   public SignIn(
       Pages pages,
@@ -67,8 +72,11 @@ public class SignIn {
       Organizations organizations,
       RouteGuard guard,
       GatewayProperties props,
-      InstantSource clock) {
+      InstantSource clock,
+      IdentityProviders providers) {
     this.pages = pages;
+    this.providers = providers;
+    this.tokenSignIn = props.dashboard().tokenSignIn();
     this.sessions = sessions;
     this.organizations = organizations;
     this.guard = guard;
@@ -88,31 +96,73 @@ public class SignIn {
   }
 
   private Mono<ServerResponse> page(ServerRequest request, HttpStatus status, String problem) {
-    String next = next(request.queryParam("next").orElse(null));
-    return pages.render(
-        request,
-        status,
-        "sign-in",
-        problem == null
-            ? Map.of("title", "Sign in", "next", next)
-            : Map.of("title", "Sign in", "next", next, "problem", problem));
+    return page(request, status, problem, next(request.queryParam("next").orElse(null)));
   }
 
-  private static String next(String candidate) {
+  /**
+   * The sign-in page: a button for each identity provider, the token form unless it is switched
+   * off, and {@code problem} (when not null) said once above them.
+   */
+  Mono<ServerResponse> page(ServerRequest request, HttpStatus status, String problem, String next) {
+    Map<String, Object> model = new HashMap<>();
+    model.put("title", "Sign in");
+    model.put("next", next);
+    model.put(
+        "providers",
+        providers.offered().stream()
+            .map(
+                p ->
+                    new ProviderLink(
+                        p.id(),
+                        p.label(),
+                        UriComponentsBuilder.fromPath("/ui/sign-in/{id}")
+                            .queryParam("next", "{next}")
+                            .encode() // the expanded values strictly: a '&' in next stays in it
+                            .buildAndExpand(p.id(), next)
+                            .toUriString()))
+            .toList());
+    model.put("tokenSignIn", tokenSignIn);
+    if (problem != null) {
+      model.put("problem", problem);
+    }
+    return pages.render(request, status, "sign-in", model);
+  }
+
+  /** A provider's button on the sign-in page. */
+  public record ProviderLink(String id, String label, String href) {}
+
+  static String next(String candidate) {
     return SafePaths.sameSite(candidate, "/ui/");
   }
 
   public Mono<ServerResponse> signIn(ServerRequest request) {
+    if (!tokenSignIn) {
+      return page(
+          request,
+          HttpStatus.FORBIDDEN,
+          "Signing in with an API token is switched off here; use the button above.");
+    }
     if (!RouteGuard.sameOrigin(request)) {
       return pages.error(request, HttpStatus.FORBIDDEN, "the form was sent from another site");
     }
     String address = clientAddress(request);
+    ApiException refused = counted(address);
+    return refused != null
+        ? Mono.error(refused)
+        : forms.read(request).flatMap(form -> signIn(request, form, address));
+  }
+
+  /**
+   * Counts a sign-in attempt (a token sent, a trip to an identity provider started or come back)
+   * from {@code address}: null while it is within the throttle, else the 429 to answer.
+   */
+  ApiException counted(String address) {
     long wait = byAddress.attempt(address);
     if (wait > 0) {
       log.warn("sign-in refused: too many attempts from {}", address);
-      return Mono.error(throttled(wait));
+      return throttled(wait);
     }
-    return forms.read(request).flatMap(form -> signIn(request, form, address));
+    return null;
   }
 
   private Mono<ServerResponse> signIn(
@@ -142,7 +192,7 @@ public class SignIn {
                   "signed in from {} to {}",
                   address,
                   admin ? "the admin's session" : "organization " + c.session().org());
-              return Pages.redirect(next).cookie(Sessions.cookie(request, c.cookieValue())).build();
+              return sessions.endEarlier(request).then(signedIn(request, c, next));
             })
         .switchIfEmpty(
             Mono.defer(
@@ -155,13 +205,18 @@ public class SignIn {
                 }));
   }
 
+  /** The browser, now signed in as {@code created}, goes on to {@code next}. */
+  Mono<ServerResponse> signedIn(ServerRequest request, Sessions.Created created, String next) {
+    return Pages.redirect(next).cookie(sessions.cookie(request, created)).build();
+  }
+
   private static ApiException throttled(long seconds) {
     return ApiException.tooManyRequests(
         "too many sign-in attempts; try again in " + seconds + " s", seconds);
   }
 
   /** Who is signing in, as the throttle counts them (an IPv6 client as its /64). */
-  private String clientAddress(ServerRequest request) {
+  String clientAddress(ServerRequest request) {
     return ClientAddresses.key(ClientAddresses.of(request, addressFromForwarded));
   }
 
@@ -169,6 +224,6 @@ public class SignIn {
     Sessions.Session session = RouteGuard.session(request.exchange());
     return sessions
         .delete(session)
-        .then(Pages.redirect(RouteGuard.SIGN_IN).cookie(Sessions.cookie(request, "")).build());
+        .then(Pages.redirect(RouteGuard.SIGN_IN).cookie(Sessions.ended(request)).build());
   }
 }

@@ -62,6 +62,7 @@ public final class GithubSimulator implements AutoCloseable {
 
   private final Path dir;
   private final Webhooks webhooks = new Webhooks(this);
+  private final PeopleSignIn people;
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
   private final List<String> answered = new CopyOnWriteArrayList<>();
@@ -84,6 +85,7 @@ public final class GithubSimulator implements AutoCloseable {
     this.contract = contract;
     this.clock = clock;
     this.appKey = rsa();
+    this.people = new PeopleSignIn(this, clock);
     this.dir = Files.createTempDirectory("github-simulator");
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
@@ -244,6 +246,27 @@ public final class GithubSimulator implements AutoCloseable {
     return List.copyOf(calls);
   }
 
+  /**
+   * Registers an OAuth App people sign in to (the web flow on {@link #api()}'s {@code
+   * /login/oauth/…}): its client id and secret, and its callback URL.
+   */
+  public void oauthApp(String clientId, String clientSecret, URI callback) {
+    people.app(clientId, clientSecret, callback);
+  }
+
+  /** A GitHub user who can sign in, with their teams written {@code org/team-slug}. */
+  public void person(String login, long id, List<String> teams) {
+    people.person(new PeopleSignIn.Person(login, id, teams));
+  }
+
+  /**
+   * Who is at the keyboard when an app sends them to authorize: they approve, or (with {@code
+   * refuses}) press Cancel.
+   */
+  public void atTheKeyboard(String login, boolean refuses) {
+    people.atTheKeyboard(login, refuses);
+  }
+
   /** Every breach of GitHub's description so far; a test asserts there is none. */
   public List<String> problems() {
     return new ArrayList<>(problems);
@@ -256,6 +279,10 @@ public final class GithubSimulator implements AutoCloseable {
       String path = exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query);
       calls.add(method + " " + path);
       byte[] raw = exchange.getRequestBody().readAllBytes();
+      if (path.startsWith("/login/oauth/")) {
+        people.web(exchange, method, path, raw);
+        return;
+      }
       JsonNode body = raw.length == 0 ? null : Json.mapper().readTree(raw);
       problems.addAll(contract.checkRequest(method, path, body));
       Limit limit = limits.poll();
@@ -280,6 +307,10 @@ public final class GithubSimulator implements AutoCloseable {
 
   private Answer route(HttpExchange exchange, String method, String path, JsonNode body) {
     String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    Answer personal = people.rest(method, path, authorization);
+    if (personal != null) {
+      return personal;
+    }
     Matcher tokens = INSTALLATION_TOKENS.matcher(path);
     if (method.equals("POST") && tokens.matches()) {
       if (!validJwt(authorization)) {

@@ -1,0 +1,124 @@
+package dev.trainyard.gateway.sso;
+
+import dev.trainyard.gateway.config.GatewayProperties;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrations;
+import org.springframework.security.oauth2.client.registration.ReactiveClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The identity providers this deployment offers (API.md §8): {@value #OIDC} (an OpenID Connect
+ * provider, its endpoints and keys read from its discovery document on first use, so a gateway
+ * starts while the provider is away) and {@value #GITHUB} (GitHub's OAuth web flow). Each is a
+ * Spring Security client registration; the browser comes back to {@code
+ * /ui/sign-in/{provider}/callback}.
+ */
+@Component
+public class IdentityProviders implements ReactiveClientRegistrationRepository {
+  public static final String OIDC = "oidc";
+  public static final String GITHUB = "github";
+
+  /** How long reading the provider's discovery document may take before a sign-in gives up. */
+  static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(10);
+
+  /** A provider as the sign-in page offers it. */
+  public record Offered(String id, String label) {}
+
+  private final GatewayProperties.Sso sso;
+  private final String redirectUri;
+  private final ClientRegistration github;
+  private final AtomicReference<ClientRegistration> discovered = new AtomicReference<>();
+  private final RoleRules oidcRules;
+  private final RoleRules githubRules;
+
+  public IdentityProviders(GatewayProperties props) {
+    this.sso = props.sso();
+    this.redirectUri =
+        (sso.redirectBaseUrl() == null ? "{baseUrl}" : sso.redirectBaseUrl())
+            + "/ui/sign-in/{registrationId}/callback";
+    this.oidcRules = RoleRules.parse("TRAINYARD_SSO_OIDC_ROLES", sso.oidc().roles(), false);
+    this.githubRules = RoleRules.parse("TRAINYARD_SSO_GITHUB_ROLES", sso.github().roles(), true);
+    GatewayProperties.GithubSignIn gh = sso.github();
+    String api = gh.apiUrl() != null ? gh.apiUrl() : props.github().apiUrl();
+    this.github =
+        gh.enabled()
+            ? ClientRegistration.withRegistrationId(GITHUB)
+                .clientId(gh.clientId())
+                .clientSecret(gh.clientSecret())
+                .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_POST)
+                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .redirectUri(redirectUri)
+                // read:org: the person's teams and organizations, which the rules map
+                .scope("read:user", "read:org")
+                .authorizationUri(gh.webUrl() + "/login/oauth/authorize")
+                .tokenUri(gh.webUrl() + "/login/oauth/access_token")
+                .userInfoUri(api.replaceAll("/+$", "") + "/user")
+                .userNameAttributeName("login")
+                .clientName("GitHub")
+                .build()
+            : null;
+  }
+
+  /** The providers the sign-in page offers, in its order. */
+  public List<Offered> offered() {
+    List<Offered> offered = new ArrayList<>();
+    if (sso.oidc().enabled()) {
+      offered.add(new Offered(OIDC, sso.oidc().displayName()));
+    }
+    if (github != null) {
+      offered.add(new Offered(GITHUB, "GitHub"));
+    }
+    return offered;
+  }
+
+  /** The rules that map what {@code provider} says about a person. */
+  public RoleRules rules(String provider) {
+    return provider.equals(GITHUB) ? githubRules : oidcRules;
+  }
+
+  /** The OpenID Connect claim that lists a person's groups. */
+  public String groupsClaim() {
+    return sso.oidc().groupsClaim();
+  }
+
+  /**
+   * The registration of {@code registrationId}; empty for a provider this deployment does not
+   * offer. The OpenID Connect provider's is read from its issuer once and kept; a failed read is
+   * not kept, so the next sign-in tries again.
+   */
+  @Override
+  public Mono<ClientRegistration> findByRegistrationId(String registrationId) {
+    if (registrationId.equals(GITHUB)) {
+      return Mono.justOrEmpty(github);
+    }
+    if (!registrationId.equals(OIDC) || !sso.oidc().enabled()) {
+      return Mono.empty();
+    }
+    ClientRegistration known = discovered.get();
+    if (known != null) {
+      return Mono.just(known);
+    }
+    GatewayProperties.Oidc oidc = sso.oidc();
+    return Mono.fromCallable(
+            () ->
+                ClientRegistrations.fromIssuerLocation(oidc.issuer())
+                    .registrationId(OIDC)
+                    .clientId(oidc.clientId())
+                    .clientSecret(oidc.clientSecret())
+                    .redirectUri(redirectUri)
+                    .scope(oidc.scopes())
+                    .clientName(oidc.displayName())
+                    .build())
+        .subscribeOn(Schedulers.boundedElastic()) // the discovery read blocks
+        .timeout(DISCOVERY_TIMEOUT)
+        .doOnNext(discovered::set);
+  }
+}

@@ -1,0 +1,266 @@
+package dev.trainyard.gateway.ui;
+
+import dev.trainyard.gateway.auth.Person;
+import dev.trainyard.gateway.auth.Sessions;
+import dev.trainyard.gateway.auth.TokenHash;
+import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.sso.IdentityProviders;
+import dev.trainyard.gateway.sso.PendingSignIns;
+import dev.trainyard.gateway.sso.People;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.authentication.ReactiveAuthenticationManager;
+import org.springframework.security.oauth2.client.authentication.OAuth2AuthorizationCodeAuthenticationToken;
+import org.springframework.security.oauth2.client.authentication.OAuth2LoginAuthenticationToken;
+import org.springframework.security.oauth2.client.authentication.OAuth2LoginReactiveAuthenticationManager;
+import org.springframework.security.oauth2.client.endpoint.WebClientReactiveAuthorizationCodeTokenResponseClient;
+import org.springframework.security.oauth2.client.oidc.authentication.OidcAuthorizationCodeReactiveAuthenticationManager;
+import org.springframework.security.oauth2.client.oidc.userinfo.OidcReactiveOAuth2UserService;
+import org.springframework.security.oauth2.client.userinfo.DefaultReactiveOAuth2UserService;
+import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestCustomizers;
+import org.springframework.security.oauth2.client.web.server.DefaultServerOAuth2AuthorizationRequestResolver;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExchange;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClientException;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * Signing in through an identity provider (API.md §8, ADR 0036), with Spring Security's OAuth 2.0 /
+ * OpenID Connect client: {@code GET /ui/sign-in/{provider}} sends the browser to the provider with
+ * a fresh state, nonce and PKCE challenge (kept by {@link PendingSignIns}, the state also in a
+ * cookie of this browser), and {@code GET /ui/sign-in/{provider}/callback} takes the code back,
+ * redeems it, checks the ID token (signature, issuer, audience, nonce), maps the person to
+ * organizations and roles ({@link People}) and starts a session under a new id, ending the one the
+ * browser had. A callback from another browser (its state not in this one's cookie), a replayed or
+ * expired one, a provider's refusal and a person no rule maps all get the sign-in page with one
+ * sentence and no session; both routes count against the sign-in throttle.
+ */
+@Component
+public class SsoSignIn {
+  /** The cookie that binds a sign-in to the browser that started it (login CSRF). */
+  static final String STATE_COOKIE = "trainyard_sign_in";
+
+  private static final int MAX_STATE = 512;
+  private static final Logger log = LoggerFactory.getLogger(SsoSignIn.class);
+
+  private final IdentityProviders providers;
+  private final PendingSignIns pending;
+  private final People people;
+  private final Sessions sessions;
+  private final SignIn signIn;
+  private final DefaultServerOAuth2AuthorizationRequestResolver resolver;
+  private final ReactiveAuthenticationManager oidc;
+  private final ReactiveAuthenticationManager github;
+
+  public SsoSignIn(
+      IdentityProviders providers,
+      PendingSignIns pending,
+      People people,
+      Sessions sessions,
+      SignIn signIn) {
+    this.providers = providers;
+    this.pending = pending;
+    this.people = people;
+    this.sessions = sessions;
+    this.signIn = signIn;
+    this.resolver = new DefaultServerOAuth2AuthorizationRequestResolver(providers);
+    resolver.setAuthorizationRequestCustomizer(OAuth2AuthorizationRequestCustomizers.withPkce());
+    this.oidc =
+        new OidcAuthorizationCodeReactiveAuthenticationManager(
+            new WebClientReactiveAuthorizationCodeTokenResponseClient(),
+            new OidcReactiveOAuth2UserService());
+    this.github =
+        new OAuth2LoginReactiveAuthenticationManager(
+            new WebClientReactiveAuthorizationCodeTokenResponseClient(),
+            new DefaultReactiveOAuth2UserService());
+  }
+
+  /** {@code GET /ui/sign-in/{provider}}: off to the provider. */
+  public Mono<ServerResponse> start(ServerRequest request) {
+    String provider = offered(request);
+    String next = SignIn.next(request.queryParam("next").orElse(null));
+    ApiException refused = signIn.counted(signIn.clientAddress(request));
+    if (refused != null) {
+      return Mono.error(refused);
+    }
+    return resolver
+        .resolve(request.exchange(), provider)
+        .flatMap(
+            authorization ->
+                pending
+                    .save(authorization, next)
+                    .then(
+                        ServerResponse.seeOther(
+                                URI.create(authorization.getAuthorizationRequestUri()))
+                            .cookie(
+                                Sessions.hostCookie(
+                                    request,
+                                    STATE_COOKIE,
+                                    authorization.getState(),
+                                    PendingSignIns.KEPT))
+                            .build()))
+        .onErrorResume(
+            e -> !(e instanceof ApiException), e -> unreachable(request, provider, next, e));
+  }
+
+  /** {@code GET /ui/sign-in/{provider}/callback}: back from the provider. */
+  public Mono<ServerResponse> callback(ServerRequest request) {
+    String provider = offered(request);
+    String address = signIn.clientAddress(request);
+    String state = request.queryParam("state").orElse("");
+    if (state.isEmpty() || state.length() > MAX_STATE) {
+      return problem(
+          request,
+          HttpStatus.BAD_REQUEST,
+          "That sign-in came back without its state; sign in again.",
+          "/ui/");
+    }
+    String bound = Sessions.cookieValue(request, STATE_COOKIE);
+    if (bound == null || !TokenHash.sameHash(bound, state)) {
+      log.warn("sign-in with {} refused from {}: started in another browser", provider, address);
+      return problem(
+          request,
+          HttpStatus.FORBIDDEN,
+          "That sign-in was started in another browser or has expired; sign in again here.",
+          "/ui/");
+    }
+    return pending
+        .take(state)
+        .filter(p -> provider.equals(p.request().getAttribute("registration_id")))
+        .flatMap(p -> complete(request, provider, address, p))
+        .switchIfEmpty(
+            Mono.defer(
+                () ->
+                    problem(
+                        request,
+                        HttpStatus.BAD_REQUEST,
+                        "That sign-in has expired or was already used; sign in again.",
+                        "/ui/")));
+  }
+
+  private Mono<ServerResponse> complete(
+      ServerRequest request, String provider, String address, PendingSignIns.Pending p) {
+    String error = request.queryParam("error").orElse(null);
+    if (error != null) {
+      String said = request.queryParam("error_description").orElse(error);
+      log.warn("sign-in with {} refused by the provider for {}: {}", provider, address, error);
+      return problem(
+          request,
+          HttpStatus.UNAUTHORIZED,
+          "The identity provider did not sign you in: " + clip(said),
+          p.next());
+    }
+    OAuth2AuthorizationResponse response =
+        OAuth2AuthorizationResponse.success(request.queryParam("code").orElse(""))
+            .redirectUri(p.request().getRedirectUri())
+            .state(p.request().getState())
+            .build();
+    ReactiveAuthenticationManager manager =
+        provider.equals(IdentityProviders.GITHUB) ? github : oidc;
+    return providers
+        .findByRegistrationId(provider)
+        .flatMap(
+            registration ->
+                manager.authenticate(
+                    new OAuth2AuthorizationCodeAuthenticationToken(
+                        registration, new OAuth2AuthorizationExchange(p.request(), response))))
+        .cast(OAuth2LoginAuthenticationToken.class)
+        .flatMap(signedIn -> people.of(provider, signedIn))
+        .flatMap(person -> admit(request, provider, address, person, p.next()))
+        .onErrorResume(
+            OAuth2AuthenticationException.class,
+            e -> {
+              OAuth2Error why = e.getError();
+              log.warn(
+                  "sign-in with {} failed for {}: {} {}",
+                  provider,
+                  address,
+                  why.getErrorCode(),
+                  why.getDescription());
+              return problem(
+                  request,
+                  HttpStatus.UNAUTHORIZED,
+                  "The identity provider's answer was not accepted ("
+                      + why.getErrorCode()
+                      + "); sign in again.",
+                  p.next());
+            })
+        .onErrorResume(
+            e -> !(e instanceof ApiException), e -> unreachable(request, provider, p.next(), e));
+  }
+
+  private Mono<ServerResponse> admit(
+      ServerRequest request, String provider, String address, Person person, String next) {
+    if (person.memberships().isEmpty()) {
+      log.warn(
+          "sign-in with {} refused for {} from {}: no rule maps them to an organization",
+          provider,
+          person.id(),
+          address);
+      return problem(
+          request,
+          HttpStatus.FORBIDDEN,
+          "You are signed in at the identity provider as "
+              + person.name()
+              + ", but no organization here is mapped to your groups or teams; ask an admin.",
+          next);
+    }
+    log.info(
+        "signed in from {} with {} as {} ({}), organizations {}",
+        address,
+        provider,
+        person.id(),
+        person.name(),
+        person.memberships());
+    return sessions
+        .endEarlier(request)
+        .then(sessions.create(person))
+        .flatMap(
+            created ->
+                Pages.redirect(next)
+                    .cookie(sessions.cookie(request, created))
+                    .cookie(Sessions.hostCookie(request, STATE_COOKIE, "", Duration.ZERO))
+                    .build());
+  }
+
+  private Mono<ServerResponse> unreachable(
+      ServerRequest request, String provider, String next, Throwable e) {
+    boolean away =
+        e instanceof WebClientException
+            || e instanceof TimeoutException
+            || e.getCause() instanceof java.io.IOException;
+    log.warn("sign-in with {} failed: {}", provider, e.toString());
+    return problem(
+        request,
+        away ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.BAD_GATEWAY,
+        "The identity provider could not be reached or answered in a way this gateway cannot"
+            + " use; try again in a minute.",
+        next);
+  }
+
+  private Mono<ServerResponse> problem(
+      ServerRequest request, HttpStatus status, String problem, String next) {
+    return signIn.page(request, status, problem, next);
+  }
+
+  private String offered(ServerRequest request) {
+    String provider = request.pathVariable("provider");
+    if (providers.offered().stream().noneMatch(o -> o.id().equals(provider))) {
+      throw ApiException.notFound("no identity provider " + provider + " is configured here");
+    }
+    return provider;
+  }
+
+  private static String clip(String said) {
+    return said.length() > 200 ? said.substring(0, 200) + "…" : said;
+  }
+}
