@@ -4,6 +4,7 @@ import dev.trainyard.common.event.PublicEvent;
 import dev.trainyard.common.event.PullRequestBatchEvent;
 import dev.trainyard.common.event.PullRequestEvent;
 import dev.trainyard.common.event.QueueFreezeEvent;
+import dev.trainyard.common.event.QueueUpdatedEvent;
 import dev.trainyard.common.net.PathSegments;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
@@ -28,8 +29,8 @@ import java.util.List;
 
 /**
  * Maps engine events to the {@code pull_request.*} bodies of API.md §7, one per PR the event moved,
- * a {@code pull_request_batch.*} body when the run carries a batch, and {@code queue.frozen} /
- * {@code queue.unfrozen}.
+ * a {@code pull_request_batch.*} body when the run carries a batch, {@code queue.frozen} / {@code
+ * queue.unfrozen}, and {@code queue.updated} when {@code updateQueue} changed the queue.
  */
 public final class PublicEvents {
   private final String publicUrl;
@@ -101,6 +102,11 @@ public final class PublicEvents {
       return List.of(
           QueueFreezeEvent.frozen(
               key.repo(), key.branch(), now, e.freeze().reason(), e.freeze().until()));
+    } else if (event instanceof QueueEvent.QueueUpdated e) {
+      QueueKey key = state.key();
+      return List.of(
+          QueueUpdatedEvent.of(
+              key.repo(), key.branch(), now, e.state().wire(), e.settings().version()));
     } else if (event instanceof QueueEvent.QueueUnfrozen e) {
       QueueKey key = state.key();
       return List.of(QueueFreezeEvent.unfrozen(key.repo(), key.branch(), now, e.expired()));

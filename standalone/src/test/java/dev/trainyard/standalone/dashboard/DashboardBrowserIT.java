@@ -185,6 +185,24 @@ class DashboardBrowserIT extends QueueScenario {
   }
 
   @Test
+  void aPauseAndAFreezeMadeElsewhereShowOnAnOpenPageWithoutAReload() {
+    create(api, name, 1);
+    browser.signIn(queuePath(), api.token());
+    browser.awaitLive();
+    browser.markDocument();
+    assertThat(browser.text("#queue-state .badge")).isEqualTo("running");
+
+    // queue.updated and queue.frozen reach the page through the events topic
+    update("\"state\":\"paused\"");
+    browser.await().until(d -> browser.text("#queue-state .badge").equals("paused"));
+    assertThat(api.post("/v1/freezeQueue", Api.body(name, "\"reason\":\"release 4.2\"")).status())
+        .isEqualTo(200);
+    browser.await().until(d -> browser.all("#landing-gate").size() == 1);
+    assertThat(browser.text("#landing-gate")).contains("release 4.2");
+    assertThat(browser.reloaded()).as("the page followed the queue without a reload").isFalse();
+  }
+
+  @Test
   void theAdminPicksAnOrganizationToLookAt() {
     create(api, name, 1);
     browser.signIn("/ui/", stack.admin().token());

@@ -26,8 +26,9 @@ import tools.jackson.databind.JsonNode;
  * Queue controls end to end on real git (API.md §2 {@code dependsOn}, {@code queuePosition}; §3
  * {@code mergeWindows}, {@code freeze}; §6 freezeQueue): a freeze during a flow lets the runs
  * finish and lands nothing until unfrozen, then lands them without new runs; a dependency chain
- * submitted in reverse order lands in dependency order; a failed middle PR cancels the last; bad
- * input is refused naming its field, storing nothing.
+ * submitted in reverse order lands in dependency order; a failed middle PR cancels the last; a
+ * pause and a settings change are announced ({@code queue.updated}); bad input is refused naming
+ * its field, storing nothing.
  */
 class QueueControlsIT extends QueueScenario {
 
@@ -91,6 +92,46 @@ class QueueControlsIT extends QueueScenario {
         events.stream().filter(e -> e.get("type").asString().equals(type)).toList();
     assertThat(found).as(type).hasSize(1);
     return found.get(0);
+  }
+
+  @Test
+  void aPauseAndASettingsChangeAreAnnouncedAsQueueUpdated() {
+    create(api, name, 1);
+    assertThat(api.post("/v1/updateQueue", body(name, "\"state\":\"paused\"")).status())
+        .isEqualTo(200);
+    assertThat(api.post("/v1/updateQueue", body(name, "\"concurrency\":3")).status())
+        .isEqualTo(200);
+    String version = queue().get("settingsVersion").asString();
+
+    List<JsonNode> updates =
+        Awaitility.await()
+            .atMost(QueueSteps.PATIENCE)
+            .until(
+                () ->
+                    events().stream()
+                        .filter(e -> e.get("type").asString().equals("queue.updated"))
+                        .toList(),
+                found -> found.size() == 2);
+    assertThat(updates.get(0).get("state").asString()).isEqualTo("paused");
+    assertThat(updates.get(1).get("state").asString()).isEqualTo("paused");
+    assertThat(updates.get(1).get("settings_version").asString()).isEqualTo(version);
+    assertThat(updates.get(1).get("target_branch").asString()).isEqualTo("main");
+    for (JsonNode update : updates) {
+      assertThat(
+              Api.contract()
+                  .checkWebhook(
+                      "queue.updated",
+                      java.util.Set.of(
+                          "webhook-id",
+                          "webhook-timestamp",
+                          "webhook-signature",
+                          "svix-id",
+                          "svix-timestamp",
+                          "svix-signature"),
+                      update.toString()))
+          .as("docs/openapi.yaml's queue.updated")
+          .isEmpty();
+    }
   }
 
   @Test
