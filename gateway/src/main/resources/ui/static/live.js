@@ -15,7 +15,8 @@
     pending = null;
     if (reading) { again = true; return; }
     reading = true;
-    fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+    // X-Trainyard-Refresh: the page reads itself, no one clicked (an idle session stays idle)
+    fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html", "X-Trainyard-Refresh": "1" } })
       .then(function (answer) {
         if (answer.redirected || !answer.ok) { window.location.reload(); return null; }
         return answer.text();

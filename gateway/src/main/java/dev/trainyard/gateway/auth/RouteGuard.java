@@ -36,6 +36,9 @@ public class RouteGuard {
   public static final String CSRF_FIELD = "_csrf";
   public static final String SIGN_IN = "/ui/sign-in";
 
+  /** Sent by an open page reading itself again after a live update (live.js), not by a person. */
+  public static final String REFRESH_HEADER = "X-Trainyard-Refresh";
+
   /** The pages an admin's session reaches before it has chosen an organization to look at. */
   private static final Set<String> ADMIN_WITHOUT_ORG =
       Set.of("/ui/", "/ui/organizations", "/ui/actions/look-at", "/ui/sign-out");
@@ -46,6 +49,7 @@ public class RouteGuard {
   private final GatewayProperties props;
   private final String adminHash;
   private final FormBodies forms;
+  private final Memberships memberships;
 
   /** A dashboard form's limits: the settings form is the largest, at some 2 KiB and 30 fields. */
   public static final long MAX_FORM_BYTES = 64 * 1024;
@@ -57,7 +61,9 @@ public class RouteGuard {
       Sessions sessions,
       OrgRateLimiter rateLimiter,
       GatewayProperties props,
-      HeldBodies bodies) {
+      HeldBodies bodies,
+      Memberships memberships) {
+    this.memberships = memberships;
     this.forms = new FormBodies(bodies, MAX_FORM_BYTES, MAX_FORM_FIELDS);
     this.organizations = organizations;
     this.sessions = sessions;
@@ -88,6 +94,7 @@ public class RouteGuard {
       ServerRequest request, HandlerFunction<ServerResponse> next) {
     return sessions
         .find(Sessions.cookieValue(request))
+        .map(this::current)
         .flatMap(session -> callerOf(session).map(caller -> new SignedIn(session, caller)))
         .map(Optional::of)
         .defaultIfEmpty(Optional.empty())
@@ -107,7 +114,7 @@ public class RouteGuard {
    */
   private Mono<Caller> callerOf(Sessions.Session session) {
     if (session.person() != null) {
-      return Mono.justOrEmpty(session.person().callerIn(session.org()));
+      return Mono.justOrEmpty(current(session).person().callerIn(session.org()));
     }
     if (session.admin()) {
       return adminHash != null && TokenHash.sameHash(adminHash, session.tokenHash())
@@ -118,6 +125,14 @@ public class RouteGuard {
         .tokenOfHash(session.tokenHash())
         .filter(token -> token.org().equals(session.org()))
         .map(Organizations.Token::caller);
+  }
+
+  /** {@code session} with its person's memberships as the rules give them now. */
+  private Sessions.Session current(Sessions.Session session) {
+    Person person = session.person();
+    return person == null
+        ? session
+        : session.with(person.withMemberships(memberships.of(person.provider(), person.keys())));
   }
 
   /** Whether the token the session signed in with still works (revocation ends it at once). */
@@ -143,8 +158,11 @@ public class RouteGuard {
     request.exchange().getAttributes().put(SESSION_ATTRIBUTE, session);
     request.exchange().getAttributes().put(Caller.ATTRIBUTE, caller);
     String path = request.path();
-    // an open page's live stream is no one at the keyboard: it does not keep a session awake
-    Mono<Void> touched = path.equals("/ui/events") ? Mono.empty() : sessions.touch(session);
+    // an open page's live stream, and the page reading itself again on it, are no one at the
+    // keyboard: they do not keep a session awake
+    boolean byPage =
+        path.equals("/ui/events") || request.headers().firstHeader(REFRESH_HEADER) != null;
+    Mono<Void> touched = byPage ? Mono.empty() : sessions.touch(session);
     return touched.then(Mono.defer(() -> enterTouched(request, next, session, path)));
   }
 

@@ -6,10 +6,8 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bson.Document;
@@ -45,7 +43,10 @@ public class Sessions {
    * {@code /} and this host alone, so neither a subdomain nor a plain-HTTP page can plant or shadow
    * it.
    */
-  public static final String TLS_COOKIE = "__Host-" + COOKIE; // see hostCookie
+  public static final String TLS_COOKIE = hostOnly(COOKIE);
+
+  /** The lifetime every session had before it was configurable. */
+  private static final Duration LEGACY = Duration.ofHours(12);
 
   /** How far an idle session's end may lag behind its last request before it is moved on. */
   static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
@@ -70,7 +71,14 @@ public class Sessions {
       String csrf,
       Instant expiresAt,
       Person person,
-      Instant idleUntil) {
+      Instant idleUntil,
+      Instant signedInAt) {
+
+    /** This session with {@code person} in place of the one it was stored with. */
+    public Session with(Person now) {
+      return new Session(
+          idHash, org, admin, tokenHash, csrf, expiresAt, now, idleUntil, signedInAt);
+    }
 
     /** The organizations this session may switch to: an admin's are all; a person's, theirs. */
     public boolean switches() {
@@ -90,21 +98,36 @@ public class Sessions {
 
   /** A session signed in with an API token ({@code admin}: the admin token). */
   public Mono<Created> create(String org, boolean admin, String tokenHash) {
-    return insert(org, admin, tokenHash, null, clock.instant().plus(lifetime));
+    Instant now = clock.instant();
+    return insert(org, admin, tokenHash, null, now, now.plus(lifetime));
   }
 
   /** A session of a person an identity provider vouched for, showing their first organization. */
   public Mono<Created> create(Person person) {
-    return insert(person.firstOrganization(), false, null, person, clock.instant().plus(lifetime));
+    Instant now = clock.instant();
+    return insert(person.firstOrganization(), false, null, person, now, now.plus(lifetime));
   }
 
   private Mono<Created> insert(
-      String org, boolean admin, String tokenHash, Person person, Instant expires) {
+      String org,
+      boolean admin,
+      String tokenHash,
+      Person person,
+      Instant signedInAt,
+      Instant expires) {
     String cookie = random();
     Instant idle = min(expires, clock.instant().plus(idleTimeout));
     Session session =
         new Session(
-            TokenHash.sha256(cookie), org, admin, tokenHash, random(), expires, person, idle);
+            TokenHash.sha256(cookie),
+            org,
+            admin,
+            tokenHash,
+            random(),
+            expires,
+            person,
+            idle,
+            signedInAt);
     Document doc =
         new Document("_id", session.idHash())
             .append("org", org)
@@ -112,19 +135,15 @@ public class Sessions {
             .append("tokenHash", tokenHash)
             .append("csrf", session.csrf())
             .append("expiresAt", Date.from(expires))
-            .append("idleUntil", Date.from(idle));
+            .append("idleUntil", Date.from(idle))
+            .append("signedInAt", Date.from(signedInAt));
     if (person != null) {
-      List<Document> memberships = new ArrayList<>();
-      person
-          .memberships()
-          .forEach(
-              (slug, role) ->
-                  memberships.add(new Document("org", slug).append("role", role.wire())));
       doc.append(
           "person",
           new Document("id", person.id())
               .append("name", person.name())
-              .append("memberships", memberships));
+              .append("provider", person.provider())
+              .append("keys", person.keys()));
     }
     return mongo.insert(doc, COLLECTION).thenReturn(new Created(cookie, session));
   }
@@ -168,14 +187,26 @@ public class Sessions {
     return mongo
         .findById(hash, Document.class, COLLECTION)
         .map(doc -> session(hash, doc))
-        .filter(
-            s -> s.expiresAt().isAfter(clock.instant()) && s.idleUntil().isAfter(clock.instant()));
+        .filter(this::live);
+  }
+
+  /**
+   * Neither expired, nor idle too long, nor older than the lifetime configured now (a lifetime
+   * shortened after sign-in ends the sessions it no longer allows).
+   */
+  private boolean live(Session s) {
+    Instant now = clock.instant();
+    return s.expiresAt().isAfter(now)
+        && s.idleUntil().isAfter(now)
+        && s.signedInAt().plus(lifetime).isAfter(now);
   }
 
   private static Session session(String hash, Document doc) {
     Date expires = doc.getDate("expiresAt");
     // sessions stored before the idle timeout existed end at their absolute expiry
     Date idle = doc.get("idleUntil") instanceof Date d ? d : expires;
+    Date signedIn =
+        doc.get("signedInAt") instanceof Date d ? d : Date.from(expires.toInstant().minus(LEGACY));
     return new Session(
         hash,
         doc.getString("org"),
@@ -184,19 +215,21 @@ public class Sessions {
         doc.getString("csrf"),
         expires.toInstant(),
         person(doc.get("person", Document.class)),
-        idle.toInstant());
+        idle.toInstant(),
+        signedIn.toInstant());
   }
 
+  /** The person a session names, without memberships: the route guard reads them again. */
   private static Person person(Document doc) {
     if (doc == null) {
       return null;
     }
-    Map<String, Role> memberships = new HashMap<>();
-    for (Document membership : doc.getList("memberships", Document.class, List.of())) {
-      Role.parse(membership.getString("role"))
-          .ifPresent(role -> memberships.put(membership.getString("org"), role));
-    }
-    return new Person(doc.getString("id"), doc.getString("name"), memberships);
+    return new Person(
+        doc.getString("id"),
+        doc.getString("name"),
+        doc.getString("provider"),
+        doc.getList("keys", String.class, List.of()),
+        Map.of());
   }
 
   /**
@@ -205,7 +238,13 @@ public class Sessions {
    * new one); it ends when the old one would have, and the old one ends now.
    */
   public Mono<Created> switchTo(Session session, String org) {
-    return insert(org, session.admin(), session.tokenHash(), session.person(), session.expiresAt())
+    return insert(
+            org,
+            session.admin(),
+            session.tokenHash(),
+            session.person(),
+            session.signedInAt(),
+            session.expiresAt())
         .flatMap(created -> delete(session).thenReturn(created));
   }
 
@@ -214,13 +253,7 @@ public class Sessions {
    * a session someone planted or left behind in it does not live on beside the new one.
    */
   public Mono<Void> endEarlier(ServerRequest request) {
-    String earlier = cookieValue(request);
-    if (earlier == null || earlier.isEmpty() || earlier.length() > 100) {
-      return Mono.empty();
-    }
-    return mongo
-        .remove(Query.query(Criteria.where("_id").is(TokenHash.sha256(earlier))), COLLECTION)
-        .then();
+    return find(cookieValue(request)).flatMap(this::delete);
   }
 
   public Mono<Void> delete(Session session) {
@@ -245,7 +278,7 @@ public class Sessions {
   /** The value of this host's cookie {@code name} (see {@link #hostCookie}); null when none. */
   public static String cookieValue(ServerRequest request, String name) {
     boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
-    HttpCookie cookie = request.cookies().getFirst(tls ? "__Host-" + name : name);
+    HttpCookie cookie = request.cookies().getFirst(tls ? hostOnly(name) : name);
     return cookie == null ? null : cookie.getValue();
   }
 
@@ -261,6 +294,11 @@ public class Sessions {
         request,
         created.cookieValue(),
         Duration.between(clock.instant(), created.session().expiresAt()));
+  }
+
+  /** The name a cookie has over TLS: {@code __Host-<name>}, this host's alone. */
+  private static String hostOnly(String name) {
+    return "__Host-" + name;
   }
 
   /** A cookie that ends the browser's session. */
@@ -280,7 +318,7 @@ public class Sessions {
   public static ResponseCookie hostCookie(
       ServerRequest request, String name, String value, Duration maxAge) {
     boolean tls = SecurityHeaders.overTls(request.exchange().getRequest());
-    return ResponseCookie.from(tls ? "__Host-" + name : name, value)
+    return ResponseCookie.from(tls ? hostOnly(name) : name, value)
         .httpOnly(true)
         .sameSite("Lax")
         .secure(tls)

@@ -206,7 +206,7 @@ public record GatewayProperties(
       redirectBaseUrl =
           redirectBaseUrl == null || redirectBaseUrl.isBlank()
               ? null
-              : redirectBaseUrl.replaceAll("/+$", "");
+              : withoutDefaultPort(redirectBaseUrl.strip().replaceAll("/+$", ""));
     }
   }
 
@@ -270,6 +270,15 @@ public record GatewayProperties(
     public boolean enabled() {
       return clientId != null;
     }
+  }
+
+  /**
+   * {@code https://host:443} as browsers and providers write it, {@code https://host}: a provider
+   * comparing redirect URIs exactly would refuse the one with the port.
+   */
+  static String withoutDefaultPort(String url) {
+    return url.replaceFirst("^(https://[^/:]+):443(?=/|$)", "$1")
+        .replaceFirst("^(http://[^/:]+):80(?=/|$)", "$1");
   }
 
   private static String blankToNull(String value) {

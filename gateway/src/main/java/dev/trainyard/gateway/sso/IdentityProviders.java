@@ -29,23 +29,25 @@ public class IdentityProviders implements ReactiveClientRegistrationRepository {
   /** How long reading the provider's discovery document may take before a sign-in gives up. */
   static final Duration DISCOVERY_TIMEOUT = Duration.ofSeconds(10);
 
+  /** How long a failed discovery read answers for the provider before it is tried again. */
+  static final Duration FAILURE_KEPT = Duration.ofSeconds(30);
+
+  /** A discovered registration is kept for the gateway's life. */
+  private static final Duration KEPT = Duration.ofDays(3650);
+
   /** A provider as the sign-in page offers it. */
   public record Offered(String id, String label) {}
 
   private final GatewayProperties.Sso sso;
   private final String redirectUri;
   private final ClientRegistration github;
-  private final AtomicReference<ClientRegistration> discovered = new AtomicReference<>();
-  private final RoleRules oidcRules;
-  private final RoleRules githubRules;
+  private final AtomicReference<Mono<ClientRegistration>> discovery = new AtomicReference<>();
 
   public IdentityProviders(GatewayProperties props) {
     this.sso = props.sso();
     this.redirectUri =
         (sso.redirectBaseUrl() == null ? "{baseUrl}" : sso.redirectBaseUrl())
             + "/ui/sign-in/{registrationId}/callback";
-    this.oidcRules = RoleRules.parse("TRAINYARD_SSO_OIDC_ROLES", sso.oidc().roles(), false);
-    this.githubRules = RoleRules.parse("TRAINYARD_SSO_GITHUB_ROLES", sso.github().roles(), true);
     GatewayProperties.GithubSignIn gh = sso.github();
     String api = gh.apiUrl() != null ? gh.apiUrl() : props.github().apiUrl();
     this.github =
@@ -79,20 +81,11 @@ public class IdentityProviders implements ReactiveClientRegistrationRepository {
     return offered;
   }
 
-  /** The rules that map what {@code provider} says about a person. */
-  public RoleRules rules(String provider) {
-    return provider.equals(GITHUB) ? githubRules : oidcRules;
-  }
-
-  /** The OpenID Connect claim that lists a person's groups. */
-  public String groupsClaim() {
-    return sso.oidc().groupsClaim();
-  }
-
   /**
    * The registration of {@code registrationId}; empty for a provider this deployment does not
-   * offer. The OpenID Connect provider's is read from its issuer once and kept; a failed read is
-   * not kept, so the next sign-in tries again.
+   * offer. The OpenID Connect provider's is read from its issuer once, by one read that every
+   * sign-in waiting for it shares, and kept; a failed read is kept {@link #FAILURE_KEPT} (sign-ins
+   * meanwhile fail at once instead of each holding a thread), then tried again.
    */
   @Override
   public Mono<ClientRegistration> findByRegistrationId(String registrationId) {
@@ -102,10 +95,15 @@ public class IdentityProviders implements ReactiveClientRegistrationRepository {
     if (!registrationId.equals(OIDC) || !sso.oidc().enabled()) {
       return Mono.empty();
     }
-    ClientRegistration known = discovered.get();
-    if (known != null) {
-      return Mono.just(known);
+    Mono<ClientRegistration> shared = discovery.get();
+    if (shared == null) {
+      discovery.compareAndSet(null, discover());
+      shared = discovery.get();
     }
+    return shared;
+  }
+
+  private Mono<ClientRegistration> discover() {
     GatewayProperties.Oidc oidc = sso.oidc();
     return Mono.fromCallable(
             () ->
@@ -119,6 +117,6 @@ public class IdentityProviders implements ReactiveClientRegistrationRepository {
                     .build())
         .subscribeOn(Schedulers.boundedElastic()) // the discovery read blocks
         .timeout(DISCOVERY_TIMEOUT)
-        .doOnNext(discovered::set);
+        .cache(found -> KEPT, failed -> FAILURE_KEPT, () -> Duration.ZERO);
   }
 }

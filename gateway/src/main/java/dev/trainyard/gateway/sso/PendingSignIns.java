@@ -2,6 +2,7 @@ package dev.trainyard.gateway.sso;
 
 import dev.trainyard.gateway.auth.TokenHash;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Date;
 import java.util.HashMap;
@@ -41,19 +42,27 @@ public class PendingSignIns {
   }
 
   public Mono<Void> save(OAuth2AuthorizationRequest request, String next) {
-    Document doc =
-        new Document("_id", TokenHash.sha256(request.getState()))
-            .append("next", next)
-            .append("authorizationUri", request.getAuthorizationUri())
-            .append("clientId", request.getClientId())
-            .append("redirectUri", request.getRedirectUri())
-            .append("scopes", List.copyOf(request.getScopes()))
-            .append("state", request.getState())
-            .append("additionalParameters", strings(request.getAdditionalParameters()))
-            .append("attributes", strings(request.getAttributes()))
-            .append("authorizationRequestUri", request.getAuthorizationRequestUri())
-            .append("expiresAt", Date.from(clock.instant().plus(KEPT)));
-    return mongo.insert(doc, COLLECTION).then();
+    return mongo.insert(document(request, next, clock.instant().plus(KEPT)), COLLECTION).then();
+  }
+
+  /**
+   * The document a pending sign-in is kept as. Its id is the state's hash, so the one lookup a
+   * callback makes needs no second index; the state itself is kept too, as the request it rebuilds
+   * must carry it (it is no secret once the browser has been sent to the provider, and lives ten
+   * minutes).
+   */
+  static Document document(OAuth2AuthorizationRequest request, String next, Instant expires) {
+    return new Document("_id", TokenHash.sha256(request.getState()))
+        .append("next", next)
+        .append("authorizationUri", request.getAuthorizationUri())
+        .append("clientId", request.getClientId())
+        .append("redirectUri", request.getRedirectUri())
+        .append("scopes", List.copyOf(request.getScopes()))
+        .append("state", request.getState())
+        .append("additionalParameters", strings(request.getAdditionalParameters()))
+        .append("attributes", strings(request.getAttributes()))
+        .append("authorizationRequestUri", request.getAuthorizationRequestUri())
+        .append("expiresAt", Date.from(expires));
   }
 
   /** The sign-in {@code state} names, removed so it cannot be completed twice; empty if none. */
@@ -67,7 +76,7 @@ public class PendingSignIns {
         .map(PendingSignIns::pending);
   }
 
-  private static Pending pending(Document doc) {
+  static Pending pending(Document doc) {
     OAuth2AuthorizationRequest request =
         OAuth2AuthorizationRequest.authorizationCode()
             .authorizationUri(doc.getString("authorizationUri"))

@@ -1,8 +1,10 @@
 package dev.trainyard.gateway.sso;
 
+import dev.trainyard.gateway.auth.Memberships;
 import dev.trainyard.gateway.auth.Organizations;
 import dev.trainyard.gateway.auth.Person;
 import dev.trainyard.gateway.auth.Role;
+import dev.trainyard.gateway.config.GatewayProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,7 +28,7 @@ import reactor.core.publisher.Mono;
  * ({@code org}) of the person. A rule naming an organization that does not exist gives nothing.
  */
 @Component
-public class People {
+public class People implements Memberships {
   /** GitHub's largest page; a person in more teams than this is mapped by their first 100. */
   static final int PER_PAGE = 100;
 
@@ -35,30 +37,48 @@ public class People {
   private static final ParameterizedTypeReference<List<Map<String, Object>>> LIST =
       new ParameterizedTypeReference<>() {};
 
-  private final IdentityProviders providers;
   private final Organizations organizations;
   private final WebClient web;
+  private final RoleRules oidcRules;
+  private final RoleRules githubRules;
+  private final String groupsClaim;
 
-  public People(IdentityProviders providers, Organizations organizations) {
-    this.providers = providers;
+  public People(GatewayProperties props, Organizations organizations) {
     this.organizations = organizations;
     this.web = WebClient.create();
+    GatewayProperties.Sso sso = props.sso();
+    this.oidcRules = RoleRules.parse("TRAINYARD_SSO_OIDC_ROLES", sso.oidc().roles(), false);
+    this.githubRules = RoleRules.parse("TRAINYARD_SSO_GITHUB_ROLES", sso.github().roles(), true);
+    this.groupsClaim = sso.oidc().groupsClaim();
   }
 
-  /** The person {@code signedIn} names, with the organizations they may look at (maybe none). */
+  @Override
+  public Map<String, Role> of(String provider, List<String> keys) {
+    return (provider.equals(IdentityProviders.GITHUB) ? githubRules : oidcRules).memberships(keys);
+  }
+
+  /**
+   * The person {@code signedIn} names, with the organizations they may look at (maybe none: a rule
+   * naming an organization that does not exist gives nothing). A GitHub user is named by their
+   * numeric id, which a rename keeps and a new account never reuses.
+   */
   public Mono<Person> of(String provider, OAuth2LoginAuthenticationToken signedIn) {
     OAuth2User user = signedIn.getPrincipal();
     Mono<List<String>> keys =
         user instanceof OidcUser oidc
-            ? Mono.just(groups(oidc.getClaims().get(providers.groupsClaim())))
+            ? Mono.just(groups(oidc.getClaims().get(groupsClaim)))
             : githubKeys(signedIn);
     String id =
-        provider + ":" + (user instanceof OidcUser oidc ? oidc.getSubject() : user.getName());
+        provider
+            + ":"
+            + (user instanceof OidcUser oidc
+                ? oidc.getSubject()
+                : String.valueOf((Object) user.getAttribute("id")));
     String name = user instanceof OidcUser oidc ? nameOf(oidc) : user.getName();
     return keys.flatMap(
         held ->
-            existing(providers.rules(provider).memberships(held))
-                .map(memberships -> new Person(id, name, memberships)));
+            existing(of(provider, held))
+                .map(memberships -> new Person(id, name, provider, held, memberships)));
   }
 
   private static String nameOf(OidcUser oidc) {

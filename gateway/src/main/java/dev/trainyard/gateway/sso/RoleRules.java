@@ -22,6 +22,9 @@ public final class RoleRules {
 
   private record Rule(String key, String org, Role role) {}
 
+  /** A person's roles from least to most: viewer and operator read, operator and admin act. */
+  private static final List<Role> PEOPLE = List.of(Role.VIEWER, Role.OPERATOR, Role.ADMIN);
+
   private final List<Rule> rules;
   private final boolean ignoreCase;
 
@@ -51,7 +54,7 @@ public final class RoleRules {
     }
     Role role =
         Role.parse(m.group(3))
-            .filter(r -> r != Role.SUBMIT)
+            .filter(PEOPLE::contains)
             .orElseThrow(
                 () ->
                     new IllegalArgumentException(

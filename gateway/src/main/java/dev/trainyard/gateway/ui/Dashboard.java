@@ -121,7 +121,9 @@ public class Dashboard {
     Flux<String> reachable =
         session.admin()
             ? organizations.slugs()
-            : Flux.fromIterable(new java.util.TreeSet<>(session.person().memberships().keySet()));
+            : Flux.fromIterable(new java.util.TreeSet<>(session.person().memberships().keySet()))
+                // a rule may name an organization not created yet
+                .filterWhen(organizations::exists);
     return reachable
         .collectList()
         .flatMap(

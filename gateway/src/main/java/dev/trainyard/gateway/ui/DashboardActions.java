@@ -278,9 +278,9 @@ public class DashboardActions {
             form -> {
               String org = RepoNames.segment("org", field(form, "org"));
               Mono<Boolean> reachable =
-                  session.admin()
+                  session.admin() || session.person().memberships().containsKey(org)
                       ? organizations.exists(org)
-                      : Mono.just(session.person().memberships().containsKey(org));
+                      : Mono.just(false);
               return reachable.flatMap(
                   yes ->
                       yes

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -153,10 +154,10 @@ public class SignIn {
   }
 
   /**
-   * Counts a sign-in attempt (a token sent, a trip to an identity provider started or come back)
-   * from {@code address}: null while it is within the throttle, else the 429 to answer.
+   * Counts a token sign-in attempt from {@code address}: null while it is within the throttle, else
+   * the 429 to answer.
    */
-  ApiException counted(String address) {
+  private ApiException counted(String address) {
     long wait = byAddress.attempt(address);
     if (wait > 0) {
       log.warn("sign-in refused: too many attempts from {}", address);
@@ -205,12 +206,21 @@ public class SignIn {
                 }));
   }
 
-  /** The browser, now signed in as {@code created}, goes on to {@code next}. */
-  Mono<ServerResponse> signedIn(ServerRequest request, Sessions.Created created, String next) {
-    return Pages.redirect(next).cookie(sessions.cookie(request, created)).build();
+  /**
+   * The browser, now signed in as {@code created}, goes on to {@code next} (with {@code also}, the
+   * other cookies the answer sets).
+   */
+  Mono<ServerResponse> signedIn(
+      ServerRequest request, Sessions.Created created, String next, ResponseCookie... also) {
+    ServerResponse.BodyBuilder answer =
+        Pages.redirect(next).cookie(sessions.cookie(request, created));
+    for (ResponseCookie cookie : also) {
+      answer.cookie(cookie);
+    }
+    return answer.build();
   }
 
-  private static ApiException throttled(long seconds) {
+  static ApiException throttled(long seconds) {
     return ApiException.tooManyRequests(
         "too many sign-in attempts; try again in " + seconds + " s", seconds);
   }

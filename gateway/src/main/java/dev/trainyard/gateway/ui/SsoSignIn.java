@@ -3,12 +3,15 @@ package dev.trainyard.gateway.ui;
 import dev.trainyard.gateway.auth.Person;
 import dev.trainyard.gateway.auth.Sessions;
 import dev.trainyard.gateway.auth.TokenHash;
+import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
+import dev.trainyard.gateway.limits.AttemptThrottle;
 import dev.trainyard.gateway.sso.IdentityProviders;
 import dev.trainyard.gateway.sso.PendingSignIns;
 import dev.trainyard.gateway.sso.People;
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +29,10 @@ import org.springframework.security.oauth2.client.web.server.DefaultServerOAuth2
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExchange;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.stereotype.Component;
-import org.springframework.web.reactive.function.client.WebClientException;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
@@ -42,7 +46,10 @@ import reactor.core.publisher.Mono;
  * organizations and roles ({@link People}) and starts a session under a new id, ending the one the
  * browser had. A callback from another browser (its state not in this one's cookie), a replayed or
  * expired one, a provider's refusal and a person no rule maps all get the sign-in page with one
- * sentence and no session; both routes count against the sign-in throttle.
+ * sentence and no session. Starting counts against a throttle per client address ({@value
+ * #SHARED_ADDRESS_FACTOR} times the token form's, as an office signs in from one address); coming
+ * back stores nothing and needs this browser's state cookie. The provider unreachable or silent
+ * past its timeout: 503; answering what cannot be used: 502; the store's failures stay the store's.
  */
 @Component
 public class SsoSignIn {
@@ -50,6 +57,16 @@ public class SsoSignIn {
   static final String STATE_COOKIE = "trainyard_sign_in";
 
   private static final int MAX_STATE = 512;
+
+  /**
+   * Sign-ins a client address may start per minute, as a multiple of the token form's: people
+   * behind one office address all sign in at nine, and a start only stores a pending request.
+   */
+  static final int SHARED_ADDRESS_FACTOR = 6;
+
+  /** How long the provider may take to redeem a code and say who the person is. */
+  static final Duration PROVIDER_TIMEOUT = Duration.ofSeconds(15);
+
   private static final Logger log = LoggerFactory.getLogger(SsoSignIn.class);
 
   private final IdentityProviders providers;
@@ -60,13 +77,18 @@ public class SsoSignIn {
   private final DefaultServerOAuth2AuthorizationRequestResolver resolver;
   private final ReactiveAuthenticationManager oidc;
   private final ReactiveAuthenticationManager github;
+  private final AttemptThrottle starts;
 
   public SsoSignIn(
       IdentityProviders providers,
       PendingSignIns pending,
       People people,
       Sessions sessions,
-      SignIn signIn) {
+      SignIn signIn,
+      GatewayProperties props,
+      InstantSource clock) {
+    int perMinute = SHARED_ADDRESS_FACTOR * props.dashboard().signInPerMinute();
+    this.starts = new AttemptThrottle(perMinute, 2 * perMinute, SignIn.REMEMBERED, clock);
     this.providers = providers;
     this.pending = pending;
     this.people = people;
@@ -88,28 +110,36 @@ public class SsoSignIn {
   public Mono<ServerResponse> start(ServerRequest request) {
     String provider = offered(request);
     String next = SignIn.next(request.queryParam("next").orElse(null));
-    ApiException refused = signIn.counted(signIn.clientAddress(request));
-    if (refused != null) {
-      return Mono.error(refused);
+    String address = signIn.clientAddress(request);
+    long wait = starts.attempt(address);
+    if (wait > 0) {
+      log.warn("sign-in with {} refused: too many started from {}", provider, address);
+      return Mono.error(SignIn.throttled(wait));
     }
     return resolver
         .resolve(request.exchange(), provider)
+        .onErrorMap(ProviderFailure::new) // the discovery read's; the store's stay what they are
         .flatMap(
             authorization ->
-                pending
-                    .save(authorization, next)
-                    .then(
-                        ServerResponse.seeOther(
-                                URI.create(authorization.getAuthorizationRequestUri()))
-                            .cookie(
-                                Sessions.hostCookie(
-                                    request,
-                                    STATE_COOKIE,
-                                    authorization.getState(),
-                                    PendingSignIns.KEPT))
-                            .build()))
+                pending.save(authorization, next).then(toProvider(request, authorization)))
         .onErrorResume(
-            e -> !(e instanceof ApiException), e -> unreachable(request, provider, next, e));
+            ProviderFailure.class, e -> unreachable(request, provider, next, e.getCause()));
+  }
+
+  /** Something the identity provider did (or did not do), told apart from the store's failures. */
+  private static final class ProviderFailure extends RuntimeException {
+    ProviderFailure(Throwable cause) {
+      super(cause);
+    }
+  }
+
+  private static Mono<ServerResponse> toProvider(
+      ServerRequest request, OAuth2AuthorizationRequest authorization) {
+    return ServerResponse.seeOther(URI.create(authorization.getAuthorizationRequestUri()))
+        .cookie(
+            Sessions.hostCookie(
+                request, STATE_COOKIE, authorization.getState(), PendingSignIns.KEPT))
+        .build();
   }
 
   /** {@code GET /ui/sign-in/{provider}/callback}: back from the provider. */
@@ -136,7 +166,7 @@ public class SsoSignIn {
     return pending
         .take(state)
         .filter(p -> provider.equals(p.request().getAttribute("registration_id")))
-        .flatMap(p -> complete(request, provider, address, p))
+        .flatMap(p -> Mono.defer(() -> complete(request, provider, address, p)))
         .switchIfEmpty(
             Mono.defer(
                 () ->
@@ -159,8 +189,16 @@ public class SsoSignIn {
           "The identity provider did not sign you in: " + clip(said),
           p.next());
     }
+    String code = request.queryParam("code").orElse("");
+    if (code.isBlank()) {
+      return problem(
+          request,
+          HttpStatus.BAD_REQUEST,
+          "That sign-in came back without a code; sign in again.",
+          p.next());
+    }
     OAuth2AuthorizationResponse response =
-        OAuth2AuthorizationResponse.success(request.queryParam("code").orElse(""))
+        OAuth2AuthorizationResponse.success(code)
             .redirectUri(p.request().getRedirectUri())
             .state(p.request().getState())
             .build();
@@ -173,8 +211,10 @@ public class SsoSignIn {
                 manager.authenticate(
                     new OAuth2AuthorizationCodeAuthenticationToken(
                         registration, new OAuth2AuthorizationExchange(p.request(), response))))
+        .timeout(PROVIDER_TIMEOUT)
         .cast(OAuth2LoginAuthenticationToken.class)
         .flatMap(signedIn -> people.of(provider, signedIn))
+        .onErrorMap(e -> !(e instanceof OAuth2AuthenticationException), ProviderFailure::new)
         .flatMap(person -> admit(request, provider, address, person, p.next()))
         .onErrorResume(
             OAuth2AuthenticationException.class,
@@ -195,7 +235,7 @@ public class SsoSignIn {
                   p.next());
             })
         .onErrorResume(
-            e -> !(e instanceof ApiException), e -> unreachable(request, provider, p.next(), e));
+            ProviderFailure.class, e -> unreachable(request, provider, p.next(), e.getCause()));
   }
 
   private Mono<ServerResponse> admit(
@@ -226,24 +266,33 @@ public class SsoSignIn {
         .then(sessions.create(person))
         .flatMap(
             created ->
-                Pages.redirect(next)
-                    .cookie(sessions.cookie(request, created))
-                    .cookie(Sessions.hostCookie(request, STATE_COOKIE, "", Duration.ZERO))
-                    .build());
+                signIn.signedIn(
+                    request,
+                    created,
+                    next,
+                    Sessions.hostCookie(request, STATE_COOKIE, "", Duration.ZERO)));
   }
 
+  /**
+   * The provider could not be reached or did not answer in time (503), or answered what this
+   * gateway cannot use (502): the sign-in page says so.
+   */
   private Mono<ServerResponse> unreachable(
       ServerRequest request, String provider, String next, Throwable e) {
-    boolean away =
-        e instanceof WebClientException
-            || e instanceof TimeoutException
-            || e.getCause() instanceof java.io.IOException;
+    boolean away = false;
+    for (Throwable t = e; t != null && !away; t = t.getCause()) {
+      away =
+          t instanceof java.io.IOException
+              || t instanceof WebClientRequestException
+              || t instanceof TimeoutException;
+    }
     log.warn("sign-in with {} failed: {}", provider, e.toString());
     return problem(
         request,
         away ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.BAD_GATEWAY,
-        "The identity provider could not be reached or answered in a way this gateway cannot"
-            + " use; try again in a minute.",
+        away
+            ? "The identity provider could not be reached; try again in a minute."
+            : "The identity provider answered in a way this gateway cannot use; ask an admin.",
         next);
   }
 

@@ -41,7 +41,7 @@ class GatewayPropertiesTest {
                 "TRAINYARD_SSO_OIDC_CLIENT_SECRET", "s3cret",
                 "TRAINYARD_SSO_OIDC_ROLES", "eng=acme:operator,platform=acme:admin",
                 "TRAINYARD_SSO_GITHUB_CLIENT_ID", "Iv1.abc",
-                "TRAINYARD_SSO_REDIRECT_BASE_URL", "https://merge.example.com/",
+                "TRAINYARD_SSO_REDIRECT_BASE_URL", "https://merge.example.com:443/",
                 "TRAINYARD_DASHBOARD_SESSION_IDLE_TIMEOUT", "45m",
                 "TRAINYARD_DASHBOARD_TOKEN_SIGN_IN", "false"));
 

@@ -18,7 +18,8 @@ class LiveStreamsTest {
   private final InstantSource clock = () -> Instant.ofEpochMilli(millis.get());
 
   private static Sessions.Session session(String id, String org) {
-    return new Sessions.Session(id, org, false, "t", "c", Instant.MAX, null, Instant.MAX);
+    return new Sessions.Session(
+        id, org, false, "t", "c", Instant.MAX, null, Instant.MAX, Instant.MIN);
   }
 
   @Test

@@ -50,6 +50,10 @@ class SingleSignOnIT extends QueueScenario {
   private static final String ORG = TestStack.ORG;
   private static final Duration IDLE = Duration.ofMinutes(30);
   private static final String PASSWORD = IdentityProviderProcess.PASSWORD;
+
+  /** An organization ada may look at besides acme's; created by the test that needs it. */
+  private static final String SECOND_ORG = "beta-org";
+
   private IdentityProviderProcess provider;
   private GithubSimulator github;
 
@@ -78,7 +82,9 @@ class SingleSignOnIT extends QueueScenario {
             + ORG
             + ":operator,trainyard-admins="
             + ORG
-            + ":admin,trainyard-admins=no-such-org:admin");
+            + ":admin,trainyard-admins="
+            + SECOND_ORG
+            + ":viewer,trainyard-admins=no-such-org:admin");
     props.put("trainyard.sso.github.client-id", "Iv1.trainyard");
     props.put("trainyard.sso.github.client-secret", "github-secret");
     props.put("trainyard.sso.github.web-url", github.api().toString());
@@ -165,6 +171,12 @@ class SingleSignOnIT extends QueueScenario {
     assertThat(replayed.statusCode()).isEqualTo(400);
     assertThat(replayed.body()).contains("already used");
 
+    SignOnClient codeless = browserless();
+    HttpResponse<String> noCode =
+        codeless.get("/ui/sign-in/oidc/callback?state=" + state(codeless));
+    assertThat(noCode.statusCode()).isEqualTo(400);
+    assertThat(noCode.body()).contains("without a code");
+
     SignOnClient forger = browserless();
     String state = state(forger);
     HttpResponse<String> forged =
@@ -206,6 +218,45 @@ class SingleSignOnIT extends QueueScenario {
   }
 
   @Test
+  void aPersonOfSeveralOrganizationsSwitchesBetweenTheirsOnly() {
+    Api.Response created =
+        stack.admin().post("/admin/v1/createOrganization", "{\"slug\":\"" + SECOND_ORG + "\"}");
+    assertThat(created.status()).as(created.body()).isIn(200, 409);
+    String stranger = stack.otherOrganization().slug();
+    SignOnClient ada = browserless();
+    ada.signIn("oidc", "ada", PASSWORD);
+    String first = ada.session();
+
+    HttpResponse<String> choices = ada.get("/ui/organizations");
+    assertThat(choices.statusCode()).isEqualTo(200);
+    assertThat(choices.body())
+        .contains("Look at " + ORG)
+        .contains("Look at " + SECOND_ORG)
+        .as("a rule's organization that does not exist is not offered")
+        .doesNotContain("no-such-org")
+        .doesNotContain(stranger);
+    String csrf = hidden(choices.body(), "_csrf");
+    String key = hidden(choices.body(), "_key");
+
+    HttpResponse<String> refused =
+        ada.post("/ui/actions/look-at", "_csrf=" + csrf + "&_key=" + key + "&org=" + stranger);
+    assertThat(refused.statusCode()).isEqualTo(404);
+    HttpResponse<String> switched =
+        ada.post("/ui/actions/look-at", "_csrf=" + csrf + "&_key=" + key + "x&org=" + SECOND_ORG);
+    assertThat(switched.statusCode()).as(switched.body()).isEqualTo(303);
+    assertThat(ada.session()).as("a new session id").isNotEqualTo(first);
+    assertThat(ada.get("/ui/").body()).contains("ada@example.test · " + SECOND_ORG);
+    // a viewer there: the audit log is an admin's page
+    assertThat(ada.get("/ui/audit").statusCode()).isEqualTo(403);
+  }
+
+  private static String hidden(String page, String field) {
+    Matcher m = Pattern.compile("name=\"" + field + "\" value=\"([^\"]+)\"").matcher(page);
+    assertThat(m.find()).as(field + " on " + page).isTrue();
+    return m.group(1);
+  }
+
+  @Test
   void theTokenFormIsSwitchedOffAndTheProvidersAreOffered() {
     SignOnClient client = browserless();
     HttpResponse<String> form = client.get("/ui/sign-in");
@@ -239,6 +290,10 @@ class SingleSignOnIT extends QueueScenario {
       HttpResponse<String> ended = idle.get("/ui/");
       assertThat(ended.statusCode()).isEqualTo(303);
       assertThat(location(ended)).contains("/ui/sign-in");
+      // an open page reading itself again after a live update is no one at the keyboard
+      Instant before = idleUntil(sessions, busy.session());
+      assertThat(busy.refresh("/ui/").statusCode()).isEqualTo(200);
+      assertThat(idleUntil(sessions, busy.session())).isEqualTo(before);
       assertThat(busy.get("/ui/").statusCode()).isEqualTo(200);
       assertThat(idleUntil(sessions, busy.session()))
           .isAfter(Instant.now().plus(IDLE).minusSeconds(60));
@@ -271,7 +326,9 @@ class SingleSignOnIT extends QueueScenario {
     assertThat(paused.statusCode()).as(paused.body()).isEqualTo(303);
     assertThat(queueState()).isEqualTo("paused");
     JsonNode events = auditEvents("updateQueue");
-    assertThat(events.get(0).get("actor").get("id").asString()).isEqualTo("person:github:octocat");
+    // named by GitHub's numeric id, which a rename keeps
+    assertThat(events.get(0).get("actor").get("id").asString()).isEqualTo("person:github:583231");
+    assertThat(events.get(0).get("actor").get("name").asString()).isEqualTo("octocat");
     assertThat(events.get(0).get("actor").get("role").asString()).isEqualTo("operator");
 
     github.atTheKeyboard("hubot", false);
@@ -294,10 +351,7 @@ class SingleSignOnIT extends QueueScenario {
   /** The hidden fields of the queue page's forms (CSRF token, form key) and {@code back}. */
   private String form(SignOnClient client, String back) {
     String page = client.get("/ui/queues/github.com/acme/" + name + "/main").body();
-    Matcher csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(page);
-    Matcher key = Pattern.compile("name=\"_key\" value=\"([^\"]+)\"").matcher(page);
-    assertThat(csrf.find() && key.find()).as(page).isTrue();
-    return "_csrf=" + csrf.group(1) + "&_key=" + key.group(1) + "&back=" + back;
+    return "_csrf=" + hidden(page, "_csrf") + "&_key=" + hidden(page, "_key") + "&back=" + back;
   }
 
   private String queueState() {

@@ -35,6 +35,11 @@ public final class SignOnClient {
     return send(HttpRequest.newBuilder(absolute(url)).GET());
   }
 
+  /** A GET as an open page sends it to read itself again after a live update (live.js). */
+  public HttpResponse<String> refresh(String url) {
+    return send(HttpRequest.newBuilder(absolute(url)).header("X-Trainyard-Refresh", "1").GET());
+  }
+
   /** A GET carrying {@code cookie} as given, whatever the jar holds. */
   public HttpResponse<String> send(String url, String cookie) {
     return send(HttpRequest.newBuilder(absolute(url)).header("cookie", cookie).GET());

@@ -30,7 +30,7 @@ import tools.jackson.databind.node.ObjectNode;
  * field for a bad code or wrong credentials; the user token then reads {@code /user}, {@code
  * /user/teams} and {@code /user/orgs}, whose answers start from GitHub's own examples. A redirect
  * URI must lie under the registered callback, and a loopback one may name any port, as GitHub
- * allows.
+ * allows; a code asked for with a PKCE challenge is redeemed only with its verifier.
  */
 final class PeopleSignIn {
   private static final Duration CODE_LIFETIME = Duration.ofMinutes(10);
@@ -40,7 +40,9 @@ final class PeopleSignIn {
 
   private record App(String clientId, String secret, URI callback) {}
 
-  private record Code(String clientId, String redirectUri, String login, Instant expires) {}
+  /** An issued code: for whom, and the PKCE challenge it was asked with (null: none). */
+  private record Code(
+      String clientId, String redirectUri, String login, Instant expires, String challenge) {}
 
   private final GithubSimulator github;
   private final InstantSource clock;
@@ -113,8 +115,9 @@ final class PeopleSignIn {
               + stateParam(state);
     } else {
       String code = UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+      Instant expires = clock.instant().plus(CODE_LIFETIME);
       codes.put(
-          code, new Code(app.clientId(), redirect, login, clock.instant().plus(CODE_LIFETIME)));
+          code, new Code(app.clientId(), redirect, login, expires, query.get("code_challenge")));
       location = redirect + "?code=" + code + stateParam(state);
     }
     exchange.getResponseHeaders().add("Location", location);
@@ -132,6 +135,10 @@ final class PeopleSignIn {
     if (code == null
         || !code.clientId().equals(app.clientId())
         || !clock.instant().isBefore(code.expires())) {
+      return error("bad_verification_code", "The code passed is incorrect or expired.");
+    }
+    if (code.challenge() != null && !code.challenge().equals(s256(params.get("code_verifier")))) {
+      // GitHub checks PKCE when the authorization asked with a challenge (S256)
       return error("bad_verification_code", "The code passed is incorrect or expired.");
     }
     if (params.containsKey("redirect_uri")
@@ -207,6 +214,20 @@ final class PeopleSignIn {
         && redirect.getHost().equals(callback.getHost())
         && (loopback || redirect.getPort() == callback.getPort())
         && redirect.getPath().startsWith(callback.getPath());
+  }
+
+  private static String s256(String verifier) {
+    if (verifier == null) {
+      return null;
+    }
+    try {
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(verifier.getBytes(StandardCharsets.US_ASCII));
+      return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void basicCredentials(HttpExchange exchange, Map<String, String> params) {
