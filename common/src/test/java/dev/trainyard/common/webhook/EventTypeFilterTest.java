@@ -15,7 +15,12 @@ class EventTypeFilterTest {
     "pull_request.*, pull_request_batch.merged, false",
     "pull_request.merged, pull_request.merged, true",
     "pull_request.merged, pull_request.failed, false",
-    "test_case.*|pull_request.failed, pull_request.failed, true"
+    "test_case.*|pull_request.failed, pull_request.failed, true",
+    "'', audit_event.recorded, false",
+    "'*', audit_event.recorded, false",
+    "audit_event.*, audit_event.recorded, true",
+    "'*|audit_event.recorded', audit_event.recorded, true",
+    "'audit_event.*', queue.updated, false"
   })
   void matchesExactTypesPrefixesAndEverything(String filters, String type, boolean wanted) {
     List<String> list = filters.isEmpty() ? null : List.of(filters.split("\\|"));

@@ -68,23 +68,29 @@ public class AuditHandler {
     ObjectNode out = Json.mapper().createObjectNode();
     ArrayNode list = out.putArray("auditEvents");
     for (AuditEvent e : events) {
-      ObjectNode item = list.addObject();
-      item.put("id", e.id());
-      item.put("at", Timestamps.format(e.at()));
-      item.set("actor", Json.mapper().valueToTree(e.actor()));
-      item.put("via", e.via());
-      item.put("action", e.action());
-      item.set("repo", Json.mapper().valueToTree(e.repo()));
-      item.put("targetBranch", e.targetBranch());
-      item.put("prNumber", e.prNumber());
-      item.put("ip", e.ip());
-      item.put("userAgent", e.userAgent());
-      item.put("status", e.status());
-      item.put("outcome", e.outcome());
+      list.add(item(e));
     }
     AuditEvent last = events.isEmpty() ? null : events.get(events.size() - 1);
     out.put("nextCursor", events.size() < take ? null : cursor(last));
     return out;
+  }
+
+  /** An event as {@code listAuditEvents} lists it (and {@code audit_event.recorded} carries it). */
+  static ObjectNode item(AuditEvent e) {
+    ObjectNode item = Json.mapper().createObjectNode();
+    item.put("id", e.id());
+    item.put("at", Timestamps.format(e.at()));
+    item.set("actor", Json.mapper().valueToTree(e.actor()));
+    item.put("via", e.via());
+    item.put("action", e.action());
+    item.set("repo", Json.mapper().valueToTree(e.repo()));
+    item.put("targetBranch", e.targetBranch());
+    item.put("prNumber", e.prNumber());
+    item.put("ip", e.ip());
+    item.put("userAgent", e.userAgent());
+    item.put("status", e.status());
+    item.put("outcome", e.outcome());
+    return item;
   }
 
   /** Where the next page starts: the last event's time and id, opaque to the client. */

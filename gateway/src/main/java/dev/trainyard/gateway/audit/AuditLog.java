@@ -12,6 +12,7 @@ import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -24,6 +25,9 @@ import reactor.core.publisher.Mono;
 @Component
 public class AuditLog {
   public static final String COLLECTION = "audit_events";
+
+  /** Set on an event not yet announced as {@code audit_event.recorded}; a sparse index holds it. */
+  public static final String PENDING = "announcePending";
 
   private final ReactiveMongoTemplate mongo;
   private final GatewayProperties props;
@@ -111,6 +115,28 @@ public class AuditLog {
     return mongo.find(query, Document.class, COLLECTION).map(AuditLog::event);
   }
 
+  /** Marks {@code event} announced: the sweep leaves it alone from now on. */
+  public Mono<Void> announced(AuditEvent event) {
+    return mongo
+        .updateFirst(
+            Query.query(Criteria.where("_id").is(event.id())),
+            new Update().unset(PENDING),
+            COLLECTION)
+        .then();
+  }
+
+  /**
+   * Events recorded before {@code before} and not announced yet, oldest first, at most {@code
+   * take}.
+   */
+  public Flux<AuditEvent> unannounced(Instant before, int take) {
+    Query query =
+        Query.query(Criteria.where(PENDING).lt(Date.from(before)))
+            .with(Sort.by(Sort.Order.asc(PENDING)))
+            .limit(take);
+    return mongo.find(query, Document.class, COLLECTION).map(AuditLog::event);
+  }
+
   /** The newest events of one PR of {@code queue}, for its page's timeline. */
   public Flux<AuditEvent> ofPull(QueueKey queue, long prNumber, int take) {
     return list(
@@ -141,6 +167,10 @@ public class AuditLog {
             .append("via", e.via())
             .append("action", e.action())
             .append("status", e.status());
+    if (e.org() != null) {
+      // the outbox mark: announced to the organization's webhooks, then unset (AuditAnnouncer)
+      doc.append(PENDING, Date.from(e.at()));
+    }
     if (e.repo() != null) {
       doc.append(
           "repo",

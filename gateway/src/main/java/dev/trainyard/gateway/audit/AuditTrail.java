@@ -37,11 +37,14 @@ public class AuditTrail implements HandlerFilterFunction<ServerResponse, ServerR
   private static final int MAX_OUTCOME = 500;
 
   private final AuditLog auditLog;
+  private final AuditAnnouncer announcer;
   private final InstantSource clock;
   private final boolean addressFromForwarded;
 
-  public AuditTrail(AuditLog auditLog, InstantSource clock, GatewayProperties props) {
+  public AuditTrail(
+      AuditLog auditLog, AuditAnnouncer announcer, InstantSource clock, GatewayProperties props) {
     this.auditLog = auditLog;
+    this.announcer = announcer;
     this.clock = clock;
     this.addressFromForwarded = props.dashboard().clientAddressFromForwarded();
   }
@@ -84,6 +87,7 @@ public class AuditTrail implements HandlerFilterFunction<ServerResponse, ServerR
             status < 400 ? null : cut(refusal, MAX_OUTCOME));
     return auditLog
         .record(event)
+        .doOnNext(announcer::soon)
         .then()
         .onErrorResume(
             e -> {

@@ -68,6 +68,12 @@ public class GatewayIndexes {
               "a PR's page: who acted on it, newest first"),
           Declared.expiring(
               AuditLog.COLLECTION, "expiresAt", Duration.ZERO, "TRAINYARD_AUDIT_RETENTION"),
+          new Declared(
+              AuditLog.COLLECTION,
+              Indexes.ascending(AuditLog.PENDING),
+              // only the few not announced yet carry the field
+              new IndexOptions().sparse(true),
+              "the announcement sweep: audit events not announced to webhooks yet"),
           Declared.expiring(
               IdempotencyKeys.QUOTA_COLLECTION,
               "expiresAt",

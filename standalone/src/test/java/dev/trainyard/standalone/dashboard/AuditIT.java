@@ -4,10 +4,12 @@ import static dev.trainyard.standalone.support.DashboardClient.get;
 import static dev.trainyard.standalone.support.DashboardClient.signIn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.json.Json;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.Stack;
 import dev.trainyard.standalone.support.TestStack;
+import dev.trainyard.standalone.support.WebhookReceiver;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -188,5 +191,86 @@ class AuditIT {
             .POST(
                 HttpRequest.BodyPublishers.ofString(
                     "_csrf=" + csrf.group(1) + "&pr=" + pr + "&back=" + page)));
+  }
+
+  @Test
+  void anEndpointThatAsksForTheAuditLogReceivesItsEntriesAndAnUnannouncedOneIsSweptUp()
+      throws Exception {
+    Stack.Organization org = stack.otherOrganization();
+    Api admin = org.api();
+    try (WebhookReceiver audit = new WebhookReceiver();
+        WebhookReceiver everything = new WebhookReceiver()) {
+      Api.Response asked =
+          admin.post(
+              "/v1/webhooks/createEndpoint",
+              "{\"url\":\"" + audit.url() + "\",\"eventTypes\":[\"audit_event.*\"]}");
+      assertThat(asked.status()).as(asked.body()).isEqualTo(200);
+      assertThat(
+              admin
+                  .post("/v1/webhooks/createEndpoint", "{\"url\":\"" + everything.url() + "\"}")
+                  .status())
+          .isEqualTo(200);
+      String repo = Api.uniqueRepo();
+      QueueSteps.create(admin, repo, 1);
+      assertThat(admin.post("/v1/updateQueue", Api.body(repo, "\"state\":\"paused\"")).status())
+          .isEqualTo(200);
+
+      JsonNode created = awaitEntry(audit, e -> e.get("action").asString().equals("createQueue"));
+      assertThat(created.get("repo").get("name").asString()).isEqualTo(repo);
+      assertThat(created.get("actor").get("role").asString()).isEqualTo("admin");
+      assertThat(created.get("status").asInt()).isEqualTo(200);
+
+      // an entry stored, then its replica stopped before announcing it: a sweep announces it
+      String planted = "planted-" + java.util.UUID.randomUUID();
+      java.time.Instant minuteAgo = java.time.Instant.now().minusSeconds(60);
+      try (com.mongodb.client.MongoClient mongo =
+          com.mongodb.client.MongoClients.create(stack.infrastructure().mongoUri())) {
+        mongo
+            .getDatabase("trainyard")
+            .getCollection("audit_events")
+            .insertOne(
+                new org.bson.Document("_id", planted)
+                    .append("org", org.slug())
+                    .append("at", java.util.Date.from(minuteAgo))
+                    .append("expiresAt", java.util.Date.from(minuteAgo.plusSeconds(3600)))
+                    .append(
+                        "actor",
+                        new org.bson.Document("id", "person:oidc:ann")
+                            .append("name", "ann@example.test")
+                            .append("role", "operator"))
+                    .append("via", "dashboard")
+                    .append("ip", "203.0.113.7")
+                    .append("userAgent", "Mozilla/5.0")
+                    .append("action", "cancelPullRequest")
+                    .append("status", 200)
+                    .append("announcePending", java.util.Date.from(minuteAgo)));
+      }
+      JsonNode swept = awaitEntry(audit, e -> e.get("id").asString().equals(planted));
+      assertThat(swept.get("actor").get("name").asString()).isEqualTo("ann@example.test");
+
+      // an endpoint that named no types gets the queue's events (the pause), never the audit log's
+      Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> !everything.delivered().isEmpty());
+      awaitEntry(audit, e -> e.get("action").asString().equals("updateQueue"));
+      assertThat(everything.delivered())
+          .extracting(r -> Json.mapper().readTree(r.body()).get("type").asString())
+          .noneMatch(type -> type.startsWith("audit_event."));
+    }
+  }
+
+  /** The entry of the first {@code audit_event.recorded} delivery {@code wanted} accepts. */
+  private static JsonNode awaitEntry(
+      WebhookReceiver receiver, java.util.function.Predicate<JsonNode> wanted) {
+    return Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(90))
+        .until(
+            () ->
+                receiver.delivered().stream()
+                    .map(r -> Json.mapper().readTree(r.body()))
+                    .filter(b -> b.get("type").asString().equals("audit_event.recorded"))
+                    .map(b -> b.get("audit_event"))
+                    .filter(wanted)
+                    .findFirst()
+                    .orElse(null),
+            java.util.Objects::nonNull);
   }
 }

@@ -1,0 +1,126 @@
+package dev.trainyard.gateway.audit;
+
+import dev.trainyard.common.event.EventHeaders;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.json.Timestamps;
+import dev.trainyard.common.topic.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.InstantSource;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Announces every audit event of an organization as {@code audit_event.recorded} on {@code
+ * trainyard.events} (API.md §7), so its webhook subscribers take it (a SIEM, a chat channel). The
+ * event's document is the outbox: it is stored marked {@link AuditLog#PENDING}, announced right
+ * after without holding the answer up, and unmarked once the broker has it; every replica also
+ * sweeps for marked events older than {@link #SWEEP_AFTER}, so one whose announcement failed (a
+ * broker away, a replica stopped) is announced later. The announcement's event id is the audit
+ * event's, so one announced twice (two replicas' sweeps, a mark that was not cleared) is delivered
+ * once.
+ */
+@Component
+public class AuditAnnouncer implements SmartLifecycle {
+  public static final String TYPE = "audit_event.recorded";
+
+  /**
+   * How old an unannounced event must be before a sweep takes it (the first try had its chance).
+   */
+  static final Duration SWEEP_AFTER = Duration.ofSeconds(15);
+
+  private static final Duration SWEEP_EVERY = Duration.ofSeconds(15);
+  private static final Duration ACK = Duration.ofSeconds(5);
+  private static final int SWEEP_BATCH = 200;
+  private static final Logger log = LoggerFactory.getLogger(AuditAnnouncer.class);
+
+  private final KafkaTemplate<String, String> kafka;
+  private final AuditLog auditLog;
+  private final InstantSource clock;
+  private volatile Disposable sweeping;
+
+  public AuditAnnouncer(
+      KafkaTemplate<String, String> kafka, AuditLog auditLog, InstantSource clock) {
+    this.kafka = kafka;
+    this.auditLog = auditLog;
+    this.clock = clock;
+  }
+
+  /**
+   * Announces {@code event} now, in the background: the answer the event records does not wait for
+   * the broker; a failure is left to the sweep.
+   */
+  public void soon(AuditEvent event) {
+    if (event.org() == null) {
+      return; // an admin action on no organization: no subscriber to tell
+    }
+    announce(event)
+        .subscribe(
+            null,
+            e ->
+                log.warn(
+                    "audit event {} not announced yet (the sweep will): {}",
+                    event.id(),
+                    e.toString()));
+  }
+
+  Mono<Void> announce(AuditEvent event) {
+    ObjectNode body = Json.mapper().createObjectNode();
+    body.put("type", TYPE);
+    body.put("timestamp", Timestamps.format(event.at()));
+    body.set("audit_event", AuditHandler.item(event));
+    ProducerRecord<String, String> record =
+        new ProducerRecord<>(Topics.EVENTS, event.org(), body.toString());
+    record.headers().add(EventHeaders.EVENT_ID, bytes("audit-" + event.id()));
+    record.headers().add(EventHeaders.ORG, bytes(event.org()));
+    record.headers().add(EventHeaders.TYPE, bytes(TYPE));
+    return Mono.fromFuture(() -> kafka.send(record)).timeout(ACK).then(auditLog.announced(event));
+  }
+
+  private Mono<Void> sweep() {
+    return auditLog
+        .unannounced(clock.instant().minus(SWEEP_AFTER), SWEEP_BATCH)
+        .concatMap(this::announce)
+        .then()
+        .onErrorResume(
+            e -> {
+              log.warn("the audit announcement sweep stopped early: {}", e.toString());
+              return Mono.empty();
+            });
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void start() {
+    sweeping =
+        Flux.interval(SWEEP_EVERY, SWEEP_EVERY)
+            .onBackpressureDrop()
+            .concatMap(tick -> sweep(), 1)
+            .subscribe();
+  }
+
+  @Override
+  public void stop() {
+    Disposable running = sweeping;
+    if (running != null) {
+      running.dispose();
+    }
+    sweeping = null;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return sweeping != null;
+  }
+}
