@@ -145,6 +145,7 @@ public class Routes {
         .page(get, "/ui/flaky-tests/test/{testId}", session, orgPages::flakyTestById)
         .page(get, "/ui/webhooks", session, orgPages::webhooks)
         .page(get, "/ui/organizations", session, dashboard::organizations)
+        .page(get, "/ui/find", session, dashboard::find)
         .page(get, "/ui/audit", session, orgPages::audit)
         .page(get, "/ui/events", session, dashboard::events)
         .page(get, "/ui/static/{asset}", Access.PUBLIC, assets::asset)

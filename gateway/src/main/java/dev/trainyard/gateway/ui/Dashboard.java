@@ -132,6 +132,57 @@ public class Dashboard {
                     request, "organizations", Map.of("title", "Organizations", "orgs", orgs)));
   }
 
+  /** The longest search the find page takes (a branch name). */
+  static final int MAX_FIND = 255;
+
+  /**
+   * {@code /ui/find?q=…}: "find my PR" across the organization's queues, by number ({@code 42} or
+   * {@code #42}) or by head branch; without {@code q} the form alone.
+   */
+  public Mono<ServerResponse> find(ServerRequest request) {
+    String org = RouteGuard.org(request.exchange());
+    String q = request.queryParam("q").map(String::strip).orElse("");
+    if (q.length() > MAX_FIND) {
+      return Mono.error(
+          ApiException.badRequest("a search is a PR number or a branch of at most 255 characters"));
+    }
+    if (q.isEmpty()) {
+      return pages.render(
+          request, "find", Map.of("title", "Find a pull request", "q", "", "found", List.of()));
+    }
+    java.util.regex.Matcher number = NUMBER.matcher(q);
+    Long wanted = number.matches() ? Long.valueOf(number.group(1)) : null;
+    return reader
+        .find(org, wanted, q)
+        .map(Found::of)
+        .collectList()
+        .flatMap(
+            found ->
+                pages.render(
+                    request,
+                    "find",
+                    Map.of(
+                        "title", "Find a pull request", "q", q, "found", found, "searched", true)));
+  }
+
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("#?([1-9][0-9]{0,17})");
+
+  /** A PR a search found, formatted. */
+  public record Found(
+      String repo, String branch, long number, String headBranch, String state, String href) {
+    static Found of(PullRequestRow row) {
+      QueueKey key = DashboardReader.parseKey(row.queueKey());
+      return new Found(
+          key.repo().host() + "/" + key.repo().slug(),
+          key.branch(),
+          row.prNumber(),
+          row.headBranch(),
+          row.state().wire(),
+          Links.pull(key, row.prNumber()));
+    }
+  }
+
   /** A queue as the overview lists it, formatted. */
   public record QueueLine(
       String repo,

@@ -12,6 +12,7 @@ import java.time.InstantSource;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.bson.Document;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
@@ -190,6 +191,26 @@ public class DashboardReader {
 
   public Mono<PullRequestRow> head(QueueKey key, long number) {
     return heads(key, List.of(number)).flatMap(l -> Mono.justOrEmpty(l.stream().findFirst()));
+  }
+
+  /** At most this many PRs answer a search. */
+  static final int FOUND = 25;
+
+  /**
+   * "Find my PR": the organization's PRs, in every queue, numbered {@code number} (when not null)
+   * or else from head branch {@code branch}, newest submission first.
+   */
+  public Flux<PullRequestRow> find(String org, Long number, String branch) {
+    Criteria what =
+        number != null
+            ? Criteria.where("prNumber").is(number)
+            : Criteria.where("headBranch").is(branch);
+    Criteria ofOrg = Criteria.where("queueKey").regex("^" + Pattern.quote(org + "/"));
+    Query query =
+        Query.query(new Criteria().andOperator(what, ofOrg))
+            .with(Sort.by(Sort.Order.desc("submittedAt")))
+            .limit(FOUND);
+    return rows(query, Collections.PULL_REQUEST_HEADS);
   }
 
   /** Every version of one submission, oldest first: its timeline. */

@@ -60,6 +60,14 @@ public final class WorkerIndexes {
                   Indexes.ascending("queueKey"), Indexes.descending("concludedAt")),
               "the dashboard: a queue's recent conclusions and its last hour"),
           new Declared(
+              Collections.PULL_REQUEST_HEADS,
+              Indexes.ascending("prNumber", "queueKey"),
+              "the dashboard's search: an organization's PRs of one number"),
+          new Declared(
+              Collections.PULL_REQUEST_HEADS,
+              Indexes.ascending("headBranch", "queueKey"),
+              "the dashboard's search: an organization's PRs from one branch"),
+          new Declared(
               Collections.PULL_REQUESTS,
               Indexes.ascending("prId", "fromVersion"),
               "the dashboard's PR page: one submission's timeline"),

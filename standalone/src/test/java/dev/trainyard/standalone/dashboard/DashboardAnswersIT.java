@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -115,5 +116,41 @@ class DashboardAnswersIT {
     assertThat(switched.status()).as(switched.body()).isEqualTo(303);
     String set = switched.headers().firstValue("set-cookie").orElseThrow();
     return set.substring(0, set.indexOf(';'));
+  }
+
+  @Test
+  void findMyPrSearchesEveryQueueOfTheOrganizationAndNoOtherOne() {
+    Stack.Organization org = stack.otherOrganization();
+    Api api = org.api();
+    String first = Api.uniqueRepo();
+    String second = Api.uniqueRepo();
+    QueueSteps.create(api, first, 1);
+    QueueSteps.create(api, second, 1);
+    QueueSteps.submit(api, first, 42);
+    QueueSteps.submit(api, second, 42);
+    QueueSteps.submit(api, first, 43);
+    Stack.Organization other = stack.otherOrganization();
+    String theirs = Api.uniqueRepo();
+    QueueSteps.create(other.api(), theirs, 1);
+    QueueSteps.submit(other.api(), theirs, 42);
+    String cookie = signIn(api, api.token());
+
+    assertThat(get(api, "/ui/", cookie).body()).contains("action=\"/ui/find\"");
+    String found =
+        Awaitility.await()
+            .atMost(QueueSteps.PATIENCE)
+            .until(
+                () -> get(api, "/ui/find?q=%2342", cookie).body(),
+                page -> page.contains(first + "/main/pulls/42") && page.contains(second));
+    assertThat(found)
+        .contains("href=\"/ui/queues/github.com/acme/" + second + "/main/pulls/42\"")
+        .doesNotContain("pulls/43")
+        .as("another organization's #42")
+        .doesNotContain(theirs);
+    assertThat(get(api, "/ui/find?q=43", cookie).body()).contains(first + "/main/pulls/43");
+    assertThat(get(api, "/ui/find?q=9999", cookie).body()).contains("Nothing found for 9999");
+    String odd = get(api, "/ui/find?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", cookie).body();
+    assertThat(odd).contains("Nothing found for &lt;script&gt;").doesNotContain("<script>alert");
+    assertThat(get(api, "/ui/find?q=" + "b".repeat(300), cookie).status()).isEqualTo(400);
   }
 }

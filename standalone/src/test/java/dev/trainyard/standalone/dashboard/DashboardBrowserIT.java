@@ -100,6 +100,12 @@ class DashboardBrowserIT extends QueueScenario {
     assertThat(browser.text("#queues")).contains(name).contains("running");
     accessible("the overview");
 
+    browser.find("#find-q").sendKeys("#2");
+    browser.click("form[action='/ui/find'] button");
+    browser.await().until(d -> browser.path().startsWith("/ui/find?q="));
+    assertThat(browser.text("#found")).contains("#2").contains(name).contains("merged");
+    accessible("the find page");
+
     // a form posted with this session but without (or with a forged) CSRF token changes nothing
     String cookie = browser.sessionCookie();
     assertThat(pause(cookie, "back=/ui/").status()).isEqualTo(403);
