@@ -163,7 +163,8 @@ public final class ListingBenchmark {
               new Readiness(false, false, true, Mergeability.MERGEABLE, null),
               false,
               false,
-              null);
+              null,
+              List.of());
       batch.add(
           new PullRequestRow(
               PullRequestRow.rowId(id, version),

@@ -2,8 +2,12 @@ package dev.trainyard.common.view;
 
 import dev.trainyard.common.queue.PrState;
 import java.time.Instant;
+import java.util.List;
 
-/** One submission of a pull request as getSubmittedPullRequest returns it (every key present). */
+/**
+ * One submission of a pull request as getSubmittedPullRequest returns it (every key present);
+ * {@code dependsOn} (extension) the PRs of the queue it still waits to see land first.
+ */
 public record PullRequestView(
     String id,
     PrState state,
@@ -21,7 +25,13 @@ public record PullRequestView(
     Readiness readiness,
     boolean forceEnqueued,
     boolean isCurrentlySubmittedToQueue,
-    String verifiedByTestRun) {
+    String verifiedByTestRun,
+    List<Long> dependsOn) {
+
+  public PullRequestView {
+    // rows stored before the key existed read as none
+    dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+  }
 
   /** The shorter shape of listPullRequests and getQueue's enqueuedPullRequests. */
   public PullRequestListItem listItem() {

@@ -26,7 +26,9 @@ final class WaitsFor {
       Instant now) {
     return switch (item.state()) {
       case NOT_READY -> notReady(head);
-      case PENDING -> pending(queue, testingRuns);
+      case PENDING ->
+          dependencies(head == null ? List.of() : head.view().dependsOn())
+              .orElseGet(() -> pending(queue, testingRuns));
       case TESTING -> testing(run);
       case TESTS_PASSED ->
           run == null || run.details().waitingOnTestRunIds().isEmpty()
@@ -70,6 +72,19 @@ final class WaitsFor {
             ? null
             : head.view().readiness().notReadyReason();
     return "readiness: " + (why == null ? "the source host has not said it is mergeable" : why);
+  }
+
+  /**
+   * The PRs a pending PR depends on that have not landed: it is tested behind them, never ahead, so
+   * until they are tested it waits for them rather than for a slot.
+   */
+  static Optional<String> dependencies(List<Long> waiting) {
+    if (waiting.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the pull requests it depends on to be tested first: "
+            + String.join(", ", waiting.stream().map(n -> "#" + n).toList()));
   }
 
   private static String pending(QueueView queue, long testingRuns) {

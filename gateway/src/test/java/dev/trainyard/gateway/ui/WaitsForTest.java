@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** What keeps a passed PR from landing, as the queue page says it. */
+/** What keeps a waiting PR back, as the queue page says it. */
 class WaitsForTest {
   private static final Instant SATURDAY_NOON = Instant.parse("2026-11-28T12:00:00Z");
   private static final QueueSettings SETTINGS = QueueSettings.defaults(QueueMode.SINGLE, 1);
@@ -54,5 +54,12 @@ class WaitsForTest {
         .as("an open window keeps nothing back")
         .isEmpty();
     assertThat(WaitsFor.landingGate(queue(SETTINGS, null), SATURDAY_NOON)).isEmpty();
+  }
+
+  @Test
+  void aPendingPrWaitsForWhatItDependsOnBeforeASlot() {
+    assertThat(WaitsFor.dependencies(List.of(7L, 9L)))
+        .hasValue("the pull requests it depends on to be tested first: #7, #9");
+    assertThat(WaitsFor.dependencies(List.of())).as("then it waits for a slot").isEmpty();
   }
 }

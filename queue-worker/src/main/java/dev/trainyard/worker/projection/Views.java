@@ -55,7 +55,8 @@ public final class Views {
         readiness,
         false,
         !e.state().isFinal(),
-        e.verifiedByTestRun());
+        e.verifiedByTestRun(),
+        e.unlandedDependencies());
   }
 
   /** One sentence: the first reason, in the order the planner's readiness rule checks them. */

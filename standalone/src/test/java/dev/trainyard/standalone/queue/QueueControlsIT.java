@@ -146,6 +146,9 @@ class QueueControlsIT extends QueueScenario {
     String waits = "it depends on pull request #1, which is not in the queue; submit it too";
     QueueSteps.awaitPr(
         api, name, 2, pr -> waits.equals(pr.get("readiness").get("notReadyReason").asString("")));
+    assertThat(pr(api, name, 2).get("dependsOn").toString()).isEqualTo("[1]");
+    // the source host's Depends-On line, once it has been read
+    QueueSteps.awaitPr(api, name, 3, pr -> pr.get("dependsOn").toString().equals("[2]"));
     submit(api, name, 1);
 
     for (long pr = 1; pr <= 3; pr++) {
