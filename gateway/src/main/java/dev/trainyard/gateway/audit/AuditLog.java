@@ -53,9 +53,17 @@ public class AuditLog {
   /** Where a page ended: the last event's time and id. */
   public record Position(Instant at, String id) {}
 
-  public Mono<AuditEvent> record(AuditEvent event) {
+  /**
+   * Stores {@code event}; with {@code announce}, marked for announcement to the organization's
+   * webhooks (the outbox's mark, cleared once announced).
+   */
+  public Mono<AuditEvent> record(AuditEvent event, boolean announce) {
     AuditEvent stored = event.id() == null ? withId(event) : event;
-    return mongo.insert(document(stored), COLLECTION).thenReturn(stored);
+    Document doc = document(stored);
+    if (announce) {
+      doc.append(PENDING, Date.from(stored.at()));
+    }
+    return mongo.insert(doc, COLLECTION).thenReturn(stored);
   }
 
   private static AuditEvent withId(AuditEvent e) {
@@ -167,10 +175,7 @@ public class AuditLog {
             .append("via", e.via())
             .append("action", e.action())
             .append("status", e.status());
-    if (e.org() != null) {
-      // the outbox mark: announced to the organization's webhooks, then unset (AuditAnnouncer)
-      doc.append(PENDING, Date.from(e.at()));
-    }
+
     if (e.repo() != null) {
       doc.append(
           "repo",

@@ -85,9 +85,18 @@ public class AuditTrail implements HandlerFilterFunction<ServerResponse, ServerR
             cut(request.headers().firstHeader(HttpHeaders.USER_AGENT), MAX_USER_AGENT),
             status,
             status < 400 ? null : cut(refusal, MAX_OUTCOME));
-    return auditLog
-        .record(event)
-        .doOnNext(announcer::soon)
+    return announcer
+        .wanted(event.org())
+        .flatMap(
+            announce ->
+                auditLog
+                    .record(event, announce)
+                    .doOnNext(
+                        stored -> {
+                          if (announce) {
+                            announcer.soon(stored);
+                          }
+                        }))
         .then()
         .onErrorResume(
             e -> {

@@ -13,6 +13,7 @@ import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookDocuments;
 import dev.trainyard.common.webhook.WebhookEndpoint;
+import dev.trainyard.gateway.audit.AuditAnnouncer;
 import dev.trainyard.gateway.auth.RouteGuard;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.config.SecretsAtRest;
@@ -56,12 +57,16 @@ public class WebhookHandler {
   private final OutboundGuard guard;
   private final InstantSource clock;
 
+  private final AuditAnnouncer audit;
+
   public WebhookHandler(
       ReactiveMongoTemplate mongo,
       CursorSecret cursorSecret,
       GatewayProperties props,
       SecretsAtRest secrets,
-      InstantSource clock) {
+      InstantSource clock,
+      AuditAnnouncer audit) {
+    this.audit = audit;
     this.mongo = mongo;
     this.clock = clock;
     this.cursorSecret = cursorSecret;
@@ -108,6 +113,8 @@ public class WebhookHandler {
                             shown.put("secret", secret);
                             return endpoints()
                                 .flatMap(c -> Mono.from(c.insertOne(Json.document(endpoint))))
+                                // this replica announces the next audit event to it at once
+                                .doOnSuccess(done -> audit.endpointsChanged(org))
                                 .then(JsonResponses.ok(shown));
                           }));
             });
