@@ -76,6 +76,8 @@ class RouteSpellingIT {
             "/ui/api/{asset}",
             "/ui/sign-in",
             "/ui/sign-in",
+            "/ui/sign-in/{provider}",
+            "/ui/sign-in/{provider}/callback",
             "/ui/static/{asset}",
             LINKS.get(0),
             LINKS.get(1));
@@ -157,7 +159,8 @@ class RouteSpellingIT {
         .replace("{host}/{owner}/{name}", "github.com/acme/walk")
         .replace("{*rest}", rest)
         .replace("{testId}", "6f1c2b3a-0000-4000-8000-000000000001")
-        .replace("{action}", "redeliver");
+        .replace("{action}", "redeliver")
+        .replace("{provider}", "oidc");
   }
 
   /**
@@ -171,6 +174,9 @@ class RouteSpellingIT {
     }
     if (route.path().equals("/ui/sign-in") && route.method() == HttpMethod.POST) {
       return 415; // a JSON body is no sign-in form: refused before it is read
+    }
+    if (route.path().startsWith("/ui/sign-in/{provider}")) {
+      return 404; // this stack offers no identity provider (SingleSignOnIT's does)
     }
     return switch (route.access()) {
       case PUBLIC ->

@@ -365,7 +365,7 @@ class GithubAppIT extends OwnStack {
                 assertThat(
                         events().stream()
                             .filter(e -> e.type().equals("pull_request.merged"))
-                            .filter(e -> e.body().get("pr_number").asLong() == pr)
+                            .filter(e -> e.body().path("pr_number").asLong(0) == pr)
                             .map(e -> e.body().get("test_pr_number").asLong()))
                     .containsExactly(draft.number()));
   }
@@ -637,7 +637,7 @@ class GithubAppIT extends OwnStack {
     assertThat(QueueSteps.pr(api, name, pr).get("state").asString()).isEqualTo("merged");
     assertThat(
             events().stream()
-                .filter(e -> e.body().get("pr_number").asLong() == pr)
+                .filter(e -> e.body().path("pr_number").asLong(0) == pr)
                 .map(EventLog.Event::type)
                 .filter(t -> t.equals("pull_request.submitted")))
         .as("submitted once")
@@ -778,7 +778,7 @@ class GithubAppIT extends OwnStack {
   private String cancellation(long pr) {
     return events().stream()
         .filter(e -> e.type().equals("pull_request.canceled"))
-        .filter(e -> e.body().get("pr_number").asLong() == pr)
+        .filter(e -> e.body().path("pr_number").asLong(0) == pr)
         .map(e -> e.body().get("cancellation_reason").asString())
         .findFirst()
         .orElseThrow();
@@ -787,7 +787,7 @@ class GithubAppIT extends OwnStack {
   private List<EventLog.Event> events() {
     return EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
         .filter(e -> e.body().get("repository") != null)
-        .filter(e -> e.body().get("repository").get("name").asString().equals(name))
+        .filter(e -> e.body().path("repository").path("name").asString("").equals(name))
         .toList();
   }
 

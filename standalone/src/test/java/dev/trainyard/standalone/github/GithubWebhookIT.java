@@ -293,8 +293,8 @@ class GithubWebhookIT extends OwnStack {
     assertThat(submitted.json().get("isCurrentlySubmittedToQueue").asBoolean()).isTrue();
     assertThat(
             EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
-                .filter(e -> e.body().get("repository").get("name").asString().equals(name))
-                .filter(e -> e.body().get("pr_number").asLong() == number)
+                .filter(e -> e.body().path("repository").path("name").asString("").equals(name))
+                .filter(e -> e.body().path("pr_number").asLong(0) == number)
                 .map(EventLog.Event::type))
         .as("applied once")
         .containsExactly("pull_request.submitted");

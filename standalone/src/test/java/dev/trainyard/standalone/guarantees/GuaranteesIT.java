@@ -73,7 +73,7 @@ public class GuaranteesIT extends OwnStack {
     assertThat(listed.get("pullRequests").get(0).get("state").asString()).isEqualTo("cancelled");
     List<EventLog.Event> events =
         EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
-            .filter(e -> e.body().get("repository").get("name").asString().equals(repo))
+            .filter(e -> e.body().path("repository").path("name").asString("").equals(repo))
             .toList();
     assertThat(events)
         .extracting(EventLog.Event::type)

@@ -231,7 +231,7 @@ class IdempotencyIT extends OwnStack {
     List<EventLog.Event> all = EventLog.readAll(stack.infrastructure().kafkaBootstrap());
     return all.stream()
         .filter(e -> e.type().equals(type))
-        .filter(e -> e.body().get("repository").get("name").asString().equals(repo))
+        .filter(e -> e.body().path("repository").path("name").asString("").equals(repo))
         .count();
   }
 }

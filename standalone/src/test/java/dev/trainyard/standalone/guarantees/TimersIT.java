@@ -54,7 +54,7 @@ class TimersIT extends OwnStack {
                     .equals("cancelled"));
     assertThat(
             EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
-                .filter(e -> e.body().get("repository").get("name").asString().equals(repo))
+                .filter(e -> e.body().path("repository").path("name").asString("").equals(repo))
                 .filter(e -> "pull_request.canceled".equals(e.type()))
                 .map(e -> e.body().get("cancellation_reason").asString()))
         .containsExactly("NOT_READY_TIMEOUT");

@@ -69,7 +69,7 @@ class PushWhileWaitingIT extends OwnStack {
       assertThat(
               EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
                   .filter(e -> e.type().equals("pull_request.canceled"))
-                  .filter(e -> e.body().get("repository").get("name").asString().equals(name))
+                  .filter(e -> e.body().path("repository").path("name").asString("").equals(name))
                   .map(e -> e.body().get("cancellation_reason").asString()))
           .containsExactly("PR_PUSHED_TO");
     }

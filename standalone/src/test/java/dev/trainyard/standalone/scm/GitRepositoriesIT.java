@@ -84,12 +84,12 @@ class GitRepositoriesIT extends OwnStack {
       awaitPr(api, name, 2, pr -> pr.get("state").asString().equals("cancelled"));
       assertThat(
               EventLog.readAll(stack.infrastructure().kafkaBootstrap()).stream()
-                  .filter(e -> e.body().get("repository").get("name").asString().equals(name))
+                  .filter(e -> e.body().path("repository").path("name").asString("").equals(name))
                   .map(
                       e ->
                           e.type()
                               + " "
-                              + e.body().get("pr_number").asLong()
+                              + e.body().path("pr_number").asLong(0) // 0: the queue's own
                               + " "
                               + e.body().path("cancellation_reason").asString("")))
           .contains(
