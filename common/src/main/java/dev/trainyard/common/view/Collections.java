@@ -31,6 +31,13 @@ public final class Collections {
    */
   public static final String OUTBOXES = "outboxes";
 
+  /**
+   * The answer a queue gave to each command it handled (applied, rejected, a no-op, kept dead),
+   * keyed by command id, for 24 h: a redelivery or a client's retry is answered from it, never
+   * decided again.
+   */
+  public static final String COMMAND_ANSWERS = "command_answers";
+
   /** Impacted-target lists, chunked, keyed by content digest; too large for the aggregate. */
   public static final String IMPACTED_TARGETS = "impacted_targets";
 

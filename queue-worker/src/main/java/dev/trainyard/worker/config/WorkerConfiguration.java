@@ -31,6 +31,7 @@ import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.signals.Signals;
 import dev.trainyard.worker.signals.TestResultsIntake;
 import dev.trainyard.worker.signals.Ticker;
+import dev.trainyard.worker.store.AnswerStore;
 import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
@@ -46,21 +47,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.apache.kafka.common.TopicPartition;
 import org.eclipse.jgit.lib.PersonIdent;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.LivenessState;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -80,7 +75,6 @@ import org.springframework.util.function.SingletonSupplier;
 @EnableConfigurationProperties(WorkerProperties.class)
 @Import(WorkerTopics.class)
 public class WorkerConfiguration {
-  private static final Logger log = LoggerFactory.getLogger(WorkerConfiguration.class);
 
   /**
    * A failed command is retried for as long as it takes (MongoDB or Kafka down must not drop an
@@ -102,6 +96,7 @@ public class WorkerConfiguration {
   CommandProcessor commandProcessor(
       QueueStore store,
       OutboxStore outboxes,
+      AnswerStore answers,
       HistoryStore history,
       MongoTemplate mongo,
       ObjectProvider<MeterRegistry> meters,
@@ -122,6 +117,7 @@ public class WorkerConfiguration {
     return new CommandProcessor(
         store,
         outboxes,
+        answers,
         history,
         new DeadCommandStore(mongo, meterRegistry),
         publisher,
@@ -152,50 +148,18 @@ public class WorkerConfiguration {
     return state -> observers.get().forEach(observer -> observer.accept(state));
   }
 
-  /**
-   * Whenever this worker's command partitions change, the processor forgets its cached queues: a
-   * partition that comes back after another worker held it is read from the store again.
-   */
+  /** What the worker does when its command partitions move ({@link CommandPartitions}). */
   @Bean
   ConsumerAwareRebalanceListener partitionsMoved(
       ObjectProvider<CommandProcessor> processor,
       WorkerProperties props,
-      ApplicationEventPublisher events) {
-    return new ConsumerAwareRebalanceListener() {
-      @Override
-      public void onPartitionsRevokedAfterCommit(
-          org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
-          Collection<TopicPartition> partitions) {
-        processor.getObject().forgetCachedQueues();
-      }
-
-      @Override
-      public void onPartitionsLost(
-          org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
-          Collection<TopicPartition> partitions) {
-        processor.getObject().forgetCachedQueues();
-      }
-
-      @Override
-      public void onPartitionsAssigned(
-          org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
-          Collection<TopicPartition> partitions) {
-        processor.getObject().forgetCachedQueues();
-        partitions.stream()
-            .filter(p -> p.partition() >= props.commandPartitions())
-            .findFirst()
-            .ifPresent(
-                grown -> {
-                  // the topic grew under a running worker: it would own the wrong queues
-                  log.error(
-                      "assigned {} but TRAINYARD_WORKER_COMMAND_PARTITIONS is {}: the topic grew"
-                          + " outside the documented procedure; this worker reports itself broken",
-                      grown,
-                      props.commandPartitions());
-                  AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
-                });
-      }
-    };
+      ApplicationEventPublisher events,
+      ObjectProvider<KafkaListenerEndpointRegistry> registry) {
+    return new CommandPartitions(
+        () -> processor.getObject().forgetCachedQueues(),
+        props::commandPartitions,
+        events,
+        registry);
   }
 
   /** The worker's gauges ({@link WorkerGauges}), once every bean they read exists. */

@@ -9,6 +9,8 @@ import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.projection.RunViews;
 import dev.trainyard.worker.signals.ScmRefresher;
+import dev.trainyard.worker.store.Answer;
+import dev.trainyard.worker.store.AnswerStore;
 import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.Outbox;
@@ -33,14 +35,17 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Handles the commands of one poll. Per queue: load (or take from the cache), de-duplicate and
- * decide in order ({@link QueueBatch}). Then, for all changed queues together: write their entry
- * documents and their outboxes, write the queue documents (one atomic, versioned single-document
- * write each, sent in one round trip), write the history rows, send events and replies, and delete
- * the outboxes once the broker has them. A crash anywhere before the offset commit leads to a
- * redelivery that finds the command ids recorded and only finishes publishing (from the outbox) and
- * replying. Each queue's resulting state then goes to {@code afterwards} (the effect runner). The
- * store round trips per poll are constant, so throughput grows with load.
+ * Handles the commands of one poll. Per queue: load (or take from the cache), look up the answers
+ * already given to the poll's commands (one read for the poll), decide the others in order ({@link
+ * QueueBatch}). Then, for all changed queues together: write their entry documents and their
+ * outboxes (which carry their batches' answers), write the queue documents (one atomic, versioned
+ * single-document write each, sent in one round trip), write the history rows and the answers, send
+ * events and replies, and delete the outboxes once the broker has them. The answers of a batch that
+ * changed nothing are stored before its replies are sent. A crash anywhere before the offset commit
+ * leads to a redelivery that finds every command answered (from the outbox of the stored version,
+ * or the answers collection) and only finishes publishing and replying. Each queue's resulting
+ * state then goes to {@code afterwards} (the effect runner). The store round trips per poll are
+ * constant, so throughput grows with load.
  *
  * <p>A command that cannot be applied does not stall the partition: one whose decision throws is
  * dead at once ({@link QueueBatch}); when a poll's results cannot be stored for a permanent reason
@@ -56,6 +61,7 @@ public class CommandProcessor {
   private final DeadCommandStore deadCommands;
   private final QueueStore store;
   private final OutboxStore outboxes;
+  private final AnswerStore answers;
   private final HistoryStore history;
   private final Publisher publisher;
   private final PublicEvents publicEvents;
@@ -70,6 +76,7 @@ public class CommandProcessor {
   public CommandProcessor(
       QueueStore store,
       OutboxStore outboxes,
+      AnswerStore answers,
       HistoryStore history,
       DeadCommandStore deadCommands,
       Publisher publisher,
@@ -86,6 +93,7 @@ public class CommandProcessor {
     this.deadCommands = deadCommands;
     this.store = store;
     this.outboxes = outboxes;
+    this.answers = answers;
     this.history = history;
     this.publisher = publisher;
     this.publicEvents = publicEvents;
@@ -219,11 +227,29 @@ public class CommandProcessor {
     Instant now = clock.instant();
     List<QueueBatch> batches = new ArrayList<>();
     Set<String> cached = new HashSet<>();
+    Map<String, StoredQueue> loaded = new LinkedHashMap<>();
     for (Map.Entry<String, List<CommandEnvelope>> queue : byQueue.entrySet()) {
-      StoredQueue current = load(queue.getKey(), queue.getValue().get(0).queue().org(), cached);
+      loaded.put(
+          queue.getKey(), load(queue.getKey(), queue.getValue().get(0).queue().org(), cached));
+    }
+    // after the loads: a version's outbox left unpublished by a crash has stored its answers
+    Map<String, Answer> remembered =
+        answers.find(
+            byQueue.values().stream()
+                .flatMap(List::stream)
+                .map(CommandEnvelope::commandId)
+                .collect(Collectors.toSet()));
+    for (Map.Entry<String, List<CommandEnvelope>> queue : byQueue.entrySet()) {
       Instant deciding = Instant.now();
       batches.add(
-          QueueBatch.decide(current, queue.getValue(), decider, condemned, now, poll::traceparent));
+          QueueBatch.decide(
+              loaded.get(queue.getKey()),
+              queue.getValue(),
+              remembered,
+              decider,
+              condemned,
+              now,
+              poll::traceparent));
       poll.decided(queue.getKey(), deciding);
     }
     Set<String> stale = staleAnswers(batches, cached);
@@ -235,8 +261,8 @@ public class CommandProcessor {
         store.prepare(
             written.stream().map(QueueBatch.Written::queue).toList(),
             changed.stream().map(QueueBatch::before).toList());
-    // dead commands are on record before their ids are: a crash in between only repeats them
-    deadCommands.record(changed.stream().flatMap(b -> b.dead().stream()).toList());
+    // dead commands are on record before their answers are: a crash in between only repeats them
+    deadCommands.record(batches.stream().flatMap(b -> b.dead().stream()).toList());
     // the entry documents, unjournaled, then the outbox, journaled: both are durable before the
     // queue document that names them is written (ADR 0022)
     store.writeEntries(versions);
@@ -257,7 +283,10 @@ public class CommandProcessor {
         written.stream().filter(w -> !conflicted.contains(w.queue().id())).toList();
     List<QueueBatch> kept =
         batches.stream().filter(b -> !conflicted.contains(b.before().id())).toList();
-    kept.stream().flatMap(b -> b.applied().stream()).forEach(probe::afterStore);
+    // the answers of batches that wrote no version (those of the others are in their outboxes)
+    answers.record(
+        kept.stream().filter(b -> !b.changed()).flatMap(b -> b.answers().stream()).toList());
+    kept.stream().flatMap(b -> b.handled().stream()).forEach(probe::afterStore);
     poll.stored(storing);
     Instant publishing = Instant.now();
     publish(
@@ -362,13 +391,13 @@ public class CommandProcessor {
   }
 
   /**
-   * History rows first (a reply promises read-your-writes), then events and replies travel to the
-   * broker together, and the outboxes are deleted once all is acknowledged.
+   * The answers (a redelivery after the outbox is gone finds them) and the history rows first (a
+   * reply promises read-your-writes), then events and replies travel to the broker together, and
+   * the outboxes are deleted once all is acknowledged.
    */
   private void publish(List<Outbox> published, List<Publisher.Reply> replies) {
-    history.write(
-        published.stream().flatMap(o -> o.rows().stream()).toList(),
-        published.stream().flatMap(o -> o.runs().stream()).toList());
+    answers.recordFromOutboxes(published.stream().flatMap(o -> o.answers().stream()).toList());
+    history.write(published);
     CompletableFuture<?>[] sends =
         Stream.concat(
                 published.stream().map(o -> publisher.events(o.queueId(), o.org(), o.events())),

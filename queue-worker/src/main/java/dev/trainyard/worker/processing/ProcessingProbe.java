@@ -10,7 +10,10 @@ import dev.trainyard.common.command.CommandEnvelope;
 public interface ProcessingProbe {
   ProcessingProbe NONE = envelope -> {};
 
-  /** Called after the new state is durable and before events, replies and the offset commit. */
+  /**
+   * Called for each command handled (not answered before) once its answer is durable (with the new
+   * state, or on its own when it changed nothing), before events, replies and the offset commit.
+   */
   void afterStore(CommandEnvelope envelope);
 
   /** Called just before the engine decides {@code envelope}; what it throws, the engine threw. */

@@ -18,6 +18,7 @@ import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.projection.RowProjector;
 import dev.trainyard.worker.projection.RunViews;
 import dev.trainyard.worker.projection.Views;
+import dev.trainyard.worker.store.Answer;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxEvent;
 import dev.trainyard.worker.store.QueueTooLarge;
@@ -37,17 +38,25 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The commands of one queue from one poll, decided in order against the stored queue. The result is
- * the next queue document (one version step for the whole batch, holding every applied command id,
- * the read-model view and the outbox) and a reply per command. No I/O.
+ * the next queue document when some command changed the queue (one version step for the whole
+ * batch, with the read-model view and the outbox), an {@link Answer} per command and a reply per
+ * command that waits for one. No I/O.
+ *
+ * <p>Every command handled is answered once: one answered before (a redelivery, a client's retry, a
+ * duplicate in the same poll) is answered as it was then, never decided again — applied, rejected
+ * or a no-op alike. Decided again on a later version, a no-op resubmit after the cancel that
+ * followed it would queue its PR again, a "not found" cancel after the submit that followed it
+ * would cancel that PR.
  *
  * <p>A command whose decision throws leaves the queue as it was before it and becomes a {@link
- * DeadCommand}: its id is recorded like an applied one (a redelivery does not throw again), its
- * reply is a {@link RejectionType#FAULT}, and the commands after it are decided as usual.
+ * DeadCommand}: its answer is a {@link RejectionType#FAULT} (a redelivery does not throw again),
+ * and the commands after it are decided as usual.
  */
 final class QueueBatch {
   private final StoredQueue before;
   private final List<Publisher.Reply> replies = new ArrayList<>();
   private final List<CommandEnvelope> applied = new ArrayList<>();
+  private final List<CommandEnvelope> decided = new ArrayList<>();
   private final List<OutboxEvent> events = new ArrayList<>();
   private final List<DeadCommand> dead = new ArrayList<>();
 
@@ -88,24 +97,29 @@ final class QueueBatch {
   }
 
   /**
-   * Decides {@code envelopes} in order. A command named in {@code condemned} is not decided: it is
-   * dead with the given error (its result could not be stored before). The events of a command
-   * carry the trace {@code traceparents} gives for it.
+   * Decides {@code envelopes} in order; those with an answer in {@code remembered} (by command id)
+   * are answered from it. A command named in {@code condemned} is not decided: it is dead with the
+   * given error (its result could not be stored before). The events of a command carry the trace
+   * {@code traceparents} gives for it.
    */
   static QueueBatch decide(
       StoredQueue before,
       List<CommandEnvelope> envelopes,
+      Map<String, Answer> remembered,
       Decider decider,
       Map<String, RuntimeException> condemned,
       Instant now,
       Function<CommandEnvelope, String> traceparents) {
     QueueBatch batch = new QueueBatch(before, now, traceparents);
     for (CommandEnvelope envelope : envelopes) {
-      Optional<RecentCommand> handled = before.handled(envelope.commandId());
+      Answer answered = remembered.get(envelope.commandId());
+      Optional<RecentCommand> legacy = before.handled(envelope.commandId());
       CommandReply earlier = batch.answers.get(envelope.commandId());
-      if (handled.isPresent()) {
-        // a redelivery or a retry: handled by an earlier version, answered the same way
-        batch.answerAgain(envelope, handled.get().refused());
+      if (answered != null || legacy.isPresent()) {
+        // a redelivery or a retry: handled before, answered the same way
+        batch.answerAgain(
+            envelope,
+            answered != null ? answered : legacy.get().asAnswer(before.id(), before.version()));
         batch.outcomes.add(new Concluded(envelope, Outcome.DEDUPLICATED));
         continue;
       }
@@ -120,6 +134,7 @@ final class QueueBatch {
         batch.outcomes.add(new Concluded(envelope, Outcome.DEDUPLICATED));
         continue;
       }
+      batch.decided.add(envelope);
       RuntimeException failure = condemned.get(envelope.commandId());
       if (failure instanceof QueueTooLarge tooLarge) {
         batch.refuse(envelope, tooLarge);
@@ -130,7 +145,6 @@ final class QueueBatch {
       }
       if (failure != null) {
         batch.dead.add(DeadCommand.of(envelope, failure, now));
-        batch.applied.add(envelope);
         batch.answer(envelope, CommandReply.fault(envelope));
         batch.outcomes.add(new Concluded(envelope, Outcome.DEAD));
       }
@@ -170,11 +184,10 @@ final class QueueBatch {
 
   /**
    * A command whose result would not fit the queue's document: answered as a limit reached (its
-   * client may retry once there is room), and recorded as handled so a redelivery is not decided
-   * again; the queue stays as it was.
+   * client may retry once there is room under a new key; a redelivery is answered the same way);
+   * the queue stays as it was.
    */
   private void refuse(CommandEnvelope envelope, QueueTooLarge tooLarge) {
-    applied.add(envelope);
     answer(
         envelope,
         new CommandReply(
@@ -188,6 +201,32 @@ final class QueueBatch {
   /** True when some command changed the queue, so there is a new version to store. */
   boolean changed() {
     return !applied.isEmpty();
+  }
+
+  /**
+   * The answers this batch gave to the commands it handled (not those answered before), under the
+   * version they belong to: the one it writes, or, when it writes none, the one it decided on.
+   */
+  List<Answer> answers() {
+    long version = changed() ? before.version() + 1 : before.version();
+    return decided.stream()
+        .map(
+            e -> {
+              CommandReply reply = answers.get(e.commandId());
+              return new Answer(
+                  e.commandId(),
+                  before.id(),
+                  version,
+                  reply.rejection(),
+                  reply.rejection() == null ? null : reply.message(),
+                  now);
+            })
+        .toList();
+  }
+
+  /** Every command this batch handled without an earlier answer, in order. */
+  List<CommandEnvelope> handled() {
+    return decided;
   }
 
   List<CommandEnvelope> applied() {
@@ -220,14 +259,15 @@ final class QueueBatch {
   /** What a changed batch writes: the next queue document and the outbox it names. */
   record Written(StoredQueue queue, Outbox outbox) {}
 
-  /** The documents to store: one version after {@code before}. */
+  /**
+   * The documents to store: one version after {@code before}. Its outbox carries the answers of
+   * this batch, and those the queue document still held from before answers had a collection of
+   * their own (the document no longer holds any).
+   */
   Written next(QueueEngine engine, RunViews runViews) {
     long version = before.version() + 1;
-    List<RecentCommand> appliedNow = new ArrayList<>();
-    for (int i = applied.size() - 1; i >= 0; i--) {
-      String id = applied.get(i).commandId();
-      appliedNow.add(new RecentCommand(id, now, answers.get(id).rejection()));
-    }
+    List<Answer> answered = new ArrayList<>(answers());
+    before.recent().forEach(r -> answered.add(r.asAnswer(before.id(), before.version())));
     Map<Long, String> reasons = reasons(events);
     List<PullRequestRow> rows =
         RowProjector.changedRows(before.aggregate(), state, version, before.rowVersions()).stream()
@@ -241,7 +281,8 @@ final class QueueBatch {
             version,
             rows,
             runViews.changed(before.aggregate(), state),
-            events);
+            events,
+            answered);
     StoredQueue queue =
         new StoredQueue(
             before.id(),
@@ -250,7 +291,7 @@ final class QueueBatch {
             state,
             state == null ? null : Views.queue(state, now),
             engine.nextDeadline(state, now).orElse(null),
-            before.rememberAfter(appliedNow, now),
+            List.of(),
             outbox.id(),
             RowProjector.rowVersions(state, before.rowVersions(), rows),
             state == null ? 0 : state.entries().size(),
@@ -303,14 +344,11 @@ final class QueueBatch {
     }
   }
 
-  /**
-   * Answers a command handled before as it was answered then: accepted, kept as dead, or refused
-   * because the queue was full (the sentence is not kept; this one says what happened).
-   */
-  private void answerAgain(CommandEnvelope envelope, RejectionType refusedAs) {
-    if (refusedAs == null) {
+  /** Answers a command handled before as it was answered then. */
+  private void answerAgain(CommandEnvelope envelope, Answer then) {
+    if (then.rejection() == null) {
       answer(envelope, CommandReply.accepted(envelope.correlationId(), envelope.commandId()));
-    } else if (refusedAs == RejectionType.FAULT) {
+    } else if (then.rejection() == RejectionType.FAULT) {
       answer(envelope, CommandReply.fault(envelope));
     } else {
       answer(
@@ -318,12 +356,10 @@ final class QueueBatch {
           new CommandReply(
               envelope.correlationId(),
               envelope.commandId(),
-              refusedAs,
-              "command "
-                  + envelope.commandId()
-                  + " was refused when it first arrived: the queue held the most bytes one queue"
-                  + " may hold; send it again under a new Idempotency-Key once pull requests have"
-                  + " landed or been cancelled"));
+              then.rejection(),
+              then.message() != null
+                  ? then.message()
+                  : "command " + envelope.commandId() + " was refused when it first arrived"));
     }
   }
 

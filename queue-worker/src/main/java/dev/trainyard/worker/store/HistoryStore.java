@@ -1,10 +1,14 @@
 package dev.trainyard.worker.store;
 
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.UpdateOneModel;
+import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
 import dev.trainyard.common.json.Json;
@@ -19,12 +23,18 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Writes the versioned pull-request rows and the test-run documents. Both steps are idempotent, so
- * a redelivered command that writes them again changes nothing.
+ * Writes the versioned pull-request rows, each PR number's head and the test-run documents of the
+ * versions a queue published. Every write is conditional on the version it carries, so the read
+ * model never goes back: a version's row is written once and never over a newer state of itself (a
+ * row closed by a later version stays closed), a row is closed by the first version that replaced
+ * it, and a head or a test run is replaced only by its own version or a newer one. A worker paused
+ * past its session that publishes version v after the new owner published v + 1 changes nothing; a
+ * redelivered command that writes the same version again changes nothing either.
  */
 @Component
 public class HistoryStore {
   private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
+  private static final UpdateOptions INSERT_ONLY = new UpdateOptions().upsert(true);
   private final MongoCollection<Document> rows;
   private final MongoCollection<Document> heads;
   private final MongoCollection<Document> runs;
@@ -36,33 +46,51 @@ public class HistoryStore {
   }
 
   /**
-   * Writes the new rows, closes the versions they replace, moves each PR number's head, and
-   * replaces the changed test runs, all by id: up to three round trips whatever the size of the
-   * history. A head is the newest row of a (queue, PR number) under a well-known id, in a
-   * collection of its own. Only the last round trip asks for the journal, and it makes the others
-   * durable with it ({@link Unjournaled}): a reply that follows finds its rows after a crash too.
+   * Writes the rows and test runs of {@code published} versions, all by id: up to three round trips
+   * whatever the size of the history. A head is the newest row of a (queue, PR number) under a
+   * well-known id, in a collection of its own. Only the last round trip asks for the journal, and
+   * it makes the others durable with it ({@link Unjournaled}): a reply that follows finds its rows
+   * after a crash too.
    */
-  public void write(List<PullRequestRow> changed, List<TestRunDocument> changedRuns) {
+  public void write(List<Outbox> published) {
     List<WriteModel<Document>> rowWrites = new ArrayList<>();
     List<WriteModel<Document>> headWrites = new ArrayList<>();
-    for (PullRequestRow row : changed) {
-      Document doc = Json.document(row);
-      rowWrites.add(new ReplaceOneModel<>(Filters.eq("_id", row.id()), doc, UPSERT));
-      if (row.supersedes() != null) {
+    List<WriteModel<Document>> runWrites = new ArrayList<>();
+    for (Outbox outbox : published) {
+      for (PullRequestRow row : outbox.rows()) {
+        Document doc = Json.document(row);
         rowWrites.add(
             new UpdateOneModel<>(
-                Filters.eq("_id", PullRequestRow.rowId(row.prId(), row.supersedes())),
-                Updates.set("toVersion", row.fromVersion())));
+                Filters.eq("_id", row.id()), new Document("$setOnInsert", doc), INSERT_ONLY));
+        if (row.supersedes() != null) {
+          rowWrites.add(
+              new UpdateOneModel<>(
+                  Filters.and(
+                      Filters.eq("_id", PullRequestRow.rowId(row.prId(), row.supersedes())),
+                      Filters.or(
+                          Filters.eq("toVersion", null),
+                          Filters.gt("toVersion", row.fromVersion()))),
+                  Updates.set("toVersion", row.fromVersion())));
+        }
+        // the same fields under the head's id: converted once (a conversion walks the whole row)
+        String headId = PullRequestRow.headId(row.queueKey(), row.prNumber());
+        headWrites.add(
+            new ReplaceOneModel<>(
+                Filters.and(
+                    Filters.eq("_id", headId), Filters.lte("fromVersion", row.fromVersion())),
+                new Document(doc).append("_id", headId),
+                UPSERT));
       }
-      // the same fields under the head's id: converted once (a conversion walks the whole row)
-      String headId = PullRequestRow.headId(row.queueKey(), row.prNumber());
-      headWrites.add(
-          new ReplaceOneModel<>(
-              Filters.eq("_id", headId), new Document(doc).append("_id", headId), UPSERT));
-    }
-    List<WriteModel<Document>> runWrites = new ArrayList<>();
-    for (TestRunDocument run : changedRuns) {
-      runWrites.add(new ReplaceOneModel<>(Filters.eq("_id", run.id()), Json.document(run), UPSERT));
+      for (TestRunDocument run : outbox.runs()) {
+        runWrites.add(
+            new ReplaceOneModel<>(
+                Filters.and(
+                    Filters.eq("_id", run.id()),
+                    Filters.or(
+                        Filters.exists(VERSION, false), Filters.lte(VERSION, outbox.version()))),
+                Json.document(run).append(VERSION, outbox.version()),
+                UPSERT));
+      }
     }
     List<Batch> batches =
         Stream.of(
@@ -75,7 +103,33 @@ public class HistoryStore {
       Batch batch = batches.get(i);
       MongoCollection<Document> target =
           i == batches.size() - 1 ? batch.collection() : Unjournaled.of(batch.collection());
-      target.bulkWrite(batch.writes());
+      writeNewer(target, batch.writes());
+    }
+  }
+
+  /** The queue version that wrote a test-run document (none in documents of before it was kept). */
+  static final String VERSION = "version";
+
+  /**
+   * Sends {@code writes} unordered. A guarded upsert whose guard does not hold (a newer version is
+   * stored) tries to insert under the stored document's id and is refused as a duplicate key: that
+   * refusal is the guard working, not a failure.
+   */
+  private static void writeNewer(
+      MongoCollection<Document> collection, List<WriteModel<Document>> writes) {
+    try {
+      collection.bulkWrite(writes, new BulkWriteOptions().ordered(false));
+    } catch (MongoBulkWriteException e) {
+      boolean onlyNewer =
+          e.getWriteConcernError() == null
+              && e.getWriteErrors().stream()
+                  .allMatch(
+                      err ->
+                          ErrorCategory.fromErrorCode(err.getCode())
+                              == ErrorCategory.DUPLICATE_KEY);
+      if (!onlyNewer) {
+        throw e;
+      }
     }
   }
 

@@ -6,7 +6,6 @@ import dev.trainyard.common.view.QueueView;
 import dev.trainyard.worker.engine.QueueAggregate;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +14,13 @@ import java.util.Optional;
 /**
  * The aggregate document of one queue. {@code aggregate} and {@code view} are null while the queue
  * does not exist (never created, or deleted: the document stays as a tombstone so that its version
- * and recent command ids survive). {@code outboxId} names the {@link Outbox} written with this
- * version while it may still be unpublished; {@code rowVersions} maps each entry still in the
- * aggregate to the version of its current history row; {@code activeEntries} lets pollers find the
- * queues that hold pull requests, {@code effectsPending} the queues whose state asks for effects.
- * In the store, the entries live in documents of their own that {@code entryTags} name (ADR 0019,
- * {@link #header()}).
+ * survives). {@code recent} is read from documents written before answers had a collection of their
+ * own ({@link AnswerStore}) and is empty in every version written since. {@code outboxId} names the
+ * {@link Outbox} written with this version while it may still be unpublished; {@code rowVersions}
+ * maps each entry still in the aggregate to the version of its current history row; {@code
+ * activeEntries} lets pollers find the queues that hold pull requests, {@code effectsPending} the
+ * queues whose state asks for effects. In the store, the entries live in documents of their own
+ * that {@code entryTags} name (ADR 0019, {@link #header()}).
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,
@@ -37,15 +37,11 @@ public record StoredQueue(
     EntryTags entryTags) {
 
   /**
-   * Applied command ids are remembered for {@link #RECENT_WINDOW} (a client retrying under an
-   * {@code Idempotency-Key} re-sends its command id within 24 h), and the newest {@link
-   * #RECENT_FLOOR} whatever their age; at most {@link #RECENT_MAX}, which bounds the document. The
-   * broker's own redelivery horizon is one poll ({@code max-poll-records} 100 &lt; the floor).
+   * How long the answer to a command is remembered ({@link AnswerStore}): a client retrying under
+   * an {@code Idempotency-Key} re-sends its command id within 24 h, and the command topic keeps no
+   * more; a command sent longer ago is never applied.
    */
   public static final Duration RECENT_WINDOW = Duration.ofHours(24);
-
-  public static final int RECENT_FLOOR = 128;
-  public static final int RECENT_MAX = 1_024;
 
   public StoredQueue {
     recent = List.copyOf(recent);
@@ -58,25 +54,7 @@ public record StoredQueue(
         id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false, EntryTags.NONE);
   }
 
-  /**
-   * The ids to remember after a version applied {@code applied} (newest first) at {@code now}:
-   * those and the ones remembered before, by {@link #RECENT_WINDOW}, {@link #RECENT_FLOOR} and
-   * {@link #RECENT_MAX}.
-   */
-  public List<RecentCommand> rememberAfter(List<RecentCommand> applied, Instant now) {
-    Instant horizon = now.minus(RECENT_WINDOW);
-    List<RecentCommand> kept = new ArrayList<>(applied);
-    for (RecentCommand r : recent) {
-      boolean young = r.appliedAt() == null || r.appliedAt().isAfter(horizon);
-      if (kept.size() >= RECENT_MAX || (kept.size() >= RECENT_FLOOR && !young)) {
-        break;
-      }
-      kept.add(r);
-    }
-    return kept.subList(0, Math.min(kept.size(), RECENT_MAX));
-  }
-
-  /** The command with this id, when the queue remembers handling it. */
+  /** The command with this id, when a document of before {@link AnswerStore} remembers it. */
   public Optional<RecentCommand> handled(String commandId) {
     return recent.stream().filter(r -> r.commandId().equals(commandId)).findFirst();
   }

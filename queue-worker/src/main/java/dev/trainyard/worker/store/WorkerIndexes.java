@@ -85,6 +85,12 @@ public final class WorkerIndexes {
               Indexes.compoundIndex(
                   Indexes.ascending("queueKey"), Indexes.descending("details.createdAt")),
               "getMergeQueueMetrics and testing details: a queue's runs by start"),
+          Declared.expiring(
+              Collections.COMMAND_ANSWERS,
+              "at",
+              // an hour past the window: a command sent within it always finds its answer
+              StoredQueue.RECENT_WINDOW.plusHours(1),
+              "the answers to commands, dropped after the deduplication window"),
           new Declared(
               Collections.DEAD_COMMANDS,
               Indexes.ascending("at", "_id"),

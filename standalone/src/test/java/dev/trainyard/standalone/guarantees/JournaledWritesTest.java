@@ -65,7 +65,8 @@ class JournaledWritesTest {
     QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
     OutboxStore outboxes = new OutboxStore(mongo);
     StoredQueue first = queueWithOnePr();
-    Outbox outbox = new Outbox("o-1", KEY.id(), "org", 1, List.of(), List.of(), List.of());
+    Outbox outbox =
+        new Outbox("o-1", KEY.id(), "org", 1, List.of(), List.of(), List.of(), List.of());
     recorded.forget();
 
     QueueStore.Prepared prepared =
@@ -115,8 +116,16 @@ class JournaledWritesTest {
     recorded.forget();
 
     history.write(
-        Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
-        Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList());
+        List.of(
+            new Outbox(
+                "o-1",
+                KEY.id(),
+                "org",
+                1,
+                Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
+                Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList(),
+                List.of(),
+                List.of())));
 
     assertThat(writes()).containsExactlyElementsOf(expected);
   }

@@ -190,7 +190,10 @@ class SplitQueueStoreTest {
     return QueueVersions.write(store, next, before);
   }
 
-  /** {@code queue} remembering that it applied {@code commandId} at {@code at}. */
+  /**
+   * {@code queue} remembering that it applied {@code commandId} at {@code at}, as documents written
+   * before answers had a collection of their own do.
+   */
   private static StoredQueue remembering(StoredQueue queue, Instant at, String commandId) {
     return new StoredQueue(
         queue.id(),
@@ -199,7 +202,7 @@ class SplitQueueStoreTest {
         queue.aggregate(),
         queue.view(),
         queue.nextDeadline(),
-        queue.rememberAfter(List.of(new RecentCommand(commandId, at)), at),
+        List.of(new RecentCommand(commandId, at)),
         queue.outboxId(),
         queue.rowVersions(),
         queue.activeEntries(),

@@ -1,19 +1,26 @@
 package dev.trainyard.standalone.guarantees;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.RejectionType;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
+import dev.trainyard.standalone.support.CrashAfterStore;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
@@ -22,6 +29,7 @@ import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.signals.ScmRefresher;
+import dev.trainyard.worker.store.AnswerStore;
 import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
@@ -39,11 +47,17 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,6 +192,127 @@ class StaleInputTest {
     assertThat(mongo.getCollection(Collections.OUTBOXES).countDocuments()).isZero();
   }
 
+  /**
+   * A poll holding [resubmit #5 → accepted, no change; cancel #5 → accepted] crashes after its
+   * version is stored and before its offsets are committed. The redelivery is answered from what
+   * was remembered: the resubmit is not decided again after the cancel (before: it was, and #5
+   * landed although its cancel was answered 200).
+   */
+  @Test
+  void aRedeliveredNoOpIsNotDecidedAgainAfterTheCommandThatFollowedIt() {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    a.send(new QueueCommand.SubmitPullRequest(5, null, false));
+    List<CommandEnvelope> poll =
+        List.of(
+            envelope(new QueueCommand.SubmitPullRequest(5, null, null)),
+            envelope(new QueueCommand.CancelPullRequest(5)));
+
+    List<CommandReply> answers = crashedThenRedelivered(poll, QueueCommand.CancelPullRequest.class);
+
+    assertThat(answers).extracting(CommandReply::rejection).containsExactly(null, null);
+    assertThat(enqueued()).as("cancelled, as its answer said").isEmpty();
+  }
+
+  /**
+   * A poll holding [cancel #5 → not found; submit #5 → accepted] crashes after its version is
+   * stored. Redelivered, the cancel is still not found (before: it was decided again after the
+   * submit and cancelled #5, whose submit had been answered 200).
+   */
+  @Test
+  void aRedeliveredRejectionIsNotDecidedAgainAfterTheCommandThatFollowedIt() {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    List<CommandEnvelope> poll =
+        List.of(
+            envelope(new QueueCommand.CancelPullRequest(5)),
+            envelope(new QueueCommand.SubmitPullRequest(5, null, false)));
+
+    List<CommandReply> answers = crashedThenRedelivered(poll, QueueCommand.SubmitPullRequest.class);
+
+    assertThat(answers)
+        .extracting(CommandReply::rejection)
+        .containsExactly(RejectionType.NOT_FOUND, null);
+    assertThat(enqueued()).as("submitted, as its answer said").containsExactly(5L);
+  }
+
+  /**
+   * Worker A stores version v (a resubmit raising #5's priority: a new row of the same submission)
+   * and is paused before it publishes; the new owner B publishes v from its outbox and writes v + 1
+   * (cancel #5); then A, released, publishes v. The read model stays at v + 1: the head says
+   * cancelled (before: A rolled it back to waiting), and one row of #5 is open (before: A reopened
+   * the row v + 1 had closed, and the PR was listed twice).
+   */
+  @Test
+  void aPausedWorkerPublishingAnOlderVersionNeverTakesTheReadModelBack() throws Exception {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    a.send(new QueueCommand.SubmitPullRequest(5, null, null));
+    CountDownLatch stored = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Worker paused =
+        new Worker(
+            mongo,
+            e -> {
+              stored.countDown();
+              await(release);
+            });
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      Future<CommandReply> late =
+          thread.submit(
+              () -> paused.send(new QueueCommand.SubmitPullRequest(5, Priority.HIGH, null)));
+      assertThat(stored.await(30, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(b.send(new QueueCommand.CancelPullRequest(5)).isAccepted()).isTrue();
+      release.countDown();
+      assertThat(late.get(30, TimeUnit.SECONDS).isAccepted()).isTrue();
+    } finally {
+      thread.shutdownNow();
+    }
+
+    Document head =
+        mongo
+            .getCollection(Collections.PULL_REQUEST_HEADS)
+            .find(Filters.eq("_id", PullRequestRow.headId(KEY.id(), 5)))
+            .first();
+    assertThat(Json.mapper().convertValue(head, PullRequestRow.class).state())
+        .isEqualTo(PrState.CANCELLED);
+    assertThat(
+            mongo
+                .getCollection(Collections.PULL_REQUESTS)
+                .countDocuments(
+                    Filters.and(Filters.eq("prNumber", 5), Filters.eq("toVersion", null))))
+        .as("rows of #5 still open")
+        .isEqualTo(1);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Hands {@code poll} to a worker that crashes after storing the version of the first command of
+   * type {@code crashAt}, then the same poll again (the broker's redelivery); the second answers.
+   */
+  private List<CommandReply> crashedThenRedelivered(
+      List<CommandEnvelope> poll, Class<? extends QueueCommand> crashAt) {
+    CrashAfterStore crash = new CrashAfterStore(e -> crashAt.isInstance(e.command()));
+    Worker crashing = new Worker(mongo, crash);
+    assertThatThrownBy(() -> crashing.processor.process(poll))
+        .hasMessageContaining("simulated consumer crash");
+    assertThat(crash.crashes()).isEqualTo(1);
+    assertThat(crashing.replies).as("nothing was answered before the crash").isEmpty();
+    crashing.processor.process(poll);
+    return poll.stream().map(crashing::answerTo).toList();
+  }
+
+  private static CommandEnvelope envelope(QueueCommand command) {
+    return new CommandEnvelope(
+        UUID.randomUUID().toString(), UUID.randomUUID().toString(), KEY, Instant.now(), command);
+  }
+
   private List<Long> enqueued() {
     return new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES)
         .load(KEY.id()).orElseThrow().aggregate().entries().stream().map(Entry::prNumber).toList();
@@ -189,6 +324,10 @@ class StaleInputTest {
     private final CommandProcessor processor;
 
     Worker(MongoTemplate mongo) {
+      this(mongo, ProcessingProbe.NONE);
+    }
+
+    Worker(MongoTemplate mongo, ProcessingProbe probe) {
       Publisher publisher =
           new Publisher(kafka) {
             @Override
@@ -201,12 +340,13 @@ class StaleInputTest {
           new CommandProcessor(
               new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES),
               new OutboxStore(mongo),
+              new AnswerStore(mongo),
               new HistoryStore(mongo),
               new DeadCommandStore(mongo, new SimpleMeterRegistry()),
               publisher,
               new PublicEvents("http://trainyard.test"),
               InstantSource.system(),
-              ProcessingProbe.NONE,
+              probe,
               ScmRefresher.NONE,
               state -> {},
               new QueueEngine(),
@@ -224,9 +364,14 @@ class StaleInputTest {
 
     CommandReply send(QueueCommand command, Instant sentAt, String commandId) {
       String correlation = UUID.randomUUID().toString();
-      processor.process(List.of(new CommandEnvelope(commandId, correlation, KEY, sentAt, command)));
+      CommandEnvelope envelope = new CommandEnvelope(commandId, correlation, KEY, sentAt, command);
+      processor.process(List.of(envelope));
+      return answerTo(envelope);
+    }
+
+    CommandReply answerTo(CommandEnvelope envelope) {
       return replies.stream()
-          .filter(r -> r.correlationId().equals(correlation))
+          .filter(r -> r.correlationId().equals(envelope.correlationId()))
           .findFirst()
           .orElseThrow();
     }

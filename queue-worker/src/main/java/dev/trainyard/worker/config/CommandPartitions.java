@@ -1,0 +1,98 @@
+package dev.trainyard.worker.config;
+
+import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.processing.CommandListener;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.IntSupplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * What the worker does when its partitions of the command topic move. Spring Boot gives one
+ * rebalance listener to every listener container, the test-results intake on the events topic
+ * included, so each partition is first told by its topic: only the command topic's count is the
+ * queue-to-partition map (the events topic may have more partitions, {@code
+ * topics.eventPartitions}, and that is no fault).
+ *
+ * <p>Whenever command partitions move, the processor forgets its cached queues (a partition that
+ * comes back after another worker held it is read from the store again). A command partition beyond
+ * {@code TRAINYARD_WORKER_COMMAND_PARTITIONS} means the topic grew outside the documented
+ * procedure: this worker would own queues another worker owns by the old count. It stops consuming
+ * that partition at once (paused before its first fetch, and kept paused by its container) and
+ * reports itself broken, so that it is restarted with the right setting.
+ */
+final class CommandPartitions implements ConsumerAwareRebalanceListener {
+  private static final Logger log = LoggerFactory.getLogger(CommandPartitions.class);
+  private final Runnable forgetCachedQueues;
+  private final IntSupplier configured;
+  private final ApplicationEventPublisher events;
+  private final ObjectProvider<KafkaListenerEndpointRegistry> registry;
+
+  CommandPartitions(
+      Runnable forgetCachedQueues,
+      IntSupplier configured,
+      ApplicationEventPublisher events,
+      ObjectProvider<KafkaListenerEndpointRegistry> registry) {
+    this.forgetCachedQueues = forgetCachedQueues;
+    this.configured = configured;
+    this.events = events;
+    this.registry = registry;
+  }
+
+  @Override
+  public void onPartitionsRevokedAfterCommit(
+      Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+    if (!commands(partitions).isEmpty()) {
+      forgetCachedQueues.run();
+    }
+  }
+
+  @Override
+  public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+    if (!commands(partitions).isEmpty()) {
+      forgetCachedQueues.run();
+    }
+  }
+
+  @Override
+  public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+    List<TopicPartition> assigned = commands(partitions);
+    if (assigned.isEmpty()) {
+      return;
+    }
+    forgetCachedQueues.run();
+    int count = configured.getAsInt();
+    List<TopicPartition> grown = assigned.stream().filter(p -> p.partition() >= count).toList();
+    if (grown.isEmpty()) {
+      return;
+    }
+    consumer.pause(grown);
+    KafkaListenerEndpointRegistry listeners = registry.getIfAvailable();
+    MessageListenerContainer container =
+        listeners == null ? null : listeners.getListenerContainer(CommandListener.ID);
+    if (container != null) {
+      grown.forEach(container::pausePartition);
+    }
+    log.error(
+        "assigned {} but TRAINYARD_WORKER_COMMAND_PARTITIONS is {}: the topic grew outside the"
+            + " documented procedure; these partitions are not consumed, and this worker reports"
+            + " itself broken",
+        grown,
+        count);
+    AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
+  }
+
+  private static List<TopicPartition> commands(Collection<TopicPartition> partitions) {
+    return partitions.stream().filter(p -> p.topic().equals(Topics.QUEUE_COMMANDS)).toList();
+  }
+}

@@ -1,0 +1,82 @@
+package dev.trainyard.worker.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.topic.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.internals.AutoOffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.LivenessState;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+
+/**
+ * The one rebalance listener every container gets, told partitions by their topic: an events
+ * partition numbered beyond the command partition count (the chart's {@code
+ * topics.eventPartitions=24} with 12 command partitions) is no fault; a command partition beyond it
+ * is paused at once and the worker reports itself broken.
+ */
+class CommandPartitionsTest {
+  private static final int COMMAND_PARTITIONS = 12;
+
+  @ParameterizedTest(name = "{0}-{1}")
+  @CsvSource({
+    // topic, partition, paused and broken, cache forgotten
+    "trainyard.events, 23, false, false",
+    "trainyard.events, 12, false, false",
+    "trainyard.events, 0, false, false",
+    "trainyard.queue-commands, 11, false, true",
+    "trainyard.queue-commands, 12, true, true",
+    "trainyard.queue-commands, 23, true, true",
+  })
+  void partitionsAreJudgedByTheirTopic(
+      String topic, int partition, boolean refused, boolean forgets) {
+    AtomicInteger forgotten = new AtomicInteger();
+    List<Object> published = new ArrayList<>();
+    CommandPartitions listener =
+        new CommandPartitions(
+            forgotten::incrementAndGet,
+            () -> COMMAND_PARTITIONS,
+            published::add,
+            new StaticListableBeanFactory().getBeanProvider(KafkaListenerEndpointRegistry.class));
+    MockConsumer<String, String> consumer =
+        new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name());
+    List<TopicPartition> assigned =
+        IntStream.rangeClosed(Math.max(0, partition - 1), partition)
+            .mapToObj(p -> new TopicPartition(topic, p))
+            .toList();
+    consumer.assign(assigned);
+
+    listener.onPartitionsAssigned(consumer, assigned);
+
+    assertThat(consumer.paused())
+        .as("paused")
+        .isEqualTo(
+            refused
+                ? assigned.stream()
+                    .filter(p -> p.partition() >= COMMAND_PARTITIONS)
+                    .collect(Collectors.toSet())
+                : Set.of());
+    assertThat(published)
+        .as("liveness")
+        .hasSize(refused ? 1 : 0)
+        .allSatisfy(
+            e ->
+                assertThat(((AvailabilityChangeEvent<?>) e).getState())
+                    .isEqualTo(LivenessState.BROKEN));
+    assertThat(forgotten.get()).as("cached queues forgotten").isEqualTo(forgets ? 1 : 0);
+    listener.onPartitionsRevokedAfterCommit(consumer, assigned);
+    assertThat(forgotten.get())
+        .as("forgotten again when they go")
+        .isEqualTo(topic.equals(Topics.QUEUE_COMMANDS) ? 2 : 0);
+  }
+}
