@@ -1,6 +1,5 @@
 package dev.trainyard.worker.config;
 
-import dev.trainyard.common.boot.ListenerErrors;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.store.StoreIndexes;
@@ -15,6 +14,7 @@ import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.PollTelemetry;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
+import dev.trainyard.worker.processing.RetryFromTheLog;
 import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.scm.MeteredScm;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -77,12 +77,13 @@ import org.springframework.util.function.SingletonSupplier;
 public class WorkerConfiguration {
 
   /**
-   * A failed command is retried for as long as it takes (MongoDB or Kafka down must not drop an
-   * accepted command); only a record that cannot be parsed at all is skipped.
+   * A failed poll is retried for as long as it takes (MongoDB or Kafka down must not drop an
+   * accepted command), from the log, never in memory after its partitions moved ({@link
+   * RetryFromTheLog}); the listeners skip records that cannot be parsed themselves.
    */
   @Bean
   CommonErrorHandler commandErrorHandler() {
-    return ListenerErrors.retryUntilStored();
+    return new RetryFromTheLog();
   }
 
   /** The system clock, unless a test registered its own. */
