@@ -20,7 +20,12 @@ const groups = {
 const custom = {
   'monitoring.coreos.com/v1/ServiceMonitor': d => d.spec?.selector && d.spec?.endpoints?.length,
   'monitoring.coreos.com/v1/PrometheusRule': d => d.spec?.groups?.every(g => g.name && g.rules?.length),
-  'kafka.strimzi.io/v1beta2/KafkaTopic': d => d.metadata?.labels?.['strimzi.io/cluster'] && d.spec?.partitions > 0,
+  // the topic operator reverts what the resource does not say: every setting the workers would put
+  // on the topic is in it, min ISR below the replicas (else one broker away stops the writes)
+  'kafka.strimzi.io/v1beta2/KafkaTopic': d => d.metadata?.labels?.['strimzi.io/cluster'] && d.spec?.partitions > 0
+    && d.spec.config?.['retention.ms'] > 0 && d.spec.config['unclean.leader.election.enable'] === false
+    && d.spec.config['min.insync.replicas'] === (d.spec.replicas >= 3 ? 2 : 1)
+    && (d.spec.topicName !== 'trainyard.queue-commands' || d.spec.config['retention.ms'] === 86400000),
 };
 const trainyard = new Set(['gateway', 'queue-worker', 'webhook-dispatcher', 'flaky-tests-service', 'topics']);
 let failures = 0;

@@ -27,15 +27,17 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 /**
  * The topics of ARCHITECTURE.md as the workers keep them: created when missing, with what each
  * holds and keeps (commands 24 h, the de-duplication window: a command older is never applied;
- * replies 1 h; events 7 d), {@code min.insync.replicas} 2 on three replicas or more, no unclean
- * leader election, and the broker's default replication unless a setting names one. A setting of
- * ours is written onto an existing topic only where the topic has none of its own (an operator's
- * retention stays).
+ * replies 1 h; events 7 d), {@code min.insync.replicas} 2 on three replicas or more and 1 below
+ * (from the replicas the topic really has: a topic made by hand with 2 replicas gets 1, so one
+ * broker away does not stop its writes), no unclean leader election, and the broker's default
+ * replication unless a setting names one. A setting of ours is written onto an existing topic only
+ * where the topic has none of its own (an operator's retention stays).
  *
  * <p>Partitions are never added here: a producer keeps mapping keys to the old count for up to
  * {@code metadata.max.age.ms}, so a queue would be written from two partitions by two workers.
- * Growing is the documented procedure of the chart's README; a topic whose count differs from the
- * setting is refused ({@link Mismatch}).
+ * Growing is the documented procedure of the chart's README; a command or events topic whose count
+ * differs from the setting is refused ({@link Mismatch}). The reply topic may have more partitions
+ * than its setting (ADR 0026: gateways read its real count, and it may grow while they run).
  */
 public final class TopicLayout {
   static final Duration COMMANDS_KEPT = Duration.ofHours(24);
@@ -43,8 +45,25 @@ public final class TopicLayout {
   static final Duration EVENTS_KEPT = Duration.ofDays(7);
   private static final long TIMEOUT_MS = 15_000;
 
-  /** A topic as the workers want it: its partitions and the settings of ours it carries. */
-  public record Wanted(String name, int partitions, Map<String, String> configs) {}
+  /**
+   * A topic as the workers want it: its partitions, how long it keeps records and the settings of
+   * ours it carries on {@code replicas} replicas.
+   */
+  public record Wanted(String name, int partitions, Duration kept, Map<String, String> configs) {
+    Wanted(String name, int partitions, Duration kept, int replicas) {
+      this(name, partitions, kept, TopicLayout.configs(kept, replicas));
+    }
+
+    /** The same topic with the settings its {@code replicas} real replicas call for. */
+    Wanted on(int replicas) {
+      return new Wanted(name, partitions, kept, replicas);
+    }
+
+    /** Whether a topic of {@code count} partitions is acceptable: only the replies may grow. */
+    boolean accepts(int count) {
+      return name.equals(Topics.QUEUE_REPLIES) ? count >= partitions : count == partitions;
+    }
+  }
 
   /** A topic whose partition count is not the one the settings say. */
   public static final class Mismatch extends IllegalStateException {
@@ -58,10 +77,9 @@ public final class TopicLayout {
   /** The three topics with {@code replicas} replicas each. */
   static List<Wanted> wanted(WorkerProperties props, int replicas) {
     return List.of(
-        new Wanted(
-            Topics.QUEUE_COMMANDS, props.commandPartitions(), configs(COMMANDS_KEPT, replicas)),
-        new Wanted(Topics.QUEUE_REPLIES, props.replyPartitions(), configs(REPLIES_KEPT, replicas)),
-        new Wanted(Topics.EVENTS, props.eventPartitions(), configs(EVENTS_KEPT, replicas)));
+        new Wanted(Topics.QUEUE_COMMANDS, props.commandPartitions(), COMMANDS_KEPT, replicas),
+        new Wanted(Topics.QUEUE_REPLIES, props.replyPartitions(), REPLIES_KEPT, replicas),
+        new Wanted(Topics.EVENTS, props.eventPartitions(), EVENTS_KEPT, replicas));
   }
 
   static Map<String, String> configs(Duration kept, int replicas) {
@@ -96,9 +114,14 @@ public final class TopicLayout {
       }
     }
     create(admin, missing);
+    Map<String, TopicDescription> found;
     for (int attempt = 1; ; attempt++) {
       try {
-        completeConfigs(admin, wanted);
+        found =
+            get(admin.describeTopics(wanted.stream().map(Wanted::name).toList()).allTopicNames());
+        Map<String, TopicDescription> described = found;
+        completeConfigs(
+            admin, wanted.stream().map(w -> w.on(replicas(described.get(w.name())))).toList());
         break;
       } catch (ExecutionException e) {
         // a topic just created is not known to every broker at once
@@ -108,16 +131,13 @@ public final class TopicLayout {
         Thread.sleep(200);
       }
     }
-    Map<String, TopicDescription> found =
-        get(admin.describeTopics(wanted.stream().map(Wanted::name).toList()).allTopicNames());
     List<String> lines = new ArrayList<>();
     List<String> wrong = new ArrayList<>();
     for (Wanted w : wanted) {
       TopicDescription d = found.get(w.name());
       int partitions = d.partitions().size();
-      int copies = d.partitions().get(0).replicas().size();
-      lines.add(w.name() + ": " + partitions + " partitions, " + copies + " replicas");
-      if (partitions != w.partitions()) {
+      lines.add(w.name() + ": " + partitions + " partitions, " + replicas(d) + " replicas");
+      if (!w.accepts(partitions)) {
         wrong.add(
             w.name() + " has " + partitions + " partitions, the setting says " + w.partitions());
       }
@@ -131,6 +151,10 @@ public final class TopicLayout {
               + " every producer)");
     }
     return lines;
+  }
+
+  private static int replicas(TopicDescription topic) {
+    return topic.partitions().get(0).replicas().size();
   }
 
   private static Optional<Short> replication(WorkerProperties props) {

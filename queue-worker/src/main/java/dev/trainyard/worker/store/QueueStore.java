@@ -66,6 +66,8 @@ public class QueueStore {
     // a read that decides what to delete sees only what a majority has: never a version a failed
     // primary acknowledged alone and the new primary rolled back
     this.queues = decidingDeletes(mongo.getCollection(Collections.QUEUES));
+    WriteConcernCheck.require(
+        queues.getWriteConcern(), () -> mongo.getDb().runCommand(new Document("hello", 1)));
     this.rawQueues = queues.withDocumentClass(RawBsonDocument.class);
     this.codec = queues.getCodecRegistry().get(Document.class);
     this.maxDocumentBytes = maxDocumentBytes;

@@ -92,6 +92,37 @@ class TopicLayoutTest {
         .hasMessageContaining("has 6 partitions, the setting says 4");
   }
 
+  /**
+   * Topics made by hand with fewer replicas than the setting: each gets the in-sync minimum its
+   * real replicas allow (before: the setting's 3 gave 2, and a one-replica topic took no write).
+   */
+  @Test
+  void theInSyncMinimumFollowsTheReplicasATopicReallyHas() throws Exception {
+    admin
+        .createTopics(
+            List.of(
+                new NewTopic(Topics.QUEUE_COMMANDS, 6, (short) 1),
+                new NewTopic(Topics.QUEUE_REPLIES, 4, (short) 1),
+                new NewTopic(Topics.EVENTS, 12, (short) 1)))
+        .all()
+        .get();
+
+    TopicLayout.apply(admin, new WorkerProperties(6, null, null, (short) 3, null));
+
+    for (String topic : List.of(Topics.QUEUE_COMMANDS, Topics.QUEUE_REPLIES, Topics.EVENTS)) {
+      assertThat(config(topic, "min.insync.replicas")).as(topic).isEqualTo("1");
+    }
+  }
+
+  /** The reply topic may have grown (ADR 0026): a worker starts; the other two must match. */
+  @Test
+  void aGrownReplyTopicIsAcceptedTheOthersAreNot() throws Exception {
+    admin.createTopics(List.of(new NewTopic(Topics.QUEUE_REPLIES, 8, (short) 1))).all().get();
+
+    assertThat(TopicLayout.apply(admin, props(6)))
+        .contains(Topics.QUEUE_REPLIES + ": 8 partitions, 1 replicas");
+  }
+
   private static WorkerProperties props(int commandPartitions) {
     return new WorkerProperties(commandPartitions, null, null, null, null);
   }
