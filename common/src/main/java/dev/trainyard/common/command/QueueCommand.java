@@ -1,5 +1,6 @@
 package dev.trainyard.common.command;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.trainyard.common.queue.MergeMethod;
@@ -231,12 +232,27 @@ public sealed interface QueueCommand {
   /**
    * Effect result: the test branch of {@code testRunId} was built on {@code baseSha}; {@code
    * testPrNumber} is the draft pull request opened for it ({@code createPrsForTestingBranches}),
-   * null without one.
+   * null without one. {@code containedHeads}: the PR head commits its builder verified {@code
+   * headSha} contains (null from a builder that predates it); a run whose PR head is missing from
+   * it does not record the branch.
    */
-  record RecordTestBranch(String testRunId, String baseSha, String headSha, Long testPrNumber)
+  record RecordTestBranch(
+      String testRunId,
+      String baseSha,
+      String headSha,
+      Long testPrNumber,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<String> containedHeads)
       implements QueueCommand {
+    public RecordTestBranch {
+      containedHeads = containedHeads == null ? null : List.copyOf(containedHeads);
+    }
+
+    public RecordTestBranch(String testRunId, String baseSha, String headSha, Long testPrNumber) {
+      this(testRunId, baseSha, headSha, testPrNumber, null);
+    }
+
     public RecordTestBranch(String testRunId, String baseSha, String headSha) {
-      this(testRunId, baseSha, headSha, null);
+      this(testRunId, baseSha, headSha, null, null);
     }
   }
 

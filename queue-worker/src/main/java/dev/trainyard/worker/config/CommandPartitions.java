@@ -2,10 +2,11 @@ package dev.trainyard.worker.config;
 
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.worker.processing.CommandListener;
+import dev.trainyard.worker.signals.OwnedQueues;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,47 +26,79 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * topics.eventPartitions}, and that is no fault).
  *
  * <p>Whenever command partitions move, the processor forgets its cached queues (a partition that
- * comes back after another worker held it is read from the store again). A command partition beyond
- * {@code TRAINYARD_WORKER_COMMAND_PARTITIONS} means the topic grew outside the documented
- * procedure: this worker would own queues another worker owns by the old count. It stops consuming
- * that partition at once (paused before its first fetch, and kept paused by its container) and
- * reports itself broken, so that it is restarted with the right setting.
+ * comes back after another worker held it is read from the store again). A partition taken gets its
+ * ownership epoch ({@link OwnedQueues}); one about to be given up loses it first, and the effects
+ * of its queues are stopped before it goes, so its next owner never runs them alongside. A command
+ * partition beyond {@code TRAINYARD_WORKER_COMMAND_PARTITIONS} means the topic grew outside the
+ * documented procedure: this worker would own queues another worker owns by the old count. It stops
+ * consuming that partition at once (paused before its first fetch, and kept paused by its
+ * container) and reports itself broken, so that it is restarted with the right setting.
  */
 final class CommandPartitions implements ConsumerAwareRebalanceListener {
   private static final Logger log = LoggerFactory.getLogger(CommandPartitions.class);
   private final Runnable forgetCachedQueues;
+  private final OwnedQueues owned;
+  private final Consumer<Collection<TopicPartition>> release;
   private final IntSupplier configured;
   private final ApplicationEventPublisher events;
   private final ObjectProvider<KafkaListenerEndpointRegistry> registry;
 
+  /**
+   * @param release stops the effects of the queues of partitions about to be given up, before they
+   *     are (their next owner starts them again)
+   */
   CommandPartitions(
       Runnable forgetCachedQueues,
+      OwnedQueues owned,
+      Consumer<Collection<TopicPartition>> release,
       IntSupplier configured,
       ApplicationEventPublisher events,
       ObjectProvider<KafkaListenerEndpointRegistry> registry) {
     this.forgetCachedQueues = forgetCachedQueues;
+    this.owned = owned;
+    this.release = release;
     this.configured = configured;
     this.events = events;
     this.registry = registry;
   }
 
+  /** Before the partitions go: no epoch for them any more, and their effects stopped. */
+  @Override
+  public void onPartitionsRevokedBeforeCommit(
+      org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+      Collection<TopicPartition> partitions) {
+    List<TopicPartition> given = commands(partitions);
+    if (!given.isEmpty()) {
+      owned.gave(given);
+      release.accept(given);
+    }
+  }
+
   @Override
   public void onPartitionsRevokedAfterCommit(
-      Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+      org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+      Collection<TopicPartition> partitions) {
     if (!commands(partitions).isEmpty()) {
       forgetCachedQueues.run();
     }
   }
 
   @Override
-  public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-    if (!commands(partitions).isEmpty()) {
+  public void onPartitionsLost(
+      org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+      Collection<TopicPartition> partitions) {
+    List<TopicPartition> lost = commands(partitions);
+    if (!lost.isEmpty()) {
+      owned.gave(lost);
+      release.accept(lost);
       forgetCachedQueues.run();
     }
   }
 
   @Override
-  public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+  public void onPartitionsAssigned(
+      org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
+      Collection<TopicPartition> partitions) {
     List<TopicPartition> assigned = commands(partitions);
     if (assigned.isEmpty()) {
       return;
@@ -73,6 +106,9 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
     forgetCachedQueues.run();
     int count = configured.getAsInt();
     List<TopicPartition> grown = assigned.stream().filter(p -> p.partition() >= count).toList();
+    owned.took(
+        assigned.stream().filter(p -> p.partition() < count).toList(),
+        consumer.groupMetadata().generationId());
     if (grown.isEmpty()) {
       return;
     }

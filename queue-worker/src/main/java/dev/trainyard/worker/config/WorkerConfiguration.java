@@ -109,6 +109,7 @@ public class WorkerConfiguration {
       ObjectProvider<ScmRefresher> refresher,
       ObjectProvider<EffectRunner> effects,
       ObjectProvider<PullRequestChecks> checks,
+      OwnedQueues owned,
       // TRAINYARD_MAX_QUEUE_PRS: a top-level setting of API.md §6, not one of trainyard.worker.*
       @Value("${trainyard.max-queue-prs:" + QueueEngine.DEFAULT_MAX_QUEUE_PRS + "}")
           int maxQueuePrs,
@@ -128,7 +129,8 @@ public class WorkerConfiguration {
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
         afterStore(effects, checks),
         new QueueEngine(maxQueuePrs, statusSettle),
-        new PollTelemetry(traces, meterRegistry));
+        new PollTelemetry(traces, meterRegistry),
+        owned.fence());
   }
 
   /**
@@ -153,11 +155,15 @@ public class WorkerConfiguration {
   @Bean
   ConsumerAwareRebalanceListener partitionsMoved(
       ObjectProvider<CommandProcessor> processor,
+      OwnedQueues owned,
+      ObjectProvider<EffectRunner> effects,
       WorkerProperties props,
       ApplicationEventPublisher events,
       ObjectProvider<KafkaListenerEndpointRegistry> registry) {
     return new CommandPartitions(
         () -> processor.getObject().forgetCachedQueues(),
+        owned,
+        given -> effects.ifAvailable(runner -> runner.release(given)),
         props::commandPartitions,
         events,
         registry);

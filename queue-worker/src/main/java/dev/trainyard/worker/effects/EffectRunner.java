@@ -26,16 +26,27 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.tracing.Span;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.annotation.Scheduled;
 
 /**
@@ -43,10 +54,28 @@ import org.springframework.scheduling.annotation.Scheduled;
  * command. Called after every processed poll with the queue states it produced, and every sweep
  * interval for the owned queues that still ask for effects (a worker that restarts or takes over a
  * partition finishes what its predecessor left).
+ *
+ * <p>Effects are fenced by ownership ({@link OwnedQueues}): one starts only for a queue whose
+ * partition this worker holds, its result carries the epoch in which the worker took it (a later
+ * owner refuses it), and the effects of a partition about to be given up are stopped before it goes
+ * ({@link #release}); on shutdown they drain before the consumers stop ({@link #stop}).
  */
-public class EffectRunner implements AutoCloseable {
+public class EffectRunner implements SmartLifecycle, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EffectRunner.class);
   static final Duration DRAIN = Duration.ofSeconds(20);
+
+  /** How long the effects of partitions being given up may finish before they are interrupted. */
+  static final Duration RELEASE = Duration.ofSeconds(10);
+
+  /** Stops after the listener containers' phase would, i.e. before them. */
+  static final int PHASE = Integer.MAX_VALUE - 50;
+
+  /** The effects running now, by run key, with their queue. */
+  private final Map<String, Running> running = new ConcurrentHashMap<>();
+
+  private record Running(String queueId, Future<?> future) {}
+
+  private volatile boolean started;
   private final ScmProvider scm;
   private final Results results;
   private final QueueStore store;
@@ -57,9 +86,12 @@ public class EffectRunner implements AutoCloseable {
   private final Traces traces;
   private final MeterRegistry meters;
 
-  /** Where effect results go: the queue's command log. */
+  /**
+   * Where effect results go: the queue's command log, marked with the ownership epoch the effect
+   * was started in.
+   */
   public interface Results {
-    void send(QueueKey key, QueueCommand result);
+    void send(QueueKey key, QueueCommand result, long epoch);
   }
 
   public EffectRunner(
@@ -93,6 +125,10 @@ public class EffectRunner implements AutoCloseable {
     if (state == null) {
       return;
     }
+    Optional<Long> epoch = owned.epochOf(state.key().id());
+    if (epoch.isEmpty()) {
+      return; // not this worker's queue (any more): its owner runs its effects
+    }
     String traceparent = traces.current();
     String prefix = state.key().id() + "#";
     Set<String> wanted = new HashSet<>();
@@ -101,10 +137,51 @@ public class EffectRunner implements AutoCloseable {
       wanted.add(runKey);
       String name = effect.getClass().getSimpleName();
       if (inFlight.claim(runKey, name, clock.instant())) {
-        pool.execute(() -> traced(state.key(), runKey, effect, traceparent));
+        Runnable work =
+            () -> {
+              try {
+                traced(state.key(), runKey, effect, traceparent, epoch.get());
+              } finally {
+                running.remove(runKey);
+              }
+            };
+        try {
+          running.put(runKey, new Running(state.key().id(), pool.submit(work)));
+        } catch (RejectedExecutionException stopping) {
+          inFlight.noResult(runKey, clock.instant(), false);
+        }
       }
     }
     inFlight.forgetFinished(prefix, wanted);
+  }
+
+  /**
+   * Stops the effects of the queues of {@code partitions} before this worker gives them up: each
+   * may finish within {@link #RELEASE} (its result, of this worker's epoch, is refused by the next
+   * owner all the same), then it is interrupted. Called on the consumer thread, in the rebalance.
+   */
+  public void release(Collection<TopicPartition> partitions) {
+    Set<Integer> given =
+        partitions.stream().map(TopicPartition::partition).collect(Collectors.toSet());
+    List<Future<?>> theirs =
+        running.values().stream()
+            .filter(r -> given.contains(owned.partitionOf(r.queueId())))
+            .map(Running::future)
+            .toList();
+    long deadline = System.nanoTime() + RELEASE.toNanos();
+    for (Future<?> f : theirs) {
+      try {
+        f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException | CancellationException e) {
+        f.cancel(true);
+      } catch (InterruptedException e) {
+        f.cancel(true);
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (!theirs.isEmpty()) {
+      log.info("{} effects of partitions given up were stopped first", theirs.size());
+    }
   }
 
   /** Picks up the effects of owned queues (after a restart, a rebalance, or a lost result). */
@@ -120,6 +197,31 @@ public class EffectRunner implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("could not look for pending effects; the next sweep retries: {}", e.toString());
     }
+  }
+
+  @Override
+  public void start() {
+    started = true;
+  }
+
+  /**
+   * On shutdown, before the listener containers stop and give their partitions up ({@link #PHASE}):
+   * the effects drain while this worker still owns their queues ({@link #close}).
+   */
+  @Override
+  public void stop() {
+    started = false;
+    close();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return started;
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
   }
 
   /**
@@ -144,14 +246,14 @@ public class EffectRunner implements AutoCloseable {
   /**
    * Runs the effect in a span of its own, timed as {@code trainyard.effects} by kind and outcome.
    */
-  private void traced(QueueKey key, String runKey, Effect effect, String traceparent) {
+  private void traced(QueueKey key, String runKey, Effect effect, String traceparent, long epoch) {
     String kind = effect.getClass().getSimpleName();
     Span span = traces.start("effect " + kind, traceparent, Span.Kind.CLIENT, null);
     long start = System.nanoTime();
     boolean succeeded = false;
     try (var scope = traces.inScope(span);
         var fields = LogFields.of(key, null)) {
-      succeeded = run(key, runKey, effect);
+      succeeded = run(key, runKey, effect, epoch);
     } finally {
       String outcome = succeeded ? "succeeded" : "failed";
       span.tag("outcome", outcome);
@@ -167,13 +269,13 @@ public class EffectRunner implements AutoCloseable {
   /**
    * @return whether the host did what the effect asked (its result is on its way)
    */
-  private boolean run(QueueKey key, String runKey, Effect effect) {
+  private boolean run(QueueKey key, String runKey, Effect effect, long epoch) {
     boolean answered = true; // a result of this effect's own run is on its way
     boolean refused = false; // the host refused it as it will again until a person acts
     try {
       if (scm.serves(key.orgRepo())) { // else no repository here (yet): asked for again later
         QueueCommand result = execute(key, effect);
-        results.send(key, result);
+        results.send(key, result, epoch);
         answered =
             !(result instanceof QueueCommand.RefreshFromScm)
                 && (!(result instanceof RecordMerge m) || m.testRunId().equals(effect.runId()));
@@ -211,7 +313,7 @@ public class EffectRunner implements AutoCloseable {
                 ? scm.openTestPullRequest(key.orgRepo(), key.branch(), b.branch(), heads(b.prs()))
                     .orElse(null)
                 : null;
-        return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha(), testPr);
+        return new RecordTestBranch(b.runId(), ok.baseSha(), ok.sha(), testPr, ok.containedHeads());
       } else if (built instanceof TestBranchResult.Conflict c) {
         return new RecordTestBranchConflict(b.runId(), c.prNumber());
       }

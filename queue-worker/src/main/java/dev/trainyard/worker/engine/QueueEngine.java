@@ -185,6 +185,7 @@ public final class QueueEngine {
           state.freeze() == null ? List.of() : List.of(new QueueUnfrozen(false, ctx.now())));
     }
     return RunResults.beyondLimits(state, command)
+        .or(() -> RunResults.incomplete(state, command))
         .map(Decision::reject)
         .orElseGet(() -> Decision.accept(RunResults.decide(state, command, ctx)));
   }

@@ -60,6 +60,35 @@ final class RunResults {
                         + " contexts, the most a run keeps; report again on one of them"));
   }
 
+  /**
+   * A test branch whose builder did not find every PR head of its run in it: two builders raced, or
+   * the host moved the branch under one. Not recorded (a green run on it would land a PR it never
+   * tested as merged); the run stays building and is built again.
+   */
+  static Optional<Rejection> incomplete(QueueAggregate state, QueueCommand command) {
+    if (!(command instanceof RecordTestBranch c) || c.containedHeads() == null) {
+      return Optional.empty();
+    }
+    return building(state, c.testRunId())
+        .flatMap(
+            r ->
+                r.prs().stream()
+                    .filter(pr -> !c.containedHeads().contains(pr.sha()))
+                    .findFirst()
+                    .map(
+                        missing ->
+                            Rejection.invalidState(
+                                "test branch commit "
+                                    + c.headSha()
+                                    + " of run "
+                                    + r.id()
+                                    + " does not contain the head "
+                                    + missing.sha()
+                                    + " of PR #"
+                                    + missing.number()
+                                    + ": not recorded; the run is built again")));
+  }
+
   /** The live run of {@code c}'s commit when it is full and {@code c} names a new context. */
   private static Optional<TestRun> full(QueueAggregate state, ReportStatus c) {
     return state.runs().live().stream()

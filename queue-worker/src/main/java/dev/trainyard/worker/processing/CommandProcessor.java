@@ -33,6 +33,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Handles the commands of one poll. Per queue: load (or take from the cache), look up the answers
@@ -54,6 +56,7 @@ import java.util.stream.Stream;
  * listener retries the poll with backoff.
  */
 public class CommandProcessor {
+  private static final Logger log = LoggerFactory.getLogger(CommandProcessor.class);
   private static final int MAX_WRITE_ATTEMPTS = 16;
 
   private final QueueEngine engine;
@@ -72,6 +75,7 @@ public class CommandProcessor {
   private final RunViews runViews;
   private final QueueCache cache = new QueueCache(10_000);
   private final PollTelemetry telemetry;
+  private final Fence fence;
 
   public CommandProcessor(
       QueueStore store,
@@ -86,8 +90,10 @@ public class CommandProcessor {
       ScmRefresher refresher,
       Consumer<QueueAggregate> afterwards,
       QueueEngine engine,
-      PollTelemetry telemetry) {
+      PollTelemetry telemetry,
+      Fence fence) {
     this.telemetry = telemetry;
+    this.fence = fence;
     this.engine = engine;
     this.decider = new QueueBatch.Decider(engine, publicEvents, probe);
     this.deadCommands = deadCommands;
@@ -120,6 +126,15 @@ public class CommandProcessor {
     for (CommandEnvelope e : envelopes) {
       if (e.sentAt() != null && e.sentAt().isBefore(horizon)) {
         tooOld.add(e);
+      } else if (fence.stale(e)) {
+        // an effect a previous owner of the queue started: it may have raced this worker's own
+        log.info(
+            "refused {} of {}: its effect was started in ownership epoch {}, before this worker"
+                + " took the queue",
+            e.command().getClass().getSimpleName(),
+            e.queue().id(),
+            e.epoch());
+        poll.fenced(e);
       } else if (e.command() instanceof QueueCommand.RefreshFromScm) {
         refresh(e);
       } else {

@@ -139,6 +139,11 @@ public final class PollTelemetry {
       concluded.add(new QueueBatch.Concluded(envelope, QueueBatch.Outcome.DEAD));
     }
 
+    /** An effect result refused undecided: a previous owner started its effect ({@link Fence}). */
+    void fenced(CommandEnvelope envelope) {
+      concluded.add(new QueueBatch.Concluded(envelope, QueueBatch.Outcome.FENCED));
+    }
+
     /** Counts, logs and ends every span of the poll. */
     void end() {
       Instant end = Instant.now();

@@ -71,7 +71,9 @@ final class QueueBatch {
     APPLIED,
     REJECTED,
     DEDUPLICATED,
-    DEAD;
+    DEAD,
+    /** An effect result of a previous owner's epoch, refused undecided ({@link Fence}). */
+    FENCED;
 
     String label() {
       return name().toLowerCase(Locale.ROOT);

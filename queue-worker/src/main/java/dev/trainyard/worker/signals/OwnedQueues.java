@@ -1,11 +1,15 @@
 package dev.trainyard.worker.signals;
 
+import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.worker.processing.CommandListener;
+import dev.trainyard.worker.processing.Fence;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Metric;
@@ -22,6 +26,12 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * may have given them to another worker. So the sweeps (ticks, effects, source-host polls) take the
  * partitions as held only while every consumer's last heartbeat is recent ({@link
  * #CONFIRMED_WITHIN}: two heartbeats of 3 s, well inside the 10 s session).
+ *
+ * <p>It also keeps each held partition's ownership epoch: the consumer-group generation in which
+ * this worker took it (a generation only grows, and a partition that moves is taken in a later
+ * one). An effect is started only for a queue whose partition has an epoch here, and its result
+ * carries that epoch; the worker that holds the partition then refuses a result of an epoch before
+ * its own ({@link #fence}).
  */
 public class OwnedQueues {
   static final Duration CONFIRMED_WITHIN = Duration.ofSeconds(7);
@@ -29,6 +39,7 @@ public class OwnedQueues {
 
   private final KafkaListenerEndpointRegistry registry;
   private final int partitions;
+  private final Map<Integer, Long> epochs = new ConcurrentHashMap<>();
 
   public OwnedQueues(KafkaListenerEndpointRegistry registry, int partitions) {
     this.registry = registry;
@@ -66,8 +77,29 @@ public class OwnedQueues {
     return true;
   }
 
+  /** This worker took {@code taken} of the command topic in generation {@code generation}. */
+  public void took(Collection<TopicPartition> taken, long generation) {
+    taken.forEach(p -> epochs.put(p.partition(), generation));
+  }
+
+  /** This worker gave {@code given} of the command topic up (or lost them). */
+  public void gave(Collection<TopicPartition> given) {
+    given.forEach(p -> epochs.remove(p.partition()));
+  }
+
+  /** The epoch in which this worker took the partition of queue {@code id}; empty: not held. */
+  public Optional<Long> epochOf(String id) {
+    return Optional.ofNullable(epochs.get(partitionOf(id)));
+  }
+
+  /** Refuses an effect result started in an epoch before the one this worker holds it in. */
+  public Fence fence() {
+    return (CommandEnvelope e) ->
+        e.epoch() != null && epochOf(e.queue().id()).map(held -> e.epoch() < held).orElse(false);
+  }
+
   /** The partition Kafka's default partitioner picks for a key. */
-  int partitionOf(String key) {
+  public int partitionOf(String key) {
     return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
   }
 }

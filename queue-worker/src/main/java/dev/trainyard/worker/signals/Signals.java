@@ -42,9 +42,21 @@ public class Signals {
    * a crash count once (the worker drops a command id it applied).
    */
   public CompletableFuture<?> send(QueueKey key, QueueCommand command, String commandId) {
-    CommandEnvelope envelope =
+    return send(
         new CommandEnvelope(commandId, null, key, clock.instant(), command)
-            .withTraceparent(traces.current());
+            .withTraceparent(traces.current()));
+  }
+
+  /** Sends an effect's result, marked with the ownership epoch the effect was started in. */
+  public CompletableFuture<?> send(QueueKey key, QueueCommand result, long epoch) {
+    return send(
+        new CommandEnvelope(UUID.randomUUID().toString(), null, key, clock.instant(), result)
+            .withTraceparent(traces.current())
+            .withEpoch(epoch));
+  }
+
+  private CompletableFuture<?> send(CommandEnvelope envelope) {
+    QueueKey key = envelope.queue();
     return kafka
         .send(Topics.QUEUE_COMMANDS, key.id(), Json.mapper().writeValueAsString(envelope))
         .whenComplete(

@@ -3,8 +3,10 @@ package dev.trainyard.worker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.signals.OwnedQueues;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -42,9 +44,13 @@ class CommandPartitionsTest {
       String topic, int partition, boolean refused, boolean forgets) {
     AtomicInteger forgotten = new AtomicInteger();
     List<Object> published = new ArrayList<>();
+    List<TopicPartition> released = new ArrayList<>();
+    OwnedQueues owned = new OwnedQueues(new KafkaListenerEndpointRegistry(), COMMAND_PARTITIONS);
     CommandPartitions listener =
         new CommandPartitions(
             forgotten::incrementAndGet,
+            owned,
+            released::addAll,
             () -> COMMAND_PARTITIONS,
             published::add,
             new StaticListableBeanFactory().getBeanProvider(KafkaListenerEndpointRegistry.class));
@@ -74,9 +80,30 @@ class CommandPartitionsTest {
                 assertThat(((AvailabilityChangeEvent<?>) e).getState())
                     .isEqualTo(LivenessState.BROKEN));
     assertThat(forgotten.get()).as("cached queues forgotten").isEqualTo(forgets ? 1 : 0);
+    String queue = queueOn(owned, partition % COMMAND_PARTITIONS);
+    boolean held = topic.equals(Topics.QUEUE_COMMANDS) && partition < COMMAND_PARTITIONS;
+    assertThat(owned.epochOf(queue))
+        .as("an ownership epoch for a command partition taken")
+        .isEqualTo(
+            held ? Optional.of((long) consumer.groupMetadata().generationId()) : Optional.empty());
+
+    listener.onPartitionsRevokedBeforeCommit(consumer, assigned);
+    assertThat(owned.epochOf(queue)).as("none once given up").isEmpty();
+    assertThat(released)
+        .as("effects stopped before the command partitions go")
+        .isEqualTo(topic.equals(Topics.QUEUE_COMMANDS) ? assigned : List.of());
     listener.onPartitionsRevokedAfterCommit(consumer, assigned);
     assertThat(forgotten.get())
         .as("forgotten again when they go")
         .isEqualTo(topic.equals(Topics.QUEUE_COMMANDS) ? 2 : 0);
+  }
+
+  /** A queue id whose commands go to {@code partition}. */
+  private static String queueOn(OwnedQueues owned, int partition) {
+    return IntStream.iterate(0, i -> i + 1)
+        .mapToObj(i -> "org/github.com/acme/q" + i + ":main")
+        .filter(id -> owned.partitionOf(id) == partition)
+        .findFirst()
+        .orElseThrow();
   }
 }

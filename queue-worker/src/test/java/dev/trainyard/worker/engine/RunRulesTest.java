@@ -23,6 +23,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** One row per test-run rule of SCHEDULING.md (single mode): given a queue, when, then. */
@@ -511,6 +512,35 @@ class RunRulesTest {
                 .isAccepted())
         .as("while paused nothing lands, so it may still leave")
         .isTrue();
+  }
+
+  /**
+   * A test branch whose builder did not find every PR head of its run in it is not recorded (a
+   * green run on it would land a PR it never tested); with every head in it, it is, as is a result
+   * of a builder that reports no heads (one from before builders checked them).
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("containedHeads")
+  void aTestBranchIsRecordedOnlyWithEveryPullRequestHeadInIt(
+      String name, List<String> contained, boolean recorded) {
+    QueueFixture given = queue().queued(1);
+    TestRun run = given.runOf(1);
+
+    Decision decision =
+        given.decide(
+            new QueueCommand.RecordTestBranch(run.id(), "target", "built", null, contained));
+
+    assertThat(decision.isAccepted()).as(name).isEqualTo(recorded);
+    if (!recorded) {
+      assertThat(decision.rejection().message()).contains("sha-1").contains("PR #1");
+    }
+  }
+
+  static Stream<Arguments> containedHeads() {
+    return Stream.of(
+        Arguments.of("every head", List.of("sha-1"), true),
+        Arguments.of("a head missing", List.of("sha-9"), false),
+        Arguments.of("no heads reported", null, true));
   }
 
   static Stream<QueueCommand> landingRejections() {

@@ -24,6 +24,7 @@ import dev.trainyard.standalone.support.CrashAfterStore;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
+import dev.trainyard.worker.processing.Fence;
 import dev.trainyard.worker.processing.PollTelemetry;
 import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
@@ -284,6 +285,25 @@ class StaleInputTest {
         .isEqualTo(1);
   }
 
+  /**
+   * An effect result started in an ownership epoch before the one this worker took the queue in is
+   * refused undecided (a previous owner's effect may have raced this worker's own); one of this
+   * worker's epoch is decided.
+   */
+  @Test
+  void anEffectResultOfAPreviousOwnersEpochIsNeverDecided() {
+    a.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    a.send(new QueueCommand.SubmitPullRequest(5, null, null));
+    Worker owner = new Worker(mongo, ProcessingProbe.NONE, e -> e.epoch() != null && e.epoch() < 7);
+
+    owner.processor.process(List.of(envelope(new QueueCommand.CancelPullRequest(5)).withEpoch(3L)));
+    assertThat(owner.replies).as("refused undecided, nothing answered").isEmpty();
+    assertThat(enqueued()).containsExactly(5L);
+
+    owner.processor.process(List.of(envelope(new QueueCommand.CancelPullRequest(5)).withEpoch(7L)));
+    assertThat(enqueued()).isEmpty();
+  }
+
   private static void await(CountDownLatch latch) {
     try {
       latch.await(30, TimeUnit.SECONDS);
@@ -328,6 +348,10 @@ class StaleInputTest {
     }
 
     Worker(MongoTemplate mongo, ProcessingProbe probe) {
+      this(mongo, probe, Fence.NONE);
+    }
+
+    Worker(MongoTemplate mongo, ProcessingProbe probe, Fence fence) {
       Publisher publisher =
           new Publisher(kafka) {
             @Override
@@ -350,7 +374,8 @@ class StaleInputTest {
               ScmRefresher.NONE,
               state -> {},
               new QueueEngine(),
-              PollTelemetry.off());
+              PollTelemetry.off(),
+              fence);
     }
 
     /** Handles the command as one poll and returns its reply. */

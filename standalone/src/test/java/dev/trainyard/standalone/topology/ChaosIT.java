@@ -72,6 +72,16 @@ class ChaosIT {
   private final List<String> unexpected = new CopyOnWriteArrayList<>();
   private final Map<String, String> submits = new ConcurrentHashMap<>();
 
+  /**
+   * Answers without a change of their own (a 404 cancel, a resubmit that changed nothing) and what
+   * must hold at the end for each to have stayed true, by "queue#pr": "cancelled" or "not
+   * cancelled" (ARCHITECTURE.md: what a client was told stays true).
+   */
+  private final Map<String, String> answersToHold = new ConcurrentHashMap<>();
+
+  /** The churn's second PR of each round, cancelled before it is submitted and then kept. */
+  private static final long KEPT_OFFSET = 100;
+
   /** A definitive answer, and whether attempts before it went unanswered. */
   private record Answer(int status, boolean retried) {}
 
@@ -130,6 +140,18 @@ class ChaosIT {
                 .flatMap(e -> e.getValue().stream().map(pr -> state(api, e.getKey(), pr)))
                 .filter(state -> !state.equals("cancelled"))
                 .count();
+        List<String> overturned =
+            answersToHold.entrySet().stream()
+                .filter(
+                    e -> {
+                      String[] at = e.getKey().split("#");
+                      boolean cancelled =
+                          state(api, at[0], Long.parseLong(at[1])).equals("cancelled");
+                      return cancelled != e.getValue().equals("cancelled");
+                    })
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
         Set<String> expected = new HashSet<>();
         for (String name : names) {
           for (long pr = 1; pr <= PRS; pr++) {
@@ -165,6 +187,7 @@ class ChaosIT {
             String.format(
                 "CHAOS seed=%d brokers=3 gateways=2 workers=2 prs=%d merged-exactly-once=%d queues-landed-in-order=%d"
                     + " commands-lost=%d churned=%d 200-not-applied=%d"
+                    + " 4xx-and-no-op-answers-checked=%d answers-overturned=%s"
                     + " churned-not-cancelled=%d keyed-retries-refused=%d"
                     + " unkeyed-retries-refused=%d key-still-being-answered-409s=%d events-undelivered=%s"
                     + " webhook-events-under-two-ids=%d 5xx-other-than-503=%d 503s=%d"
@@ -177,6 +200,8 @@ class ChaosIT {
                 QUEUES * PRS - mergedOnce,
                 churnedPrs.values().stream().mapToInt(List::size).sum(),
                 wrongly200.get(),
+                answersToHold.size(),
+                overturned,
                 notCancelled,
                 keyedRetriesRefused.get(),
                 unkeyedRetriesRefused.get(),
@@ -196,6 +221,8 @@ class ChaosIT {
         assertThat(mergedOnce).as(report).isEqualTo(QUEUES * PRS);
         assertThat(inOrder).as(report).isEqualTo(QUEUES);
         assertThat(wrongly200.get()).as(report).isZero();
+        assertThat(answersToHold).as(report).isNotEmpty();
+        assertThat(overturned).as(report).isEmpty();
         assertThat(notCancelled).as(report).isZero();
         assertThat(keyedRetriesRefused.get()).as(report).isZero();
         assertThat(undelivered).as(report).isEmpty();
@@ -345,10 +372,38 @@ class ChaosIT {
     for (long pr = 1; pr <= CHURN_PRS && faulting.get(); pr++) {
       String body = Api.prBody(name, pr);
       String key = keyed ? "churn-" + name + "-" + pr : null;
+      // [cancel #n -> 404, submit #n -> 200]: at the end #n must still be in the queue
+      long kept = pr + KEPT_OFFSET;
+      String keptBody = Api.prBody(name, kept);
+      Answer notThere =
+          untilAnswered(api, "/v1/cancelPullRequest", keptBody, keyed ? key + "-absent" : null);
+      Answer keptSubmit =
+          untilAnswered(api, "/v1/submitPullRequest", keptBody, keyed ? key + "-kept" : null);
+      if (notThere.status() == 404 && keptSubmit.status() == 200) {
+        answersToHold.put(name + "#" + kept, "not cancelled");
+      } else {
+        unexpected.add(
+            "cancel then submit "
+                + name
+                + "#"
+                + kept
+                + " answered "
+                + notThere.status()
+                + ", "
+                + keptSubmit.status());
+      }
       Answer submitted = untilAnswered(api, "/v1/submitPullRequest", body, keyed ? key : null);
       if (submitted.status() != 200) {
         unexpected.add("submit " + name + "#" + pr + " answered " + submitted.status());
         continue;
+      }
+      // [resubmit #n -> 200 with no change, cancel #n -> 200]: at the end #n must be cancelled
+      Answer again =
+          untilAnswered(api, "/v1/submitPullRequest", body, keyed ? key + "-again" : null);
+      if (again.status() == 200) {
+        answersToHold.put(name + "#" + pr, "cancelled");
+      } else {
+        unexpected.add("resubmit " + name + "#" + pr + " answered " + again.status());
       }
       Answer cancelled =
           untilAnswered(api, "/v1/cancelPullRequest", body, keyed ? key + "-cancel" : null);

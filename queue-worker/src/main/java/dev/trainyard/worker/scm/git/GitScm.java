@@ -164,7 +164,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           if (place.update(Constants.R_HEADS + branch, null, current) != GitPlace.Update.MOVED) {
             throw new IOException("could not write test branch " + branch);
           }
-          return new TestBranchResult.Built(branch, base.get(), current.name());
+          // every head was merged into the commit built here, one on top of the other
+          return new TestBranchResult.Built(
+              branch, base.get(), current.name(), prs.stream().map(PullRequestHead::sha).toList());
         });
   }
 

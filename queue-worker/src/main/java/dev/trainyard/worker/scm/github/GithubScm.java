@@ -28,10 +28,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 
@@ -218,9 +220,16 @@ public final class GithubScm implements ScmProvider {
   /**
    * Builds the run's branch on a scratch branch CI does not watch ({@link TestBranches#scratch}),
    * one {@code POST /merges} per PR, then creates the test branch once at the result: CI sees one
-   * push, one pipeline, per run, not one per PR plus the base. A build repeated by a worker that
-   * stopped before recording it starts the scratch branch again from the base, and moves a test
-   * branch left from before to the new result.
+   * push, one pipeline, per run, not one per PR plus the base.
+   *
+   * <p>Two builders of one run (a worker that lost the queue's partition and its successor) never
+   * share a ref they move: each builds on a scratch branch of its own attempt, and checks every
+   * merge commit GitHub returns has the commit before it and the PR's head as parents, so the heads
+   * it reports contained are contained. The test branch is created, never moved, while it holds a
+   * commit that contains the base and every PR head (another attempt's, or one left by a worker
+   * that stopped before recording it): that commit is the run's, and both builders report it — the
+   * recorded commit is always the branch's head. Only a branch holding something else is moved to
+   * this build.
    */
   @Override
   public TestBranchResult buildTestBranch(
@@ -234,7 +243,8 @@ public final class GithubScm implements ScmProvider {
     if (base.isEmpty()) {
       return new TestBranchResult.NoBase("branch " + targetBranch + " does not exist");
     }
-    String scratch = TestBranches.scratch(branch);
+    String scratch =
+        TestBranches.scratch(branch) + "-" + UUID.randomUUID().toString().substring(0, 8);
     placeBranch(repo, scratch, base.get());
     String head = base.get();
     try {
@@ -258,20 +268,86 @@ public final class GithubScm implements ScmProvider {
           return new TestBranchResult.Conflict(pr.number());
         }
         if (merged.status() == 201) {
-          head = merged.body().path("sha").asString();
+          head = mergedOnto(merged.body(), head, pr);
         }
       }
-      placeBranch(repo, branch, head);
+      head = placeTestBranch(repo, branch, base.get(), head, prs);
     } finally {
       try {
         deleteBranch(repo, scratch);
       } catch (RuntimeException e) {
         // the test branch stands: building it again would push it again, a second CI pipeline;
-        // a scratch branch left behind is not watched, and is moved if its run is built again
+        // a scratch branch left behind is not watched
         log.warn("could not delete {} of {}: {}", scratch, repo, e.getMessage());
       }
     }
-    return new TestBranchResult.Built(branch, base.get(), head);
+    return new TestBranchResult.Built(
+        branch, base.get(), head, prs.stream().map(PullRequestHead::sha).toList());
+  }
+
+  /**
+   * The merge commit GitHub made, checked to be {@code pr}'s head merged onto {@code onto}: a
+   * scratch branch moved under the build would make a commit missing what was merged before.
+   */
+  private static String mergedOnto(JsonNode commit, String onto, PullRequestHead pr) {
+    List<String> parents = new ArrayList<>();
+    commit.path("parents").forEach(p -> parents.add(p.path("sha").asString("")));
+    if (!parents.equals(List.of(onto, pr.sha()))) {
+      throw new IllegalStateException(
+          "the merge of PR #"
+              + pr.number()
+              + " has parents "
+              + parents
+              + ", not "
+              + onto
+              + " and its head "
+              + pr.sha()
+              + ": the scratch branch moved under the build");
+    }
+    return commit.path("sha").asString();
+  }
+
+  /**
+   * Creates the test branch at {@code built}; when it exists, keeps what it holds if that contains
+   * the base and every PR head, else moves it to {@code built}.
+   *
+   * @return the commit the test branch holds
+   */
+  private String placeTestBranch(
+      OrgRepo repo, String branch, String baseSha, String built, List<PullRequestHead> prs) {
+    Answer created =
+        call(
+            repo,
+            "POST",
+            "/git/refs",
+            Map.of("ref", "refs/heads/" + branch, "sha", built),
+            201,
+            422);
+    if (created.status() == 201) {
+      return built;
+    }
+    Optional<String> there = branchHead(repo, branch);
+    if (there.isPresent()
+        && (there.get().equals(built) || containsAll(repo, there.get(), baseSha, prs))) {
+      return there.get();
+    }
+    call(repo, "PATCH", "/git/refs/" + heads(branch), Map.of("sha", built, "force", true), 200);
+    return built;
+  }
+
+  /** Whether {@code commit} contains {@code baseSha} and every PR head (GitHub's compare). */
+  private boolean containsAll(
+      OrgRepo repo, String commit, String baseSha, List<PullRequestHead> prs) {
+    List<String> wanted = new ArrayList<>(List.of(baseSha));
+    prs.forEach(pr -> wanted.add(pr.sha()));
+    for (String sha : wanted) {
+      Answer compared = call(repo, "GET", "/compare/" + sha + "..." + commit, null, 200, 404);
+      String status = compared.body().path("status").asString("");
+      if (compared.status() != 200 || !(status.equals("ahead") || status.equals("identical"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Creates {@code branch} at {@code sha}, or moves it there when it exists (our own branch). */

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.github.GithubClient;
@@ -13,20 +15,29 @@ import dev.trainyard.common.github.GithubInstallation;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.topic.Topics;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
+import dev.trainyard.worker.signals.OwnedQueues;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +46,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 
 /**
  * The GitHub App adapter on the GitHub simulator (real git behind GitHub's REST description): PRs
@@ -339,6 +351,70 @@ class GithubScmTest {
     scm.deleteBranch(ACME, "trainyard-merge/main/run-1");
     scm.deleteBranch(ACME, "trainyard-merge/main/run-1"); // gone already: not an error
     assertThat(repo.head("trainyard-merge/main/run-1")).isEmpty();
+  }
+
+  /**
+   * Two workers build one run at once — the queue's partition moved while the first was building —
+   * with GitHub slow on every merge, so their calls interleave (before: they shared one scratch
+   * branch, each reset it to the base for the other, and a test commit missing a PR could be
+   * recorded). Each reports the commit the test branch holds, which contains every PR head, and CI
+   * sees one push. The first builder's result, started in the previous owner's epoch, is refused by
+   * the new owner's fence.
+   */
+  @Test
+  void twoBuildersOfOneRunReportTheBranchHeadWithEveryPullRequestInIt() throws Exception {
+    long a = pr("a", "a.txt", "1");
+    long b = pr("b", "b.txt", "2");
+    long c = pr("c", "c.txt", "3");
+    String branch = "trainyard-merge/main/run-9";
+    github.slow("/merges", Duration.ofMillis(250));
+    ExecutorService two = Executors.newFixedThreadPool(2);
+    TestBranchResult.Built first;
+    TestBranchResult.Built second;
+    try {
+      java.util.concurrent.Future<TestBranchResult> previousOwner =
+          two.submit(() -> scm.buildTestBranch(ACME, "main", branch, null, heads(a, b, c), now()));
+      Thread.sleep(120); // the second starts while the first is between its merges
+      java.util.concurrent.Future<TestBranchResult> newOwner =
+          two.submit(() -> scm.buildTestBranch(ACME, "main", branch, null, heads(a, b, c), now()));
+      first = (TestBranchResult.Built) previousOwner.get(30, TimeUnit.SECONDS);
+      second = (TestBranchResult.Built) newOwner.get(30, TimeUnit.SECONDS);
+    } finally {
+      two.shutdownNow();
+      github.slow("/merges", Duration.ZERO);
+    }
+
+    String head = repo.head(branch).orElseThrow();
+    assertThat(List.of(first.sha(), second.sha())).containsOnly(head);
+    for (PullRequestHead pr : heads(a, b, c)) {
+      assertThat(repo.contains(head, pr.sha())).as("#%d in the test commit", pr.number()).isTrue();
+      assertThat(second.containedHeads()).contains(pr.sha());
+    }
+    assertThat(tree(head))
+        .containsEntry("a.txt", "1")
+        .containsEntry("b.txt", "2")
+        .containsEntry("c.txt", "3");
+    assertThat(repo.pushesTo("refs/heads/" + branch)).as("one CI pipeline").isEqualTo(1);
+    assertThat(repo.git().refs("refs/heads/trainyard-scratch/")).as("no scratch left").isEmpty();
+
+    // the partition moved from epoch 3 to epoch 7: the new owner refuses the first one's result
+    OwnedQueues newOwner = new OwnedQueues(new KafkaListenerEndpointRegistry(), 12);
+    QueueKey key = QueueKey.of("acme", "github.com", "o", "r", "main");
+    newOwner.took(
+        List.of(new TopicPartition(Topics.QUEUE_COMMANDS, newOwner.partitionOf(key.id()))), 7);
+    assertThat(newOwner.fence().stale(result(key, first, 3))).as("previous owner's").isTrue();
+    assertThat(newOwner.fence().stale(result(key, second, 7))).as("its own").isFalse();
+  }
+
+  private static CommandEnvelope result(QueueKey key, TestBranchResult.Built built, long epoch) {
+    return new CommandEnvelope(
+            UUID.randomUUID().toString(),
+            null,
+            key,
+            Instant.now(),
+            new QueueCommand.RecordTestBranch(
+                "run-9", built.baseSha(), built.sha(), null, built.containedHeads()))
+        .withEpoch(epoch);
   }
 
   @ParameterizedTest

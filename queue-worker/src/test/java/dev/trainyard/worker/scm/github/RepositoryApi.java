@@ -266,6 +266,14 @@ final class RepositoryApi {
     ObjectNode commit = example(201);
     commit.put("sha", merged);
     commit.putArray("files"); // GitHub's example lists files its own schema refuses
+    // the merge commit's parents, as GitHub gives them: the base branch's head, then the head
+    ArrayNode parents = (ArrayNode) commit.withArray("parents");
+    ObjectNode template = parents.isEmpty() ? null : (ObjectNode) parents.get(0).deepCopy();
+    parents.removeAll();
+    for (String parent : List.of(base.get(), head)) {
+      ObjectNode p = template == null ? parents.addObject() : parents.addObject().setAll(template);
+      p.put("sha", parent);
+    }
     return new Answer(201, commit);
   }
 
