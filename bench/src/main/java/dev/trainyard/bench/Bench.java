@@ -10,6 +10,7 @@ import dev.trainyard.bench.http.QueueDepthBenchmark;
 import dev.trainyard.bench.http.SignInFloodBenchmark;
 import dev.trainyard.bench.http.SubmitFloorBenchmark;
 import dev.trainyard.bench.http.TelemetryCostBenchmark;
+import dev.trainyard.bench.http.VersionBytesBenchmark;
 import dev.trainyard.bench.listing.ListingBenchmark;
 import dev.trainyard.bench.merge.MergeLatencyBenchmark;
 import dev.trainyard.bench.scheduler.SchedulerBenchmark;
@@ -24,8 +25,9 @@ import java.util.Arrays;
  * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
  * GithubRequestsBenchmark}, {@code dashboard <args>} {@link DashboardBenchmark}, {@code telemetry
  * <args>} {@link TelemetryCostBenchmark}, {@code floor <args>} {@link SubmitFloorBenchmark}, {@code
- * signin <args>} {@link SignInFloodBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the
- * chart's topology; anything else runs {@link HttpBenchmark} with the arguments as given.
+ * signin <args>} {@link SignInFloodBenchmark}, {@code version-bytes <args>} {@link
+ * VersionBytesBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology;
+ * anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -57,6 +59,8 @@ public final class Bench {
       SubmitFloorBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("signin")) {
       SignInFloodBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("version-bytes")) {
+      VersionBytesBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

@@ -12,6 +12,7 @@ import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.common.view.PullRequestView;
 import dev.trainyard.common.view.Readiness;
 import dev.trainyard.worker.store.HistoryStore;
+import dev.trainyard.worker.store.Outbox;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -182,11 +183,16 @@ public final class ListingBenchmark {
               view,
               null));
       if (batch.size() == BATCH) {
-        history.write(batch, List.of());
+        history.write(List.of(rowsOnly(key, batch)));
         batch.clear();
       }
     }
-    history.write(batch, List.of());
+    history.write(List.of(rowsOnly(key, batch)));
+  }
+
+  /** Rows to seed, as the outbox of a version that wrote nothing else would carry them. */
+  private static Outbox rowsOnly(String queueId, List<PullRequestRow> rows) {
+    return new Outbox("seed", queueId, "bench", 0, rows, List.of(), List.of(), List.of());
   }
 
   private static String body(String repo, String cursor) {

@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -137,22 +138,30 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
       wanted.add(runKey);
       String name = effect.getClass().getSimpleName();
       if (inFlight.claim(runKey, name, clock.instant())) {
-        Runnable work =
-            () -> {
-              try {
-                traced(state.key(), runKey, effect, traceparent, epoch.get());
-              } finally {
-                running.remove(runKey);
-              }
-            };
-        try {
-          running.put(runKey, new Running(state.key().id(), pool.submit(work)));
-        } catch (RejectedExecutionException stopping) {
-          inFlight.noResult(runKey, clock.instant(), false);
-        }
+        start(state.key(), runKey, () -> traced(state.key(), runKey, effect, traceparent, epoch.get()));
       }
     }
     inFlight.forgetFinished(prefix, wanted);
+  }
+
+  /** Runs {@code work} on the pool, known as running until it ends ({@link #release}). */
+  private void start(QueueKey key, String runKey, Runnable work) {
+    FutureTask<Void> task = new FutureTask<>(work, null);
+    Running entry = new Running(key.id(), task);
+    running.put(runKey, entry);
+    try {
+      pool.execute(
+          () -> {
+            try {
+              task.run();
+            } finally {
+              running.remove(runKey, entry);
+            }
+          });
+    } catch (RejectedExecutionException stopping) {
+      running.remove(runKey, entry);
+      inFlight.noResult(runKey, clock.instant(), false);
+    }
   }
 
   /**

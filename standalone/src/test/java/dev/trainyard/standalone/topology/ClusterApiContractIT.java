@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.AfterAll;
  */
 class ClusterApiContractIT extends ApiContractIT {
   private static final String WORKERS = "trainyard-queue-worker";
+  private static final Duration LIVE_FOR = Duration.ofMinutes(2);
   private Map<String, Long> workerPids;
   private Instant started;
 
@@ -51,35 +53,45 @@ class ClusterApiContractIT extends ApiContractIT {
     }
   }
 
+  /**
+   * After the contract, until two minutes after the stack started: every worker's liveness is
+   * asked every 5 s and must answer UP each time, from the process the stack started.
+   */
   @AfterAll
   void stopStack() throws Exception {
     try {
       ClusterHarness cluster = (ClusterHarness) stack;
-      List<ClusterHarness.Member> workers = cluster.members(WORKERS);
-      System.out.printf(
-          "EVENT-PARTITIONS events=24 commands=12 workers=%d live-for=%ds%n",
-          workers.size(), Duration.between(started, Instant.now()).toSeconds());
-      assertThat(workers).hasSize(workerPids.size());
       HttpClient http = HttpClient.newHttpClient();
-      for (ClusterHarness.Member worker : workers) {
-        assertThat(worker.pid())
-            .as("%s never restarted", worker.name())
-            .isEqualTo(workerPids.get(worker.name()));
-        HttpResponse<String> liveness =
-            http.send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + worker.fields().get("management")
-                                + "/actuator/health/liveness"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(liveness.statusCode())
-            .as("%s: %s", worker.name(), liveness.body())
-            .isEqualTo(200);
-      }
+      int probes = 0;
+      do {
+        List<ClusterHarness.Member> workers = cluster.members(WORKERS);
+        assertThat(workers).hasSize(workerPids.size());
+        for (ClusterHarness.Member worker : workers) {
+          assertThat(worker.pid())
+              .as("%s never restarted", worker.name())
+              .isEqualTo(workerPids.get(worker.name()));
+          HttpResponse<String> liveness = http.send(liveness(worker), BodyHandlers.ofString());
+          assertThat(liveness.statusCode())
+              .as("%s: %s", worker.name(), liveness.body())
+              .isEqualTo(200);
+          probes++;
+        }
+        Thread.sleep(5_000);
+      } while (Instant.now().isBefore(started.plus(LIVE_FOR)));
+      System.out.printf(
+          "EVENT-PARTITIONS events=24 commands=12 workers=%d live-for=%ds liveness-probes=%d all UP%n",
+          workerPids.size(), Duration.between(started, Instant.now()).toSeconds(), probes);
     } finally {
       stack.close();
     }
+  }
+
+  private static HttpRequest liveness(ClusterHarness.Member worker) {
+    return HttpRequest.newBuilder(
+            URI.create(
+                "http://127.0.0.1:"
+                    + worker.fields().get("management")
+                    + "/actuator/health/liveness"))
+        .build();
   }
 }
