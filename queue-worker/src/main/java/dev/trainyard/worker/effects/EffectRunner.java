@@ -138,7 +138,10 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
       wanted.add(runKey);
       String name = effect.getClass().getSimpleName();
       if (inFlight.claim(runKey, name, clock.instant())) {
-        start(state.key(), runKey, () -> traced(state.key(), runKey, effect, traceparent, epoch.get()));
+        start(
+            state.key(),
+            runKey,
+            () -> traced(state.key(), runKey, effect, traceparent, epoch.get()));
       }
     }
     inFlight.forgetFinished(prefix, wanted);

@@ -54,8 +54,8 @@ class ClusterApiContractIT extends ApiContractIT {
   }
 
   /**
-   * After the contract, until two minutes after the stack started: every worker's liveness is
-   * asked every 5 s and must answer UP each time, from the process the stack started.
+   * After the contract, until two minutes after the stack started: every worker's liveness is asked
+   * every 5 s and must answer UP each time, from the process the stack started.
    */
   @AfterAll
   void stopStack() throws Exception {
