@@ -67,9 +67,8 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
   public void onPartitionsRevokedBeforeCommit(
       org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
       Collection<TopicPartition> partitions) {
-    List<TopicPartition> given = commands(partitions);
+    List<TopicPartition> given = owned.gave(commands(partitions), consumer);
     if (!given.isEmpty()) {
-      owned.gave(given);
       release.accept(given);
     }
   }
@@ -89,8 +88,10 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
       Collection<TopicPartition> partitions) {
     List<TopicPartition> lost = commands(partitions);
     if (!lost.isEmpty()) {
-      owned.gave(lost);
-      release.accept(lost);
+      List<TopicPartition> given = owned.gave(lost, consumer);
+      if (!given.isEmpty()) {
+        release.accept(given);
+      }
       forgetCachedQueues.run();
     }
   }
@@ -108,6 +109,7 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
     List<TopicPartition> grown = assigned.stream().filter(p -> p.partition() >= count).toList();
     owned.took(
         assigned.stream().filter(p -> p.partition() < count).toList(),
+        consumer,
         consumer.groupMetadata().generationId());
     if (grown.isEmpty()) {
       return;

@@ -42,6 +42,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -141,29 +142,51 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
         start(
             state.key(),
             runKey,
+            epoch.get(),
             () -> traced(state.key(), runKey, effect, traceparent, epoch.get()));
       }
     }
     inFlight.forgetFinished(prefix, wanted);
   }
 
-  /** Runs {@code work} on the pool, known as running until it ends ({@link #release}). */
-  private void start(QueueKey key, String runKey, Runnable work) {
-    FutureTask<Void> task = new FutureTask<>(work, null);
+  /**
+   * Runs {@code work} on the pool, known as running until it ends ({@link #release}), and only
+   * while this worker still holds the queue in {@code epoch} when its turn comes (a sweep may have
+   * read the epoch just before the partition was given up). One that does not run — given up,
+   * cancelled while queued, refused by a pool shutting down — is left to be asked for again, never
+   * counted as running.
+   */
+  private void start(QueueKey key, String runKey, long epoch, Runnable work) {
+    AtomicBoolean ran = new AtomicBoolean();
+    FutureTask<Void> task =
+        new FutureTask<>(
+            () -> {
+              if (owned.epochOf(key.id()).equals(Optional.of(epoch))) {
+                ran.set(true);
+                work.run();
+              }
+            },
+            null);
     Running entry = new Running(key.id(), task);
     running.put(runKey, entry);
+    Runnable settle =
+        () -> {
+          running.remove(runKey, entry);
+          if (!ran.get()) {
+            inFlight.noResult(runKey, clock.instant(), false);
+          }
+        };
     try {
       pool.execute(
           () -> {
             try {
               task.run();
             } finally {
-              running.remove(runKey, entry);
+              settle.run();
             }
           });
     } catch (RejectedExecutionException stopping) {
-      running.remove(runKey, entry);
-      inFlight.noResult(runKey, clock.instant(), false);
+      settle.run();
     }
   }
 

@@ -6,6 +6,7 @@ import dev.trainyard.worker.processing.Fence;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -39,7 +40,13 @@ public class OwnedQueues {
 
   private final KafkaListenerEndpointRegistry registry;
   private final int partitions;
-  private final Map<Integer, Long> epochs = new ConcurrentHashMap<>();
+  private final Map<Integer, Held> epochs = new ConcurrentHashMap<>();
+
+  /**
+   * Which of this worker's consumers holds a partition, and since which generation: a consumer told
+   * late that it lost a partition a sibling consumer has taken since gives up nothing.
+   */
+  private record Held(Object by, long epoch) {}
 
   public OwnedQueues(KafkaListenerEndpointRegistry registry, int partitions) {
     this.registry = registry;
@@ -77,19 +84,30 @@ public class OwnedQueues {
     return true;
   }
 
-  /** This worker took {@code taken} of the command topic in generation {@code generation}. */
-  public void took(Collection<TopicPartition> taken, long generation) {
-    taken.forEach(p -> epochs.put(p.partition(), generation));
+  /**
+   * Consumer {@code by} took {@code taken} of the command topic in generation {@code generation}.
+   */
+  public void took(Collection<TopicPartition> taken, Object by, long generation) {
+    taken.forEach(p -> epochs.put(p.partition(), new Held(by, generation)));
   }
 
-  /** This worker gave {@code given} of the command topic up (or lost them). */
-  public void gave(Collection<TopicPartition> given) {
-    given.forEach(p -> epochs.remove(p.partition()));
+  /**
+   * Consumer {@code by} gave {@code given} of the command topic up (or lost them).
+   *
+   * @return those it held: not those another consumer of this worker has taken since
+   */
+  public List<TopicPartition> gave(Collection<TopicPartition> given, Object by) {
+    return given.stream()
+        .filter(
+            p ->
+                epochs.computeIfPresent(p.partition(), (k, held) -> held.by() == by ? null : held)
+                    == null)
+        .toList();
   }
 
   /** The epoch in which this worker took the partition of queue {@code id}; empty: not held. */
   public Optional<Long> epochOf(String id) {
-    return Optional.ofNullable(epochs.get(partitionOf(id)));
+    return Optional.ofNullable(epochs.get(partitionOf(id))).map(Held::epoch);
   }
 
   /** Refuses an effect result started in an epoch before the one this worker holds it in. */

@@ -27,7 +27,7 @@ final class WriteConcernCheck {
     if (!concern.isAcknowledged()) {
       throw refused(concern, "writes are not acknowledged");
     }
-    if (!(concern.getWObject() instanceof Integer members)) {
+    if (!(concern.getWObject() instanceof Integer w)) {
       return; // the default, "majority", or a tag set the operator defined
     }
     Document answer;
@@ -39,17 +39,21 @@ final class WriteConcernCheck {
     if (answer == null || answer.getString("setName") == null) {
       return;
     }
-    List<?> hosts = answer.getList("hosts", Object.class, List.of());
-    int majority = hosts.size() / 2 + 1;
-    if (members < majority) {
+    // every voting member the answer names: data-bearing (hosts, passives) and arbiters
+    int members =
+        answer.getList("hosts", Object.class, List.of()).size()
+            + answer.getList("passives", Object.class, List.of()).size()
+            + answer.getList("arbiters", Object.class, List.of()).size();
+    int majority = members / 2 + 1;
+    if (w < majority) {
       throw refused(
           concern,
           "w="
-              + members
+              + w
               + " is below the majority ("
               + majority
               + " of "
-              + hosts.size()
+              + members
               + " members) of replica set "
               + answer.getString("setName"));
     }

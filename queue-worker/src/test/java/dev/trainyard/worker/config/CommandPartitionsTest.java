@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.internals.AutoOffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
@@ -96,6 +97,40 @@ class CommandPartitionsTest {
     assertThat(forgotten.get())
         .as("forgotten again when they go")
         .isEqualTo(topic.equals(Topics.QUEUE_COMMANDS) ? 2 : 0);
+  }
+
+  /**
+   * One worker runs several consumers. One of them, thrown out of the group (a long pause), is told
+   * it lost a partition a sibling has taken since: the sibling keeps its epoch and its effects.
+   */
+  @Test
+  void aConsumerToldLateItLostAPartitionTakesNothingFromTheSiblingThatHoldsItNow() {
+    OwnedQueues owned = new OwnedQueues(new KafkaListenerEndpointRegistry(), COMMAND_PARTITIONS);
+    List<TopicPartition> released = new ArrayList<>();
+    CommandPartitions listener =
+        new CommandPartitions(
+            () -> {},
+            owned,
+            released::addAll,
+            () -> COMMAND_PARTITIONS,
+            e -> {},
+            new StaticListableBeanFactory().getBeanProvider(KafkaListenerEndpointRegistry.class));
+    TopicPartition p = new TopicPartition(Topics.QUEUE_COMMANDS, 3);
+    MockConsumer<String, String> first =
+        new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name());
+    MockConsumer<String, String> sibling =
+        new MockConsumer<>(AutoOffsetResetStrategy.EARLIEST.name());
+    String queue = queueOn(owned, 3);
+    listener.onPartitionsAssigned(first, List.of(p));
+    listener.onPartitionsAssigned(sibling, List.of(p));
+
+    listener.onPartitionsLost(first, List.of(p));
+
+    assertThat(owned.epochOf(queue)).as("the sibling's epoch stays").isPresent();
+    assertThat(released).as("the sibling's effects go on").isEmpty();
+    listener.onPartitionsRevokedBeforeCommit(sibling, List.of(p));
+    assertThat(owned.epochOf(queue)).isEmpty();
+    assertThat(released).containsExactly(p);
   }
 
   /** A queue id whose commands go to {@code partition}. */

@@ -30,6 +30,8 @@ class WriteConcernCheckTest {
     "?w=2, replica set, starts",
     "?w=1, replica set, refused",
     "?w=0, replica set, refused",
+    "?w=2, five members two of them arbiters, refused",
+    "?w=3, five members two of them arbiters, starts",
     "?w=1, standalone, starts",
     "?w=1, embedded, starts",
     "?w=0, embedded, refused",
@@ -44,6 +46,11 @@ class WriteConcernCheckTest {
               () ->
                   new Document("setName", "rs0")
                       .append("hosts", List.of("a:27017", "b:27017", "c:27017"));
+          case "five members two of them arbiters" ->
+              () ->
+                  new Document("setName", "rs0")
+                      .append("hosts", List.of("a:27017", "b:27017", "c:27017"))
+                      .append("arbiters", List.of("d:27017", "e:27017"));
           case "standalone" -> () -> new Document("isWritablePrimary", true);
           default ->
               () -> {

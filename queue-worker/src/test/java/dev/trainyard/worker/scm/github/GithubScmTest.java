@@ -401,7 +401,9 @@ class GithubScmTest {
     OwnedQueues newOwner = new OwnedQueues(new KafkaListenerEndpointRegistry(), 12);
     QueueKey key = QueueKey.of("acme", "github.com", "o", "r", "main");
     newOwner.took(
-        List.of(new TopicPartition(Topics.QUEUE_COMMANDS, newOwner.partitionOf(key.id()))), 7);
+        List.of(new TopicPartition(Topics.QUEUE_COMMANDS, newOwner.partitionOf(key.id()))),
+        this,
+        7);
     assertThat(newOwner.fence().stale(result(key, first, 3))).as("previous owner's").isTrue();
     assertThat(newOwner.fence().stale(result(key, second, 7))).as("its own").isFalse();
   }
