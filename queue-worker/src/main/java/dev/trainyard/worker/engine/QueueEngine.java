@@ -47,7 +47,10 @@ import java.util.Optional;
  * PlanningRules}) add the events the queue's rules call for.
  */
 public final class QueueEngine {
-  /** Each step changes the state towards a fixed point; this bound only catches a broken rule. */
+  /**
+   * Each step changes the state towards a fixed point; this bound only catches a broken rule
+   * ({@link Decision#unsettled()}).
+   */
   private static final int MAX_PLANNING_STEPS = 10_000;
 
   /** {@code TRAINYARD_MAX_QUEUE_PRS}'s default (API.md §6). */
@@ -112,7 +115,9 @@ public final class QueueEngine {
       events.addAll(planned);
       current = EventApplier.applyAll(current, planned);
     }
-    throw new IllegalStateException("planning did not settle for " + describe(key));
+    // a rule that undoes another's events: a bug (the simulation looks for it), not a reason to
+    // stop the queue: the command stands, and the next command plans again
+    return Decision.unsettled(primary.events());
   }
 
   /** The next time after {@code now} the queue needs a {@link Tick}, if any. */

@@ -346,9 +346,11 @@ final class RunPlanner {
   /**
    * A green bisection run lands as it was tested when it may ({@link #landsAsTested}): it joins the
    * chain as its passed head. Otherwise it clears its PRs; when the other half was green too,
-   * nothing explains the split run's red, and the PRs are isolated. When the split run was red and
-   * skipping redundant tests is on, the other half must hold the cause: it is failed, or split,
-   * without waiting for its result.
+   * nothing explains the split run's red, and the PRs are isolated. When skipping redundant tests
+   * is on, the other half probably holds the cause: a half of several PRs is split without a run of
+   * its own. A single PR is never failed on that inference: the split run's red may have been a
+   * flake, or two PRs that break only together; it is failed only by a red run in which it is the
+   * only PR not proven good (SCHEDULING.md "Batching and bisection"), so it is tested.
    */
   private static List<QueueEvent> greenHalf(QueueAggregate state, TestRun run, CommandContext ctx) {
     List<QueueEvent> events = new ArrayList<>();
@@ -370,6 +372,7 @@ final class RunPlanner {
     state.runs().bisecting().stream()
         .filter(r -> r.predecessorId().equals(run.predecessorId()) && !r.id().equals(run.id()))
         .filter(r -> r.state() == RunState.WAITING || r.isUndecided())
+        .filter(TestRun::isBatch)
         .findFirst()
         .ifPresent(
             sibling ->
@@ -411,7 +414,11 @@ final class RunPlanner {
 
   /**
    * An urgent PR waiting for a run goes to the front: the first run behind it that has not passed,
-   * and every run after that one, are cancelled and re-planned.
+   * and every run built on that one, are cancelled and re-planned. The runs holding what it depends
+   * on stay, and so does every run ahead of them: it is built on them (cancelling one would make it
+   * wait for its dependency, which would start again, and the line would be skipped again). In
+   * parallel mode only a run of a lane it shares is in its way: one of another lane would start
+   * again at once, while the urgent PR may still wait for its own lanes.
    */
   static List<QueueEvent> skipTheLine(QueueAggregate state, Instant now) {
     Optional<Entry> urgent = waiting(state).stream().filter(Entry::skipTheLine).findFirst();
@@ -419,16 +426,31 @@ final class RunPlanner {
       return List.of();
     }
     List<TestRun> chain = state.runs().chain();
+    List<Long> dependencies = urgent.get().unlandedDependencies();
+    int kept = 0;
     for (int i = 0; i < chain.size(); i++) {
-      TestRun run = chain.get(i);
+      if (chain.get(i).prs().stream().anyMatch(p -> dependencies.contains(p.number()))) {
+        kept = i + 1;
+      }
+    }
+    boolean parallel = state.settings().mode() == QueueMode.PARALLEL;
+    for (TestRun run : chain.subList(kept, chain.size())) {
       Entry first = state.entry(run.entryIds().get(0)).orElseThrow();
       boolean behind = QueueAggregate.QUEUE_ORDER.compare(urgent.get(), first) < 0;
-      if (behind && run.state() != RunState.PASSED) {
-        String reason = Reasons.SKIP_THE_LINE_INTERRUPTED;
-        return cancelFrom(chain, i, reason, reason, now);
+      if (behind
+          && run.state() != RunState.PASSED
+          && (!parallel || sharesLane(state, run, urgent.get()))) {
+        return cancelAll(Lanes.from(chain, run), Reasons.SKIP_THE_LINE_INTERRUPTED, now);
       }
     }
     return List.of();
+  }
+
+  private static boolean sharesLane(QueueAggregate state, TestRun run, Entry e) {
+    return run.entryIds().stream()
+        .map(state::entry)
+        .flatMap(Optional::stream)
+        .anyMatch(x -> Lanes.overlaps(x, e));
   }
 
   /**

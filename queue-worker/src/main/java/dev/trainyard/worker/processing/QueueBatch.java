@@ -34,6 +34,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -53,6 +55,7 @@ import tools.jackson.databind.JsonNode;
  * and the commands after it are decided as usual.
  */
 final class QueueBatch {
+  private static final Logger log = LoggerFactory.getLogger(QueueBatch.class);
   private final StoredQueue before;
   private final List<Publisher.Reply> replies = new ArrayList<>();
   private final List<CommandEnvelope> applied = new ArrayList<>();
@@ -169,6 +172,15 @@ final class QueueBatch {
       decider.probe().beforeDecide(envelope);
       CommandContext ctx = new CommandContext(envelope.commandId(), now);
       Decision decision = decider.engine().decide(state, envelope.queue(), envelope.command(), ctx);
+      if (decision.unsettled()) {
+        log.error(
+            "The planning rules did not settle after command {} ({}) on queue {}: the command's"
+                + " own events were applied without planning; the next command plans again."
+                + " This is a bug of trainyard's engine; please report it with this line.",
+            envelope.commandId(),
+            envelope.command().getClass().getSimpleName(),
+            envelope.queue());
+      }
       if (decision.isAccepted() && !decision.events().isEmpty()) {
         apply(decision.events(), ctx, decider.publicEvents(), traceparents.apply(envelope));
         applied.add(envelope);

@@ -8,6 +8,7 @@ import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
 import dev.trainyard.worker.engine.RunRulesTest.Row;
 import java.util.List;
 import java.util.stream.Stream;
@@ -50,6 +51,26 @@ class ParallelRulesTest {
                     3, "", ImpactedTargets.of(List.of("api", "docs"), "d3")),
             List.of("ImpactedTargetsRecorded"),
             q -> assertThat(q.state().runs().chain()).hasSize(2)),
+        row(
+            "urgent: runs of lanes it does not share stay while it waits for its own lanes",
+            () ->
+                parallelQueue()
+                    .lane(1, "api")
+                    .lane(2, "web")
+                    .builtAll()
+                    .green(1)
+                    .green(2)
+                    .lane(4, "docs")
+                    .submitted(3, Priority.URGENT)
+                    .apply(
+                        new QueueCommand.SetImpactedTargets(
+                            3, "", ImpactedTargets.of(List.of("api", "web"), "d3"))),
+            q -> QueueFixture.observedCommand(3),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            q -> {
+              assertThat(q.runOf(4).state()).isEqualTo(RunState.BUILDING);
+              assertThat(q.stateOf(3)).isEqualTo(PrState.PENDING);
+            }),
         row(
             "lanes: a PR impacting ALL waits while two lanes are live",
             () -> parallelQueue().lane(1, "api").lane(2, "web").submitted(3),

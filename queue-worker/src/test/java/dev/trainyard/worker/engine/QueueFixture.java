@@ -13,6 +13,7 @@ import dev.trainyard.common.queue.QueueSettingsPatch;
 import dev.trainyard.common.queue.QueueState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -407,9 +408,34 @@ final class QueueFixture {
     return applyDecision(decision);
   }
 
+  /** The engine's decision; planning that does not settle fails every test that reaches it. */
   Decision decide(QueueCommand command) {
-    return engine.decide(
-        state, KEY, command, new CommandContext(UUID.randomUUID().toString(), now));
+    Decision decision =
+        engine.decide(state, KEY, command, new CommandContext(UUID.randomUUID().toString(), now));
+    if (decision.unsettled()) {
+      throw new AssertionError(
+          "the planning rules did not settle after " + command + "; they cycle: " + cycle(command));
+    }
+    return decision;
+  }
+
+  /** The first planning steps after {@code command}: which rule asked for which events. */
+  private List<String> cycle(QueueCommand command) {
+    CommandContext ctx = new CommandContext(UUID.randomUUID().toString(), now);
+    QueueAggregate current =
+        EventApplier.applyAll(state, new QueueEngine().decide(state, KEY, command, ctx).events());
+    List<String> steps = new ArrayList<>();
+    for (int step = 0; step < 12; step++) {
+      for (PlanningRule rule : PlanningRules.ordered(Duration.ZERO)) {
+        List<QueueEvent> planned = rule.decide(current, ctx);
+        if (!planned.isEmpty()) {
+          steps.add(rule.getClass().getSimpleName() + " " + planned);
+          current = EventApplier.applyAll(current, planned);
+          break;
+        }
+      }
+    }
+    return steps;
   }
 
   /** Every event applied so far, from the first command on. */

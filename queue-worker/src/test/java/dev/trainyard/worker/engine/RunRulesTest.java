@@ -437,6 +437,40 @@ class RunRulesTest {
               assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(3).id());
             }),
         row(
+            "urgent: a PR depending on one under test is built on that run, which stays",
+            () ->
+                queue()
+                    .queued(1, 2)
+                    .builtAll()
+                    .apply(new SubmitPullRequest(3, Priority.URGENT, null, null, List.of(2L))),
+            q -> QueueFixture.observedCommand(3),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(2).state()).isEqualTo(RunState.TESTING);
+              assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(2).id());
+            }),
+        row(
+            "urgent: runs behind the one holding its dependency are interrupted",
+            () ->
+                queue()
+                    .queued(1, 2, 4)
+                    .builtAll()
+                    .apply(new SubmitPullRequest(3, Priority.URGENT, null, null, List.of(1L))),
+            q -> QueueFixture.observedCommand(3),
+            List.of(
+                "PullRequestObserved",
+                "PullRequestQueued",
+                "TestRunCancelled",
+                "TestRunCancelled",
+                "TestRunStarted",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(1).id());
+              assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(3).id());
+              assertThat(q.runOf(4).predecessorId()).isEqualTo(q.runOf(2).id());
+            }),
+        row(
             "priority: a high PR does not interrupt runs, it only goes first among the waiting",
             () -> queue().concurrency(1).queued(1, 2).submitted(3, Priority.HIGH),
             q -> QueueFixture.observedCommand(3),

@@ -44,6 +44,21 @@ class ThroughputRulesTest {
         .builtAll();
   }
 
+  /**
+   * A batch of two split while skipping redundant tests: the first half tests, the second waits.
+   */
+  static QueueFixture skippingBisectedPair() {
+    return queue()
+        .batching(2, 0)
+        .skippingRedundantTests()
+        .state(QueueState.PAUSED)
+        .queued(1, 2)
+        .state(QueueState.RUNNING)
+        .builtAll()
+        .red(1)
+        .builtAll();
+  }
+
   static Stream<Row> rules() {
     return Stream.of(
         row(
@@ -195,14 +210,37 @@ class ThroughputRulesTest {
               assertThat(q.prsOfRunOf(4)).containsExactly(4L);
             }),
         row(
-            "bisect: skipping redundant tests, a green half convicts the other without its result",
+            "bisect: skipping redundant tests, a green half never fails a single PR untested",
             () -> bisectedPair().skippingRedundantTests(),
             q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
-            List.of("StatusReported", "BisectionHalfPassed", "TestRunFailed"),
+            List.of("StatusReported", "BisectionHalfPassed"),
             q -> {
-              assertThat(q.stateOf(2)).isEqualTo(PrState.FAILED);
+              assertThat(q.stateOf(2)).isEqualTo(PrState.TESTING);
               assertThat(q.stateOf(1)).isEqualTo(PrState.TESTS_PASSED);
               assertThat(q.prsOfRunOf(1)).containsExactly(1L);
+            }),
+        row(
+            "bisect: skipping redundant tests, the single PR left runs after the green half",
+            ThroughputRulesTest::skippingBisectedPair,
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
+            List.of("StatusReported", "BisectionHalfPassed", "BisectionRunStarted"),
+            q -> assertThat(q.runOf(2).state()).isEqualTo(RunState.BUILDING)),
+        row(
+            "bisect: skipping redundant tests, a red run of the PR alone fails it",
+            () -> skippingBisectedPair().green(1).landed(1).builtAll(),
+            q -> RunRulesTest.status(q, 2, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.FAILED)),
+        row(
+            "bisect: skipping redundant tests, a green half splits the other half without a run",
+            () -> batchOfFour().skippingRedundantTests().red(1).builtAll(),
+            q -> RunRulesTest.status(q, 1, CommitState.SUCCESS),
+            List.of(
+                "StatusReported", "BisectionHalfPassed", "TestRunBisected", "BisectionRunStarted"),
+            q -> {
+              assertThat(q.stateOf(3)).isEqualTo(PrState.PENDING);
+              assertThat(q.stateOf(4)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().runs().bisecting()).hasSize(2);
             }),
         row(
             "bisect: both halves green leave the failure unexplained; the second is isolated",
