@@ -266,13 +266,23 @@ public sealed interface QueueCommand {
    * Effect result: the run could not land and nothing changed. The target moved ({@code targetSha}
    * = where it is now), the merge method could not replay {@code conflictPrNumber}, or the source
    * host refused the landing for a reason testing again will not change ({@code refusal}, in its
-   * words).
+   * words). {@code treeDiffers}: the merge method would have landed, for {@code conflictPrNumber},
+   * a tree other than the tested one ({@code LANDED_TREE_DIFFERS}; {@code refusal} says why).
    */
   record RecordMergeRefused(
-      String testRunId, String targetSha, Long conflictPrNumber, String refusal)
+      String testRunId,
+      String targetSha,
+      Long conflictPrNumber,
+      String refusal,
+      boolean treeDiffers)
       implements QueueCommand {
     public RecordMergeRefused(String testRunId, String targetSha, Long conflictPrNumber) {
-      this(testRunId, targetSha, conflictPrNumber, null);
+      this(testRunId, targetSha, conflictPrNumber, null, false);
+    }
+
+    public RecordMergeRefused(
+        String testRunId, String targetSha, Long conflictPrNumber, String refusal) {
+      this(testRunId, targetSha, conflictPrNumber, refusal, false);
     }
   }
 

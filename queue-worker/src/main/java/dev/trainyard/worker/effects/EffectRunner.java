@@ -374,6 +374,13 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
             .orElse(new RecordMergeRefused(l.runId(), moved.targetSha(), null));
       } else if (merged instanceof MergeResult.Refused refused) {
         return new RecordMergeRefused(l.runId(), null, null, refused.message());
+      } else if (merged instanceof MergeResult.TreeDiffers differs) {
+        return new RecordMergeRefused(
+            l.runId(),
+            null,
+            differs.prNumber(),
+            "#" + differs.prNumber() + " would land a tree CI did not test: " + differs.why(),
+            true);
       } else if (merged instanceof MergeResult.HeadModified head) {
         // the PR was pushed to after it was tested: reading it takes it out of the queue, and
         // this landing is asked for again (for the runs left) once that is recorded

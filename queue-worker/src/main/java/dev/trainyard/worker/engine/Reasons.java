@@ -33,6 +33,12 @@ public final class Reasons {
   /** The source host refused to land a passed run (its protection, settings or rules). */
   public static final String MERGE_REFUSED = "MERGE_REFUSED";
 
+  /**
+   * The merge method would land a tree other than the tested one (a rebase dropping a branch's
+   * merge commits); nothing moved.
+   */
+  public static final String LANDED_TREE_DIFFERS = "LANDED_TREE_DIFFERS";
+
   public static final String MERGE_GRAPH_MERGE = "MERGE_GRAPH_MERGE";
   public static final String MERGE_GRAPH_DIRECT_MERGE = "MERGE_GRAPH_DIRECT_MERGE";
 

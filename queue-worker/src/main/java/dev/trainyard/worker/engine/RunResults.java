@@ -227,11 +227,11 @@ final class RunResults {
     if (c.refusal() != null) {
       events.add(new LandingRefused(c.testRunId(), c.refusal()));
     }
-    events.add(
-        new TestRunFailed(
-            c.testRunId(),
-            c.refusal() != null ? Reasons.MERGE_REFUSED : Reasons.MERGE_CONFLICT,
-            ctx.now()));
+    String reason =
+        c.treeDiffers()
+            ? Reasons.LANDED_TREE_DIFFERS
+            : c.refusal() != null ? Reasons.MERGE_REFUSED : Reasons.MERGE_CONFLICT;
+    events.add(new TestRunFailed(c.testRunId(), reason, ctx.now()));
     String behind = Reasons.PREREQUISITE_MERGE_ITEM_FAILED;
     events.addAll(RunPlanner.cancelFrom(lane, 1, behind, behind, ctx.now()));
     return events;

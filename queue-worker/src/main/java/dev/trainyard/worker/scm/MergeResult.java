@@ -12,6 +12,12 @@ public sealed interface MergeResult {
   record Conflict(long prNumber) implements MergeResult {}
 
   /**
+   * The merge method would land, for PR {@code prNumber}, a tree other than the one CI tested
+   * ({@code why}); nothing was changed. Testing again would not change it.
+   */
+  record TreeDiffers(long prNumber, String why) implements MergeResult {}
+
+  /**
    * PR {@code prNumber}'s head is no longer the tested one (pushed to since): nothing was changed,
    * and the PR must be read again, which takes it out of the queue.
    */

@@ -313,6 +313,19 @@ class RunRulesTest {
               assertThat(q.state().runs().landed()).as("nothing is rebuilt on it").isNull();
             }),
         row(
+            "merge: the merge method would land another tree than the tested one → failed",
+            () -> queue().queued(1, 2).builtAll().green(1),
+            q ->
+                new RecordMergeRefused(
+                    q.runOf(1).id(), null, 1L, "#1 would land a tree CI did not test: …", true),
+            List.of("LandingRefused", "TestRunFailed", "TestRunCancelled", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).failureReason()).isEqualTo(Reasons.LANDED_TREE_DIFFERS);
+              assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED);
+              assertThat(q.state().landingProblem()).contains("tree CI did not test");
+              assertThat(q.runOf(2).predecessorId()).as("rebuilt without it").isNull();
+            }),
+        row(
             "merge: a later landing clears the host's last refusal",
             () -> {
               QueueFixture q = queue().queued(1, 2).builtAll().green(1);

@@ -170,6 +170,11 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         });
   }
 
+  private static final String REBASE_DROPS_MERGES =
+      "rebasing its commits drops the merge commits of its branch, and with them a change or a"
+          + " conflict's resolution the tested tree holds; land it with merge_commit or squash, or"
+          + " rebase the branch without merge commits";
+
   @Override
   public MergeResult merge(
       OrgRepo repo,
@@ -194,24 +199,34 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           }
           PersonIdent now = new PersonIdent(committer, new Date());
           ObjectId builtOn = ObjectId.fromString(builtOnSha);
-          Optional<ObjectId> landed =
-              switch (method) {
-                case MERGE_COMMIT ->
-                    expected.equals(builtOn)
-                        ? Optional.of(tested)
-                        : InMemoryMerges.replay(git, builtOn, tested, expected, prs, false, now);
-                case SQUASH ->
-                    InMemoryMerges.replay(git, builtOn, tested, expected, prs, true, now);
-                case REBASE ->
-                    InMemoryMerges.rebase(
-                        git,
-                        expected,
-                        prs,
-                        InMemoryMerges.runOf(InMemoryMerges.parse(git, tested)).orElse(null),
-                        now);
-              };
+          long last = prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number();
+          Optional<ObjectId> landed;
+          if (method == MergeMethod.REBASE) {
+            InMemoryMerges.Rebased rebased =
+                InMemoryMerges.rebase(git, builtOn, tested, expected, prs, now);
+            if (rebased instanceof InMemoryMerges.Rebased.Conflicted c) {
+              return new MergeResult.Conflict(c.prNumber());
+            }
+            if (rebased instanceof InMemoryMerges.Rebased.Differs d) {
+              return new MergeResult.TreeDiffers(d.prNumber(), REBASE_DROPS_MERGES);
+            }
+            landed = Optional.of(((InMemoryMerges.Rebased.Done) rebased).tip());
+          } else {
+            landed =
+                method == MergeMethod.MERGE_COMMIT && expected.equals(builtOn)
+                    ? Optional.of(tested)
+                    : InMemoryMerges.replay(
+                        git, builtOn, tested, expected, prs, method == MergeMethod.SQUASH, now);
+          }
           if (landed.isEmpty()) {
-            return new MergeResult.Conflict(prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number());
+            return new MergeResult.Conflict(last);
+          }
+          if (expected.equals(builtOn)
+              && !InMemoryMerges.parse(git, landed.get())
+                  .getTree()
+                  .equals(InMemoryMerges.parse(git, tested).getTree())) {
+            return new MergeResult.TreeDiffers(
+                last, "the commit it would land is not the tested tree");
           }
           if (place.update(Constants.R_HEADS + targetBranch, expected, landed.get())
               == GitPlace.Update.REFUSED) {

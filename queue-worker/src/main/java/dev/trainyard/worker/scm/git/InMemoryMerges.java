@@ -156,20 +156,52 @@ final class InMemoryMerges {
     return Optional.of(current);
   }
 
+  /** What rebasing a run's PRs gave: the new tip, or the PR it stopped at. */
+  sealed interface Rebased {
+    record Done(ObjectId tip) implements Rebased {}
+
+    /** A commit of the PR did not apply. */
+    record Conflicted(long prNumber) implements Rebased {}
+
+    /**
+     * The PR's own commits give a tree other than the one tested with it: its branch holds a merge
+     * commit that resolved a conflict or added a change, which a rebase (replaying the non-merge
+     * commits) drops.
+     */
+    record Differs(long prNumber) implements Rebased {}
+  }
+
   /**
-   * Each PR's own commits replayed on top of {@code base}, in order, each signed with {@code
-   * runId}; empty on a conflict.
+   * Each PR's own commits replayed on top of {@code onto}, in order, each signed with the run of
+   * {@code tested}; after each PR the tree must be the one the run tested with it (replayed onto
+   * {@code onto} as {@link #replay} does, when another lane landed there first).
    */
-  static Optional<ObjectId> rebase(
-      Repository git, ObjectId base, List<PullRequestHead> prs, String runId, PersonIdent committer)
+  static Rebased rebase(
+      Repository git,
+      ObjectId builtOn,
+      ObjectId tested,
+      ObjectId onto,
+      List<PullRequestHead> prs,
+      PersonIdent committer)
       throws IOException {
-    ObjectId current = base;
-    for (PullRequestHead pr : prs) {
-      for (RevCommit commit : ownCommits(git, current, ObjectId.fromString(pr.sha()))) {
+    long last = prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number();
+    Optional<ObjectId> squashed = replay(git, builtOn, tested, onto, prs, true, committer);
+    if (squashed.isEmpty()) {
+      return new Rebased.Conflicted(last);
+    }
+    List<RevCommit> wanted = firstParentChain(git, onto, squashed.get());
+    String runId = runOf(parse(git, tested)).orElse(null);
+    ObjectId current = onto;
+    for (int i = 0; i < prs.size(); i++) {
+      PullRequestHead pr = prs.get(i);
+      List<RevCommit> own = ownCommits(git, current, ObjectId.fromString(pr.sha()));
+      boolean merges = own.stream().anyMatch(c -> c.getParentCount() > 1);
+      for (RevCommit commit : own.stream().filter(c -> c.getParentCount() == 1).toList()) {
         ResolveMerger merger = (ResolveMerger) MergeStrategy.RECURSIVE.newMerger(git, true);
         merger.setBase(commit.getParent(0));
         if (!merger.merge(current, commit)) {
-          return Optional.empty();
+          // a conflict its branch's own merge commit resolved, which the tested tree holds
+          return merges ? new Rebased.Differs(pr.number()) : new Rebased.Conflicted(pr.number());
         }
         current =
             commit(
@@ -180,11 +212,17 @@ final class InMemoryMerges {
                 committer,
                 signed(commit.getFullMessage(), runId));
       }
+      boolean perPr = wanted.size() == prs.size();
+      if (perPr && !parse(git, current).getTree().equals(wanted.get(i).getTree())) {
+        return new Rebased.Differs(pr.number());
+      }
     }
-    return Optional.of(current);
+    return parse(git, current).getTree().equals(parse(git, squashed.get()).getTree())
+        ? new Rebased.Done(current)
+        : new Rebased.Differs(last);
   }
 
-  /** The non-merge commits reachable from {@code head} but not from {@code onto}, oldest first. */
+  /** The commits reachable from {@code head} but not from {@code onto}, oldest first. */
   private static List<RevCommit> ownCommits(Repository git, ObjectId onto, ObjectId head)
       throws IOException {
     List<RevCommit> commits = new ArrayList<>();
@@ -194,9 +232,7 @@ final class InMemoryMerges {
       walk.sort(RevSort.TOPO, true);
       walk.sort(RevSort.REVERSE, true);
       for (RevCommit c : walk) {
-        if (c.getParentCount() == 1) {
-          commits.add(c);
-        }
+        commits.add(c);
       }
     }
     return commits;

@@ -409,6 +409,12 @@ public final class GithubScm implements ScmProvider {
       return new MergeResult.TargetMoved(expectedTargetSha); // not what was tested: rebuild
     }
     String mergeMethod = LandingRules.endpointMethod(method);
+    if (method == MergeMethod.REBASE) {
+      Optional<Long> unsafe = notRebaseable(repo, prs);
+      if (unsafe.isPresent()) {
+        return new MergeResult.TreeDiffers(unsafe.get(), GITHUB_CANNOT_REBASE);
+      }
+    }
     for (PullRequestHead pr : prs) {
       if (merged(repo, pr.number()).isPresent()) {
         continue; // landed by an earlier attempt
@@ -432,9 +438,45 @@ public final class GithubScm implements ScmProvider {
         return refusedMerge(repo, targetBranch, pr, answer);
       }
     }
-    return branchHead(repo, targetBranch)
+    Optional<String> landed = branchHead(repo, targetBranch);
+    if (landed.isPresent() && !tree(repo, landed.get()).equals(tree(repo, testedSha))) {
+      // GitHub made the commits; what it made is on the target and cannot be taken back here
+      log.error(
+          "GitHub landed {} on {} of {} by {} with a tree other than the tested {}'s; the"
+              + " difference is on the target branch",
+          prs.stream().map(p -> "#" + p.number()).toList(),
+          targetBranch,
+          repo.repo().slug(),
+          method,
+          testedSha);
+    }
+    return landed
         .<MergeResult>map(MergeResult.Merged::new)
         .orElseGet(() -> new MergeResult.TargetMoved(null));
+  }
+
+  private static final String GITHUB_CANNOT_REBASE =
+      "GitHub cannot rebase it safely: replaying its commits would give another result than the"
+          + " merge CI tested (its branch has a merge commit); land it with merge_commit or squash,"
+          + " or rebase the branch without merge commits";
+
+  /**
+   * The first PR not yet merged that GitHub says it cannot rebase ({@code rebaseable} false: the
+   * rebase would give another tree than a merge), before anything moves; {@code null} (still
+   * computing) is not a refusal, and the merge call answers for it.
+   */
+  private Optional<Long> notRebaseable(OrgRepo repo, List<PullRequestHead> prs) {
+    for (PullRequestHead pr : prs) {
+      Answer answer = call(repo, "GET", "/pulls/" + pr.number(), null, 200, 404);
+      JsonNode body = answer.body();
+      if (answer.status() == 200
+          && !body.path("merged").asBoolean(false)
+          && body.path("rebaseable").isBoolean()
+          && !body.path("rebaseable").asBoolean()) {
+        return Optional.of(pr.number());
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -453,6 +495,9 @@ public final class GithubScm implements ScmProvider {
     }
     if (answer.status() == 409 || lower.contains("head branch was modified")) {
       return new MergeResult.HeadModified(pr.number());
+    }
+    if (lower.contains("can't be rebased") || lower.contains("cannot be rebased")) {
+      return new MergeResult.TreeDiffers(pr.number(), GITHUB_CANNOT_REBASE);
     }
     Answer now = call(repo, "GET", "/pulls/" + pr.number(), null, 200, 404);
     if (now.status() == 200

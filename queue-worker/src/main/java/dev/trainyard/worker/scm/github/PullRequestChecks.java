@@ -278,7 +278,10 @@ public final class PullRequestChecks implements AutoCloseable {
             && state
                 .runs()
                 .any(e.testRunId())
-                .filter(r -> Reasons.MERGE_REFUSED.equals(r.failureReason()))
+                .filter(
+                    r ->
+                        Reasons.MERGE_REFUSED.equals(r.failureReason())
+                            || Reasons.LANDED_TREE_DIFFERS.equals(r.failureReason()))
                 .isPresent();
     return refused ? " " + state.landingProblem() : "";
   }

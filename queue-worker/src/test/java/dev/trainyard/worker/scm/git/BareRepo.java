@@ -63,6 +63,13 @@ public final class BareRepo implements AutoCloseable {
   /** A commit whose tree holds exactly {@code files} (flat names). */
   public ObjectId commit(ObjectId parent, Map<String, String> files, String message, String author)
       throws IOException {
+    return commitOf(parent == null ? List.of() : List.of(parent), files, message, author);
+  }
+
+  /** A commit of {@code parents} (two: a merge) whose tree holds exactly {@code files}. */
+  public ObjectId commitOf(
+      List<ObjectId> parents, Map<String, String> files, String message, String author)
+      throws IOException {
     try (ObjectInserter inserter = git.newObjectInserter()) {
       TreeFormatter tree = new TreeFormatter();
       for (Map.Entry<String, String> f : new TreeMap<>(files).entrySet()) {
@@ -72,9 +79,7 @@ public final class BareRepo implements AutoCloseable {
       }
       CommitBuilder commit = new CommitBuilder();
       commit.setTreeId(inserter.insert(tree));
-      if (parent != null) {
-        commit.setParentId(parent);
-      }
+      commit.setParentIds(parents);
       PersonIdent ident = new PersonIdent(author, author + "@example.com");
       commit.setAuthor(ident);
       commit.setCommitter(ident);

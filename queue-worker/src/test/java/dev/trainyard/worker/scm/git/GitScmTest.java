@@ -320,6 +320,60 @@ class GitScmTest {
     assertThat(repo.parse(landed).getAuthorIdent().getName()).isEqualTo("erin");
   }
 
+  /**
+   * A PR whose branch merged main, and in that merge commit added a file ({@code resolved} false)
+   * or resolved a conflict with main's change ({@code resolved} true): what CI tested holds the
+   * merge's work. Every merge method lands exactly the tested tree, or refuses and moves nothing; a
+   * rebase (which replays non-merge commits only) refuses.
+   */
+  @ParameterizedTest
+  @MethodSource("branchesThatMergedMain")
+  void whatLandsIsTheTreeCiTestedOrNothingMoves(MergeMethod method, boolean resolved)
+      throws Exception {
+    Map<String, String> ownTree = repo.tree(main);
+    ownTree.put("b.txt", "b\n");
+    if (resolved) {
+      ownTree.put("app.txt", "v2 of the pr\n");
+    }
+    ObjectId own = repo.commit(main, ownTree, "Add b", "alice");
+    Map<String, String> mainTree = repo.tree(main);
+    mainTree.put("m.txt", "m\n");
+    if (resolved) {
+      mainTree.put("app.txt", "v2 of main\n");
+    }
+    ObjectId moved = repo.commit(main, mainTree, "Add m", "carol");
+    repo.setRef("refs/heads/main", moved);
+    Map<String, String> mergedTree = new java.util.TreeMap<>(ownTree);
+    mergedTree.putAll(mainTree);
+    mergedTree.put("b.txt", "b\n");
+    mergedTree.put(resolved ? "app.txt" : "extra.txt", "both\n");
+    ObjectId head = repo.commitOf(List.of(own, moved), mergedTree, "Merge main", "alice");
+    repo.setRef("refs/pull/1/head", head);
+    List<PullRequestHead> prs = List.of(new PullRequestHead(1, head.name(), "Add b"));
+    String tested =
+        ((TestBranchResult.Built)
+                build(
+                    "run-" + method + resolved, moved.name(), prs.toArray(PullRequestHead[]::new)))
+            .sha();
+    assertThat(repo.tree(ObjectId.fromString(tested))).isEqualTo(mergedTree);
+
+    MergeResult result = scm.merge(REPO, "main", moved.name(), moved.name(), tested, method, prs);
+
+    if (method == MergeMethod.REBASE) {
+      assertThat(result).isInstanceOf(MergeResult.TreeDiffers.class);
+      assertThat(((MergeResult.TreeDiffers) result).prNumber()).isEqualTo(1);
+      assertThat(repo.head("main")).isEqualTo(moved);
+    } else {
+      assertThat(result).isEqualTo(new MergeResult.Merged(repo.head("main").name()));
+      assertThat(repo.tree(repo.head("main"))).isEqualTo(mergedTree);
+    }
+  }
+
+  static Stream<Arguments> branchesThatMergedMain() {
+    return Stream.of(MergeMethod.values())
+        .flatMap(m -> Stream.of(Arguments.of(m, false), Arguments.of(m, true)));
+  }
+
   @Test
   void deletingABranchIsIdempotent() throws Exception {
     String tested = built(prB(), "run-7");

@@ -445,6 +445,46 @@ class GithubScmTest {
     assertThat(repo.head("main")).contains(main);
   }
 
+  /**
+   * A PR whose branch merged main and added a file in that merge commit: GitHub's rebase would drop
+   * it ({@code rebaseable} false, "This branch can't be rebased"). Every method lands the tested
+   * tree, or refuses before anything moves.
+   */
+  @ParameterizedTest
+  @EnumSource(MergeMethod.class)
+  void aBranchThatMergedMainLandsTheTestedTreeOrNothingMoves(MergeMethod method) throws Exception {
+    ObjectId start = ObjectId.fromString(repo.head("main").orElseThrow());
+    Map<String, String> own = tree(start.name());
+    own.put("b.txt", "b");
+    ObjectId ownCommit = repo.git().commit(start, own, "Add b", "alice");
+    String moved = repo.push("main", files("m.txt", "m"), "Add m");
+    Map<String, String> merged = tree(moved);
+    merged.put("b.txt", "b");
+    merged.put("extra.txt", "added while merging main");
+    ObjectId head =
+        repo.git()
+            .commitOf(List.of(ownCommit, ObjectId.fromString(moved)), merged, "Merge", "alice");
+    repo.setRef("refs/heads/feature", head.name());
+    long pr = repo.openPullRequest("feature", "main", "PR feature", "alice");
+    TestBranchResult.Built run =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(pr), now());
+    assertThat(tree(run.sha())).isEqualTo(merged);
+
+    MergeResult landed = scm.merge(ACME, "main", moved, moved, run.sha(), method, heads(pr));
+
+    if (method == MergeMethod.REBASE) {
+      assertThat(landed).isInstanceOf(MergeResult.TreeDiffers.class);
+      assertThat(((MergeResult.TreeDiffers) landed).prNumber()).isEqualTo(pr);
+      assertThat(repo.head("main")).contains(moved);
+      assertThat(repo.pull(pr).orElseThrow().merged()).isFalse();
+    } else {
+      String main = repo.head("main").orElseThrow();
+      assertThat(landed).isEqualTo(new MergeResult.Merged(main));
+      assertThat(tree(main)).isEqualTo(merged);
+    }
+  }
+
   /** How GitHub refuses a landing, and what the adapter makes of it (one row each). */
   record Refusal(
       String why,

@@ -307,6 +307,11 @@ final class RepositoryApi {
           405,
           GithubSimulator.message("Head branch is out of date. Review and try the merge again."));
     }
+    if (how.equals("rebase") && !rebaseable(base, head)) {
+      // GitHub's "This branch cannot be rebased safely": replaying the commits (merge commits are
+      // dropped) would give another result than a regular merge
+      return new Answer(405, GithubSimulator.message("This branch can't be rebased"));
+    }
     Optional<String> landed = land(pr, base, head, how);
     if (landed.isEmpty() || pr.blockedBy != null) {
       return new Answer(405, GithubSimulator.message("Pull Request is not mergeable"));
@@ -327,16 +332,7 @@ final class RepositoryApi {
   private Optional<String> land(PullRequest pr, String base, String head, String how) {
     String title = body.path("commit_title").asString(pr.title + " (#" + pr.number + ")");
     if (how.equals("rebase")) {
-      String onto = base;
-      for (RevCommit own : repo.ownCommits(base, head)) {
-        String parent = own.getParentCount() == 0 ? null : own.getParent(0).name();
-        Optional<ObjectId> tree = repo.mergedTree(onto, own.name(), parent);
-        if (tree.isEmpty()) {
-          return Optional.empty();
-        }
-        onto = repo.commit(tree.get(), own.getFullMessage().strip(), onto);
-      }
-      return Optional.of(onto);
+      return rebased(base, head);
     }
     return repo.mergedTree(base, head, null)
         .map(
@@ -564,6 +560,38 @@ final class RepositoryApi {
           "deletions",
           "changed_files");
 
+  /**
+   * The PR's own commits replayed on {@code base}, merge commits dropped (as {@code git rebase}
+   * does); empty when one does not apply.
+   */
+  private Optional<String> rebased(String base, String head) {
+    String onto = base;
+    for (RevCommit own : repo.ownCommits(base, head)) {
+      if (own.getParentCount() > 1) {
+        continue;
+      }
+      String parent = own.getParentCount() == 0 ? null : own.getParent(0).name();
+      Optional<ObjectId> tree = repo.mergedTree(onto, own.name(), parent);
+      if (tree.isEmpty()) {
+        return Optional.empty();
+      }
+      onto = repo.commit(tree.get(), own.getFullMessage().strip(), onto);
+    }
+    return Optional.of(onto);
+  }
+
+  /**
+   * GitHub's {@code rebaseable}: the rebase applies and gives the tree a regular merge would (else
+   * GitHub refuses it as not safe).
+   */
+  private boolean rebaseable(String base, String head) {
+    Optional<ObjectId> merged = repo.mergedTree(base, head, null);
+    Optional<String> rebased = rebased(base, head);
+    return merged.isPresent()
+        && rebased.isPresent()
+        && repo.treeOf(rebased.get()).equals(merged.get());
+  }
+
   /** {@code POST /pulls}: opens a PR from a branch of this repository; 422 when one is open. */
   private Answer createPull() {
     String head = body.path("head").asString("");
@@ -746,6 +774,9 @@ final class RepositoryApi {
       json.putNull("merge_commit_sha");
     }
     json.put("mergeable", clean);
+    if (pr.open()) {
+      json.put("rebaseable", clean && rebaseable(base, head));
+    }
     json.put(
         "mergeable_state",
         !clean ? "dirty" : pr.draft ? "draft" : pr.blockedBy != null ? "blocked" : "clean");

@@ -596,6 +596,15 @@ public final class SimulatedRepository {
     }
   }
 
+  /** The tree of commit {@code sha}. */
+  ObjectId treeOf(String sha) {
+    try (RevWalk walk = new RevWalk(repository())) {
+      return walk.parseCommit(ObjectId.fromString(sha)).getTree().getId();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** How many parents commit {@code sha} has (a merge commit: two). */
   int parents(String sha) {
     try (RevWalk walk = new RevWalk(repository())) {
