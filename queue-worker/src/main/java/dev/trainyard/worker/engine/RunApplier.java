@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.queue.DirectMergeMode;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.worker.engine.QueueEvent.StatusReported;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
@@ -8,7 +9,11 @@ import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /** The appliers of test-run events; see {@link EventApplier}. */
@@ -65,8 +70,7 @@ final class RunApplier {
         return mapRun(state, run.id(), r -> r.withStatus(e.status()));
       }
     }
-    return withBook(
-        state, null, null, remember(state.runs().unclaimed(), e.sha(), List.of(e.status())), null);
+    return withBook(state, null, null, remember(state, e.sha(), List.of(e.status())), null);
   }
 
   static QueueAggregate passed(QueueAggregate state, String runId, Instant at) {
@@ -229,7 +233,7 @@ final class RunApplier {
     List<UnclaimedStatus> known =
         run.headSha() == null
             ? state.runs().unclaimed()
-            : remember(state.runs().unclaimed(), run.headSha(), run.statuses());
+            : remember(state, run.headSha(), run.statuses());
     return withBook(
         state,
         live,
@@ -240,17 +244,50 @@ final class RunApplier {
 
   /**
    * The statuses kept for commits no live run heads: each of {@code statuses} replaces the one of
-   * its context for {@code sha}, and only the newest {@link RunBook#MAX_UNCLAIMED} stay.
+   * its context for {@code sha}, and only the newest {@link RunBook#MAX_UNCLAIMED} stay, except
+   * those of a queued PR's head in {@code directMergeMode} {@code always}: a direct merge lands
+   * that head on its own statuses, so none of them may be forgotten while it can (other commits'
+   * statuses would otherwise push out a red one and leave an all-green subset). Those stay, at most
+   * {@link RunResults#MAX_STATUSES_PER_RUN} per head, until the PR leaves the queue or its head
+   * changes.
    */
   private static List<UnclaimedStatus> remember(
-      List<UnclaimedStatus> kept, String sha, List<RunStatus> statuses) {
-    List<UnclaimedStatus> known = new ArrayList<>(kept);
+      QueueAggregate state, String sha, List<RunStatus> statuses) {
+    List<UnclaimedStatus> known = new ArrayList<>(state.runs().unclaimed());
     for (RunStatus status : statuses) {
       known.removeIf(u -> u.sha().equals(sha) && u.status().context().equals(status.context()));
       known.add(new UnclaimedStatus(sha, status));
     }
-    return List.copyOf(
-        known.subList(Math.max(0, known.size() - RunBook.MAX_UNCLAIMED), known.size()));
+    Set<String> pinned = directHeads(state);
+    List<UnclaimedStatus> kept = new ArrayList<>();
+    Map<String, Integer> perHead = new HashMap<>();
+    int others = 0;
+    for (int i = known.size() - 1; i >= 0; i--) { // newest first
+      UnclaimedStatus u = known.get(i);
+      boolean keep =
+          pinned.contains(u.sha())
+              ? perHead.merge(u.sha(), 1, Integer::sum) <= RunResults.MAX_STATUSES_PER_RUN
+              : others++ < RunBook.MAX_UNCLAIMED;
+      if (keep) {
+        kept.add(u);
+      }
+    }
+    java.util.Collections.reverse(kept);
+    return List.copyOf(kept);
+  }
+
+  /** The heads of the queued PRs a direct merge may land as they are. */
+  private static Set<String> directHeads(QueueAggregate state) {
+    if (state.settings().directMergeMode() != DirectMergeMode.ALWAYS) {
+      return Set.of();
+    }
+    Set<String> heads = new HashSet<>();
+    for (Entry e : state.entries()) {
+      if (e.pr() != null && e.pr().sha() != null) {
+        heads.add(e.pr().sha());
+      }
+    }
+    return heads;
   }
 
   private static QueueAggregate mapRun(

@@ -222,6 +222,29 @@ class QueueControlRulesTest {
               assertThat(q.runOf(1).direct()).isFalse();
             }),
         row(
+            "direct: other commits' statuses never push out one of the head it lands",
+            () -> {
+              QueueFixture q =
+                  direct()
+                      .queued(1)
+                      .apply(statusOfHead(1, CommitState.FAILURE))
+                      .apply(
+                          new QueueCommand.ReportStatus(
+                              "sha-1", "ci/build", CommitState.SUCCESS, null, null));
+              for (int i = 0; i < 300; i++) {
+                q.apply(
+                    new QueueCommand.ReportStatus(
+                        "other-" + i, "ci/test", CommitState.SUCCESS, null, null));
+              }
+              return q;
+            },
+            q -> upToDate(q, 1),
+            List.of("TestBranchBuilt", "DirectMergeDeclined", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).direct()).isFalse();
+              assertThat(q.state().runs().unclaimed()).hasSize(RunBook.MAX_UNCLAIMED + 2);
+            }),
+        row(
             "dependsOn: a dependency not in the queue keeps the PR not ready",
             () -> queue().dependent(2, 1L),
             q -> QueueFixture.observedCommand(2),
