@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * timeZone} (an IANA name). An {@code end} before {@code start} spans midnight: the window opens on
  * a listed day and closes the next morning; {@code end} {@code 24:00} is the day's end. The clock
  * times are wall-clock times of the zone, so a window keeps its hours across daylight-saving
- * changes; a start that a spring-forward skips opens when the clock jumps. Pure data: the engine
- * asks it with its own clock.
+ * changes; a start that a spring-forward skips opens when the clock jumps, and a time a fall-back
+ * repeats counts once, at its first occurrence. Pure data: the engine asks it with its own clock.
  */
 public record MergeWindow(List<String> days, String start, String end, String timeZone) {
   private static final Pattern CLOCK = Pattern.compile("([01][0-9]|2[0-3]):[0-5][0-9]|24:00");
@@ -96,40 +96,37 @@ public record MergeWindow(List<String> days, String start, String end, String ti
         .min(Instant::compareTo);
   }
 
+  /**
+   * Whether {@code now} falls in one of this window's openings. Openings are instants ({@link
+   * #openings}), so this and {@link #nextChange} always agree, daylight saving or not.
+   */
   public boolean isOpen(Instant now) {
-    ZonedDateTime local = now.atZone(ZoneId.of(timeZone));
-    LocalTime t = local.toLocalTime();
-    LocalTime from = LocalTime.parse(start);
-    if (spansMidnight()) {
-      return (on(local.getDayOfWeek()) && !t.isBefore(from))
-          || (on(local.getDayOfWeek().minus(1)) && t.isBefore(LocalTime.parse(end)));
-    }
-    return on(local.getDayOfWeek())
-        && !t.isBefore(from)
-        && (end.equals("24:00") || t.isBefore(LocalTime.parse(end)));
+    return openings(now).stream().anyMatch(o -> !now.isBefore(o[0]) && now.isBefore(o[1]));
   }
 
   /** The next start of this window strictly after {@code now} (within the coming eight days). */
   public Optional<Instant> nextOpening(Instant now) {
-    ZoneId zone = ZoneId.of(timeZone);
-    LocalDate today = now.atZone(zone).toLocalDate();
-    for (int k = 0; k <= 8; k++) {
-      LocalDate day = today.plusDays(k);
-      if (on(day.getDayOfWeek())) {
-        Instant opens = ZonedDateTime.of(day, LocalTime.parse(start), zone).toInstant();
-        if (opens.isAfter(now)) {
-          return Optional.of(opens);
-        }
-      }
-    }
-    return Optional.empty();
+    return openings(now).stream().map(o -> o[0]).filter(at -> at.isAfter(now)).findFirst();
   }
 
   /** The next start or end of this window strictly after {@code now}. */
   public Optional<Instant> nextChange(Instant now) {
+    return openings(now).stream()
+        .flatMap(o -> java.util.stream.Stream.of(o[0], o[1]))
+        .filter(at -> at.isAfter(now))
+        .min(Instant::compareTo);
+  }
+
+  /**
+   * The openings {@code [opens, closes)} of the listed days from the day before {@code now}'s to
+   * eight days after, in order. A wall-clock time a spring-forward skips is the instant the clock
+   * jumps; one a fall-back repeats is its first occurrence (a window closing at 01:30 closes the
+   * first time the clock reads 01:30 and does not open again for the repeated hour).
+   */
+  private List<Instant[]> openings(Instant now) {
     ZoneId zone = ZoneId.of(timeZone);
     LocalDate today = now.atZone(zone).toLocalDate();
-    Instant best = null;
+    List<Instant[]> openings = new java.util.ArrayList<>();
     for (int k = -1; k <= 8; k++) {
       LocalDate day = today.plusDays(k);
       if (!on(day.getDayOfWeek())) {
@@ -137,16 +134,20 @@ public record MergeWindow(List<String> days, String start, String end, String ti
       }
       LocalDate endDay = spansMidnight() || end.equals("24:00") ? day.plusDays(1) : day;
       LocalTime endTime = end.equals("24:00") ? LocalTime.MIDNIGHT : LocalTime.parse(end);
-      for (Instant at :
-          List.of(
-              ZonedDateTime.of(day, LocalTime.parse(start), zone).toInstant(),
-              ZonedDateTime.of(endDay, endTime, zone).toInstant())) {
-        if (at.isAfter(now) && (best == null || at.isBefore(best))) {
-          best = at;
-        }
-      }
+      openings.add(
+          new Instant[] {
+            instant(day.atTime(LocalTime.parse(start)), zone), instant(endDay.atTime(endTime), zone)
+          });
     }
-    return Optional.ofNullable(best);
+    return openings;
+  }
+
+  private static Instant instant(java.time.LocalDateTime wall, ZoneId zone) {
+    java.time.zone.ZoneRules rules = zone.getRules();
+    if (rules.getValidOffsets(wall).isEmpty()) {
+      return rules.getTransition(wall).getInstant(); // skipped: the clock jumps over it
+    }
+    return ZonedDateTime.of(wall, zone).withEarlierOffsetAtOverlap().toInstant();
   }
 
   private boolean spansMidnight() {

@@ -19,6 +19,8 @@ class MergeWindowTest {
       MergeWindow.of(0, List.of("fri"), "22:00", "02:00", "UTC");
   private static final MergeWindow SKIPPED_START =
       MergeWindow.of(0, List.of("sun"), "02:30", "04:00", "America/New_York");
+  private static final MergeWindow ENDS_IN_REPEATED_HOUR =
+      MergeWindow.of(0, List.of("sun"), "00:00", "01:30", "America/New_York");
 
   static Stream<Arguments> instants() {
     return Stream.of(
@@ -61,7 +63,62 @@ class MergeWindowTest {
             "a start the clock skips opens when it jumps (03:40 EDT)",
             SKIPPED_START,
             "2026-03-08T07:40:00Z",
-            true));
+            true),
+        Arguments.of(
+            "a start the clock skips opens when it jumps (03:10 EDT)",
+            SKIPPED_START,
+            "2026-03-08T07:10:00Z",
+            true),
+        Arguments.of(
+            "an end in the repeated hour: 01:15 EDT, its first time, is open",
+            ENDS_IN_REPEATED_HOUR,
+            "2026-11-01T05:15:00Z",
+            true),
+        Arguments.of(
+            "an end in the repeated hour: 01:15 EST, its second time, stays closed",
+            ENDS_IN_REPEATED_HOUR,
+            "2026-11-01T06:15:00Z",
+            false));
+  }
+
+  /**
+   * Open and closed agree with the next change, minute by minute through both of New York's
+   * daylight-saving days: the state flips exactly where {@code nextChange} said it would, for
+   * windows that start or end in a skipped or a repeated hour.
+   */
+  @ParameterizedTest
+  @MethodSource("daylightSavingWindows")
+  void isOpenChangesExactlyAtTheNextChange(MergeWindow window, String from) {
+    Instant at = Instant.parse(from);
+    Instant end = at.plus(java.time.Duration.ofHours(30));
+    boolean open = window.isOpen(at);
+    Instant change = window.nextChange(at).orElseThrow();
+    while (at.isBefore(end)) {
+      at = at.plusSeconds(60);
+      boolean now = window.isOpen(at);
+      if (at.isBefore(change)) {
+        assertThat(now).as("%s at %s, before the change at %s", window, at, change).isEqualTo(open);
+      } else {
+        assertThat(at).as("%s flips at its next change", window).isEqualTo(change);
+        assertThat(now).as("%s at its change %s", window, at).isNotEqualTo(open);
+        open = now;
+        change = window.nextChange(at).orElseThrow();
+      }
+    }
+  }
+
+  static Stream<Arguments> daylightSavingWindows() {
+    List<String> all = List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
+    return Stream.of("2026-03-07T18:00:00Z", "2026-10-31T18:00:00Z")
+        .flatMap(
+            from ->
+                Stream.of(
+                        MergeWindow.of(0, all, "02:30", "04:00", "America/New_York"),
+                        MergeWindow.of(0, all, "00:00", "01:30", "America/New_York"),
+                        MergeWindow.of(0, all, "01:30", "02:30", "America/New_York"),
+                        MergeWindow.of(0, all, "22:00", "02:15", "America/New_York"),
+                        MergeWindow.of(0, all, "09:00", "24:00", "America/New_York"))
+                    .map(w -> Arguments.of(w, from)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -75,9 +132,10 @@ class MergeWindowTest {
     // Friday 17:00 EST → Monday 09:00 EDT (13:00Z, not 14:00Z)
     assertThat(NEW_YORK_OFFICE.nextOpening(Instant.parse("2026-03-06T22:00:00Z")))
         .contains(Instant.parse("2026-03-09T13:00:00Z"));
-    // 02:30 does not exist on 2026-03-08 in New York: the window opens at 03:30 EDT
+    // 02:30 does not exist on 2026-03-08 in New York: the window opens when the clock jumps
+    // from 02:00 EST to 03:00 EDT
     assertThat(SKIPPED_START.nextOpening(Instant.parse("2026-03-08T05:00:00Z")))
-        .contains(Instant.parse("2026-03-08T07:30:00Z"));
+        .contains(Instant.parse("2026-03-08T07:00:00Z"));
   }
 
   @Test
