@@ -49,7 +49,10 @@ public final class EventApplier {
     if (event instanceof QueueCreated e) {
       return QueueAggregate.created(e.key(), e.settings(), e.at());
     } else if (event instanceof QueueUpdated e) {
-      return state.with(e.state(), e.settings());
+      QueueAggregate updated = state.with(e.state(), e.settings());
+      return e.state() == QueueState.PAUSED
+          ? updated.withHistory(updated.history().idle())
+          : updated;
     } else if (event instanceof QueueDeleted) {
       return null;
     } else if (event instanceof SourceProblemChanged e) {
@@ -68,7 +71,10 @@ public final class EventApplier {
     } else if (event instanceof QueueEvent.QueueUnfrozen) {
       return state.withFreeze(null);
     } else if (event instanceof QueueEvent.LandingHoldChanged e) {
-      return state.withLandingHold(e.hold());
+      // time landing is held (a freeze, a closed window) is not the queue's pace: the forecast
+      // waits for the gate on its own
+      QueueAggregate held = state.withLandingHold(e.hold());
+      return e.hold() == null ? held : held.withHistory(held.history().idle());
     } else if (event instanceof PullRequestQueued e) {
       return mapEntry(state, e.entryId(), x -> x.withState(PrState.PENDING, e.at()));
     } else if (event instanceof PullRequestNotReady e) {

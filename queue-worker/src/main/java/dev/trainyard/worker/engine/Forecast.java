@@ -1,6 +1,7 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.MergeWindow;
+import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueFreeze;
 import dev.trainyard.common.view.QueueForecast;
 import java.time.Duration;
@@ -27,7 +28,9 @@ import java.util.Set;
  * free; a run lands after the one before it: the best the slots allow), and the queue's own pace
  * (the n-th in line lands n times the time per PR the queue took while busy, {@link
  * RunHistory#busyTimePerPr}). A landing waits for the end of a freeze and for the next merge
- * window; a freeze without an end, or a queue without history yet, leaves the estimate unknown.
+ * window; a freeze without an end, or a queue without history yet, leaves the estimate unknown. A
+ * PR not ready takes no slot and no place in either estimate, and its own is unknown. The slots and
+ * the batch size are the ones the self-tuning scheduler uses now, where it is on.
  */
 public final class Forecast {
   private Forecast() {}
@@ -84,10 +87,13 @@ public final class Forecast {
       QueueAggregate state, List<Entry> line, Duration median, Instant now) {
     long lanes =
         Math.max(1, state.runs().chain().stream().filter(r -> Lanes.isHead(state, r)).count());
-    long slots = Math.max(1, state.settings().concurrency()) * lanes;
+    // what the scheduler will use: the adaptive window and batch size where they are on
+    long slots = Math.max(1, SelfTuning.concurrency(state.settings(), state.history())) * lanes;
     Optional<Duration> perPr = state.history().busyTimePerPr();
     int batch =
-        state.settings().batch() ? (int) Math.max(1, state.settings().batchingMinSize()) : 1;
+        state.settings().batch()
+            ? (int) Math.max(1, SelfTuning.batchSize(state.settings(), state.history()))
+            : 1;
     PriorityQueue<Instant> free = new PriorityQueue<>();
     Map<String, Instant> landsAt = new LinkedHashMap<>();
     Instant previous = now;
@@ -111,8 +117,13 @@ public final class Forecast {
     Instant runLands = previous;
     int position = 0;
     for (Entry e : line.subList(0, Math.min(line.size(), QueueForecast.MAX_LINE))) {
-      position++;
       Instant at = landsAt.get(e.id());
+      if (at == null && e.state() == PrState.NOT_READY) {
+        // it takes no slot and holds no place until it is ready, which nobody can forecast
+        etas.add(null);
+        continue;
+      }
+      position++;
       if (at == null) {
         if (inRun == 0) {
           Instant start = free.poll();

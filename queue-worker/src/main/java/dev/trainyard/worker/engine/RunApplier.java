@@ -119,7 +119,9 @@ final class RunApplier {
     next =
         next.withEntries(
             next.entries().stream().map(x -> x.withLanded(merged)).toList(), next.nextSequence());
-    next = next.withHistory(next.history().landed(at, merged.size(), !next.entries().isEmpty()));
+    // the time to the next landing is work only while a PR that can be tested waits
+    boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
+    next = next.withHistory(next.history().landed(at, merged.size(), busy));
     next = outcomes(next, merged.size(), false);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }

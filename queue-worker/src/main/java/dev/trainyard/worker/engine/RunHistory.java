@@ -109,6 +109,23 @@ public record RunHistory(
         lastTestResultsAt);
   }
 
+  /**
+   * This history with the time since the last landing not counted as work: landing was held (a
+   * freeze, a closed merge window) or the queue paused, so the next gap says nothing of its pace.
+   */
+  RunHistory idle() {
+    return new RunHistory(
+        durationsMillis,
+        reds,
+        busyGapsMillis,
+        busyGapPrs,
+        lastLandingAt,
+        false,
+        prFailures,
+        window,
+        lastTestResultsAt);
+  }
+
   /** This history knowing that the queue's CI uploads test results, the last at {@code at}. */
   RunHistory testResultsAt(Instant at) {
     return new RunHistory(

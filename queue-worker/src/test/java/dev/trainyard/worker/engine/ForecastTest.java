@@ -107,4 +107,32 @@ class ForecastTest {
     assertThat(Forecast.of(state, slow.now()).estimatedMergeAt(5, slow.now()))
         .contains(slow.now().plus(Duration.ofMinutes(160)));
   }
+
+  @Test
+  void aPrNotReadyHoldsNoPlaceAndHasNoEstimate() {
+    QueueFixture q = twoSlotsFourWaiting().submitted(6).queued(7, 8);
+    QueueForecast f = Forecast.of(q.state(), q.now());
+    assertThat(q.stateOf(6)).isEqualTo(dev.trainyard.common.queue.PrState.NOT_READY);
+    assertThat(eta(f, 6, q)).isEmpty();
+    Instant start = T0.plus(RUN);
+    assertThat(eta(f, 8, q))
+        .as("7 and 8 share the third round of the two slots, as if 6 were not there")
+        .contains(start.plus(RUN.multipliedBy(3)));
+  }
+
+  @Test
+  void timeLandingWasHeldOrTheQueueIdleWithOnlyPrsNotReadyIsNotThePace() {
+    Duration ten = Duration.ofMinutes(10);
+    RunHistory h =
+        RunHistory.EMPTY.landed(T0, 1, true).idle().landed(T0.plus(Duration.ofHours(5)), 1, true);
+    assertThat(h.busyGapsMillis()).as("a gap with a freeze in it is not counted").isEmpty();
+
+    // a landing that leaves only a PR not ready behind: the wait for it to be ready is not work
+    QueueFixture q = queue().queued(1).built(1).after(ten).green(1).submitted(2).landed(1);
+    assertThat(q.state().history().busyAfterLast()).isFalse();
+    QueueFixture frozen = queue().queued(1).built(1).after(ten).green(1).queued(2).landed(1);
+    assertThat(frozen.state().history().busyAfterLast()).isTrue();
+    frozen.frozen(null);
+    assertThat(frozen.state().history().busyAfterLast()).isFalse();
+  }
 }
