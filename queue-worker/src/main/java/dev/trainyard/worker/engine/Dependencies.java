@@ -106,6 +106,17 @@ public final class Dependencies {
     return true;
   }
 
+  /**
+   * The PRs {@code e} still waits for: its dependencies that have not landed (a PR submitted after
+   * its dependency landed names it without having seen it land).
+   */
+  static List<Long> outstanding(QueueAggregate state, Entry e) {
+    List<Long> dependencies = e.unlandedDependencies();
+    return dependencies.isEmpty()
+        ? dependencies
+        : dependencies.stream().filter(n -> !landed(state, n)).toList();
+  }
+
   /** Whether {@code a} depends on {@code b} or {@code b} on {@code a}, while not landed. */
   static boolean related(Entry a, Entry b) {
     return a.unlandedDependencies().contains(b.prNumber())

@@ -55,8 +55,9 @@ final class RunPlanner {
   }
 
   /**
-   * Cancels the runs that lost a PR or the run they were built on, or whose PR the host now holds
-   * (a draft, a review dismissed) while undecided, with every run built on them.
+   * Cancels the runs that lost a PR or the run they were built on, whose PR the host now holds (a
+   * draft, a review dismissed) while undecided, or whose PR now depends on one not built under it,
+   * with every run built on them.
    */
   static List<QueueEvent> dropBrokenRuns(QueueAggregate state, Instant now) {
     String reason = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
@@ -67,11 +68,31 @@ final class RunPlanner {
     }
     List<TestRun> chain = state.runs().chain();
     for (TestRun run : chain) {
-      if (lostPr(state, run) || lostBase(state, run) || heldPr(state, run)) {
+      if (lostPr(state, run)
+          || lostBase(state, run)
+          || heldPr(state, run)
+          || missesDependency(state, run)) {
         return cancelAll(Lanes.from(chain, run), reason, now);
       }
     }
     return List.of();
+  }
+
+  /**
+   * A PR of the run depends on one that is neither landed nor built under it (in a run it was built
+   * on, or ahead of it in this run): a dependency added by a resubmit or a {@code Depends-On} edit
+   * while it was tested. The run is stopped, and the PR waits for its dependency.
+   */
+  private static boolean missesDependency(QueueAggregate state, TestRun run) {
+    List<Long> under = new ArrayList<>(run.dependentPrs());
+    for (TestedPr pr : run.prs()) {
+      Optional<Entry> e = state.entry(pr.entryId());
+      if (e.isPresent() && !under.containsAll(Dependencies.outstanding(state, e.get()))) {
+        return true;
+      }
+      under.add(pr.number());
+    }
+    return false;
   }
 
   /**

@@ -261,14 +261,33 @@ class QueueSimulationTest {
         return;
       }
       Entry e = active.get(random.nextInt(active.size()));
-      switch (random.nextInt(3)) {
+      switch (random.nextInt(4)) {
         case 0 -> queue.attempt(new QueueCommand.CancelPullRequest(e.prNumber()));
         case 1 -> queue.attempt(new QueueCommand.RestartTests(e.prNumber()));
+        case 2 -> dependOnAnother(e, active);
         default -> {
           String moved = "t" + ++shas;
           commits.put(moved, commits.get(target));
           target = moved;
         }
+      }
+    }
+
+    /**
+     * {@code e} is submitted again, now depending on another PR in the queue (refused when that
+     * closes a cycle): a dependency added while it may be under test.
+     */
+    private void dependOnAnother(Entry e, List<Entry> active) {
+      Entry other = active.get(random.nextInt(active.size()));
+      if (other.prNumber() == e.prNumber()) {
+        return;
+      }
+      QueueCommand resubmit =
+          new QueueCommand.SubmitPullRequest(
+              e.prNumber(), null, null, null, List.of(other.prNumber()));
+      if (queue.decide(resubmit).isAccepted()) {
+        queue.apply(resubmit);
+        dependsOn.put(e.prNumber(), List.of(other.prNumber()));
       }
     }
 

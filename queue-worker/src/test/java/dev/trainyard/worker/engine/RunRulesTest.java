@@ -484,6 +484,28 @@ class RunRulesTest {
               assertThat(q.runOf(4).predecessorId()).isEqualTo(q.runOf(2).id());
             }),
         row(
+            "dependsOn: a dependency added while the PR tests stops its run; it waits for it",
+            () -> queue().concurrency(1).queued(1).built(1).queued(3),
+            q -> new SubmitPullRequest(1, null, null, null, List.of(3L)),
+            List.of("PullRequestResubmitted", "TestRunCancelled", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(3).predecessorId()).isNull();
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().activeEntry(1).orElseThrow().testRunId()).isNull();
+            }),
+        row(
+            "dependsOn: the PR starts on its dependency's run once a slot frees",
+            () ->
+                queue()
+                    .concurrency(2)
+                    .queued(1)
+                    .built(1)
+                    .queued(3)
+                    .apply(new SubmitPullRequest(1, null, null, null, List.of(3L))),
+            q -> QueueFixture.builtCommand(q, 3),
+            List.of("TestBranchBuilt"),
+            q -> assertThat(q.runOf(1).predecessorId()).isEqualTo(q.runOf(3).id())),
+        row(
             "priority: a high PR does not interrupt runs, it only goes first among the waiting",
             () -> queue().concurrency(1).queued(1, 2).submitted(3, Priority.HIGH),
             q -> QueueFixture.observedCommand(3),
