@@ -124,7 +124,8 @@ public sealed interface QueueCommand {
       String headBranch,
       Mergeability mergeability,
       String hold,
-      List<Long> dependsOn)
+      List<Long> dependsOn,
+      List<HostDependency> hostDependencies)
       implements QueueCommand {
     public static final int MAX_TITLE = 256;
     public static final int MAX_NAME = 255;
@@ -134,6 +135,16 @@ public sealed interface QueueCommand {
           dependsOn == null
               ? List.of()
               : dependsOn.stream().limit(SubmitPullRequest.MAX_DEPENDS_ON).toList();
+      hostDependencies =
+          hostDependencies == null
+              ? List.of()
+              : hostDependencies.stream()
+                  .limit(2L * SubmitPullRequest.MAX_DEPENDS_ON)
+                  .map(
+                      d ->
+                          new HostDependency(
+                              d.number(), d.merged(), d.open(), cut(d.baseBranch(), MAX_NAME)))
+                  .toList();
       title = cut(title, MAX_TITLE);
       author = cut(author, MAX_NAME);
       baseBranch = cut(baseBranch, MAX_NAME);
@@ -147,6 +158,31 @@ public sealed interface QueueCommand {
       }
       int end = Character.isHighSurrogate(text.charAt(max - 2)) ? max - 2 : max - 1;
       return text.substring(0, end) + "…";
+    }
+
+    public RecordPullRequestState(
+        long prNumber,
+        boolean open,
+        String sha,
+        String title,
+        String author,
+        String baseBranch,
+        String headBranch,
+        Mergeability mergeability,
+        String hold,
+        List<Long> dependsOn) {
+      this(
+          prNumber,
+          open,
+          sha,
+          title,
+          author,
+          baseBranch,
+          headBranch,
+          mergeability,
+          hold,
+          dependsOn,
+          List.of());
     }
 
     public static RecordPullRequestState closed(long prNumber) {

@@ -56,8 +56,7 @@ public final class Dependencies {
     }
     for (long n : dependencies) {
       if (state.activeEntry(n).isEmpty() && !landed(state, n)) {
-        return Optional.of(
-            "it depends on pull request #" + n + ", which is not in the queue; submit it too");
+        return Optional.of(missing(state, e, n));
       }
     }
     Map<Long, List<Long>> graph = graph(state);
@@ -68,6 +67,32 @@ public final class Dependencies {
                 "its dependencies make a cycle ("
                     + describe(cycle)
                     + "); remove a Depends-On line or cancel one of them");
+  }
+
+  /**
+   * Why dependency {@code n}, not in this queue, holds {@code e}: in the host's words if it said.
+   */
+  private static String missing(QueueAggregate state, Entry e, long n) {
+    String which = "it depends on pull request #" + n;
+    return e.pr()
+        .hostDependency(n)
+        .map(
+            d -> {
+              if (!d.open()) {
+                return which
+                    + ", which was closed without merging; reopen it or remove the dependency";
+              }
+              if (d.baseBranch() != null && !d.baseBranch().equals(state.key().branch())) {
+                return which
+                    + ", which targets "
+                    + d.baseBranch()
+                    + " (another queue); it is ready once #"
+                    + n
+                    + " has merged";
+              }
+              return which + ", which is not in the queue; submit it too";
+            })
+        .orElse(which + ", which is not in the queue; submit it too");
   }
 
   /**

@@ -52,7 +52,8 @@ public record Entry(
 
   /**
    * The PRs this one must land after: those its submit named and those its source host names
-   * ({@code Depends-On: #n}), without the ones that already landed.
+   * ({@code Depends-On: #n}), without the ones that already landed here or that the host says are
+   * merged (by another queue, by hand, or long ago).
    */
   public List<Long> unlandedDependencies() {
     if (dependsOn.isEmpty() && pr.dependsOn().isEmpty()) {
@@ -61,6 +62,7 @@ public record Entry(
     return Stream.concat(dependsOn.stream(), pr.dependsOn().stream())
         .distinct()
         .filter(n -> !landedDependencies.contains(n) && n != prNumber)
+        .filter(n -> pr.hostDependency(n).map(d -> !d.merged()).orElse(true))
         .sorted()
         .toList();
   }

@@ -1,12 +1,14 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.command.HostDependency;
 import java.util.List;
 
 /**
  * What the source-hosting platform says about a PR. Empty strings until it has reported; the base
  * branch then defaults to the queue's target branch (API.md §2). {@code hold}: what keeps the host
  * from merging it beyond conflicts (a draft, protection), null when nothing does; {@code
- * dependsOn}: the PRs its description or head commit names in {@code Depends-On: #n} lines.
+ * dependsOn}: the PRs its description or head commit names in {@code Depends-On: #n} lines; {@code
+ * hostDependencies}: what the host says of those of its dependencies the queue does not know.
  */
 public record PullRequestInfo(
     String title,
@@ -15,15 +17,33 @@ public record PullRequestInfo(
     String author,
     String headBranch,
     String hold,
-    List<Long> dependsOn) {
+    List<Long> dependsOn,
+    List<HostDependency> hostDependencies) {
 
   public PullRequestInfo {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+    hostDependencies = hostDependencies == null ? List.of() : List.copyOf(hostDependencies);
+  }
+
+  public PullRequestInfo(
+      String title,
+      String sha,
+      String baseBranch,
+      String author,
+      String headBranch,
+      String hold,
+      List<Long> dependsOn) {
+    this(title, sha, baseBranch, author, headBranch, hold, dependsOn, List.of());
   }
 
   public PullRequestInfo(
       String title, String sha, String baseBranch, String author, String headBranch) {
     this(title, sha, baseBranch, author, headBranch, null, List.of());
+  }
+
+  /** What the host says of dependency {@code number}, if the PR was read with it. */
+  public java.util.Optional<HostDependency> hostDependency(long number) {
+    return hostDependencies.stream().filter(d -> d.number() == number).findFirst();
   }
 
   public static PullRequestInfo unknown(String targetBranch) {

@@ -354,7 +354,8 @@ public final class QueueEngine {
             c.author(),
             c.headBranch(),
             c.hold(),
-            c.dependsOn());
+            c.dependsOn(),
+            c.hostDependencies());
     Mergeability mergeability = mergeability(entry, c);
     if (info.equals(entry.pr()) && mergeability == entry.mergeability()) {
       return Decision.accept(List.of());

@@ -39,6 +39,16 @@ public interface ScmProvider {
     return false;
   }
 
+  /**
+   * What the host says of PR {@code number}, which another PR depends on and the queue does not
+   * know: merged (into any branch: another queue, by hand, long ago), open (on which base), or
+   * closed without merging; empty where the host cannot say.
+   */
+  default Optional<dev.trainyard.common.command.HostDependency> dependency(
+      OrgRepo repo, long number, String targetBranch) {
+    return Optional.empty();
+  }
+
   /** Whether {@code headSha} merges cleanly into the current head of {@code targetBranch}. */
   Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha);
 

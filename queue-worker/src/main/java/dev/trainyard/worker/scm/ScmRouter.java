@@ -38,6 +38,12 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public Optional<dev.trainyard.common.command.HostDependency> dependency(
+      OrgRepo repo, long number, String targetBranch) {
+    return of(repo).dependency(repo, number, targetBranch);
+  }
+
+  @Override
   public boolean emptyMeansClosed(OrgRepo repo) {
     return of(repo).emptyMeansClosed(repo);
   }

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.signals;
 
+import dev.trainyard.common.command.HostDependency;
 import dev.trainyard.common.command.QueueCommand.RecordPullRequestState;
 import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.command.QueueCommand.RecordSourceProblem;
@@ -273,11 +274,34 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
               seen.headBranch(),
               mergeability,
               seen.hold(),
-              seen.dependsOn());
+              seen.dependsOn(),
+              unknownDependencies(queue, entry, seen));
       if (differs(entry, observed)) {
         sends.add(signals.send(key, observed));
       }
     }
+  }
+
+  /**
+   * The host's answer for each dependency of {@code entry} (named by its submit or its head) that
+   * the queue does not know: not in the queue and not among the PRs it concluded lately. Asked only
+   * for those, so a queue whose dependencies are all in it costs no call.
+   */
+  private List<HostDependency> unknownDependencies(
+      QueueAggregate queue, Entry entry, ScmPullRequest seen) {
+    List<Long> named = new ArrayList<>(entry.dependsOn());
+    seen.dependsOn().stream().filter(n -> !named.contains(n)).forEach(named::add);
+    List<HostDependency> answers = new ArrayList<>();
+    for (long n : named) {
+      boolean known =
+          n == entry.prNumber()
+              || queue.activeEntry(n).isPresent()
+              || queue.concluded().stream().anyMatch(c -> c.prNumber() == n);
+      if (!known) {
+        scm.dependency(queue.key().orgRepo(), n, queue.key().branch()).ifPresent(answers::add);
+      }
+    }
+    return answers;
   }
 
   private static boolean recorded(QueueAggregate queue, RecordRequiredChecks read) {
@@ -294,6 +318,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         || !observed.baseBranch().equals(entry.pr().baseBranch())
         || observed.mergeability() != entry.mergeability()
         || !Objects.equals(observed.hold(), entry.pr().hold())
-        || !observed.dependsOn().equals(entry.pr().dependsOn());
+        || !observed.dependsOn().equals(entry.pr().dependsOn())
+        || !observed.hostDependencies().equals(entry.pr().hostDependencies());
   }
 }

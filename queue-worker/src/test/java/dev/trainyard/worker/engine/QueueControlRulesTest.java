@@ -5,6 +5,7 @@ import static dev.trainyard.worker.engine.RunRulesTest.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.HostDependency;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
 import dev.trainyard.common.command.QueueCommand.FreezeQueue;
@@ -71,6 +72,22 @@ class QueueControlRulesTest {
 
   static QueueCommand statusOfHead(long pr, CommitState state) {
     return new QueueCommand.ReportStatus("sha-" + pr, "ci/test", state, null, null);
+  }
+
+  /** The host reports {@code pr} ready, with what it says of a dependency the queue lacks. */
+  static QueueCommand observedWith(long pr, HostDependency dependency) {
+    return new QueueCommand.RecordPullRequestState(
+        pr,
+        true,
+        "sha-" + pr,
+        "Change " + pr,
+        "dev" + pr,
+        "main",
+        null,
+        Mergeability.MERGEABLE,
+        null,
+        List.of(),
+        List.of(dependency));
   }
 
   static String reason(QueueFixture q, long pr) {
@@ -253,6 +270,32 @@ class QueueControlRulesTest {
                 assertThat(reason(q, 2))
                     .isEqualTo(
                         "it depends on pull request #1, which is not in the queue; submit it too")),
+        row(
+            "dependsOn: a dependency the host says merged (elsewhere, by hand) holds nothing",
+            () -> queue().dependent(2, 1L),
+            q -> observedWith(2, new HostDependency(1, true, false, "release-1")),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)),
+        row(
+            "dependsOn: one the host shows open on another branch is named at once",
+            () -> queue().dependent(2, 1L),
+            q -> observedWith(2, new HostDependency(1, false, true, "release-1")),
+            List.of("PullRequestObserved"),
+            q ->
+                assertThat(reason(q, 2))
+                    .isEqualTo(
+                        "it depends on pull request #1, which targets release-1 (another queue);"
+                            + " it is ready once #1 has merged")),
+        row(
+            "dependsOn: one the host shows closed without merging is named at once",
+            () -> queue().dependent(2, 1L),
+            q -> observedWith(2, new HostDependency(1, false, false, "main")),
+            List.of("PullRequestObserved"),
+            q ->
+                assertThat(reason(q, 2))
+                    .isEqualTo(
+                        "it depends on pull request #1, which was closed without merging; reopen"
+                            + " it or remove the dependency")),
         row(
             "dependsOn: once the dependency is submitted the PR is ready, but does not start",
             () -> queue().dependent(2, 1L).ready(2),

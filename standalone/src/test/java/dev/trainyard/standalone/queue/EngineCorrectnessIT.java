@@ -6,6 +6,7 @@ import static dev.trainyard.standalone.support.QueueSteps.create;
 import static dev.trainyard.standalone.support.QueueSteps.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.standalone.support.QueueSteps;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -53,6 +54,32 @@ class EngineCorrectnessIT extends QueueScenario {
     assertThat(events())
         .as("the run holding its dependency was never interrupted")
         .noneMatch(e -> "SKIP_THE_LINE_INTERRUPTED".equals(text(e, "queued_reason")));
+  }
+
+  @Test
+  void aDependencyMergedByHandIsReadFromTheRepositoryAndNoLongerHoldsThePullRequest()
+      throws Exception {
+    create(api, name, 2);
+    ObjectId dependency = git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    git.openPr(2, "Use a", "bob", "b.txt", "b\n");
+    assertThat(
+            api.post("/v1/submitPullRequest", body(name, "\"pr\":{\"number\":2},\"dependsOn\":[1]"))
+                .status())
+        .isEqualTo(200);
+    JsonNode waiting =
+        QueueSteps.awaitPr(
+            api,
+            name,
+            2,
+            pr -> pr.get("readiness").get("notReadyReason").asString("").contains("#1"));
+    assertThat(waiting.get("readiness").get("notReadyReason").asString())
+        .isEqualTo("it depends on pull request #1, which is not in the queue; submit it too");
+
+    git.repo().setRef("refs/heads/main", dependency); // someone lands #1 by hand
+    git.notifyPush();
+
+    awaitState(api, name, 2, "merged");
+    assertThat(git.repo().tree(git.main())).containsKeys("a.txt", "b.txt");
   }
 
   @Test

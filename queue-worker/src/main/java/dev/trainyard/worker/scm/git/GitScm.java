@@ -111,6 +111,36 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         });
   }
 
+  /**
+   * A plain git repository knows a PR only as {@code refs/pull/<n>/head}: merged when the target
+   * holds that head (landed by hand, or by another queue into it), else open on its base branch
+   * (the {@code refs/pull/<n>/base} ref, when there is one); empty when there is no such PR.
+   */
+  @Override
+  public Optional<dev.trainyard.common.command.HostDependency> dependency(
+      OrgRepo repo, long number, String targetBranch) {
+    return io(
+        () -> {
+          Repository git = place(repo).repository();
+          Ref head = git.exactRef(PULL_PREFIX + number + "/head");
+          if (head == null) {
+            return Optional.empty();
+          }
+          Ref target = git.exactRef(Constants.R_HEADS + targetBranch);
+          boolean merged;
+          try (RevWalk walk = new RevWalk(git)) {
+            merged =
+                target != null
+                    && walk.isMergedInto(
+                        walk.parseCommit(head.getObjectId()),
+                        walk.parseCommit(target.getObjectId()));
+          }
+          return Optional.of(
+              new dev.trainyard.common.command.HostDependency(
+                  number, merged, !merged, baseBranch(git, number).orElse(null)));
+        });
+  }
+
   @Override
   public Mergeability mergeability(OrgRepo repo, String targetBranch, String headSha) {
     return io(

@@ -163,6 +163,23 @@ public final class GithubScm implements ScmProvider {
             DependsOnLines.parse(pr.path("body").asString(""), SubmitPullRequest.MAX_DEPENDS_ON)));
   }
 
+  /** GitHub's own answer for PR {@code number}: merged, open (on its base), or closed. */
+  @Override
+  public Optional<dev.trainyard.common.command.HostDependency> dependency(
+      OrgRepo repo, long number, String targetBranch) {
+    Answer answer = call(repo, "GET", "/pulls/" + number, null, 200, 404);
+    if (answer.status() != 200) {
+      return Optional.empty();
+    }
+    JsonNode pr = answer.body();
+    return Optional.of(
+        new dev.trainyard.common.command.HostDependency(
+            number,
+            pr.path("merged").asBoolean(false),
+            pr.path("state").asString("").equals("open"),
+            pr.path("base").path("ref").asString(null)));
+  }
+
   /**
    * The PR's head branch: its name in the repository, or {@code owner:name} ({@code head.label})
    * for a fork, since forks' branches share names ({@code patch-1}, {@code main}).

@@ -375,6 +375,17 @@ class GitScmTest {
   }
 
   @Test
+  void aDependencyIsOpenUntilTheTargetHoldsItsHeadAndUnknownWithoutItsRef() throws Exception {
+    ObjectId one = pr(1, "b.txt", "b\n", "Add b");
+    assertThat(scm.dependency(REPO, 1, "main"))
+        .contains(new dev.trainyard.common.command.HostDependency(1, false, true, null));
+    repo.setRef("refs/heads/main", one); // merged by hand
+    assertThat(scm.dependency(REPO, 1, "main"))
+        .contains(new dev.trainyard.common.command.HostDependency(1, true, false, null));
+    assertThat(scm.dependency(REPO, 9, "main")).isEmpty();
+  }
+
+  @Test
   void deletingABranchIsIdempotent() throws Exception {
     String tested = built(prB(), "run-7");
     assertThat(scm.branchHead(REPO, "trainyard-merge/main/run-7")).contains(tested);

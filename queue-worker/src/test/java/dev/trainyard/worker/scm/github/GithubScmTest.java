@@ -485,6 +485,27 @@ class GithubScmTest {
     }
   }
 
+  @Test
+  void aDependencyIsGithubsOwnAnswerOpenOnItsBaseOrMerged() throws Exception {
+    repo.push("release-1", files("r.txt", "r"), "Start release 1");
+    repo.push("fix", files("fix.txt", "f"), "Fix");
+    long fix = repo.openPullRequest("fix", "release-1", "Fix on the release", "alice");
+    assertThat(scm.dependency(ACME, fix, "main"))
+        .contains(new dev.trainyard.common.command.HostDependency(fix, false, true, "release-1"));
+    String base = repo.head("release-1").orElseThrow();
+    scm.merge(
+        ACME,
+        "release-1",
+        base,
+        base,
+        repo.head("fix").orElseThrow(),
+        MergeMethod.SQUASH,
+        heads(fix));
+    assertThat(scm.dependency(ACME, fix, "main"))
+        .contains(new dev.trainyard.common.command.HostDependency(fix, true, false, "release-1"));
+    assertThat(scm.dependency(ACME, 999, "main")).isEmpty();
+  }
+
   /** How GitHub refuses a landing, and what the adapter makes of it (one row each). */
   record Refusal(
       String why,
