@@ -20,12 +20,15 @@ import java.util.stream.Stream;
  */
 final class Planner {
   private final Duration settle;
+  private final Duration spanBarrier;
 
   /**
    * @param settle {@code TRAINYARD_STATUS_SETTLE} (see {@link CheckRule.Reported})
+   * @param spanBarrier see {@link QueueEngine#SPAN_BARRIER}
    */
-  Planner(Duration settle) {
+  Planner(Duration settle, Duration spanBarrier) {
     this.settle = settle;
+    this.spanBarrier = spanBarrier;
   }
 
   /** Cancels the PRs, in queue order, of which a dependency failed or was cancelled. */
@@ -92,7 +95,8 @@ final class Planner {
             Stream.of(
                 RunPlanner.batchDeadline(state),
                 LandingGate.nextChange(state, now),
-                RunPlanner.testResultsDeadline(state, now)))
+                RunPlanner.testResultsDeadline(state, now),
+                RunPlanner.spanBarrierDeadline(state, spanBarrier, now)))
         .flatMap(s -> s)
         .flatMap(Optional::stream)
         .min(Instant::compareTo);

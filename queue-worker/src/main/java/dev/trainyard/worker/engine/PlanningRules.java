@@ -18,6 +18,14 @@ final class PlanningRules {
    * @param settle {@code TRAINYARD_STATUS_SETTLE} (see {@link CheckRule.Reported})
    */
   static List<PlanningRule> ordered(Duration settle) {
+    return ordered(settle, QueueEngine.SPAN_BARRIER);
+  }
+
+  /**
+   * @param spanBarrier how long a parallel queue's PR spanning lanes waits before the lanes drain
+   *     for it (null: never, only to measure what the barrier is worth)
+   */
+  static List<PlanningRule> ordered(Duration settle, Duration spanBarrier) {
     return List.of(
         new FollowLandingGate(),
         new CancelDependents(),
@@ -29,7 +37,7 @@ final class PlanningRules {
         new FinishModeSwitch(),
         new SkipTheLine(),
         new StartBisection(),
-        new StartRuns());
+        new StartRuns(spanBarrier));
   }
 
   /** Whether landing is held follows the clock: a freeze, a merge window ({@link LandingGate}). */
@@ -122,9 +130,15 @@ final class PlanningRules {
 
   /** A run starts for the next waiting PRs (one, or a batch) while a lane has a free slot. */
   static final class StartRuns implements PlanningRule {
+    private final Duration spanBarrier;
+
+    StartRuns(Duration spanBarrier) {
+      this.spanBarrier = spanBarrier;
+    }
+
     @Override
     public List<QueueEvent> decide(QueueAggregate state, CommandContext ctx) {
-      return RunPlanner.canStart(state) ? RunPlanner.start(state, ctx) : List.of();
+      return RunPlanner.canStart(state) ? RunPlanner.start(state, ctx, spanBarrier) : List.of();
     }
   }
 }

@@ -56,6 +56,12 @@ public final class QueueEngine {
   /** {@code TRAINYARD_MAX_QUEUE_PRS}'s default (API.md §6). */
   public static final int DEFAULT_MAX_QUEUE_PRS = 10_000;
 
+  /**
+   * How long a PR of a parallel queue that spans lanes waits for them before they drain for it
+   * (SCHEDULING.md "Parallel mode").
+   */
+  public static final Duration SPAN_BARRIER = Duration.ofMinutes(30);
+
   /** {@code TRAINYARD_STATUS_SETTLE}'s default (API.md §3 {@code requiredStatuses}). */
   public static final Duration DEFAULT_STATUS_SETTLE = Duration.ofSeconds(30);
 
@@ -74,6 +80,15 @@ public final class QueueEngine {
    *     a new one before it is green ({@link CheckRule.Reported})
    */
   public QueueEngine(int maxQueuePrs, Duration statusSettle) {
+    this(maxQueuePrs, statusSettle, SPAN_BARRIER);
+  }
+
+  /**
+   * @param spanBarrier how long a parallel queue's PR spanning two lanes waits before no PR behind
+   *     it joins those lanes ({@link #SPAN_BARRIER}; null: never — the scheduler benchmark measures
+   *     what it is worth)
+   */
+  public QueueEngine(int maxQueuePrs, Duration statusSettle, Duration spanBarrier) {
     if (maxQueuePrs < 1) {
       throw new IllegalArgumentException("TRAINYARD_MAX_QUEUE_PRS must be at least 1");
     }
@@ -81,8 +96,8 @@ public final class QueueEngine {
       throw new IllegalArgumentException("TRAINYARD_STATUS_SETTLE must not be negative");
     }
     this.maxQueuePrs = maxQueuePrs;
-    this.planner = new Planner(statusSettle);
-    this.rules = PlanningRules.ordered(statusSettle);
+    this.planner = new Planner(statusSettle, spanBarrier);
+    this.rules = PlanningRules.ordered(statusSettle, spanBarrier);
   }
 
   /**

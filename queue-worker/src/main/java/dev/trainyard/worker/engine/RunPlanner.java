@@ -514,9 +514,9 @@ final class RunPlanner {
    * Starts one run for the next waiting PRs when a slot is free: in single mode on top of the last
    * chain run (a batch when batching); in parallel mode see {@link #startParallel}.
    */
-  static List<QueueEvent> start(QueueAggregate state, CommandContext ctx) {
+  static List<QueueEvent> start(QueueAggregate state, CommandContext ctx, Duration spanBarrier) {
     if (state.settings().mode() == QueueMode.PARALLEL) {
-      return startParallel(state, ctx);
+      return startParallel(state, ctx, spanBarrier);
     }
     if (!slotFree(state.runs().chain(), window(state))) {
       return List.of();
@@ -537,15 +537,25 @@ final class RunPlanner {
   /**
    * The first waiting PR that can start, in queue order, alone: on the latest run it overlaps (a
    * new lane when it overlaps none). A PR that overlaps two lanes, or a lane without a free slot,
-   * waits, and so does every PR behind it that overlaps it, so none overtakes a PR it depends on.
+   * waits, and so does every PR behind it that overlaps it, so none overtakes a PR it depends on. A
+   * PR that has waited {@code spanBarrier} for lanes it spans becomes a barrier: no PR behind it
+   * joins those lanes, so they drain and it starts, however busy unrelated arrivals keep them
+   * (SCHEDULING.md "Parallel mode").
    */
-  private static List<QueueEvent> startParallel(QueueAggregate state, CommandContext ctx) {
+  private static List<QueueEvent> startParallel(
+      QueueAggregate state, CommandContext ctx, Duration spanBarrier) {
     List<TestRun> chain = state.runs().chain();
     List<Lanes.RunEntries> runs = Lanes.runEntries(state);
     List<Entry> blocked = new ArrayList<>();
+    List<Entry> barriers = new ArrayList<>();
     for (Entry e : waiting(state)) {
+      boolean barred =
+          barriers.stream()
+              .anyMatch(b -> runs.stream().anyMatch(r -> r.overlaps(b) && r.overlaps(e)));
       Lanes.Placement at =
-          blocked.stream().anyMatch(b -> Lanes.overlaps(b, e)) ? null : Lanes.place(state, runs, e);
+          barred || blocked.stream().anyMatch(b -> Lanes.overlaps(b, e))
+              ? null
+              : Lanes.place(state, runs, e);
       if (at != null && at.possible()) {
         TestRun predecessor = at.predecessor();
         List<TestRun> lane =
@@ -559,8 +569,33 @@ final class RunPlanner {
         }
       }
       blocked.add(e);
+      if (!barred
+          && spanBarrierDue(e, spanBarrier, ctx.now())
+          && !Lanes.place(state, runs, e).possible()) {
+        barriers.add(e);
+      }
     }
     return List.of();
+  }
+
+  private static boolean spanBarrierDue(Entry e, Duration spanBarrier, Instant now) {
+    return spanBarrier != null && !e.stateChangedAt().plus(spanBarrier).isAfter(now);
+  }
+
+  /**
+   * When the next waiting PR of a parallel queue may become a barrier ({@link #startParallel}): the
+   * queue then needs a Tick to start what the barrier changes.
+   */
+  static Optional<Instant> spanBarrierDeadline(
+      QueueAggregate state, Duration spanBarrier, Instant now) {
+    if (spanBarrier == null || state.settings().mode() != QueueMode.PARALLEL) {
+      return Optional.empty();
+    }
+    return state.entries().stream()
+        .filter(e -> e.state() == PrState.PENDING && e.testRunId() == null)
+        .map(e -> e.stateChangedAt().plus(spanBarrier))
+        .filter(at -> at.isAfter(now))
+        .min(Instant::compareTo);
   }
 
   /**

@@ -19,6 +19,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** One row per parallel-mode rule of SCHEDULING.md: lanes from impacted-target overlap. */
 class ParallelRulesTest {
 
+  /** Lanes of #1 (api, docs) and #2 (web) testing; #3 (api, web) spans both and waits. */
+  static QueueFixture spanning() {
+    return QueueFixture.parallelQueue().lane(1, "api", "docs").lane(2, "web").lane(3, "api", "web");
+  }
+
+  static QueueCommand targets(long pr, String... targets) {
+    return new QueueCommand.SetImpactedTargets(
+        pr, "", ImpactedTargets.of(List.of(targets), "digest-" + pr));
+  }
+
   static Stream<Row> rules() {
     return Stream.of(
         row(
@@ -70,6 +80,38 @@ class ParallelRulesTest {
             q -> {
               assertThat(q.runOf(4).state()).isEqualTo(RunState.BUILDING);
               assertThat(q.stateOf(3)).isEqualTo(PrState.PENDING);
+            }),
+        row(
+            "span barrier: before it, a PR joining one of the lanes a waiting PR spans starts",
+            () -> spanning().submitted(4).apply(targets(4, "docs")),
+            q -> QueueFixture.observedCommand(4),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> assertThat(q.runOf(4).predecessorId()).isEqualTo(q.runOf(1).id())),
+        row(
+            "span barrier: a PR that waited 30 minutes for the lanes it spans bars them",
+            () ->
+                spanning()
+                    .after(QueueEngine.SPAN_BARRIER)
+                    .tick()
+                    .submitted(4)
+                    .apply(targets(4, "docs")),
+            q -> QueueFixture.observedCommand(4),
+            List.of("PullRequestObserved", "PullRequestQueued"),
+            q -> assertThat(q.stateOf(4)).isEqualTo(PrState.PENDING)),
+        row(
+            "span barrier: once one of its lanes drained it starts, and what it held back follows",
+            () ->
+                spanning()
+                    .after(QueueEngine.SPAN_BARRIER)
+                    .lane(4, "docs")
+                    .builtAll()
+                    .green(1)
+                    .green(2),
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of("TestRunMerged", "TestRunStarted", "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(2).id());
+              assertThat(q.runOf(4).predecessorId()).isNull();
             }),
         row(
             "lanes: a PR impacting ALL waits while two lanes are live",
