@@ -11,7 +11,8 @@ import java.time.Duration;
  * {@code optimisticMerge} as the queue settings, and {@code lanes} disjoint impacted-target groups
  * in parallel mode (0: single mode). {@code laterBrokenRate}: the chance from halfway through the
  * run on (the failure rate moving). {@code adaptiveBatching} and {@code adaptiveConcurrency}: the
- * self-tuning scheduler's settings ({@code batchSize} is then the starting size, up to 16).
+ * self-tuning scheduler's settings ({@code batchSize} is then the starting size, up to 16). {@code
+ * workload}: how PRs arrive and what else the queue meets ({@link Workload}).
  */
 record Scenario(
     String name,
@@ -28,7 +29,28 @@ record Scenario(
     int lanes,
     double laterBrokenRate,
     boolean adaptiveBatching,
-    boolean adaptiveConcurrency) {
+    boolean adaptiveConcurrency,
+    Workload workload) {
+
+  /**
+   * {@code arrivalsPerHour}: open-loop (Poisson) arrivals at that rate, 0 for a standing backlog;
+   * {@code spanningRate}: the share of PRs (parallel mode) whose targets span two groups; {@code
+   * notReadyRate}: the share submitted not ready (a draft), ready after 0–4 h; {@code freezes}: a
+   * two-hour freeze with a known end once a day; {@code weekdayWindow}: landing only Monday to
+   * Friday, 09:00–17:00 New York time; {@code skipRedundant}: bisection skips redundant tests (else
+   * both halves are tested); {@code spanBarrier}: the engine's barrier for spanning PRs (off only
+   * to measure it).
+   */
+  record Workload(
+      double arrivalsPerHour,
+      double spanningRate,
+      double notReadyRate,
+      boolean freezes,
+      boolean weekdayWindow,
+      boolean skipRedundant,
+      boolean spanBarrier) {
+    static final Workload BACKLOG = new Workload(0, 0, 0, false, false, true, true);
+  }
 
   /** Plain speculation: single mode, no batching, no anti-flake. */
   static Scenario plain(
@@ -48,7 +70,63 @@ record Scenario(
         0,
         brokenRate,
         false,
-        false);
+        false,
+        Workload.BACKLOG);
+  }
+
+  Scenario with(Workload changed) {
+    Copy c = new Copy(this);
+    c.workload = changed;
+    return c.scenario();
+  }
+
+  /** Failed batches bisected by testing both halves. */
+  Scenario bisectingBothHalves() {
+    Workload w = workload;
+    return with(
+        new Workload(
+            w.arrivalsPerHour(),
+            w.spanningRate(),
+            w.notReadyRate(),
+            w.freezes(),
+            w.weekdayWindow(),
+            false,
+            w.spanBarrier()));
+  }
+
+  /** Open-loop arrivals at {@code perHour}, with {@code spanning} of them spanning two groups. */
+  Scenario openLoop(double perHour, double spanning, boolean barrier) {
+    Workload w = workload;
+    return with(
+        new Workload(
+            perHour,
+            spanning,
+            w.notReadyRate(),
+            w.freezes(),
+            w.weekdayWindow(),
+            w.skipRedundant(),
+            barrier));
+  }
+
+  /** What the forecast meets besides runs: PRs not ready, daily freezes, a weekday window. */
+  Scenario gated(double notReady, boolean freezes, boolean weekdayWindow) {
+    Workload w = workload;
+    return with(
+        new Workload(
+            w.arrivalsPerHour(),
+            w.spanningRate(),
+            notReady,
+            freezes,
+            weekdayWindow,
+            w.skipRedundant(),
+            w.spanBarrier()));
+  }
+
+  /** The same queue over {@code newHours} simulated hours. */
+  Scenario lasting(int newHours) {
+    Copy c = new Copy(this);
+    c.hours = newHours;
+    return c.scenario();
   }
 
   Scenario named(String newName) {
@@ -132,6 +210,8 @@ record Scenario(
     private double laterBrokenRate;
     private boolean adaptiveBatching;
     private boolean adaptiveConcurrency;
+    private Workload workload;
+    private int hours;
 
     private Copy(Scenario from) {
       this.from = from;
@@ -146,6 +226,8 @@ record Scenario(
       laterBrokenRate = from.laterBrokenRate;
       adaptiveBatching = from.adaptiveBatching;
       adaptiveConcurrency = from.adaptiveConcurrency;
+      workload = from.workload;
+      hours = from.hours;
     }
 
     private Scenario scenario() {
@@ -156,7 +238,7 @@ record Scenario(
           flakeRate,
           from.concurrency,
           backlog,
-          from.hours,
+          hours,
           from.seed,
           batchSize,
           pendingFailureDepth,
@@ -164,7 +246,8 @@ record Scenario(
           lanes,
           laterBrokenRate,
           adaptiveBatching,
-          adaptiveConcurrency);
+          adaptiveConcurrency,
+          workload);
     }
   }
 

@@ -10,7 +10,8 @@ import java.util.Locale;
  * table row per scenario beside its reference bounds. Defaults: T = 30 min, p = 5 %, C = 10,
  * arrivals above capacity (a standing backlog), 500 simulated hours.
  *
- * <p>Arguments: {@code [hours] [seed]}.
+ * <p>Arguments: {@code [hours] [seed] [fixed | self-tuning | engine]} (all three when none is
+ * named).
  */
 public final class SchedulerBenchmark {
   private SchedulerBenchmark() {}
@@ -32,8 +33,10 @@ public final class SchedulerBenchmark {
                 .antiFlake(1, true)
                 .named("flakes f = 3 %, pendingFailureDepth 1, optimistic merge"),
             plain.parallel(4).named("parallel mode, 4 disjoint target groups"));
-    boolean fixedRows = args.length < 3 || !args[2].equals("self-tuning");
-    boolean tuningRows = args.length < 3 || !args[2].equals("fixed");
+    String only = args.length < 3 ? "" : args[2];
+    boolean fixedRows = only.isEmpty() || only.equals("fixed");
+    boolean tuningRows = only.isEmpty() || only.equals("self-tuning");
+    boolean engineRows = only.isEmpty() || only.equals("engine");
     long started = System.nanoTime();
     List<Simulation.Result> results = fixedRows ? runAll(scenarios) : List.of();
     List<Sweep> sweeps = tuningRows ? sweeps(plain) : List.of();
@@ -46,6 +49,7 @@ public final class SchedulerBenchmark {
                         .named("p = 15 %, adaptive concurrency"))
                 .run()
             : null;
+    EngineRows engine = engineRows ? EngineRows.run(plain) : null;
     double seconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
         Locale.ROOT,
@@ -61,6 +65,9 @@ public final class SchedulerBenchmark {
     }
     if (tuningRows) {
       SelfTuningRows.print(sweeps, window);
+    }
+    if (engine != null) {
+      engine.print();
     }
   }
 

@@ -3,6 +3,7 @@ package dev.trainyard.bench.scheduler;
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.ImpactedTargets;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
@@ -46,7 +47,7 @@ final class Simulation {
 
   private final Scenario scenario;
   private final Random random;
-  private final QueueEngine engine = new QueueEngine();
+  private final QueueEngine engine;
   private final PriorityQueue<Due> agenda =
       new PriorityQueue<>(
           (a, b) ->
@@ -58,6 +59,8 @@ final class Simulation {
   private final Set<Long> broken = new HashSet<>();
   private final Map<Long, Instant> submitted = new HashMap<>();
   private final List<Duration> timeInQueue = new ArrayList<>();
+  private final Set<Long> spanning = new HashSet<>();
+  private final List<Duration> spanningTimes = new ArrayList<>();
   private final Map<Long, Instant> estimated = new HashMap<>();
   private final List<Duration> etaErrors = new ArrayList<>();
   private QueueAggregate state;
@@ -81,6 +84,11 @@ final class Simulation {
     this.scenario = scenario;
     this.random = new Random(scenario.seed());
     this.end = START.plus(Duration.ofHours(scenario.hours()));
+    this.engine =
+        new QueueEngine(
+            QueueEngine.DEFAULT_MAX_QUEUE_PRS,
+            Duration.ZERO,
+            scenario.workload().spanBarrier() ? QueueEngine.SPAN_BARRIER : null);
     commits.put(target, List.of());
   }
 
@@ -88,13 +96,49 @@ final class Simulation {
     QueueMode mode = scenario.lanes() > 0 ? QueueMode.PARALLEL : QueueMode.SINGLE;
     apply(new QueueCommand.CreateQueue(mode, scenario.concurrency()));
     apply(new QueueCommand.UpdateQueue(settings()));
-    topUp();
+    Scenario.Workload w = scenario.workload();
+    if (w.weekdayWindow()) {
+      apply(
+          new QueueCommand.UpdateQueue(
+              QueueSettingsPatch.mergeWindows(
+                  List.of(
+                      MergeWindow.of(
+                          0,
+                          List.of("mon", "tue", "wed", "thu", "fri"),
+                          "09:00",
+                          "17:00",
+                          "America/New_York")))));
+    }
+    if (w.freezes()) {
+      for (Instant at = START.plus(Duration.ofHours(10)); at.isBefore(end); at = at.plus(DAY)) {
+        Instant until = at.plus(Duration.ofHours(2));
+        schedule(at, () -> apply(new QueueCommand.FreezeQueue("release", until)));
+      }
+    }
+    boolean openLoop = w.arrivalsPerHour() > 0;
+    if (openLoop) {
+      scheduleArrival();
+    } else {
+      topUp();
+    }
     while (!agenda.isEmpty() && agenda.peek().at().isBefore(end)) {
       Due next = agenda.poll();
       now = next.at();
       next.action().run();
-      topUp();
+      if (!openLoop) {
+        topUp();
+      }
     }
+    now = end;
+    // PRs still waiting at the end count with the time they have waited so far: a PR starved
+    // for the whole run is not left out of its percentile
+    for (Entry e : state.entries()) {
+      Duration waited = Duration.between(submitted.get(e.prNumber()), end);
+      if (spanning.contains(e.prNumber())) {
+        spanningTimes.add(waited);
+      }
+    }
+    spanningTimes.sort(Duration::compareTo);
     timeInQueue.sort(Duration::compareTo);
     etaErrors.sort(Duration::compareTo);
     return new Result(
@@ -108,42 +152,78 @@ final class Simulation {
         merged,
         etaErrors.isEmpty() ? Double.NaN : etaErrors.get(etaErrors.size() / 2).toSeconds() / 3600.0,
         etaErrors.size(),
-        new CiSpend(ciRuns, bisectionRuns, wastedRuns, halvesLanded));
+        new CiSpend(ciRuns, bisectionRuns, wastedRuns, halvesLanded),
+        percentileHours(spanningTimes, 95),
+        spanningTimes.size());
+  }
+
+  private static final Duration DAY = Duration.ofDays(1);
+
+  /** The next open-loop arrival, an exponential gap after now. */
+  private void scheduleArrival() {
+    double hours = -Math.log(1 - random.nextDouble()) / scenario.workload().arrivalsPerHour();
+    schedule(
+        now.plusMillis((long) (hours * 3_600_000)),
+        () -> {
+          submit(nextPr++);
+          scheduleArrival();
+        });
   }
 
   /** Keeps {@code backlog} PRs waiting: arrivals above capacity. */
   private void topUp() {
     long waiting = state.entries().stream().filter(e -> e.testRunId() == null).count();
     for (long i = waiting; i < scenario.backlog(); i++) {
-      long pr = nextPr++;
-      double elapsed =
-          Duration.between(START, now).toMillis() / (double) (scenario.hours() * 3_600_000L);
-      if (random.nextDouble() < scenario.brokenRateAt(elapsed)) {
-        broken.add(pr);
-      }
-      submitted.put(pr, now);
-      apply(new QueueCommand.SubmitPullRequest(pr, null, null));
-      if (scenario.lanes() > 0) {
-        // the groups' target names were chosen so their signatures do not collide
-        String group = "group-" + (pr % scenario.lanes());
-        apply(
-            new QueueCommand.SetImpactedTargets(pr, "", ImpactedTargets.of(List.of(group), group)));
+      submit(nextPr++);
+    }
+  }
+
+  /**
+   * Submits PR {@code pr}: broken or not, its targets in parallel mode (one group, or two when it
+   * spans), and the host's view of it (a draft for a while, when the workload has some).
+   */
+  private void submit(long pr) {
+    double elapsed =
+        Duration.between(START, now).toMillis() / (double) (scenario.hours() * 3_600_000L);
+    if (random.nextDouble() < scenario.brokenRateAt(elapsed)) {
+      broken.add(pr);
+    }
+    submitted.put(pr, now);
+    apply(new QueueCommand.SubmitPullRequest(pr, null, null));
+    if (scenario.lanes() > 0) {
+      // the groups' target names were chosen so their signatures do not collide
+      List<String> groups = new ArrayList<>(List.of("group-" + (pr % scenario.lanes())));
+      if (random.nextDouble() < scenario.workload().spanningRate()) {
+        groups.add("group-" + ((pr + 1) % scenario.lanes()));
+        spanning.add(pr);
       }
       apply(
-          new QueueCommand.RecordPullRequestState(
-              pr,
-              true,
-              "pr" + pr,
-              "PR " + pr,
-              "dev",
-              "main",
-              null,
-              Mergeability.MERGEABLE,
-              null,
-              List.of()));
-      // what getSubmittedPullRequest would answer now
-      Forecast.of(state, now).estimatedMergeAt(pr, now).ifPresent(eta -> estimated.put(pr, eta));
+          new QueueCommand.SetImpactedTargets(
+              pr, "", ImpactedTargets.of(groups, String.join("+", groups))));
     }
+    boolean draft = random.nextDouble() < scenario.workload().notReadyRate();
+    apply(observed(pr, draft ? "it is a draft pull request" : null));
+    if (draft) {
+      schedule(
+          now.plusMillis((long) (random.nextDouble() * 4 * 3_600_000)),
+          () -> apply(observed(pr, null)));
+    }
+    // what getSubmittedPullRequest would answer now
+    Forecast.of(state, now).estimatedMergeAt(pr, now).ifPresent(eta -> estimated.put(pr, eta));
+  }
+
+  private static QueueCommand observed(long pr, String hold) {
+    return new QueueCommand.RecordPullRequestState(
+        pr,
+        true,
+        "pr" + pr,
+        "PR " + pr,
+        "dev",
+        "main",
+        null,
+        Mergeability.MERGEABLE,
+        hold,
+        List.of());
   }
 
   private void apply(QueueCommand command) {
@@ -239,6 +319,9 @@ final class Simulation {
       if (last.state() == PrState.MERGED) {
         merged++;
         timeInQueue.add(Duration.between(submitted.get(e.prNumber()), now));
+        if (spanning.contains(e.prNumber())) {
+          spanningTimes.add(Duration.between(submitted.get(e.prNumber()), now));
+        }
         Instant eta = estimated.get(e.prNumber());
         if (eta != null) {
           etaErrors.add(Duration.between(eta, now).abs());
@@ -257,11 +340,15 @@ final class Simulation {
   }
 
   private double percentileHours(int p) {
-    if (timeInQueue.isEmpty()) {
+    return percentileHours(timeInQueue, p);
+  }
+
+  private static double percentileHours(List<Duration> sorted, int p) {
+    if (sorted.isEmpty()) {
       return 0;
     }
-    int index = (int) Math.ceil(p / 100.0 * timeInQueue.size()) - 1;
-    return timeInQueue.get(Math.max(0, index)).toMinutes() / 60.0;
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, index)).toMinutes() / 60.0;
   }
 
   /**
@@ -294,7 +381,9 @@ final class Simulation {
         false,
         null,
         null,
-        batching ? OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS : null,
+        batching && scenario.workload().skipRedundant()
+            ? OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS
+            : null,
         null,
         null,
         null,
@@ -315,7 +404,9 @@ final class Simulation {
       int merged,
       double etaErrorP50Hours,
       int estimatedMerges,
-      CiSpend spend) {}
+      CiSpend spend,
+      double spanningP95Hours,
+      int spanningPrs) {}
 
   /**
    * Where the CI runs went: {@code runs} in all, of which {@code bisection} tested halves of failed

@@ -53,7 +53,7 @@ final class Lanes {
 
   /**
    * The next run to land: the first passed head of a lane (not while paused, frozen or outside
-   * every merge window: {@link LandingGate}).
+   * every merge window: {@link FollowLandingGate}).
    */
   static Optional<TestRun> landable(QueueAggregate state) {
     if (state.state() == QueueState.PAUSED || state.landingHold() != null) {

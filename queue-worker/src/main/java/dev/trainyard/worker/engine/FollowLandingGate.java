@@ -17,8 +17,11 @@ import java.util.stream.Stream;
  * with the engine's clock, so effects derived from a stored state never land outside a window, and
  * a {@code Tick} at each window's start and end (and a freeze's end) moves it on time.
  */
-final class LandingGate {
-  private LandingGate() {}
+final class FollowLandingGate implements PlanningRule {
+  @Override
+  public List<QueueEvent> decide(QueueAggregate state, CommandContext ctx) {
+    return plan(state, ctx.now());
+  }
 
   /** A freeze that ended, or the gate's new hold when it differs from the state's. */
   static List<QueueEvent> plan(QueueAggregate state, Instant now) {
