@@ -191,17 +191,11 @@ final class Simulation {
     submitted.put(pr, now);
     apply(new QueueCommand.SubmitPullRequest(pr, null, null));
     if (scenario.lanes() > 0) {
-      // the groups' target names were chosen so their signatures do not collide
-      List<String> groups = new ArrayList<>(List.of("group-" + (pr % scenario.lanes())));
-      if (random.nextDouble() < scenario.workload().spanningRate()) {
-        groups.add("group-" + ((pr + 1) % scenario.lanes()));
-        spanning.add(pr);
-      }
-      apply(
-          new QueueCommand.SetImpactedTargets(
-              pr, "", ImpactedTargets.of(groups, String.join("+", groups))));
+      apply(new QueueCommand.SetImpactedTargets(pr, "", targets(pr)));
     }
-    boolean draft = random.nextDouble() < scenario.workload().notReadyRate();
+    // drawn only where the workload has drafts, so the other rows keep their random streams
+    double drafts = scenario.workload().notReadyRate();
+    boolean draft = drafts > 0 && random.nextDouble() < drafts;
     apply(observed(pr, draft ? "it is a draft pull request" : null));
     if (draft) {
       schedule(
@@ -210,6 +204,33 @@ final class Simulation {
     }
     // what getSubmittedPullRequest would answer now
     Forecast.of(state, now).estimatedMergeAt(pr, now).ifPresent(eta -> estimated.put(pr, eta));
+  }
+
+  /**
+   * PR {@code pr}'s impacted targets: one group of each lane's; in a workload with spanning PRs
+   * each group has two parts, a PR touches one part or both, and a spanning PR touches the first
+   * part of its group and of the next one — so a lane's runs overlap it while some later PRs of its
+   * groups (those touching only the second part) do not, and can keep its lanes busy. The group
+   * names were chosen so their signatures do not collide.
+   */
+  private ImpactedTargets targets(long pr) {
+    String group = "group-" + (pr % scenario.lanes());
+    if (scenario.workload().spanningRate() == 0) {
+      return ImpactedTargets.of(List.of(group), group);
+    }
+    List<String> parts;
+    if (random.nextDouble() < scenario.workload().spanningRate()) {
+      parts = List.of(group + "-a", "group-" + ((pr + 1) % scenario.lanes()) + "-a");
+      spanning.add(pr);
+    } else {
+      parts =
+          switch (random.nextInt(3)) {
+            case 0 -> List.of(group + "-a");
+            case 1 -> List.of(group + "-b");
+            default -> List.of(group + "-a", group + "-b");
+          };
+    }
+    return ImpactedTargets.of(parts, String.join("+", parts));
   }
 
   private static QueueCommand observed(long pr, String hold) {
@@ -308,8 +329,10 @@ final class Simulation {
     if (before == null) {
       return;
     }
+    Set<String> active = new HashSet<>();
+    state.entries().forEach(e -> active.add(e.id()));
     for (Entry e : before.entries()) {
-      if (state.entry(e.id()).isPresent()) {
+      if (active.contains(e.id())) {
         continue;
       }
       Entry last = state.anyEntry(e.id()).orElse(null);

@@ -12,15 +12,12 @@ import java.util.stream.Stream;
  */
 final class Planner {
   private final Duration settle;
-  private final Duration spanBarrier;
 
   /**
    * @param settle {@code TRAINYARD_STATUS_SETTLE} (see {@link CheckRule.Reported})
-   * @param spanBarrier see {@link QueueEngine#SPAN_BARRIER}
    */
-  Planner(Duration settle, Duration spanBarrier) {
+  Planner(Duration settle) {
     this.settle = settle;
-    this.spanBarrier = spanBarrier;
   }
 
   /**
@@ -41,8 +38,7 @@ final class Planner {
             Stream.of(
                 StartRuns.batchDeadline(state),
                 FollowLandingGate.nextChange(state, now),
-                ConcludeHeads.testResultsDeadline(state, now),
-                StartRuns.spanBarrierDeadline(state, spanBarrier, now)))
+                ConcludeHeads.testResultsDeadline(state, now)))
         .flatMap(s -> s)
         .flatMap(Optional::stream)
         .min(Instant::compareTo);

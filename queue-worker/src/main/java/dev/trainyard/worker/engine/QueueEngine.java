@@ -96,7 +96,7 @@ public final class QueueEngine {
       throw new IllegalArgumentException("TRAINYARD_STATUS_SETTLE must not be negative");
     }
     this.maxQueuePrs = maxQueuePrs;
-    this.planner = new Planner(statusSettle, spanBarrier);
+    this.planner = new Planner(statusSettle);
     this.rules = PlanningRules.ordered(statusSettle, spanBarrier);
   }
 

@@ -1,7 +1,6 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.DirectMergeMode;
-import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.worker.engine.QueueEvent.TestRunStarted;
 import java.time.Duration;
@@ -60,13 +59,11 @@ final class StartRuns implements PlanningRule {
     List<TestRun> chain = state.runs().chain();
     List<Lanes.RunEntries> runs = Lanes.runEntries(state);
     List<Entry> blocked = new ArrayList<>();
-    List<Entry> barriers = new ArrayList<>();
+    List<Lanes.RunEntries> barred = new ArrayList<>(); // the runs of lanes a barrier spans
     for (Entry e : RunPlanner.waiting(state)) {
-      boolean barred =
-          barriers.stream()
-              .anyMatch(b -> runs.stream().anyMatch(r -> r.overlaps(b) && r.overlaps(e)));
       Lanes.Placement at =
-          barred || blocked.stream().anyMatch(b -> Lanes.overlaps(b, e))
+          blocked.stream().anyMatch(b -> Lanes.overlaps(b, e))
+                  || barred.stream().anyMatch(r -> r.overlaps(e))
               ? null
               : Lanes.place(state, runs, e);
       if (at != null && at.possible()) {
@@ -82,33 +79,16 @@ final class StartRuns implements PlanningRule {
         }
       }
       blocked.add(e);
-      if (!barred
-          && spanBarrierDue(e, spanBarrier, ctx.now())
-          && !Lanes.place(state, runs, e).possible()) {
-        barriers.add(e);
+      if (at != null && !at.possible() && spanBarrierDue(e, spanBarrier, ctx.now())) {
+        // it spans lanes (it was placed and could not be) and has waited enough
+        runs.stream().filter(r -> r.overlaps(e) && !barred.contains(r)).forEach(barred::add);
       }
     }
     return List.of();
   }
 
-  static boolean spanBarrierDue(Entry e, Duration spanBarrier, Instant now) {
+  private static boolean spanBarrierDue(Entry e, Duration spanBarrier, Instant now) {
     return spanBarrier != null && !e.stateChangedAt().plus(spanBarrier).isAfter(now);
-  }
-
-  /**
-   * When the next waiting PR of a parallel queue may become a barrier ({@link #startParallel}): the
-   * queue then needs a Tick to start what the barrier changes.
-   */
-  static Optional<Instant> spanBarrierDeadline(
-      QueueAggregate state, Duration spanBarrier, Instant now) {
-    if (spanBarrier == null || state.settings().mode() != QueueMode.PARALLEL) {
-      return Optional.empty();
-    }
-    return state.entries().stream()
-        .filter(e -> e.state() == PrState.PENDING && e.testRunId() == null)
-        .map(e -> e.stateChangedAt().plus(spanBarrier))
-        .filter(at -> at.isAfter(now))
-        .min(Instant::compareTo);
   }
 
   /**

@@ -74,22 +74,6 @@ class QueueControlRulesTest {
     return new QueueCommand.ReportStatus("sha-" + pr, "ci/test", state, null, null);
   }
 
-  /** The host reports {@code pr} ready, with what it says of a dependency the queue lacks. */
-  static QueueCommand observedWith(long pr, HostDependency dependency) {
-    return new QueueCommand.RecordPullRequestState(
-        pr,
-        true,
-        "sha-" + pr,
-        "Change " + pr,
-        "dev" + pr,
-        "main",
-        null,
-        Mergeability.MERGEABLE,
-        null,
-        List.of(),
-        List.of(dependency));
-  }
-
   static String reason(QueueFixture q, long pr) {
     return Views.pullRequest(q.state(), q.state().activeEntry(pr).orElseThrow())
         .readiness()
@@ -273,13 +257,13 @@ class QueueControlRulesTest {
         row(
             "dependsOn: a dependency the host says merged (elsewhere, by hand) holds nothing",
             () -> queue().dependent(2, 1L),
-            q -> observedWith(2, new HostDependency(1, true, false, "release-1")),
+            q -> QueueFixture.observedWith(2, new HostDependency(1, true, false, "release-1")),
             List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)),
         row(
             "dependsOn: one the host shows open on another branch is named at once",
             () -> queue().dependent(2, 1L),
-            q -> observedWith(2, new HostDependency(1, false, true, "release-1")),
+            q -> QueueFixture.observedWith(2, new HostDependency(1, false, true, "release-1")),
             List.of("PullRequestObserved"),
             q ->
                 assertThat(reason(q, 2))
@@ -289,7 +273,7 @@ class QueueControlRulesTest {
         row(
             "dependsOn: one the host shows closed without merging is named at once",
             () -> queue().dependent(2, 1L),
-            q -> observedWith(2, new HostDependency(1, false, false, "main")),
+            q -> QueueFixture.observedWith(2, new HostDependency(1, false, false, "main")),
             List.of("PullRequestObserved"),
             q ->
                 assertThat(reason(q, 2))

@@ -368,6 +368,23 @@ final class QueueFixture {
         pr, true, sha, "Change " + pr, "dev" + pr, "main", null, mergeability, hold, dependsOn);
   }
 
+  /** {@code pr} ready, with what the host says of a dependency the queue does not know. */
+  static QueueCommand observedWith(
+      long pr, dev.trainyard.common.command.HostDependency dependency) {
+    return new QueueCommand.RecordPullRequestState(
+        pr,
+        true,
+        "sha-" + pr,
+        "Change " + pr,
+        "dev" + pr,
+        "main",
+        null,
+        Mergeability.MERGEABLE,
+        null,
+        List.of(),
+        List.of(dependency));
+  }
+
   static QueueCommand builtCommand(QueueFixture q, long pr) {
     TestRun run = q.runOf(pr);
     // a bisection run is built where the batch it splits was

@@ -34,9 +34,12 @@ class ThroughputRulesTest {
 
   /** A batch of two that went red and was split: each PR in a bisection run under test. */
   static QueueFixture bisectedPair() {
-    return queue()
-        .batching(2, 0)
-        .state(QueueState.PAUSED)
+    return pair(queue().batching(2, 0));
+  }
+
+  /** PRs 1 and 2 batched in {@code q}, red, and split; the halves that start are built. */
+  private static QueueFixture pair(QueueFixture q) {
+    return q.state(QueueState.PAUSED)
         .queued(1, 2)
         .state(QueueState.RUNNING)
         .builtAll()
@@ -44,19 +47,9 @@ class ThroughputRulesTest {
         .builtAll();
   }
 
-  /**
-   * A batch of two split while skipping redundant tests: the first half tests, the second waits.
-   */
+  /** {@link #bisectedPair} in a queue skipping redundant tests: the second half waits. */
   static QueueFixture skippingBisectedPair() {
-    return queue()
-        .batching(2, 0)
-        .skippingRedundantTests()
-        .state(QueueState.PAUSED)
-        .queued(1, 2)
-        .state(QueueState.RUNNING)
-        .builtAll()
-        .red(1)
-        .builtAll();
+    return pair(queue().batching(2, 0).skippingRedundantTests());
   }
 
   static Stream<Row> rules() {

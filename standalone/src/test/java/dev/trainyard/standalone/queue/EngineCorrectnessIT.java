@@ -23,10 +23,6 @@ import tools.jackson.databind.JsonNode;
  */
 class EngineCorrectnessIT extends QueueScenario {
 
-  private void update(String settings) {
-    assertThat(api.post("/v1/updateQueue", body(name, settings)).status()).isEqualTo(200);
-  }
-
   @Test
   void anUrgentPullRequestDependingOnOneUnderTestLandsAfterItAndTheQueueGoesOn() throws Exception {
     pullRequestUnderTest(2);

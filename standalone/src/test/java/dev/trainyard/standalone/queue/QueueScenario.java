@@ -3,6 +3,7 @@ package dev.trainyard.standalone.queue;
 import static dev.trainyard.standalone.support.QueueSteps.awaitState;
 import static dev.trainyard.standalone.support.QueueSteps.create;
 import static dev.trainyard.standalone.support.QueueSteps.submit;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
@@ -70,6 +71,11 @@ public abstract class QueueScenario extends OwnStack {
     git.openPr(1, "Add a", "ann", "a.txt", "a\n");
     submit(api, name, 1);
     awaitState(api, name, 1, "testing");
+  }
+
+  /** Changes this test's queue's settings (API.md §3 {@code updateQueue}). */
+  protected void update(String settings) {
+    assertThat(api.post("/v1/updateQueue", Api.body(name, settings)).status()).isEqualTo(200);
   }
 
   /** Every event published for this test's repository, oldest first. */

@@ -25,10 +25,6 @@ import tools.jackson.databind.JsonNode;
  */
 class ThroughputIT extends QueueScenario {
 
-  private void update(String settings) {
-    assertThat(api.post("/v1/updateQueue", body(name, settings)).status()).isEqualTo(200);
-  }
-
   @Test
   void aBatchWithABrokenPullRequestIsBisectedTheGoodOnesLandAndTheBrokenOneFails()
       throws Exception {

@@ -84,8 +84,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         });
   }
 
-  @Override
-  public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
+  /** What {@code read} answers for PR {@code number}'s head commit; empty without its ref. */
+  private <T> Optional<T> withPullHead(OrgRepo repo, long number, PullHeadReader<T> read) {
     return io(
         () -> {
           Repository git = place(repo).repository();
@@ -94,21 +94,31 @@ public final class GitScm implements ScmProvider, AutoCloseable {
             return Optional.empty();
           }
           try (RevWalk walk = new RevWalk(git)) {
-            RevCommit commit = walk.parseCommit(head.getObjectId());
-            return Optional.of(
-                new ScmPullRequest(
-                    number,
-                    commit.name(),
-                    null,
-                    baseBranch(git, number).orElse(targetBranch),
-                    commit.getShortMessage(),
-                    commit.getAuthorIdent().getName(),
-                    null,
-                    null,
-                    DependsOnLines.parse(
-                        commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON)));
+            return Optional.of(read.read(git, walk, walk.parseCommit(head.getObjectId())));
           }
         });
+  }
+
+  private interface PullHeadReader<T> {
+    T read(Repository git, RevWalk walk, RevCommit head) throws IOException;
+  }
+
+  @Override
+  public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
+    return withPullHead(
+        repo,
+        number,
+        (git, walk, commit) ->
+            new ScmPullRequest(
+                number,
+                commit.name(),
+                null,
+                baseBranch(git, number).orElse(targetBranch),
+                commit.getShortMessage(),
+                commit.getAuthorIdent().getName(),
+                null,
+                null,
+                DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON)));
   }
 
   /**
@@ -119,25 +129,15 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   @Override
   public Optional<dev.trainyard.common.command.HostDependency> dependency(
       OrgRepo repo, long number, String targetBranch) {
-    return io(
-        () -> {
-          Repository git = place(repo).repository();
-          Ref head = git.exactRef(PULL_PREFIX + number + "/head");
-          if (head == null) {
-            return Optional.empty();
-          }
+    return withPullHead(
+        repo,
+        number,
+        (git, walk, head) -> {
           Ref target = git.exactRef(Constants.R_HEADS + targetBranch);
-          boolean merged;
-          try (RevWalk walk = new RevWalk(git)) {
-            merged =
-                target != null
-                    && walk.isMergedInto(
-                        walk.parseCommit(head.getObjectId()),
-                        walk.parseCommit(target.getObjectId()));
-          }
-          return Optional.of(
-              new dev.trainyard.common.command.HostDependency(
-                  number, merged, !merged, baseBranch(git, number).orElse(null)));
+          boolean merged =
+              target != null && walk.isMergedInto(head, walk.parseCommit(target.getObjectId()));
+          return new dev.trainyard.common.command.HostDependency(
+              number, merged, !merged, baseBranch(git, number).orElse(null));
         });
   }
 

@@ -369,6 +369,98 @@ class GitScmTest {
     }
   }
 
+  /**
+   * Seeded worlds: one to three PRs, each branched from its target's head of the moment; now and
+   * then the target moves and the branch merges it — a plain catch-up, a merge that adds a file, or
+   * one that resolves a conflict — and sometimes commits again after. Whatever the merge method,
+   * what lands is exactly the tested tree, or the landing is refused and the target stays where it
+   * was. A failing world reruns with {@code -Dtrainyard.seed=N}.
+   */
+  @Test
+  void everyMergeMethodLandsTheTestedTreeOrNothingAcrossRandomBranches() throws Exception {
+    long first = Long.getLong("trainyard.seed", System.nanoTime());
+    Map<String, Integer> outcomes = new java.util.TreeMap<>();
+    for (long seed = first; seed < first + 120; seed++) {
+      java.util.Random random = new java.util.Random(seed);
+      String target = "w" + (seed - first);
+      repo.setRef("refs/heads/" + target, main);
+      List<PullRequestHead> heads = new ArrayList<>();
+      int prs = 1 + random.nextInt(3);
+      for (int k = 1; k <= prs; k++) {
+        long number = 1000 * (seed - first) + k;
+        ObjectId tip = randomBranch(random, target, k);
+        repo.setRef("refs/pull/" + number + "/head", tip);
+        heads.add(new PullRequestHead(number, tip.name(), "PR " + k));
+      }
+      ObjectId before = repo.head(target);
+      TestBranchResult built =
+          scm.buildTestBranch(
+              REPO, target, "trainyard-merge/" + target + "/r", before.name(), heads, AT);
+      if (!(built instanceof TestBranchResult.Built tested)) {
+        continue; // two PRs of the world conflict: nothing to land
+      }
+      MergeMethod method = MergeMethod.values()[random.nextInt(MergeMethod.values().length)];
+      MergeResult result =
+          scm.merge(REPO, target, before.name(), before.name(), tested.sha(), method, heads);
+      String seen = method + " " + result.getClass().getSimpleName();
+      outcomes.merge(seen, 1, Integer::sum);
+      if (result instanceof MergeResult.Merged) {
+        assertThat(repo.tree(repo.head(target)))
+            .as("seed %d: %s lands the tested tree", seed, method)
+            .isEqualTo(repo.tree(ObjectId.fromString(tested.sha())));
+      } else {
+        assertThat(result)
+            .as("seed %d: %s", seed, method)
+            .isInstanceOfAny(MergeResult.TreeDiffers.class, MergeResult.Conflict.class);
+        assertThat(repo.head(target)).as("seed %d: nothing moved", seed).isEqualTo(before);
+      }
+    }
+    assertThat(outcomes)
+        .as("worlds from seed %d reached both outcomes", first)
+        .containsKeys(
+            "REBASE Merged", "REBASE TreeDiffers", "SQUASH Merged", "MERGE_COMMIT Merged");
+  }
+
+  /**
+   * A PR branch off {@code target}'s head: its own file; and, half the time, {@code target} moves
+   * and the branch merges it (adding a file of its own in the merge, or resolving a conflict on
+   * {@code app.txt}, a third of the time each), then perhaps one more commit.
+   */
+  private ObjectId randomBranch(java.util.Random random, String target, int k) throws Exception {
+    ObjectId start = repo.head(target);
+    int kind = random.nextInt(3);
+    Map<String, String> own = repo.tree(start);
+    own.put("p" + k + ".txt", "pr " + k + "\n");
+    if (kind == 2) {
+      own.put("app.txt", "app of pr " + k + "\n");
+    }
+    ObjectId tip = repo.commit(start, own, "PR " + k, "alice");
+    if (random.nextBoolean()) {
+      Map<String, String> moved = repo.tree(start);
+      moved.put("m" + k + ".txt", "main " + k + "\n");
+      if (kind == 2) {
+        moved.put("app.txt", "app of main " + k + "\n");
+      }
+      ObjectId mainMoved = repo.commit(start, moved, "Main " + k, "carol");
+      repo.setRef("refs/heads/" + target, mainMoved);
+      Map<String, String> merged = new java.util.TreeMap<>(moved);
+      merged.putAll(own);
+      if (kind == 1) {
+        merged.put("x" + k + ".txt", "added while merging\n");
+      }
+      if (kind == 2) {
+        merged.put("app.txt", "app resolved " + k + "\n");
+      }
+      tip = repo.commitOf(List.of(tip, mainMoved), merged, "Merge main", "alice");
+      if (random.nextBoolean()) {
+        Map<String, String> more = repo.tree(tip);
+        more.put("q" + k + ".txt", "more " + k + "\n");
+        tip = repo.commit(tip, more, "More " + k, "alice");
+      }
+    }
+    return tip;
+  }
+
   static Stream<Arguments> branchesThatMergedMain() {
     return Stream.of(MergeMethod.values())
         .flatMap(m -> Stream.of(Arguments.of(m, false), Arguments.of(m, true)));
