@@ -186,10 +186,6 @@ class DashboardBrowserIT extends QueueScenario {
     awaitState(api, name, 3, "failed");
   }
 
-  private void update(String settings) {
-    assertThat(api.post("/v1/updateQueue", Api.body(name, settings)).status()).isEqualTo(200);
-  }
-
   @Test
   void aPauseAndAFreezeMadeElsewhereShowOnAnOpenPageWithoutAReload() {
     create(api, name, 1);
