@@ -41,9 +41,14 @@ final class DropBrokenRuns implements PlanningRule {
   /**
    * A PR of the run depends on one that is neither landed nor built under it (in a run it was built
    * on, or ahead of it in this run): a dependency added by a resubmit or a {@code Depends-On} edit
-   * while it was tested. The run is stopped, and the PR waits for its dependency.
+   * while it was tested. The run is stopped, and the PR waits for its dependency. Not the run being
+   * landed: its landing may be in flight on the host, and it lands as tested (as a PR read while it
+   * lands is, {@code QueueEngine.observed}).
    */
   static boolean missesDependency(QueueAggregate state, TestRun run) {
+    if (Lanes.landable(state).filter(r -> r.id().equals(run.id())).isPresent()) {
+      return false;
+    }
     List<Long> under = new ArrayList<>(run.dependentPrs());
     for (TestedPr pr : run.prs()) {
       Optional<Entry> e = state.entry(pr.entryId());

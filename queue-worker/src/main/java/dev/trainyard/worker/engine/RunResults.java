@@ -15,6 +15,7 @@ import dev.trainyard.worker.engine.QueueEvent.TargetMoved;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchBuilt;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchConflicted;
 import dev.trainyard.worker.engine.QueueEvent.TestBranchDeleted;
+import dev.trainyard.worker.engine.QueueEvent.TestRunCleared;
 import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunMerged;
 import java.time.Duration;
@@ -226,6 +227,14 @@ final class RunResults {
     List<TestRun> lane = Lanes.from(chain, run);
     if (c.refusal() != null) {
       events.add(new LandingRefused(c.testRunId(), c.refusal()));
+    }
+    if (c.treeDiffers() && run.isBatch()) {
+      // one PR of the batch cannot land as tested: nobody is failed for it; every PR of the batch
+      // runs alone from now on, so the innocent land and that one is refused on its own
+      events.add(new TestRunCleared(c.testRunId(), true, ctx.now()));
+      String changed = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
+      events.addAll(RunPlanner.cancelFrom(lane, 1, changed, changed, ctx.now()));
+      return events;
     }
     String reason =
         c.treeDiffers()

@@ -27,8 +27,14 @@ final class RunTransitions {
               RunState.FAILED,
               RunState.CANCELLED,
               RunState.CLEARED)
-          // passed → failed: the host refused the landing or the merge method could not replay it
-          .allow(RunState.PASSED, RunState.SUCCEEDED, RunState.CANCELLED, RunState.FAILED)
+          // passed → failed: the host refused the landing or the merge method could not replay it;
+          // passed → cleared: a batch one PR of which would land another tree than the tested one
+          .allow(
+              RunState.PASSED,
+              RunState.SUCCEEDED,
+              RunState.CANCELLED,
+              RunState.FAILED,
+              RunState.CLEARED)
           // red → passed: a green run behind it vindicates it (optimistic merge)
           .allow(RunState.RED, RunState.FAILED, RunState.CANCELLED, RunState.PASSED);
 

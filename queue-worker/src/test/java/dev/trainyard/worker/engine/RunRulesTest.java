@@ -326,6 +326,33 @@ class RunRulesTest {
               assertThat(q.runOf(2).predecessorId()).as("rebuilt without it").isNull();
             }),
         row(
+            "merge: a batch one PR of which would land another tree fails nobody; all run alone",
+            () ->
+                queue()
+                    .batching(2, 0)
+                    .state(QueueState.PAUSED)
+                    .queued(1, 2)
+                    .state(QueueState.RUNNING)
+                    .builtAll()
+                    .green(1),
+            q ->
+                new RecordMergeRefused(
+                    q.runOf(1).id(), null, 2L, "#2 would land a tree CI did not test: …", true),
+            List.of("LandingRefused", "TestRunCleared", "TestRunStarted", "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING);
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L);
+              assertThat(q.prsOfRunOf(2)).containsExactly(2L);
+              assertThat(q.state().activeEntry(2).orElseThrow().isolated()).isTrue();
+            }),
+        row(
+            "dependsOn: a dependency added to a PR being landed does not stop its landing",
+            () -> queue().concurrency(1).queued(1).built(1).green(1).submitted(3),
+            q -> new SubmitPullRequest(1, null, null, null, List.of(3L)),
+            List.of("PullRequestResubmitted"),
+            q -> assertThat(q.runOf(1).state()).isEqualTo(RunState.PASSED)),
+        row(
             "merge: a later landing clears the host's last refusal",
             () -> {
               QueueFixture q = queue().queued(1, 2).builtAll().green(1);
