@@ -23,8 +23,9 @@ final class Planner {
   /**
    * The earliest stale timeout of a not-ready PR, testing timeout of a live run, end of a green
    * run's settle time, end of a partial batch's wait, change of the landing gate (a merge window
-   * opening or closing, a freeze's end), end of a red run's wait for its test results, or the time
-   * a parallel queue's PR spanning lanes becomes a barrier.
+   * opening or closing, a freeze's end), or end of a red run's wait for its test results. A
+   * parallel PR's span barrier needs no Tick of its own: the lanes it waits for are busy, and the
+   * results of their runs are commands that plan again.
    */
   Optional<Instant> nextDeadline(QueueAggregate state, Instant now) {
     long timeout = state.settings().testingTimeoutMinutes();
