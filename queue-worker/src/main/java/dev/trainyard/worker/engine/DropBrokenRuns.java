@@ -22,7 +22,7 @@ final class DropBrokenRuns implements PlanningRule {
   static List<QueueEvent> dropBrokenRuns(QueueAggregate state, Instant now) {
     String reason = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
     for (TestRun run : state.runs().bisecting()) {
-      if (lostPr(state, run) || heldPr(state, run)) {
+      if (lostPr(state, run) || heldPr(state, run) || missesDependency(state, run)) {
         return List.of(new TestRunCancelled(run.id(), reason, now));
       }
     }

@@ -236,6 +236,12 @@ class ThroughputRulesTest {
               assertThat(q.state().runs().bisecting()).hasSize(2);
             }),
         row(
+            "bisect: a dependency added to a PR of a half stops the half; the PR waits for it",
+            () -> bisectedPair().queued(3),
+            q -> new QueueCommand.SubmitPullRequest(2, null, null, null, List.of(3L)),
+            List.of("PullRequestResubmitted", "TestRunCancelled", "TestRunStarted"),
+            q -> assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(3).id())),
+        row(
             "bisect: both halves green leave the failure unexplained; the second is isolated",
             () -> bisectedPair().green(1).after(Duration.ofMinutes(1)),
             q -> RunRulesTest.status(q, 2, CommitState.SUCCESS),
