@@ -26,6 +26,14 @@ const custom = {
     && d.spec.config?.['retention.ms'] > 0 && d.spec.config['unclean.leader.election.enable'] === false
     && d.spec.config['min.insync.replicas'] === (d.spec.replicas >= 3 ? 2 : 1)
     && (d.spec.topicName !== 'trainyard.queue-commands' || d.spec.config['retention.ms'] === 86400000),
+  // Gateway API: attached to a listener, every rule sends to the gateway's API port with a
+  // request timeout (Gateway API durations), the live-update stream's disabled ("0s")
+  'gateway.networking.k8s.io/v1/HTTPRoute': d => d.spec?.parentRefs?.length && d.spec.parentRefs.every(p => p.name)
+    && d.spec.rules?.length && d.spec.rules.every(r => r.backendRefs?.length
+      && r.backendRefs.every(b => b.name?.endsWith('-gateway') && b.port === 8080)
+      && /^([0-9]{1,5}(h|m|s|ms)){1,4}$/.test(r.timeouts?.request ?? ''))
+    && d.spec.rules.some(r => r.matches?.some(m => m.path?.type === 'Exact' && m.path.value === '/ui/events')
+      && r.timeouts.request === '0s'),
 };
 const trainyard = new Set(['gateway', 'queue-worker', 'webhook-dispatcher', 'flaky-tests-service', 'topics']);
 let failures = 0;

@@ -10,7 +10,7 @@
 {{- define "trainyard.labels" -}}
 app.kubernetes.io/name: trainyard
 app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/version: {{ include "trainyard.tag" . | replace "+" "_" | trunc 63 | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
@@ -22,8 +22,52 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/*
+The tag of trainyard's images: image.tag, or the chart's appVersion (the release's number, which
+the images of a release are tagged with: ./mvnw package -Pimages -Dimage.tag=<appVersion>).
+*/}}
+{{- define "trainyard.tag" -}}
+{{- default .Chart.AppVersion .Values.image.tag -}}
+{{- end -}}
+
+{{/* One service's image: (dict "root" $ "service" "gateway" "tag" <its imageTag; empty = image.tag>) */}}
 {{- define "trainyard.image" -}}
-{{- printf "%s/%s:%s" .root.Values.image.repository .service (default .root.Chart.AppVersion .root.Values.image.tag) -}}
+{{- printf "%s/%s:%s" .root.Values.image.repository .service (default (include "trainyard.tag" .root) .tag) -}}
+{{- end -}}
+
+{{/*
+The public base URL of the gateway, without a trailing slash or a default port: publicUrl; else, with the ingress,
+https://<ingress.host> when it terminates TLS (ingress.tlsSecret) and http://<ingress.host> when
+not; else http://localhost:8080, the port-forward NOTES prints. Exposed (ingress or HTTPRoute), it
+is never a loopback address: every link in events, webhooks, check runs and listings would then
+send their readers to their own machine.
+*/}}
+{{- define "trainyard.publicUrl" -}}
+{{- /* as browsers and identity providers write it: without a trailing slash or a default port */ -}}
+{{- $url := regexReplaceAll "^(https://[^/:]+):443(/|$)" (trimSuffix "/" .Values.publicUrl) "${1}${2}" -}}
+{{- $url = regexReplaceAll "^(http://[^/:]+):80(/|$)" $url "${1}${2}" -}}
+{{- $exposed := or .Values.ingress.enabled (default dict .Values.gatewayApi).enabled -}}
+{{- if not $url -}}
+{{- if .Values.ingress.enabled -}}
+{{- if not .Values.ingress.host -}}
+{{- fail "ingress.enabled without ingress.host needs publicUrl: set ingress.host (publicUrl is then https://<host> with ingress.tlsSecret, http://<host> without) or publicUrl (the address people, GitHub and webhook receivers reach trainyard at, e.g. https://trainyard.example.com)" -}}
+{{- end -}}
+{{- $url = printf "%s://%s" (ternary "https" "http" (ne .Values.ingress.tlsSecret "")) .Values.ingress.host -}}
+{{- else if (default dict .Values.gatewayApi).enabled -}}
+{{- fail "gatewayApi.enabled needs publicUrl (e.g. https://trainyard.example.com): the HTTPRoute cannot tell whether its Gateway's listener terminates TLS" -}}
+{{- else -}}
+{{- $url = "http://localhost:8080" -}}
+{{- end -}}
+{{- end -}}
+{{- if and $exposed (regexMatch "^https?://(localhost|127\\.[0-9.]+|\\[::1\\]|0\\.0\\.0\\.0)(:[0-9]+)?(/|$)" (lower $url)) -}}
+{{- fail (printf "publicUrl %s is a loopback address while the gateway is exposed (ingress.enabled or gatewayApi.enabled): links in events, webhooks and GitHub check runs, and the sign-in redirects, would point at each reader's own machine; set publicUrl to the public address, or leave it empty to derive it from ingress.host" $url) -}}
+{{- end -}}
+{{- $url -}}
+{{- end -}}
+
+{{/* "true" when the public URL is known (given, or derived from the ingress), "" for the port-forward fallback. */}}
+{{- define "trainyard.publicUrlKnown" -}}
+{{- if or .Values.publicUrl .Values.ingress.enabled (default dict .Values.gatewayApi).enabled -}}true{{- end -}}
 {{- end -}}
 
 {{- define "trainyard.secretName" -}}
@@ -46,8 +90,53 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
-{{/* The environment every container shares: the ConfigMap, and the secrets by reference. */}}
+{{/* The key of a component under externalKafka.sasl.users. */}}
+{{- define "trainyard.kafkaUserKey" -}}
+{{- get (dict "gateway" "gateway" "queue-worker" "queueWorker" "webhook-dispatcher" "webhookDispatcher" "flaky-tests-service" "flakyTestsService" "topics" "topicJob") . -}}
+{{- end -}}
+
+{{/*
+The SASL login of one component, as YAML (username, secret, key): its own user from
+externalKafka.sasl.users.<component> (a principal per service, ARCHITECTURE.md), or the shared one.
+(dict "root" $ "component" "gateway")
+*/}}
+{{- define "trainyard.kafkaUser" -}}
+{{- $sasl := .root.Values.externalKafka.sasl -}}
+{{- $key := include "trainyard.kafkaUserKey" .component -}}
+{{- $own := index (default dict $sasl.users) $key | default dict -}}
+{{- if $own.username -}}
+username: {{ $own.username | quote }}
+secret: {{ required (printf "externalKafka.sasl.users.%s.existingSecret is required with externalKafka.sasl.users.%s.username: the Secret holding %s's password (Strimzi's KafkaUser writes one named after the user, key password)" $key $key $own.username) $own.existingSecret | quote }}
+key: {{ default "password" $own.passwordKey | quote }}
+{{- else -}}
+username: {{ required (printf "externalKafka.sasl.username is required with a SASL protocol (or externalKafka.sasl.users.%s.username, a user of the %s's own)" $key .component) $sasl.username | quote }}
+secret: {{ default (include "trainyard.fullname" .root) $sasl.existingSecret | quote }}
+key: {{ ternary $sasl.passwordKey "kafka-password" (ne $sasl.existingSecret "") | quote }}
+{{- end -}}
+{{- end -}}
+
+{{/* "true" when a component in the release logs in to SASL Kafka as the shared user (it needs its password). */}}
+{{- define "trainyard.kafkaSharedUserUsed" -}}
+{{- $root := . -}}
+{{- if and (not .Values.kafka.enabled) (hasPrefix "SASL" .Values.externalKafka.securityProtocol) -}}
+{{- $components := list "gateway" "queue-worker" "webhook-dispatcher" "flaky-tests-service" -}}
+{{- if and .Values.topics.job.enabled (not .Values.strimzi.enabled) -}}
+{{- $components = append $components "topics" -}}
+{{- end -}}
+{{- range $components -}}
+{{- $own := index (default dict $root.Values.externalKafka.sasl.users) (include "trainyard.kafkaUserKey" .) | default dict -}}
+{{- if not $own.username -}}true{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The environment every container shares: the ConfigMap, and the secrets by reference; the Kafka
+login is the component's own. (dict "root" $ "component" "gateway")
+*/}}
 {{- define "trainyard.commonEnv" -}}
+{{- $component := .component -}}
+{{- with .root -}}
 envFrom:
   - configMapRef:
       name: {{ include "trainyard.fullname" . }}
@@ -65,14 +154,16 @@ env:
         name: {{ include "trainyard.fullname" . }}
         key: mongodb-uri
 {{- end }}
-{{- if hasPrefix "SASL" .Values.externalKafka.securityProtocol }}
+{{- if and (not .Values.kafka.enabled) (hasPrefix "SASL" .Values.externalKafka.securityProtocol) }}
+{{- $user := include "trainyard.kafkaUser" (dict "root" . "component" $component) | fromYaml }}
   - name: KAFKA_SASL_PASSWORD
     valueFrom:
       secretKeyRef:
-        name: {{ default (include "trainyard.fullname" .) .Values.externalKafka.sasl.existingSecret }}
-        key: {{ ternary .Values.externalKafka.sasl.passwordKey "kafka-password" (ne .Values.externalKafka.sasl.existingSecret "") }}
+        name: {{ $user.secret }}
+        key: {{ $user.key }}
   - name: SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG
-    value: {{ printf "%s required username=\"%s\" password=\"$(KAFKA_SASL_PASSWORD)\";" (ternary "org.apache.kafka.common.security.plain.PlainLoginModule" "org.apache.kafka.common.security.scram.ScramLoginModule" (eq .Values.externalKafka.sasl.mechanism "PLAIN")) .Values.externalKafka.sasl.username | quote }}
+    value: {{ printf "%s required username=\"%s\" password=\"$(KAFKA_SASL_PASSWORD)\";" (ternary "org.apache.kafka.common.security.plain.PlainLoginModule" "org.apache.kafka.common.security.scram.ScramLoginModule" (eq .Values.externalKafka.sasl.mechanism "PLAIN")) $user.username | quote }}
+{{- end }}
 {{- end }}
 {{- end -}}
 
@@ -195,7 +286,7 @@ spec:
       {{- end }}
       containers:
         - name: {{ .component }}
-          image: {{ include "trainyard.image" (dict "root" $root "service" .service) }}
+          image: {{ include "trainyard.image" (dict "root" $root "service" .service "tag" $spec.imageTag) }}
           imagePullPolicy: {{ $root.Values.image.pullPolicy }}
           securityContext:
             {{- include "trainyard.containerSecurityContext" $root | nindent 12 }}
@@ -206,7 +297,7 @@ spec:
             {{- end }}
             - name: management
               containerPort: 8081
-          {{- include "trainyard.commonEnv" $root | nindent 10 }}
+          {{- include "trainyard.commonEnv" (dict "root" $root "component" .component) | nindent 10 }}
             {{- with .env }}
             {{- . | nindent 12 }}
             {{- end }}

@@ -1,5 +1,6 @@
 package dev.trainyard.bench;
 
+import dev.trainyard.bench.flaky.ClassificationBenchmark;
 import dev.trainyard.bench.flaky.FlakyBenchmark;
 import dev.trainyard.bench.flaky.FlappingSimulation;
 import dev.trainyard.bench.flaky.HistoryBenchmark;
@@ -21,13 +22,14 @@ import java.util.Arrays;
  * The bench jar's entry point: {@code merge <args>} runs {@link MergeLatencyBenchmark}, {@code
  * webhooks <args>} {@link WebhookBenchmark}, {@code scheduler <args>} {@link SchedulerBenchmark},
  * {@code flaky <args>} {@link FlakyBenchmark}, {@code flapping} {@link FlappingSimulation}, {@code
- * histories <args>} {@link HistoryBenchmark}, {@code listing <args>} {@link ListingBenchmark},
- * {@code depth <args>} {@link QueueDepthBenchmark}, {@code github <args>} {@link
- * GithubRequestsBenchmark}, {@code dashboard <args>} {@link DashboardBenchmark}, {@code telemetry
- * <args>} {@link TelemetryCostBenchmark}, {@code floor <args>} {@link SubmitFloorBenchmark}, {@code
- * signin <args>} {@link SignInFloodBenchmark}, {@code version-bytes <args>} {@link
- * VersionBytesBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology;
- * anything else runs {@link HttpBenchmark} with the arguments as given.
+ * classification <jar>} {@link ClassificationBenchmark}, {@code histories <args>} {@link
+ * HistoryBenchmark}, {@code listing <args>} {@link ListingBenchmark}, {@code depth <args>} {@link
+ * QueueDepthBenchmark}, {@code github <args>} {@link GithubRequestsBenchmark}, {@code dashboard
+ * <args>} {@link DashboardBenchmark}, {@code telemetry <args>} {@link TelemetryCostBenchmark},
+ * {@code floor <args>} {@link SubmitFloorBenchmark}, {@code signin <args>} {@link
+ * SignInFloodBenchmark}, {@code version-bytes <args>} {@link VersionBytesBenchmark}, {@code cluster
+ * <args>} {@link HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark}
+ * with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -41,6 +43,8 @@ public final class Bench {
       FlakyBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("histories")) {
       HistoryBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("classification")) {
+      ClassificationBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("flapping")) {
       FlappingSimulation.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("depth")) {

@@ -19,6 +19,8 @@ public class GatewayApplication {
           Setting.optional("trainyard.webhook.allow-loopback", Rule.BOOLEAN),
           Setting.optional("trainyard.git.allow-loopback", Rule.BOOLEAN),
           Setting.optional("trainyard.github.webhook-secret", Rule.TEXT),
+          Setting.optional("trainyard.github.webhook-previous-secret", Rule.TEXT),
+          Setting.optional("trainyard.github.webhook-previous-secret-until", Rule.INSTANT),
           Setting.optional("trainyard.github.host", Rule.TEXT),
           Setting.optional("trainyard.flaky.internal-key", Rule.SECRET),
           Setting.optional("trainyard.rate-limit-per-org", Rule.COUNT),

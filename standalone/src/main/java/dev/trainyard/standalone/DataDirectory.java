@@ -3,7 +3,6 @@ package dev.trainyard.standalone;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -114,10 +113,6 @@ final class DataDirectory {
   }
 
   static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
-    }
+    return dev.trainyard.standalone.infra.FreePorts.next();
   }
 }

@@ -1,6 +1,7 @@
 package dev.trainyard.standalone;
 
 import dev.trainyard.common.webhook.SecretBox;
+import dev.trainyard.standalone.github.GithubAppCommand;
 import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.standalone.topology.Topology;
@@ -21,6 +22,10 @@ public final class StandaloneApplication {
   private StandaloneApplication() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("github-app")) {
+      GithubAppCommand.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     if (args.length > 0) {
       // the cluster's topology on one machine, and the processes it is made of
       Topology.main(args);

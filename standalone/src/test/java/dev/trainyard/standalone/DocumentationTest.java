@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -21,6 +22,17 @@ import org.junit.jupiter.api.Test;
 class DocumentationTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+
+  /** Dotted names the docs use that start like a chart value and are something else. */
+  private static final Map<String, String> NOT_CHART_VALUES =
+      Map.of(
+          "github.com", "a host name",
+          "kafka.port", "a key of the standalone's data/standalone.properties",
+          "kafka.controller.port", "a key of the standalone's data/standalone.properties",
+          "bootstrap.token", "a key of the standalone's data/standalone.properties",
+          "logging.structured.format.console", "a Spring Boot property",
+          "image.base", "a Maven property of the images profile",
+          "image.prefix", "a Maven property of the images profile");
 
   @Test
   void everyMarkdownFileLinksOnlyToFilesOfTheRepository() throws IOException {
@@ -94,6 +106,60 @@ class DocumentationTest {
     assertThat(read.stream().filter(v -> !reference.contains("`" + v + "`")).toList())
         .as("read by a service or the chart, missing from docs/configuration.md")
         .isEmpty();
+  }
+
+  /**
+   * Every chart value the docs name exists in the chart's values.yaml: each key of a {@code --set}
+   * (also in {@code TRAINYARD_CLUSTER_SET} lists), and each dotted name in backticks that starts
+   * with a top-level value ({@code `queueWorker.replicas`}). A value renamed in the chart and not
+   * in the docs fails here, not at a newcomer's {@code helm install}.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void everyChartValueTheDocsNameExistsInValuesYaml() throws IOException {
+    Map<String, Object> values;
+    try (var in = Files.newBufferedReader(ROOT.resolve("helm/trainyard/values.yaml"))) {
+      values = (Map<String, Object>) new org.yaml.snakeyaml.Yaml().load(in);
+    }
+    String topLevel = String.join("|", values.keySet());
+    Pattern set = Pattern.compile("--set(?:-string|-file|-json)?[ =]([A-Za-z][\\w.\\[\\]-]*)=");
+    Pattern listed = Pattern.compile("(?:^|[;\"'])((?:" + topLevel + ")(?:\\.[\\w\\[\\]-]+)+)=");
+    Pattern named =
+        Pattern.compile("`((?:" + topLevel + ")(?:\\.[A-Za-z0-9_\\[\\]-]+)+)(?:=[^`]*)?`");
+    List<String> problems = new ArrayList<>();
+    int checked = 0;
+    for (Path file : markdown()) {
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      for (Pattern pattern : List.of(set, listed, named)) {
+        Matcher m = pattern.matcher(text);
+        while (m.find()) {
+          checked++;
+          if (!NOT_CHART_VALUES.containsKey(m.group(1)) && !exists(values, m.group(1))) {
+            problems.add(ROOT.relativize(file) + " names " + m.group(1));
+          }
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(30);
+    assertThat(problems).as("chart values the docs name that values.yaml lacks").isEmpty();
+  }
+
+  /**
+   * Whether {@code path} ({@code a.b[0].c}) is a value of {@code node}: each key present, except
+   * under a map the chart leaves empty for the user to fill (annotations, labels, selectors) or a
+   * list (whose items the docs name by index).
+   */
+  @SuppressWarnings("unchecked")
+  private static boolean exists(Object node, String path) {
+    Object at = node;
+    for (String part : path.replaceAll("\\[\\d+]", "").split("\\.")) {
+      if (at instanceof Map<?, ?> map && map.containsKey(part)) {
+        at = map.get(part);
+      } else {
+        return at instanceof List<?> || (at instanceof Map<?, ?> map && map.isEmpty());
+      }
+    }
+    return true;
   }
 
   /** The project's Markdown files: not build output, installed tools or git's own. */

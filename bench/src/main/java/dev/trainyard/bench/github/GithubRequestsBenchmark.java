@@ -28,7 +28,13 @@ public final class GithubRequestsBenchmark {
   private static final List<Configuration> CONFIGURATIONS =
       List.of(
           new Configuration("batch 1", "\"batch\":false"),
-          new Configuration("batch 4", "\"batch\":true,\"batchingMinSize\":4"));
+          new Configuration("batch 4", "\"batch\":true,\"batchingMinSize\":4"),
+          // GitHub's 405 "Base branch was modified" once after each merge, tried again
+          new Configuration("squash, batch 1", "\"mergeMethod\":\"squash\",\"batch\":false", 1),
+          new Configuration(
+              "squash, batch 4",
+              "\"mergeMethod\":\"squash\",\"batch\":true,\"batchingMinSize\":4",
+              1));
 
   private GithubRequestsBenchmark() {}
 

@@ -49,7 +49,15 @@ final class GithubScenario {
   private static final Duration PATIENCE = Duration.ofMinutes(15);
 
   /** A queue's settings for {@code /v1/updateQueue}, and what the tables call them. */
-  record Configuration(String name, String settings) {}
+  /**
+   * A queue's settings beside the defaults, and how many merge calls GitHub answers 405 "Base
+   * branch was modified" after each merge of a PR ({@code races}: squash and rebase only).
+   */
+  record Configuration(String name, String settings, int races) {
+    Configuration(String name, String settings) {
+      this(name, settings, 0);
+    }
+  }
 
   /**
    * What a run cost: {@code wall} from the first submit to the last merge on GitHub; {@code tally}
@@ -93,6 +101,7 @@ final class GithubScenario {
               "{\"org\":\"" + ORG + "\",\"installationId\":" + INSTALLATION + "}");
       repo.push("main", BareRepo.files("README", "hello"), "Initial commit");
       repo.protect("main", SimulatedCi.CHECK);
+      repo.raceAfterEachMerge(configuration.races());
       try (SimulatedCi ci = new SimulatedCi(github, repo)) {
         ApiClient api = new ApiClient(standalone.baseUrl());
         api.post("/v1/createQueue", "{" + QUEUE + "}");

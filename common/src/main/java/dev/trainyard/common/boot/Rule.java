@@ -13,6 +13,7 @@ public enum Rule {
   COUNT("a whole number, 0 or more", value -> intIn(value, 0, Integer.MAX_VALUE)),
   POSITIVE_COUNT("a whole number, 1 or more", value -> intIn(value, 1, Integer.MAX_VALUE)),
   DURATION("a duration such as 500ms, 5s, 10m, 2h, 30d or PT5S", Rule::isDuration),
+  INSTANT("a UTC time such as 2026-12-01T00:00:00Z", Rule::isInstant),
   BOOLEAN(
       "true or false", value -> value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")),
   KEY_32_BYTES(
@@ -20,7 +21,10 @@ public enum Rule {
   SECRET("a secret of at least 32 characters", value -> value.length() >= 32),
   HOST_PORTS(
       "host:port pairs separated by commas, e.g. kafka-0:9092,kafka-1:9092", Rule::isHostPorts),
-  MONGO_URI("a MongoDB connection string, mongodb://... or mongodb+srv://...", Rule::isMongoUri);
+  MONGO_URI("a MongoDB connection string, mongodb://... or mongodb+srv://...", Rule::isMongoUri),
+  TOPIC_PREFIX(
+      "1 to 100 of the characters Kafka allows in a topic name (letters, digits, . _ -)",
+      value -> dev.trainyard.common.topic.TopicNames.PREFIX.matcher(value).matches());
 
   private final String expected;
   private final Predicate<String> accepts;
@@ -36,6 +40,15 @@ public enum Rule {
 
   public boolean accepts(String value) {
     return accepts.test(value);
+  }
+
+  private static boolean isInstant(String value) {
+    try {
+      java.time.Instant.parse(value);
+      return true;
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 
   private static boolean intIn(String value, long min, long max) {

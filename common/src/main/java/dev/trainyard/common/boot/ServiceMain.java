@@ -27,7 +27,8 @@ public final class ServiceMain {
       List.of(
           Setting.required("spring.kafka.bootstrap-servers", Rule.HOST_PORTS),
           Setting.required("spring.mongodb.uri", Rule.MONGO_URI),
-          Setting.optional("trainyard.management-port", Rule.PORT));
+          Setting.optional("trainyard.management-port", Rule.PORT),
+          Setting.optional("trainyard.kafka.topic-prefix", Rule.TOPIC_PREFIX));
 
   private ServiceMain() {}
 

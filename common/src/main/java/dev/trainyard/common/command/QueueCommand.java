@@ -33,6 +33,8 @@ import java.util.List;
   @JsonSubTypes.Type(QueueCommand.RecordTestBranchConflict.class),
   @JsonSubTypes.Type(QueueCommand.RecordMerge.class),
   @JsonSubTypes.Type(QueueCommand.RecordMergeRefused.class),
+  @JsonSubTypes.Type(QueueCommand.RecordPartialMerge.class),
+  @JsonSubTypes.Type(QueueCommand.RecordLandingHeld.class),
   @JsonSubTypes.Type(QueueCommand.RecordBranchDeleted.class),
   @JsonSubTypes.Type(QueueCommand.FreezeQueue.class),
   @JsonSubTypes.Type(QueueCommand.UnfreezeQueue.class),
@@ -225,11 +227,18 @@ public sealed interface QueueCommand {
   /**
    * The flaky-tests service classified an upload of test results for {@code commitSha} of the
    * queue's repository: {@code failedTests} tests failed, {@code unexcusedFailures} of them neither
-   * quarantined nor known flaky. Applied to the live run whose head that commit is (SCHEDULING.md
-   * "Flake-aware failures"); for any other commit it changes nothing.
+   * quarantined nor known flaky, and {@code excusedByPrs} lists, per failed test excused only by
+   * flakes seen on pull requests, those PRs (null in commands of before). Applied to the live run
+   * whose head that commit is (SCHEDULING.md "Flake-aware failures"), where a test excused only by
+   * the run's own PRs counts as unexcused; for any other commit it changes nothing.
    */
-  record RecordTestResults(String commitSha, int failedTests, int unexcusedFailures)
-      implements QueueCommand {}
+  record RecordTestResults(
+      String commitSha, int failedTests, int unexcusedFailures, List<List<Long>> excusedByPrs)
+      implements QueueCommand {
+    public RecordTestResults(String commitSha, int failedTests, int unexcusedFailures) {
+      this(commitSha, failedTests, unexcusedFailures, List.of());
+    }
+  }
 
   /** Time passed: lets the engine act on deadlines (stale PRs, test timeouts, batch waits). */
   record Tick(boolean unused) implements QueueCommand {
@@ -297,6 +306,26 @@ public sealed interface QueueCommand {
 
   /** Effect result: the run landed; the target branch now points at {@code targetSha}. */
   record RecordMerge(String testRunId, String targetSha) implements QueueCommand {}
+
+  /**
+   * Effect result: nothing landed, since the source host now holds PR {@code prNumber} of the run
+   * ({@code why}: a review requested changes after it was tested): the PR waits, not ready, until
+   * the host lets it go; the rest of the run is tested again.
+   */
+  record RecordLandingHeld(String testRunId, long prNumber, String why) implements QueueCommand {}
+
+  /**
+   * Effect result: the source host landed the first PRs of the batch, {@code mergedPrNumbers} (the
+   * target now points at {@code targetSha}), then refused {@code stoppedAt} ({@code refusal}, in
+   * its words). What merged is merged; the rest of the batch is tested again, each PR alone.
+   */
+  record RecordPartialMerge(
+      String testRunId,
+      String targetSha,
+      List<Long> mergedPrNumbers,
+      long stoppedAt,
+      String refusal)
+      implements QueueCommand {}
 
   /**
    * Effect result: the run could not land and nothing changed. The target moved ({@code targetSha}

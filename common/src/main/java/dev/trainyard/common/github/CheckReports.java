@@ -101,6 +101,14 @@ public final class CheckReports {
    * sha}; empty for a state GitHub does not define.
    */
   public static Optional<ReportStatus> ofStatus(String sha, JsonNode status) {
+    return ofStatus(sha, status, null);
+  }
+
+  /**
+   * A commit status made by the Bot account of App {@code appId} (null: by a person, or not known),
+   * which counts for a required check bound to that App.
+   */
+  public static Optional<ReportStatus> ofStatus(String sha, JsonNode status, Long appId) {
     String state = status.path("state").asString("").toUpperCase(Locale.ROOT);
     if (Arrays.stream(CommitState.values()).noneMatch(s -> s.name().equals(state))) {
       return Optional.empty();
@@ -111,7 +119,9 @@ public final class CheckReports {
             status.path("context").asString(""),
             CommitState.valueOf(state),
             text(status.path("target_url")),
-            text(status.path("description"))));
+            text(status.path("description")),
+            appId,
+            null));
   }
 
   private static String text(JsonNode node) {

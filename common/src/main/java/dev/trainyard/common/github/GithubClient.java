@@ -55,9 +55,31 @@ public final class GithubClient {
   private volatile Long appId;
 
   /** A call's answer: its status and JSON body ({@link NullNode} when it had none). */
-  public record Answer(int status, JsonNode body) {
+  public record Answer(int status, JsonNode body, String link) {
+    public Answer(int status, JsonNode body) {
+      this(status, body, null);
+    }
+
     public boolean ok() {
       return status / 100 == 2;
+    }
+
+    /** The next page's URL from GitHub's {@code Link} header ({@code rel="next"}), if any. */
+    public java.util.Optional<String> next() {
+      if (link == null) {
+        return java.util.Optional.empty();
+      }
+      for (String part : link.split(",")) {
+        String[] pieces = part.split(";");
+        if (pieces.length > 1
+            && pieces[1].strip().equals("rel=\"next\"")
+            && pieces[0].strip().startsWith("<")
+            && pieces[0].strip().endsWith(">")) {
+          String url = pieces[0].strip();
+          return java.util.Optional.of(url.substring(1, url.length() - 1));
+        }
+      }
+      return java.util.Optional.empty();
     }
 
     /** GitHub's own sentence for an error answer. */
@@ -82,7 +104,8 @@ public final class GithubClient {
   private final Map<String, Pause> pauses = new ConcurrentHashMap<>();
 
   /** An answer with the {@code ETag} GitHub gave it. */
-  private record Sent(Answer answer, String etag) {}
+  /** An answer with the {@code ETag} GitHub gave it, and whether GitHub redirected the call. */
+  private record Sent(Answer answer, String etag, boolean redirected) {}
 
   private record Tagged(String etag, Answer answer) {}
 
@@ -162,12 +185,45 @@ public final class GithubClient {
    */
   public Answer as(long installation, String method, String path, Object body) {
     Scope scope = new Scope(installation, repository(path));
-    Answer answer = conditional(scope, method, path, body);
+    Sent sent = conditional(scope, method, path, body);
+    if (sent.answer().status() == 401) {
+      tokens.remove(scope);
+      sent = conditional(scope, method, path, body);
+    }
+    if (sent.answer().status() == 404 && sent.redirected() && scope.repository() != null) {
+      // GitHub redirected a renamed or transferred repository's old name to its new one, which a
+      // token limited to the old name does not reach: a token of the whole installation does
+      sent = conditional(new Scope(installation, null), method, path, body);
+    }
+    return sent.answer();
+  }
+
+  /**
+   * A query of GitHub's GraphQL API as installation {@code installation}: {@code /graphql} beside
+   * the REST API ({@code https://api.github.com/graphql}; on GitHub Enterprise Server, whose REST
+   * API is {@code /api/v3}, {@code /api/graphql}). GraphQL answers 200 with {@code errors} for a
+   * query it could not answer: the caller reads {@code data}.
+   */
+  public Answer graphql(long installation, String query, Map<String, Object> variables) {
+    String base = api.toString().replaceAll("/+$", "");
+    String url =
+        base.endsWith("/api/v3")
+            ? base.substring(0, base.length() - "v3".length()) + "graphql"
+            : base + "/graphql";
+    // GraphQL's limit is its own: a spent one pauses GraphQL calls, not the REST ones
+    Scope scope = new Scope(installation, null);
+    Map<String, Object> body = Map.of("query", query, "variables", variables);
+    Answer answer = graphqlCall(scope, url, body);
     if (answer.status() == 401) {
       tokens.remove(scope);
-      answer = conditional(scope, method, path, body);
+      answer = graphqlCall(scope, url, body);
     }
     return answer;
+  }
+
+  private Answer graphqlCall(Scope scope, String url, Map<String, Object> body) {
+    return call("graphql " + scope.installation(), "POST", url, body, "token " + token(scope), null)
+        .answer();
   }
 
   /**
@@ -186,11 +242,11 @@ public final class GithubClient {
    * A GET is sent with the {@code ETag} of its last answer; GitHub's 304 (which costs no rate
    * limit: the poller reads every queued PR each round) gives that answer again.
    */
-  private Answer conditional(Scope scope, String method, String path, Object body) {
+  private Sent conditional(Scope scope, String method, String path, Object body) {
     long installation = scope.installation();
     String authorization = "token " + token(scope);
     if (!method.equals("GET")) {
-      return call("installation " + installation, method, path, body, authorization, null).answer();
+      return call("installation " + installation, method, path, body, authorization, null);
     }
     String key = installation + " " + path;
     Tagged last = tagged.get(key);
@@ -203,14 +259,14 @@ public final class GithubClient {
             authorization,
             last == null ? null : last.etag());
     if (sent.answer().status() == 304 && last != null) {
-      return last.answer();
+      return new Sent(last.answer(), last.etag(), sent.redirected());
     }
     if (sent.answer().status() == 200 && sent.etag() != null) {
       tagged.put(key, new Tagged(sent.etag(), sent.answer()));
     } else {
       tagged.remove(key);
     }
-    return sent.answer();
+    return sent;
   }
 
   /**
@@ -263,7 +319,7 @@ public final class GithubClient {
     if (paused != null && clock.instant().isBefore(paused.until())) {
       throw new GithubException(
           429,
-          "GitHub's secondary rate limit pauses calls as the "
+          "GitHub's rate limit pauses calls as the "
               + caller
               + " until "
               + paused.until()
@@ -279,6 +335,7 @@ public final class GithubClient {
                 : min(paused.length().multipliedBy(2), MAX_SECONDARY_PAUSE);
         Instant until = clock.instant().plus(length);
         pauses.put(caller, new Pause(until, length));
+        calls.limited("secondary");
         throw new GithubException(
             response.statusCode(),
             "GitHub's secondary rate limit: calls as the "
@@ -291,13 +348,23 @@ public final class GithubClient {
         pauses.remove(caller, paused); // answered without a limit: the next one starts short
       }
       Optional<Duration> wait = limited(response);
+      if (wait.isPresent() && spentPrimary(response)) {
+        // GitHub may ban an integration that calls on through a spent limit: every thread of
+        // this caller stops until the reset, not only this one
+        pauses.put(caller, new Pause(clock.instant().plus(wait.get()), wait.get()));
+        calls.limited("primary");
+      } else if (wait.isPresent()) {
+        calls.limited("secondary");
+      }
       if (wait.isEmpty()) {
         byte[] bytes = response.body();
         return new Sent(
             new Answer(
                 response.statusCode(),
-                bytes.length == 0 ? NullNode.getInstance() : Json.mapper().readTree(bytes)),
-            response.headers().firstValue("etag").orElse(null));
+                bytes.length == 0 ? NullNode.getInstance() : Json.mapper().readTree(bytes),
+                response.headers().firstValue("link").orElse(null)),
+            response.headers().firstValue("etag").orElse(null),
+            response.previousResponse().isPresent());
       }
       if (waited.plus(wait.get()).compareTo(MAX_WAIT) > 0) {
         throw new GithubException(
@@ -337,6 +404,12 @@ public final class GithubClient {
             .contains("secondary rate limit");
   }
 
+  /** A 403 or 429 with {@code x-ratelimit-remaining: 0}: the primary limit is spent. */
+  private static boolean spentPrimary(HttpResponse<byte[]> response) {
+    return (response.statusCode() == 403 || response.statusCode() == 429)
+        && response.headers().firstValue("x-ratelimit-remaining").orElse("").equals("0");
+  }
+
   /**
    * How long GitHub asks to wait: {@code Retry-After} on a 403 or 429 (a secondary limit), or until
    * {@code x-ratelimit-reset} when {@code x-ratelimit-remaining} is 0; empty when not limited.
@@ -358,10 +431,27 @@ public final class GithubClient {
     return Optional.empty();
   }
 
+  /**
+   * Sends a call with the App's or an installation's credentials. An absolute URL (a {@code Link}
+   * header's next page, a redirect's {@code Location}, GraphQL beside the REST API) is followed
+   * only to the API's own scheme, host and port: the credentials never go anywhere else, whatever
+   * an answer names.
+   */
   private HttpResponse<byte[]> send(
       String method, String path, Object body, String authorization, String ifNoneMatch) {
+    boolean absolute = path.startsWith("https://") || path.startsWith("http://");
+    URI target = URI.create(absolute ? path : api.toString().replaceAll("/+$", "") + path);
+    if (absolute && !origin(target).equals(origin(api))) {
+      throw new GithubException(
+          0,
+          "an answer of GitHub's API at "
+              + origin(api)
+              + " led to "
+              + origin(target)
+              + "; the App's credentials go to the API alone, so it was not called");
+    }
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(api.toString().replaceAll("/+$", "") + path))
+        HttpRequest.newBuilder(target)
             .timeout(TIMEOUT)
             .header("Accept", "application/vnd.github+json")
             .header("X-GitHub-Api-Version", "2022-11-28")
@@ -397,6 +487,17 @@ public final class GithubClient {
       Thread.currentThread().interrupt();
       throw new GithubException(0, "interrupted while calling GitHub");
     }
+  }
+
+  /** Scheme, host and port (the default port of the scheme when none is written), in lower case. */
+  private static String origin(URI uri) {
+    String scheme = String.valueOf(uri.getScheme()).toLowerCase(java.util.Locale.ROOT);
+    int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+    return scheme
+        + "://"
+        + String.valueOf(uri.getHost()).toLowerCase(java.util.Locale.ROOT)
+        + ":"
+        + port;
   }
 
   /**

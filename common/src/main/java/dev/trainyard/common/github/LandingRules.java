@@ -16,16 +16,52 @@ import tools.jackson.databind.JsonNode;
  * {@code allow_merge_commit} (a setting of the merge button) does not govern; a required linear
  * history does. {@code squash} and {@code rebase} land through the merge endpoint, which the
  * repository's settings and a ruleset's {@code allowed_merge_methods} govern. A branch that must be
- * changed through GitHub's own merge queue takes no landing from anyone else.
+ * changed through GitHub's own merge queue takes no landing from anyone else. Strict required
+ * checks ("require branches to be up to date") refuse the merge endpoint a head behind the branch,
+ * which every PR after the first of a batch is; a required signature refuses the unsigned commits
+ * of a rebase merge (GitHub signs the commit of a squash). The ref update of {@code merge_commit}
+ * lands the PRs' own commits, which must then be signed themselves: GitHub refuses it otherwise,
+ * with its words, at landing.
  */
 public final class LandingRules {
   private LandingRules() {}
 
-  /** Why GitHub will refuse landings by {@code method}; empty when it will not. */
-  public static Optional<String> refusal(MergeMethod method, JsonNode repository, JsonNode rules) {
+  /** Why a squash or rebase landing of a batch fails on a branch with strict required checks. */
+  static final String UP_TO_DATE =
+      " requires branches to be up to date before merging, so GitHub refuses a pull request whose"
+          + " head does not contain the branch's head: every PR of a squash or rebase batch after"
+          + " the first, and any PR tested on a target that moved since its branch was made; use"
+          + " merge_commit, which lands the tested commit itself";
+
+  /**
+   * Why GitHub will refuse landings by {@code method}; empty when it will not.
+   *
+   * @param rules every active rule of the branch ({@code GET /rules/branches/{b}}, all pages)
+   * @param classicChecks classic protection's required status checks ({@code GET
+   *     /branches/{b}/protection/required_status_checks}, which needs administration access); a
+   *     missing node when GitHub would not show them
+   */
+  public static Optional<String> refusal(
+      MergeMethod method, JsonNode repository, JsonNode rules, JsonNode classicChecks) {
     String name = repository.path("full_name").asString("the repository");
+    boolean viaPulls = method != MergeMethod.MERGE_COMMIT;
+    if (viaPulls && classicChecks.path("strict").asBoolean(false)) {
+      return Optional.of("branch protection" + UP_TO_DATE);
+    }
     for (JsonNode rule : rules) {
       String type = rule.path("type").asString("");
+      if (viaPulls
+          && type.equals("required_status_checks")
+          && rule.path("parameters")
+              .path("strict_required_status_checks_policy")
+              .asBoolean(false)) {
+        return Optional.of("a ruleset (strict_required_status_checks_policy)" + UP_TO_DATE);
+      }
+      if (type.equals("required_signatures") && method == MergeMethod.REBASE) {
+        return Optional.of(
+            "a ruleset requires signed commits, and GitHub does not sign the commits a rebase"
+                + " merge makes; use squash, whose commit GitHub signs");
+      }
       if (type.equals("merge_queue")) {
         return Optional.of(
             "a ruleset requires GitHub's merge queue on this branch, which takes no merge from"

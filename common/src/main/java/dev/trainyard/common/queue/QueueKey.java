@@ -43,6 +43,11 @@ public record QueueKey(String org, RepoRef repo, String branch) {
         : "^" + Pattern.quote(prefix);
   }
 
+  /** The target branch of the queue whose {@link #id} is {@code id}. */
+  public static String branchOf(String id) {
+    return id.substring(id.lastIndexOf(':') + 1);
+  }
+
   @Override
   public String toString() {
     return id();

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * Calls to source hosts: {@code trainyard.scm.calls} by adapter ({@code git}, {@code github}) and
  * status (an HTTP status class, or {@code ok} / {@code error}), and {@code
  * trainyard.github.rate.limit.remaining}: the lowest {@code x-ratelimit-remaining} GitHub reported
- * in the last {@link #RATE_WINDOW} (over all installations; NaN before the first report).
+ * in the last {@link #RATE_WINDOW} (over all installations; NaN before the first report); and
+ * {@code trainyard.github.rate.limited}: the calls GitHub limited, by kind.
  */
 public final class ScmCalls {
   /** Records nothing. */
@@ -42,6 +43,16 @@ public final class ScmCalls {
           .publishPercentileHistogram()
           .register(meters)
           .record(nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * GitHub limited a call ({@code kind}: {@code primary}, its hourly limit spent; {@code
+   * secondary}, too many calls too fast): {@code trainyard.github.rate.limited}.
+   */
+  public void limited(String kind) {
+    if (meters != null) {
+      meters.counter("trainyard.github.rate.limited", "kind", kind).increment();
     }
   }
 

@@ -1,6 +1,10 @@
 package dev.trainyard.common.topic;
 
-/** The Kafka topics of ARCHITECTURE.md. */
+/**
+ * The Kafka topics of ARCHITECTURE.md under the default prefix. The services name them through
+ * {@link TopicNames}, whose prefix an install may change; these constants are what they are called
+ * by default (and in the tests).
+ */
 public final class Topics {
   /** API commands, SCM/CI signals, effect results and ticks; key = queue key. */
   public static final String QUEUE_COMMANDS = "trainyard.queue-commands";

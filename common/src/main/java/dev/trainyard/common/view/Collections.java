@@ -4,9 +4,9 @@ package dev.trainyard.common.view;
 public final class Collections {
   /**
    * One aggregate document per queue (state, read-model view and the tags of its entry documents,
-   * version, recent command ids), and the outboxes of queue versions not yet published ({@code _id}
-   * starting {@code outbox:}): while a queue names one, its newest history rows may be incomplete,
-   * so listings read the version before.
+   * version, recent command ids). The outboxes of queue versions not yet published live in their
+   * own collection ({@code outboxes}): while a queue names one, its newest history rows may be
+   * incomplete, so listings read the version before.
    */
   public static final String QUEUES = "queues";
 

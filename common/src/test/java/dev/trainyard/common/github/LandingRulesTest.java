@@ -16,6 +16,12 @@ class LandingRulesTest {
           + "\"allow_squash_merge\":true,\"allow_rebase_merge\":true}";
   private static final String NO_SQUASH =
       OPEN.replace("\"allow_squash_merge\":true", "\"allow_squash_merge\":false");
+  private static final String STRICT_RULE =
+      "[{\"type\":\"required_status_checks\",\"parameters\":{"
+          + "\"strict_required_status_checks_policy\":true,\"required_status_checks\":[]}}]";
+  private static final String LOOSE_RULE = STRICT_RULE.replace("true", "false");
+  private static final String SIGNED_RULE = "[{\"type\":\"required_signatures\"}]";
+  private static final String CLASSIC_STRICT = "{\"strict\":true,\"contexts\":[\"ci\"]}";
   private static final String SQUASH_ONLY_RULE =
       "[{\"type\":\"pull_request\",\"parameters\":{\"allowed_merge_methods\":[\"squash\"]}}]";
 
@@ -35,7 +41,39 @@ class LandingRulesTest {
         Arguments.of(MergeMethod.REBASE, OPEN, SQUASH_ONLY_RULE, "allows only [squash]"),
         Arguments.of(MergeMethod.SQUASH, OPEN, SQUASH_ONLY_RULE, null),
         Arguments.of(MergeMethod.MERGE_COMMIT, OPEN, SQUASH_ONLY_RULE, null),
-        Arguments.of(MergeMethod.SQUASH, OPEN, "[{\"type\":\"deletion\"}]", null));
+        Arguments.of(MergeMethod.SQUASH, OPEN, "[{\"type\":\"deletion\"}]", null),
+        Arguments.of(MergeMethod.SQUASH, OPEN, STRICT_RULE, "up to date before merging"),
+        Arguments.of(MergeMethod.REBASE, OPEN, STRICT_RULE, "strict_required_status_checks"),
+        Arguments.of(MergeMethod.MERGE_COMMIT, OPEN, STRICT_RULE, null),
+        Arguments.of(MergeMethod.SQUASH, OPEN, LOOSE_RULE, null),
+        Arguments.of(MergeMethod.REBASE, OPEN, SIGNED_RULE, "does not sign"),
+        Arguments.of(MergeMethod.SQUASH, OPEN, SIGNED_RULE, null));
+  }
+
+  /** Classic protection's strict flag, which GitHub shows only with administration access. */
+  static Stream<Arguments> classic() {
+    return Stream.of(
+        Arguments.of(MergeMethod.SQUASH, CLASSIC_STRICT, "branch protection requires branches"),
+        Arguments.of(MergeMethod.REBASE, CLASSIC_STRICT, "up to date"),
+        Arguments.of(MergeMethod.MERGE_COMMIT, CLASSIC_STRICT, null),
+        Arguments.of(MergeMethod.SQUASH, CLASSIC_STRICT.replace("true", "false"), null));
+  }
+
+  @ParameterizedTest(name = "{0} with classic {1}")
+  @MethodSource("classic")
+  void strictClassicProtectionRefusesLandingsThroughTheMergeEndpoint(
+      MergeMethod method, String checks, String because) {
+    var refusal =
+        LandingRules.refusal(
+            method,
+            Json.mapper().readTree(OPEN),
+            Json.mapper().readTree("[]"),
+            Json.mapper().readTree(checks));
+    if (because == null) {
+      assertThat(refusal).isEmpty();
+    } else {
+      assertThat(refusal).hasValueSatisfying(r -> assertThat(r).contains(because));
+    }
   }
 
   @ParameterizedTest(name = "{0} with {2}")
@@ -44,7 +82,10 @@ class LandingRulesTest {
       MergeMethod method, String repository, String rules, String because) {
     var refusal =
         LandingRules.refusal(
-            method, Json.mapper().readTree(repository), Json.mapper().readTree(rules));
+            method,
+            Json.mapper().readTree(repository),
+            Json.mapper().readTree(rules),
+            tools.jackson.databind.node.MissingNode.getInstance());
     if (because == null) {
       assertThat(refusal).isEmpty();
     } else {

@@ -6,7 +6,8 @@ import java.time.Instant;
 
 /**
  * One run of a test case as its document keeps it; {@code uploadId} makes adding it idempotent,
- * {@code commitAt} orders it among target-branch runs ({@link Observation}).
+ * {@code commitAt} orders it among target-branch runs, {@code configuration} is what its report
+ * said of where it ran ({@link Observation}; null: nothing).
  */
 public record RecentRun(
     String uploadId,
@@ -15,7 +16,20 @@ public record RecentRun(
     Long prNumber,
     Outcome outcome,
     Instant at,
-    Instant commitAt) {
+    Instant commitAt,
+    String configuration) {
+
+  /** A run whose report named no configuration. */
+  public RecentRun(
+      String uploadId,
+      String commitSha,
+      String branch,
+      Long prNumber,
+      Outcome outcome,
+      Instant at,
+      Instant commitAt) {
+    this(uploadId, commitSha, branch, prNumber, outcome, at, commitAt, null);
+  }
 
   /** A run whose commit's place is its upload time. */
   public RecentRun(
@@ -29,6 +43,6 @@ public record RecentRun(
   }
 
   public Observation observation() {
-    return new Observation(commitSha, branch, prNumber, outcome, at, commitAt);
+    return new Observation(commitSha, branch, prNumber, outcome, at, commitAt, configuration);
   }
 }

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * <p>Layout (version 1): {@code 0x01}, the string table (count, then length and UTF-8 bytes of
  * each), the run count, then per run a flags byte, the upload id, the commit, the branch's index
  * (+1, 0 = none), the PR number if flagged, the outcome's ordinal, the upload time and, if flagged,
- * the commit time's distance from it.
+ * the commit time's distance from it, and, if flagged, the configuration's index.
  */
 public final class RunCodec {
   static final byte VERSION = 1;
@@ -33,6 +33,7 @@ public final class RunCodec {
   private static final int HEX_SHA = 2;
   private static final int HAS_PR = 4;
   private static final int OWN_COMMIT_TIME = 8;
+  private static final int HAS_CONFIGURATION = 16;
   private static final Pattern OBJECT_ID = Pattern.compile("[0-9a-f]{40}");
   private static final Pattern UUID_TEXT =
       Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -53,7 +54,8 @@ public final class RunCodec {
           (uuid ? UUID_ID : 0)
               | (hex ? HEX_SHA : 0)
               | (r.prNumber() != null ? HAS_PR : 0)
-              | (ownTime ? OWN_COMMIT_TIME : 0));
+              | (ownTime ? OWN_COMMIT_TIME : 0)
+              | (r.configuration() != null ? HAS_CONFIGURATION : 0));
       if (uuid) {
         UUID id = UUID.fromString(r.uploadId());
         body.writeBytes(
@@ -78,6 +80,9 @@ public final class RunCodec {
       if (ownTime) {
         long delta = r.commitAt().toEpochMilli() - r.at().toEpochMilli();
         varint(body, (delta << 1) ^ (delta >> 63)); // zig-zag: earlier commits are negative
+      }
+      if (r.configuration() != null) {
+        varint(body, index(table, strings, r.configuration()));
       }
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(body.size() + 64);
@@ -129,9 +134,17 @@ public final class RunCodec {
         long zigzag = varint(in);
         commitAt = at.plusMillis((zigzag >>> 1) ^ -(zigzag & 1));
       }
+      String configuration = (flags & HAS_CONFIGURATION) != 0 ? strings[(int) varint(in)] : null;
       runs.add(
           new RecentRun(
-              uploadId, sha, branch == 0 ? null : strings[branch - 1], pr, outcome, at, commitAt));
+              uploadId,
+              sha,
+              branch == 0 ? null : strings[branch - 1],
+              pr,
+              outcome,
+              at,
+              commitAt,
+              configuration));
     }
     return runs;
   }

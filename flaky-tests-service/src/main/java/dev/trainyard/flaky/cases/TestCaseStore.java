@@ -86,6 +86,17 @@ public class TestCaseStore {
     return found;
   }
 
+  /** Which of {@code testIds} are the organization's stored test cases (their ids only read). */
+  public Set<String> existing(String org, Collection<String> testIds) {
+    List<String> ids = testIds.stream().map(t -> id(org, t)).toList();
+    Set<String> found = new HashSet<>();
+    for (Document doc :
+        collection().find(Filters.in("_id", ids)).projection(Projections.include("testId"))) {
+      found.add(doc.getString("testId"));
+    }
+    return found;
+  }
+
   /** The organization's test case {@code testId} of {@code repo}, if it exists. */
   public Optional<TestCase> find(String org, String repo, String testId) {
     Document doc = collection().find(Filters.eq("_id", id(org, testId))).first();

@@ -5,6 +5,7 @@ import static java.util.stream.Collectors.toSet;
 import dev.trainyard.flaky.ingest.Outcome;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,11 +33,21 @@ import java.util.function.Predicate;
  *       streak that ended — a broken test that was fixed — is not flakiness)</td></tr>
  *   <tr><td>A</td><td>healthy</td><td>a flaky or broken test with no run in 7 days (removed,
  *       renamed, disabled)</td></tr>
- *   <tr><td>H</td><td>healthy</td><td>none of the above; a flaky or broken test becomes healthy
- *       again only after a clean recovery: its last 10 target-branch runs passed, or its last 10
- *       runs on any branch passed at the first attempt (with no F1/F2 evidence in the 7 days, which
- *       "none of the above" already says — so a test flagged in PR CI recovers too)</td></tr>
+ *   <tr><td>H</td><td>healthy</td><td>none of the above; a broken test becomes healthy again
+ *       only after a clean recovery: its last 10 target-branch runs passed, or its last 10 runs on
+ *       any branch passed at the first attempt. A flaky test becomes healthy again only once it
+ *       has not flaked for 14 days and for three times the mean interval between its flakes of the
+ *       last 28 days (at a steady run rate, 3/p̂ runs for a flake rate p̂): with no flake in 28
+ *       days in any case</td></tr>
  * </table>
+ *
+ * <p>A flake is a failure on the target branch, a failure on a commit that also passed, or a pass
+ * on a retry. Before, 10 clean runs were a recovery: a test that flakes 2 % of its runs went flaky,
+ * healthy and flaky again about five times a week, each change a quarantine toggle ({@code
+ * bench/README.md}, "Classification at CI volume").
+ *
+ * <p>Runs of an upload read as an infrastructure outage ({@link Outcome#FAILED_IN_OUTAGE}) are no
+ * evidence of anything.
  *
  * <p>B1 and B2 count only failures on commits where the test never passed: while the same commits
  * show it passing and failing, a streak is flakiness. A broken test becomes flaky only once at
@@ -57,6 +68,9 @@ public final class Classifier {
   static final int RECOVERY_RUNS = 10;
   static final int FLAKY_TRANSITIONS = 2;
   static final int FLAKY_BROKEN_STREAK = 10;
+  static final Duration RECOVERY_QUIET = Duration.ofDays(14);
+  static final Duration FLAKE_HORIZON = Duration.ofDays(28);
+  static final int RECOVERY_INTERVALS = 3;
 
   /** Why an unhealthy test that stopped running is healthy again. */
   static final String NOT_SEEN =
@@ -77,23 +91,31 @@ public final class Classifier {
     }
     List<Observation> newestFirst =
         runs.stream()
-            .filter(r -> r.outcome() != Outcome.SKIPPED)
+            .filter(Observation::evidence)
             .sorted(Comparator.comparing(Observation::at).reversed())
             .toList();
     List<Observation> target =
         perCommit(newestFirst.stream().filter(targetBranch::matches).toList());
     Set<String> passedOn =
-        runs.stream().filter(Observation::passed).map(Observation::commitSha).collect(toSet());
+        runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
     boolean wasFlaky = previous != null && previous.value() == Health.FLAKY;
-    Optional<String> broken = broken(target, passedOn, wasFlaky);
-    Optional<String> flaky = broken.isPresent() ? Optional.empty() : flaky(runs, target, now);
+    Map<String, List<Observation>> configurations = byConfiguration(target);
+    Optional<String> broken = inAny(configurations, group -> broken(group, passedOn, wasFlaky));
+    Optional<String> flaky =
+        broken.isPresent() ? Optional.empty() : flaky(runs, configurations, now);
     Health value =
         broken.isPresent() ? Health.BROKEN : flaky.isPresent() ? Health.FLAKY : Health.HEALTHY;
     if (value == Health.FLAKY
         && previous != null
         && previous.value() == Health.BROKEN
-        && !recoveredFromBroken(target)) {
+        && (configurations.isEmpty()
+            || !configurations.values().stream().allMatch(Classifier::recoveredFromBroken))) {
       return previous; // the streak has not ended yet: broken, with its evidence, until it passes
+    }
+    if (value == Health.HEALTHY && previous != null && previous.value() == Health.FLAKY) {
+      return recoveredFromFlaky(runs, targetBranch, passedOn, now)
+          .map(why -> new Status(Health.HEALTHY, why, now))
+          .orElse(previous); // not quiet long enough: it keeps its status and its evidence
     }
     if (value == Health.HEALTHY && previous != null && previous.value() != Health.HEALTHY) {
       if (cleanRun(target, Observation::passed)) {
@@ -132,12 +154,69 @@ public final class Classifier {
   static List<Observation> perCommit(List<Observation> targetRuns) {
     Map<String, Observation> byCommit = new LinkedHashMap<>();
     for (Observation r : targetRuns) {
-      byCommit.merge(r.commitSha(), r, (a, b) -> a.passed() || !b.passed() ? a : b.withCommitAt(a));
+      byCommit.merge(r.commitIn(), r, (a, b) -> a.passed() || !b.passed() ? a : b.withCommitAt(a));
     }
     return byCommit.values().stream()
         .sorted(
             Comparator.comparing(Observation::commitAt).thenComparing(Observation::at).reversed())
         .toList();
+  }
+
+  /**
+   * The runs in which the test flaked in the {@link #FLAKE_HORIZON} before {@code now}: failures on
+   * the target branch, failures on a commit that also passed, passes on a retry (a failure on a
+   * pull request that its commit never passed is the pull request's doing).
+   */
+  public static List<Observation> flakes(
+      List<Observation> runs, TargetBranch targetBranch, Instant now) {
+    Set<String> passedOn =
+        runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
+    return flakes(runs, targetBranch, passedOn, now);
+  }
+
+  private static List<Observation> flakes(
+      List<Observation> runs, TargetBranch targetBranch, Set<String> passedOn, Instant now) {
+    Instant horizon = now.minus(FLAKE_HORIZON);
+    return runs.stream()
+        .filter(r -> !r.at().isBefore(horizon))
+        .filter(
+            r ->
+                r.outcome() == Outcome.PASSED_ON_RETRY
+                    || r.failed() && (targetBranch.matches(r) || passedOn.contains(r.commitIn())))
+        .toList();
+  }
+
+  /**
+   * Why a flaky test has recovered, if it has: no flake for {@link #RECOVERY_QUIET} and for {@value
+   * #RECOVERY_INTERVALS} times the mean interval between its flakes of the {@link #FLAKE_HORIZON}.
+   */
+  static Optional<String> recoveredFromFlaky(
+      List<Observation> runs, TargetBranch targetBranch, Set<String> passedOn, Instant now) {
+    List<Instant> flakes =
+        flakes(runs, targetBranch, passedOn, now).stream().map(Observation::at).toList();
+    if (flakes.isEmpty()) {
+      return Optional.of("recovered: no flake in " + FLAKE_HORIZON.toDays() + " days");
+    }
+    Instant last = flakes.stream().max(Instant::compareTo).orElseThrow();
+    Duration quiet = Duration.between(last, now);
+    Duration interval = FLAKE_HORIZON.dividedBy(flakes.size());
+    Duration needed = interval.multipliedBy(RECOVERY_INTERVALS);
+    if (needed.compareTo(RECOVERY_QUIET) < 0) {
+      needed = RECOVERY_QUIET;
+    }
+    if (quiet.compareTo(needed) < 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "recovered: no flake in "
+            + quiet.toDays()
+            + " days (at least "
+            + RECOVERY_QUIET.toDays()
+            + " and three times its mean interval between flakes: "
+            + flakes.size()
+            + " in "
+            + FLAKE_HORIZON.toDays()
+            + " days)");
   }
 
   private static boolean cleanRun(List<Observation> newestFirst, Predicate<Observation> clean) {
@@ -164,7 +243,7 @@ public final class Classifier {
    */
   private static Optional<String> broken(
       List<Observation> target, Set<String> passedOn, boolean wasFlaky) {
-    Predicate<Observation> hard = r -> r.failed() && !passedOn.contains(r.commitSha());
+    Predicate<Observation> hard = r -> r.failed() && !passedOn.contains(r.commitIn());
     List<Observation> last = target.subList(0, Math.min(BROKEN_WINDOW, target.size()));
     long failures = last.stream().filter(hard).count();
     if (!wasFlaky && last.size() == BROKEN_WINDOW && failures >= BROKEN_FAILURES) {
@@ -188,14 +267,45 @@ public final class Classifier {
         && last.stream().filter(Observation::passed).count() * 2 >= RECOVERY_RUNS;
   }
 
+  /**
+   * The target-branch observations per configuration (one group when no report named one): a test
+   * that fails only under one interpreter is broken there, and the other configuration's passes on
+   * the same commits do not hide it.
+   */
+  static Map<String, List<Observation>> byConfiguration(List<Observation> target) {
+    Map<String, List<Observation>> groups = new java.util.TreeMap<>();
+    for (Observation r : target) {
+      groups
+          .computeIfAbsent(
+              r.configuration() == null ? "" : r.configuration(), k -> new ArrayList<>())
+          .add(r);
+    }
+    return groups;
+  }
+
+  /** The first reason a rule gives in any configuration, naming it when there are several. */
+  private static Optional<String> inAny(
+      Map<String, List<Observation>> configurations,
+      java.util.function.Function<List<Observation>, Optional<String>> rule) {
+    for (Map.Entry<String, List<Observation>> group : configurations.entrySet()) {
+      Optional<String> reason = rule.apply(group.getValue());
+      if (reason.isPresent()) {
+        return configurations.size() > 1 && !group.getKey().isEmpty()
+            ? reason.map(r -> r + " (in " + group.getKey() + ")")
+            : reason;
+      }
+    }
+    return Optional.empty();
+  }
+
   private static Optional<String> flaky(
-      List<Observation> runs, List<Observation> target, Instant now) {
+      List<Observation> runs, Map<String, List<Observation>> configurations, Instant now) {
     Instant since = now.minus(WINDOW);
     List<Observation> recent = runs.stream().filter(r -> !r.at().isBefore(since)).toList();
     Map<String, Set<Boolean>> byCommit = new HashMap<>();
     for (Observation r : recent) {
       if (r.failed() || r.passed()) {
-        byCommit.computeIfAbsent(r.commitSha(), c -> new HashSet<>()).add(r.failed());
+        byCommit.computeIfAbsent(r.commitIn(), c -> new HashSet<>()).add(r.failed());
       }
     }
     long mixed = byCommit.values().stream().filter(v -> v.size() == 2).count();
@@ -210,6 +320,11 @@ public final class Classifier {
       return Optional.of(
           "passed on a retry " + (retried == 1 ? "once" : retried + " times") + " in 7 days");
     }
+    return inAny(configurations, Classifier::failureRate);
+  }
+
+  /** F3 on one configuration's target-branch runs. */
+  private static Optional<String> failureRate(List<Observation> target) {
     List<Observation> window = target.subList(0, Math.min(FLAKY_WINDOW, target.size()));
     long failures = window.stream().filter(Observation::failed).count();
     double rate = window.isEmpty() ? 0 : failures / (double) window.size();

@@ -10,7 +10,24 @@ import java.time.Instant;
  * what orders target-branch runs, so a slow pipeline of an older commit is not the newest run).
  */
 public record Observation(
-    String commitSha, String branch, Long prNumber, Outcome outcome, Instant at, Instant commitAt) {
+    String commitSha,
+    String branch,
+    Long prNumber,
+    Outcome outcome,
+    Instant at,
+    Instant commitAt,
+    String configuration) {
+
+  /** A run whose report named no configuration. */
+  public Observation(
+      String commitSha,
+      String branch,
+      Long prNumber,
+      Outcome outcome,
+      Instant at,
+      Instant commitAt) {
+    this(commitSha, branch, prNumber, outcome, at, commitAt, null);
+  }
 
   /** A run whose commit's place is not known apart from its upload time. */
   public Observation(String commitSha, String branch, Long prNumber, Outcome outcome, Instant at) {
@@ -19,7 +36,21 @@ public record Observation(
 
   /** This run placed where {@code other} (a run of the same commit) is. */
   Observation withCommitAt(Observation other) {
-    return new Observation(commitSha, branch, prNumber, outcome, other.at(), other.commitAt());
+    return new Observation(
+        commitSha, branch, prNumber, outcome, other.at(), other.commitAt(), configuration);
+  }
+
+  /**
+   * The commit in the configuration it ran in: runs of one commit in two configurations (a CI
+   * matrix uploading a report per job without a {@code variant}) are never retries of each other.
+   */
+  public String commitIn() {
+    return configuration == null ? commitSha : commitSha + "\u0000" + configuration;
+  }
+
+  /** Whether the run is evidence: it ran, and not in an outage ({@code Outcome}). */
+  public boolean evidence() {
+    return outcome != Outcome.SKIPPED && outcome != Outcome.FAILED_IN_OUTAGE;
   }
 
   public boolean failed() {

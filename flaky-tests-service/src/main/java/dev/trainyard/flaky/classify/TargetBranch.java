@@ -6,11 +6,12 @@ import java.util.List;
  * Which runs are target-branch runs (the ones B1, B2, F3 and the target recovery read, and the only
  * ones whose CODEOWNERS become the repository's): runs uploaded without a pull request number on
  * one of {@link #names}. The names are the repository's {@code target_branch} setting; without it
- * the default branch of the repository as the source host has it; without that the conventional
- * {@code main}, {@code master} and {@code develop}. A feature branch pushed without a pull request,
- * a pull request's run (even one on the target's name) and a merge queue's branch ({@code
- * trainyard-merge/…}, GitHub's {@code gh-readonly-queue/…}) are never target runs. Branches are
- * compared without a {@code refs/heads/} prefix, which some CI systems send.
+ * the default branch of the repository as the git adapter's copy has it and the target branches of
+ * the organization's merge queues on it; without those the conventional {@code main}, {@code
+ * master} and {@code develop}. A feature branch pushed without a pull request, a pull request's run
+ * (even one on the target's name) and a merge queue's branch ({@code trainyard-merge/…}, GitHub's
+ * {@code gh-readonly-queue/…}) are never target runs. Branches are compared without a {@code
+ * refs/heads/} prefix, which some CI systems send.
  */
 public record TargetBranch(List<String> names) {
   static final List<String> CONVENTIONAL = List.of("main", "master", "develop");

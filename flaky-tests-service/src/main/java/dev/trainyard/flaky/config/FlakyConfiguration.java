@@ -3,6 +3,7 @@ package dev.trainyard.flaky.config;
 import dev.trainyard.common.boot.ContextEventLoops;
 import dev.trainyard.common.flaky.RequestProof;
 import dev.trainyard.common.store.StoreIndexes;
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.events.EventPublisher;
 import dev.trainyard.flaky.http.ErrorHandler;
@@ -78,8 +79,8 @@ public class FlakyConfiguration {
   }
 
   @Bean
-  EventPublisher eventPublisher(KafkaTemplate<String, String> kafka) {
-    return new EventPublisher(kafka);
+  EventPublisher eventPublisher(KafkaTemplate<String, String> kafka, TopicNames topics) {
+    return new EventPublisher(kafka, topics);
   }
 
   @Bean
@@ -167,10 +168,10 @@ public class FlakyConfiguration {
                 "trainyard.flaky.token-key (TRAINYARD_FLAKY_TOKEN_KEY)",
                 "that signs page tokens; every replica needs the same one")
             .getBytes(StandardCharsets.UTF_8);
-    UploadHandler uploads = new UploadHandler(ingestion, meters);
-    ListHandler list = new ListHandler(cases, settings, key, props.publicUrl(), clock);
     QuarantineHandler quarantine =
         new QuarantineHandler(cases, settings, events, clock, props.publicUrl());
+    UploadHandler uploads = new UploadHandler(ingestion, meters, cases, quarantine);
+    ListHandler list = new ListHandler(cases, settings, key, props.publicUrl(), clock);
     TicketHandler tickets = new TicketHandler(cases);
     TestCaseHandler testCases = new TestCaseHandler(cases, settings, props.publicUrl(), clock);
     RepoSettingsHandler repos = new RepoSettingsHandler(settings);

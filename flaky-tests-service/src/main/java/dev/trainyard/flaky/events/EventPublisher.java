@@ -1,7 +1,7 @@
 package dev.trainyard.flaky.events;
 
 import dev.trainyard.common.event.EventHeaders;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,9 +23,11 @@ import org.springframework.kafka.core.KafkaTemplate;
 public class EventPublisher {
   private static final long ACK_SECONDS = 5;
   private final KafkaTemplate<String, String> kafka;
+  private final TopicNames topics;
 
-  public EventPublisher(KafkaTemplate<String, String> kafka) {
+  public EventPublisher(KafkaTemplate<String, String> kafka, TopicNames topics) {
     this.kafka = kafka;
+    this.topics = topics;
   }
 
   public void publish(List<TestCaseEvent> events) {
@@ -37,7 +39,7 @@ public class EventPublisher {
             .map(
                 e -> {
                   ProducerRecord<String, String> record =
-                      new ProducerRecord<>(Topics.EVENTS, e.testId(), e.body());
+                      new ProducerRecord<>(topics.events(), e.testId(), e.body());
                   record.headers().add(EventHeaders.EVENT_ID, bytes(e.id()));
                   record.headers().add(EventHeaders.ORG, bytes(e.org()));
                   record.headers().add(EventHeaders.TYPE, bytes(e.type()));

@@ -15,10 +15,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -66,7 +68,8 @@ public class Ingestion {
   /**
    * What the client is told: the upload's id, how many test cases it kept, how many it skipped with
    * a line naming each of the first {@value UploadLimits#NAMED_SKIPS}, and how many test ids
-   * several of its files reported, the first {@value MergedResult#NAMED_COLLISIONS} named.
+   * several of its files reported, the first {@value MergedResult#NAMED_COLLISIONS} named, and the
+   * outage it reads as, if it does ({@link Outage}: null when not).
    */
   public record Written(
       String uploadId,
@@ -74,7 +77,34 @@ public class Ingestion {
       int skippedCount,
       List<String> skipped,
       int collisions,
-      List<String> colliding) {}
+      List<String> colliding,
+      Outage outage,
+      OtherConfigurations otherConfigurations) {}
+
+  /**
+   * Test cases of the upload that already ran on its commit in another configuration (another job
+   * of a CI matrix that uploads its own report without a {@code variant}): never read as a retry,
+   * and said so, with the advice to give each configuration its variant.
+   */
+  public record OtherConfigurations(int testCases, String message) {
+    static OtherConfigurations of(Map<String, String> others, String configuration) {
+      if (others.isEmpty()) {
+        return null;
+      }
+      return new OtherConfigurations(
+          others.size(),
+          others.size()
+              + " test cases also ran on this commit as "
+              + others.values().iterator().next()
+              + " in another upload (this one: "
+              + configuration
+              + "): two configurations, never a retry of each other; give each job its own"
+              + " variant to list them as tests of their own");
+    }
+  }
+
+  /** What classifying an upload found: its outage, and its tests run in other configurations. */
+  private record Classification(Optional<Outage> outage, OtherConfigurations others) {}
 
   /**
    * Writes the upload once the repository's earlier uploads in this instance are written (waiting
@@ -101,25 +131,16 @@ public class Ingestion {
     MergedResult.Merged upload =
         MergedResult.merge(
             reports,
-            report -> report.variant() != null ? report.variant() : form.variant(),
+            form::variantOf,
             (variant, r) ->
-                TestIdentity.of(
-                        repo.host(),
-                        repo.owner(),
-                        repo.name(),
-                        r.filePath(),
-                        r.classname(),
-                        r.parent(),
-                        r.name(),
-                        variant)
-                    .toString());
+                identity(repo).of(r.filePath(), r.classname(), r.parent(), r.name(), variant));
     List<MergedResult> merged = upload.results();
     Instant commitKnown =
         git.commitTime(org, repo, form.commitSha())
             .or(
                 () ->
                     reports.stream()
-                        .map(ParsedReport::started)
+                        .map(form::started)
                         .filter(java.util.Objects::nonNull)
                         .min(Instant::compareTo))
             .orElse(null);
@@ -131,6 +152,7 @@ public class Ingestion {
             form,
             testCases,
             commitKnown,
+            configuration(reports),
             clock.instant());
     Instant at = begun.at();
     for (int i = 0; i < merged.size(); i += BATCH) {
@@ -143,13 +165,14 @@ public class Ingestion {
           at);
     }
     RepoSettings repoSettings = settings.get(org, repo);
-    TargetBranch target = repoSettings.target(git.defaultBranch(org, repo));
+    TargetBranch target = settings.target(org, repo, repoSettings, git.defaultBranch(org, repo));
     String newOwners = targetOwners(org, form, target, codeowners);
     if (newOwners != null && !newOwners.equals(repoSettings.codeowners())) {
       settings.codeowners(org, repo, newOwners);
       repoSettings = settings.get(org, repo);
     }
-    classifyAll(org, form, uploadId, merged, begun, repoSettings, target);
+    Classification classified =
+        classifyAll(org, form, uploadId, merged, begun, repoSettings, target);
     List<String> named =
         reports.stream()
             .flatMap(r -> r.skipped().named().stream())
@@ -161,7 +184,9 @@ public class Ingestion {
         reports.stream().mapToInt(r -> r.skipped().count()).sum(),
         named,
         upload.collisions(),
-        upload.named());
+        upload.named(),
+        classified.outage().orElse(null),
+        classified.others());
   }
 
   /**
@@ -173,7 +198,7 @@ public class Ingestion {
     String org = upload.org();
     Repo repo = upload.form().repo();
     RepoSettings repoSettings = settings.get(org, repo);
-    TargetBranch target = repoSettings.target(git.defaultBranch(org, repo));
+    TargetBranch target = settings.target(org, repo, repoSettings, git.defaultBranch(org, repo));
     classifyAll(
         org,
         upload.form(),
@@ -184,7 +209,8 @@ public class Ingestion {
         target);
   }
 
-  private void classifyAll(
+  /** Classifies the upload's runs. */
+  private Classification classifyAll(
       String org,
       UploadForm form,
       String uploadId,
@@ -193,18 +219,23 @@ public class Ingestion {
       RepoSettings repoSettings,
       TargetBranch target) {
     Codeowners owners = settings.parsed(org, repoSettings);
-    for (int i = 0; i < merged.size(); i += BATCH) {
+    Optional<Outage> outage = Outage.of(merged.stream().map(MergedResult::outcome).toList());
+    Map<String, String> others = new java.util.concurrent.ConcurrentHashMap<>();
+    List<MergedResult> judged = new ArrayList<>(merged);
+    judged.addAll(
+        SetupRuns.passes(merged, identity(form.repo()), ids -> writes.existing(org, ids)));
+    for (int i = 0; i < judged.size(); i += BATCH) {
       classify(
           org,
           form,
           uploadId,
-          merged.subList(i, Math.min(merged.size(), i + BATCH)),
-          begun.at(),
-          begun.commitAt(),
-          repoSettings,
-          target,
-          owners);
+          judged.subList(i, Math.min(judged.size(), i + BATCH)),
+          outage,
+          begun,
+          new Classified(repoSettings, target, owners, others));
     }
+    Classification classification =
+        new Classification(outage, OtherConfigurations.of(others, begun.configuration()));
     try {
       writes.announceResults(
           org,
@@ -214,27 +245,98 @@ public class Ingestion {
           merged.stream()
               .filter(r -> r.outcome() == Outcome.FAILED)
               .map(MergedResult::testId)
-              .toList());
+              .toList(),
+          target);
     } catch (KafkaException e) {
       // the upload is stored and classified; left unfinished, the sweep announces it later
       log.warn(
           "upload {} is stored; announcing it waits for the broker: {}", uploadId, e.toString());
-      return;
+      return classification;
     }
     uploads.done(org, uploadId);
+    return classification;
   }
+
+  /**
+   * Where the upload's tests ran by its reports' properties: the one configuration they name, else
+   * null (none named, or several: files of one upload are told apart by their variants).
+   */
+  static String configuration(List<ParsedReport> reports) {
+    List<String> named =
+        reports.stream()
+            .map(ParsedReport::configuration)
+            .filter(java.util.Objects::nonNull)
+            .distinct()
+            .limit(2)
+            .toList();
+    return named.size() == 1 ? named.get(0) : null;
+  }
+
+  /**
+   * Notes {@code run}'s test when its history holds a run of the commit in another configuration.
+   */
+  private static void noteOtherConfiguration(
+      TestCase before, RecentRun run, Map<String, String> others) {
+    if (before == null || run.configuration() == null) {
+      return;
+    }
+    before.runs().stream()
+        .filter(o -> java.util.Objects.equals(o.commitSha(), run.commitSha()))
+        .map(RecentRun::configuration)
+        .filter(c -> c != null && !c.equals(run.configuration()))
+        .findFirst()
+        .ifPresent(c -> others.put(before.testId(), c));
+  }
+
+  /** The ids of the upload's test cases {@code rename} names (as {@link #write} makes them). */
+  static List<String> testIds(UploadForm form, List<ParsedReport> parsed, Rename rename) {
+    SetupRuns.Identity identity = identity(form.repo());
+    return parsed.stream()
+        .map(form::located)
+        .flatMap(
+            report ->
+                report.results().stream()
+                    .filter(rename::names)
+                    .map(
+                        r ->
+                            identity.of(
+                                r.filePath(),
+                                r.classname(),
+                                r.parent(),
+                                r.name(),
+                                form.variantOf(report))))
+        .distinct()
+        .toList();
+  }
+
+  /** How the test ids of {@code repo}'s test cases are made. */
+  private static SetupRuns.Identity identity(Repo repo) {
+    return (filePath, classname, parent, name, variant) ->
+        TestIdentity.of(
+                repo.host(), repo.owner(), repo.name(), filePath, classname, parent, name, variant)
+            .toString();
+  }
+
+  /**
+   * What classifying an upload's runs reads of its repository, and where it notes its tests that
+   * ran on the commit in another configuration (test id to that configuration).
+   */
+  private record Classified(
+      RepoSettings settings,
+      TargetBranch target,
+      Codeowners owners,
+      Map<String, String> otherConfigurations) {}
 
   private void classify(
       String org,
       UploadForm form,
       String uploadId,
       List<MergedResult> batch,
-      Instant at,
-      Instant commitAt,
-      RepoSettings repoSettings,
-      TargetBranch target,
-      Codeowners owners) {
+      Optional<Outage> outage,
+      UploadStore.Begun begun,
+      Classified with) {
     Repo repo = form.repo();
+    Instant at = begun.at();
     Map<String, UnaryOperator<TestCase>> changes = new LinkedHashMap<>();
     for (MergedResult r : batch) {
       RecentRun run =
@@ -243,30 +345,35 @@ public class Ingestion {
               form.commitSha(),
               form.branch(),
               form.prNumber(),
-              r.outcome(),
+              Outage.inHistory(r.outcome(), outage),
               at,
-              commitAt);
+              begun.commitAt(),
+              begun.configuration());
       changes.put(
           r.testId(),
-          before ->
-              new TestCase(
-                  org,
-                  repo.key(),
-                  r.testId(),
-                  r.name(),
-                  r.classname(),
-                  r.parent(),
-                  r.filePath(),
-                  r.variant(),
-                  null, // classified by the writer
-                  RunHistory.add(before == null ? List.of() : before.runs(), run, target, at),
-                  before == null ? QuarantineSetting.UNSPECIFIED : before.quarantine(),
-                  before == null ? 0 : before.quarantineVersion(),
-                  before == null ? null : before.ticketUrl(),
-                  before == null ? 0 : before.version()));
+          before -> {
+            noteOtherConfiguration(before, run, with.otherConfigurations());
+            return new TestCase(
+                org,
+                repo.key(),
+                r.testId(),
+                r.name(),
+                r.classname(),
+                r.parent(),
+                form.storedPath(r.filePath(), r.classname(), r.parent()),
+                r.variant(),
+                null, // classified by the writer
+                RunHistory.add(before == null ? List.of() : before.runs(), run, with.target(), at),
+                before == null ? QuarantineSetting.UNSPECIFIED : before.quarantine(),
+                before == null ? 0 : before.quarantineVersion(),
+                before == null ? null : before.ticketUrl(),
+                before == null ? 0 : before.version());
+          });
     }
     writes.write(
-        new StatusWrites.Writer(org, repo, repoSettings, target, owners, uploadId, at), changes);
+        new StatusWrites.Writer(
+            org, repo, with.settings(), with.target(), with.owners(), uploadId, at),
+        changes);
   }
 
   /**
@@ -304,6 +411,10 @@ public class Ingestion {
       }
       if (form.pathPrefix() != null) { // an upload without a prefix keeps its id
         sha.update(form.pathPrefix().getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      if (form.timeZone() != null) { // nor one without a time zone
+        sha.update(form.timeZone().getId().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
       }
       for (ParsedReport report : reports) {

@@ -110,6 +110,8 @@ public final class JunitXmlParser {
                   fileName, line, xml, suites.isEmpty() ? null : suites.peek(), limits);
         } else if (current != null) {
           current.child(name, xml);
+        } else if (name.equals("property") && open.contains("properties")) {
+          limits.suiteProperty(attribute(xml, "name", null), attribute(xml, "value", null));
         } else if (isSuiteFailure(name, open)) {
           limits.testCase(fileName, line);
           current = TestCaseBuilder.suite(suites.peek(), fileName);

@@ -54,6 +54,8 @@ public record MergedResult(
         if (earlier == null) {
           byId.put(r.testId(), r);
           fileOf.put(r.testId(), report.fileName());
+        } else if (isAttempt(report.fileName()) || isAttempt(fileOf.get(r.testId()))) {
+          byId.put(r.testId(), earlier.retried(r)); // Bazel's attempts of one run
         } else {
           byId.put(r.testId(), earlier.collided(r));
           collided.putIfAbsent(
@@ -67,6 +69,19 @@ public record MergedResult(
         collided.size(),
         collided.values().stream().limit(NAMED_COLLISIONS).toList());
   }
+
+  /**
+   * Whether {@code fileName} is one of Bazel's earlier attempts of a test target ({@code
+   * --flaky_test_attempts} writes {@code test_attempts/attempt_N.xml} beside the last attempt's
+   * {@code test.xml}): its results are attempts of the same run, so a failure there and a pass in
+   * {@code test.xml} is a pass on retry, not two configurations (which stored it failed).
+   */
+  static boolean isAttempt(String fileName) {
+    return fileName != null && ATTEMPT.matcher(fileName).matches();
+  }
+
+  private static final java.util.regex.Pattern ATTEMPT =
+      java.util.regex.Pattern.compile("(?:.*[/\\\\])?attempt_\\d+\\.xml");
 
   private static MergedResult of(String testId, String variant, TestCaseResult r) {
     return new MergedResult(

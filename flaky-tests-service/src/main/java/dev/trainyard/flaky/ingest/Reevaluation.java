@@ -149,7 +149,8 @@ public class Reevaluation {
       String[] parts = first.repo().split("/", 3);
       Repo repo = new Repo(parts[0], parts[1], parts[2]);
       RepoSettings repoSettings = settings.get(first.org(), repo);
-      TargetBranch target = repoSettings.target(git.defaultBranch(first.org(), repo));
+      TargetBranch target =
+          settings.target(first.org(), repo, repoSettings, git.defaultBranch(first.org(), repo));
       Map<String, UnaryOperator<TestCase>> changes = new LinkedHashMap<>();
       for (TestCase tc : group) {
         changes.put(

@@ -111,7 +111,14 @@ public final class ReportReader {
       List<TestCaseResult> results = PARSER.parse(name, in, limits);
       in.transferTo(OutputStream.nullOutputStream()); // the digest covers every byte
       return new ParsedReport(
-          name, variant, sha.digest(), results, limits.takeSkipped(), limits.takeStarted());
+          name,
+          variant,
+          sha.digest(),
+          results,
+          limits.takeSkipped(),
+          limits.takeStarted(),
+          limits.takeStartedLocal(),
+          limits.takeConfiguration());
     } catch (MalformedReportException e) {
       throw ApiException.badRequest(e.getMessage());
     }

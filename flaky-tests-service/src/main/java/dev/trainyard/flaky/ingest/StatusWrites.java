@@ -3,12 +3,15 @@ package dev.trainyard.flaky.ingest;
 import dev.trainyard.common.event.TestResultsEvent;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.flaky.cases.QuarantineSetting;
+import dev.trainyard.flaky.cases.RecentRun;
 import dev.trainyard.flaky.cases.RunHistory;
 import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.cases.TestCaseJson;
 import dev.trainyard.flaky.cases.TestCaseStore;
 import dev.trainyard.flaky.classify.Classifier;
 import dev.trainyard.flaky.classify.Health;
+import dev.trainyard.flaky.classify.Observation;
 import dev.trainyard.flaky.classify.Status;
 import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.events.EventPublisher;
@@ -36,6 +39,11 @@ import java.util.function.UnaryOperator;
  * started from and the new status, so whoever publishes it gives subscribers the same event.
  */
 public class StatusWrites {
+  /** The most pull requests named for one excused test, and the most excused tests listed. */
+  static final int MAX_PRS = 20;
+
+  static final int MAX_EXCUSED = 1000;
+
   /** Rounds of reading again before the upload is answered 503 (it can be sent again). */
   static final int ATTEMPTS = 20;
 
@@ -122,16 +130,51 @@ public class StatusWrites {
    * worker reads it to forgive a red run that failed only on such tests (SCHEDULING.md "Flake-aware
    * failures").
    */
+  /** Which of {@code testIds} are the organization's stored test cases. */
+  public Set<String> existing(String org, Set<String> testIds) {
+    return cases.existing(org, testIds);
+  }
+
+  /**
+   * Publishes what the upload says of its failed tests: how many are neither quarantined by hand
+   * nor flaky by evidence from outside the upload's own pull request, commit and branch; and, for
+   * each failed test excused only by flakes seen on pull requests, those pull requests' numbers. A
+   * merge queue's run is not excused by the flakes of its own PRs (the worker knows which they
+   * are): a PR that makes a test fail half the time marks it flaky through its own re-run, and that
+   * never excuses its own failure.
+   */
   public void announceResults(
-      String org, RepoSettings settings, UploadForm form, String uploadId, List<String> failed) {
+      String org,
+      RepoSettings settings,
+      UploadForm form,
+      String uploadId,
+      List<String> failed,
+      TargetBranch target) {
     Map<String, TestCase> known = cases.find(org, failed);
+    Instant now = clock.instant();
     int unexcused = 0;
+    List<List<Long>> excusedByPrs = new ArrayList<>();
     for (String testId : failed) {
       TestCase tc = known.get(testId);
-      boolean excused =
+      if (tc != null && tc.quarantine() == QuarantineSetting.ALWAYS_QUARANTINE) {
+        continue; // quarantined by hand: excused whoever's evidence
+      }
+      List<Observation> flakes =
           tc != null
-              && (tc.quarantined(settings.autoQuarantine()) || tc.status().value() == Health.FLAKY);
-      unexcused += excused ? 0 : 1;
+                  && (tc.quarantined(settings.autoQuarantine())
+                      || tc.status().value() == Health.FLAKY)
+              ? Classifier.flakes(outside(tc, form), target, now)
+              : List.of();
+      if (flakes.isEmpty()) {
+        unexcused++;
+      } else if (flakes.stream().allMatch(f -> f.prNumber() != null)) {
+        if (excusedByPrs.size() == MAX_EXCUSED) {
+          unexcused++; // past what an event lists: not excused
+          continue;
+        }
+        excusedByPrs.add(
+            flakes.stream().map(Observation::prNumber).distinct().sorted().limit(MAX_PRS).toList());
+      }
     }
     Repo repo = form.repo();
     TestResultsEvent body =
@@ -143,6 +186,7 @@ public class StatusWrites {
             uploadId,
             failed.size(),
             unexcused,
+            excusedByPrs,
             clock.instant());
     events.publish(
         List.of(
@@ -152,6 +196,16 @@ public class StatusWrites {
                 TestResultsEvent.TYPE,
                 repo.key(),
                 Json.mapper().writeValueAsString(body))));
+  }
+
+  /** The runs of {@code tc} that are not the upload's own (see {@link #announceResults}). */
+  private static List<Observation> outside(TestCase tc, UploadForm form) {
+    return tc.runs().stream()
+        .filter(r -> r.prNumber() == null || !r.prNumber().equals(form.prNumber()))
+        .filter(r -> !java.util.Objects.equals(r.commitSha(), form.commitSha()))
+        .filter(r -> form.prNumber() == null || !form.branch().equals(r.branch()))
+        .map(RecentRun::observation)
+        .toList();
   }
 
   /** The write of {@code changed} classified, one version after {@code before}; null: no change. */

@@ -125,7 +125,7 @@ final class TestCaseBuilder {
     return new TestCaseResult(
         parent,
         classname,
-        name,
+        VolatileValues.normalised(name),
         filePath,
         outcome,
         durationMillis,

@@ -6,6 +6,8 @@ import dev.trainyard.flaky.http.JsonBody;
 import dev.trainyard.flaky.owners.SourcePath;
 import dev.trainyard.flaky.repo.Repo;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,7 @@ import reactor.core.publisher.Mono;
  * commitSha}, {@code branch}, optional {@code prNumber}, {@code variant}, {@code jobUrl}, and
  * {@code uploadId} (a UUID the client may give so a retried upload is recognised; otherwise the id
  * is derived from the upload's content), {@code pathPrefix} (the directory the reports' paths are
- * relative to).
+ * relative to), {@code timeZone} (the runner's: where a report's timestamp without a zone is).
  */
 public record UploadForm(
     Repo repo,
@@ -37,15 +39,26 @@ public record UploadForm(
     String variant,
     String jobUrl,
     String uploadId,
-    String pathPrefix) {
+    String pathPrefix,
+    ZoneId timeZone) {
+
   private static final int MAX_URL = 2048;
   private static final int MAX_PREFIX = 1024;
+  private static final int MAX_ZONE = 64;
   private static final long MAX_UINT32 = 4_294_967_295L;
 
   /** The form's fields, which clients send as form fields or as parts of their own type. */
   private static final List<String> FIELDS =
       List.of(
-          "repo", "commitSha", "branch", "prNumber", "variant", "jobUrl", "uploadId", "pathPrefix");
+          "repo",
+          "commitSha",
+          "branch",
+          "prNumber",
+          "variant",
+          "jobUrl",
+          "uploadId",
+          "pathPrefix",
+          "timeZone");
 
   /** Bytes a field's value may hold, however it is sent; past it, a 413. */
   static final int MAX_FIELD_BYTES = 64 * 1024;
@@ -65,7 +78,7 @@ public record UploadForm(
   }
 
   /** The text of the field {@code name}: a form field or a part of its own type, never a file. */
-  private static Mono<String> field(String name, Part part) {
+  static Mono<String> field(String name, Part part) {
     if (part instanceof FilePart) {
       return Mono.error(ApiException.badRequest(name + " must be a form field, not a file"));
     }
@@ -155,7 +168,36 @@ public record UploadForm(
                 })
             .orElse(null);
     String pathPrefix = pathPrefix(field.apply("pathPrefix").orElse(""));
-    return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId, pathPrefix);
+    ZoneId timeZone =
+        field.apply("timeZone").filter(z -> !z.isEmpty()).map(UploadForm::zone).orElse(null);
+    return new UploadForm(repo, sha, branch, pr, variant, jobUrl, uploadId, pathPrefix, timeZone);
+  }
+
+  /** {@code value} as a time zone: an IANA name or an offset, else a 400. */
+  static ZoneId zone(String value) {
+    try {
+      if (value.length() <= MAX_ZONE) {
+        return ZoneId.of(value);
+      }
+    } catch (java.time.DateTimeException e) {
+      // refused below
+    }
+    throw ApiException.badRequest(
+        "timeZone must be an IANA time zone (Europe/Berlin) or an offset (+01:00, Z)");
+  }
+
+  /**
+   * When a report started: its timestamp with a zone; else its timestamp without one (the runner's
+   * local time) in the upload's {@code timeZone}; null when the upload names none (it was read as
+   * UTC before, which put the runs of a runner east of Greenwich later than they were).
+   */
+  Instant started(ParsedReport report) {
+    if (report.started() != null) {
+      return report.started();
+    }
+    return report.startedLocal() == null || timeZone == null
+        ? null
+        : report.startedLocal().atZone(timeZone).toInstant();
   }
 
   /**
@@ -209,7 +251,31 @@ public record UploadForm(
                                 : r.filePath())))
             .toList(),
         report.skipped(),
-        report.started());
+        report.started(),
+        report.startedLocal(),
+        report.configuration());
+  }
+
+  /**
+   * The variant of {@code report}'s test cases: its own ({@code file:<variant>}), else the
+   * upload's.
+   */
+  String variantOf(ParsedReport report) {
+    return report.variant() != null ? report.variant() : variant;
+  }
+
+  /**
+   * The file path kept with a test case: the one its report gave (put in place by {@link
+   * #located}), else, in an upload with a {@code pathPrefix}, the Java class's or Python module's
+   * path under that prefix, so CODEOWNERS rules of a monorepo's package reach Surefire, Gradle and
+   * pytest xunit2 tests too. The test's id is made before, from what the report gave: it does not
+   * change.
+   */
+  String storedPath(String filePath, String classname, String parent) {
+    if (filePath != null || pathPrefix == null) {
+      return filePath;
+    }
+    return repositoryPath(SourcePath.ofClass(classname, parent));
   }
 
   private String repositoryPath(String path) {

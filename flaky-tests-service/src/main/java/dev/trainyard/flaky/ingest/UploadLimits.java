@@ -1,9 +1,9 @@
 package dev.trainyard.flaky.ingest;
 
+import dev.trainyard.common.json.StrictJson;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,29 +102,90 @@ public final class UploadLimits {
    * zone (pytest, gotestsum) or without one (Surefire, jest-junit: taken as UTC, what CI runners
    * use). One that does not parse is ignored: it only orders runs, it never refuses a report.
    */
+  private LocalDateTime startedLocal;
+
+  private final java.util.TreeMap<String, String> configuration = new java.util.TreeMap<>();
+
+  /**
+   * The suite properties that say where a report's tests ran — a JVM's version, an interpreter's,
+   * an operating system and architecture — and so tell a CI matrix's jobs apart. Anything else a
+   * producer writes there (paths, hostnames, timestamps, the command line) changes from run to run
+   * of one configuration and is not read.
+   */
+  static final java.util.Set<String> CONFIGURATION_PROPERTIES =
+      java.util.Set.of(
+          "java.version",
+          "java.specification.version",
+          "os.name",
+          "os.arch",
+          "python",
+          "python_version",
+          "Python",
+          "python.version",
+          "node.version",
+          "node_version",
+          "go.version",
+          "platform");
+
+  /** A property of the suite being read ({@code <properties><property name value/>}). */
+  void suiteProperty(String name, String value) {
+    if (name != null
+        && value != null
+        && CONFIGURATION_PROPERTIES.contains(name)
+        && value.length() <= StrictJson.MAX_NAME) {
+      configuration.putIfAbsent(name, value.strip());
+    }
+  }
+
+  /**
+   * Where the file's tests ran by its suite properties, as {@code name=value} pairs in name order
+   * ({@code java.specification.version=17, os.name=Linux}); null when none said. Taken once per
+   * file.
+   */
+  String takeConfiguration() {
+    if (configuration.isEmpty()) {
+      return null;
+    }
+    StringBuilder out = new StringBuilder();
+    configuration.forEach(
+        (k, v) -> out.append(out.isEmpty() ? "" : ", ").append(k).append('=').append(v));
+    configuration.clear();
+    return out.toString();
+  }
+
   void suiteStarted(String timestamp) {
     if (timestamp == null || timestamp.isBlank()) {
       return;
     }
-    Instant at;
     try {
-      at = OffsetDateTime.parse(timestamp.strip()).toInstant();
+      Instant at = OffsetDateTime.parse(timestamp.strip()).toInstant();
+      if (started == null || at.isBefore(started)) {
+        started = at;
+      }
     } catch (DateTimeParseException withoutZone) {
       try {
-        at = LocalDateTime.parse(timestamp.strip()).toInstant(ZoneOffset.UTC);
+        // Surefire, pytest and most producers write the runner's local time without a zone
+        LocalDateTime at = LocalDateTime.parse(timestamp.strip());
+        if (startedLocal == null || at.isBefore(startedLocal)) {
+          startedLocal = at;
+        }
       } catch (DateTimeParseException e) {
-        return;
+        // not a time: the upload's own time orders the run
       }
-    }
-    if (started == null || at.isBefore(started)) {
-      started = at;
     }
   }
 
-  /** The earliest suite start of the file read since the last call; null when none said. */
+  /** The earliest suite start with a zone of the file read since the last call; null: none. */
   Instant takeStarted() {
     Instant taken = started;
     started = null;
+    return taken;
+  }
+
+  /** The earliest suite start without a zone since the last call; null: none. */
+  LocalDateTime takeStartedLocal() {
+    LocalDateTime taken = startedLocal;
+    startedLocal = null;
     return taken;
   }
 

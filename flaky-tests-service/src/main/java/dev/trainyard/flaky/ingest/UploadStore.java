@@ -41,6 +41,7 @@ public class UploadStore {
       UploadForm form,
       int testCases,
       Instant commitAt,
+      String configuration,
       Instant now) {
     Document doc =
         mongo
@@ -59,6 +60,7 @@ public class UploadStore {
                     Updates.setOnInsert("at", Date.from(now)),
                     Updates.setOnInsert("content", content),
                     Updates.setOnInsert("commitAt", commitAt == null ? null : Date.from(commitAt)),
+                    Updates.setOnInsert("configuration", configuration),
                     Updates.setOnInsert("state", "writing")),
                 new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
     String recorded = doc.getString("content");
@@ -73,13 +75,17 @@ public class UploadStore {
     return begun(doc);
   }
 
-  /** When an upload was first recorded, and where its commit stands (its time when unknown). */
-  public record Begun(Instant at, Instant commitAt) {}
+  /**
+   * When an upload was first recorded, where its commit stands (its time when unknown), and where
+   * its tests ran by its reports (null: they did not say, or said several things).
+   */
+  public record Begun(Instant at, Instant commitAt, String configuration) {}
 
   private static Begun begun(Document doc) {
     Instant at = doc.getDate("at").toInstant();
     Date commitAt = doc.getDate("commitAt");
-    return new Begun(at, commitAt == null ? at : commitAt.toInstant());
+    return new Begun(
+        at, commitAt == null ? at : commitAt.toInstant(), doc.getString("configuration"));
   }
 
   /** An upload still being written whose writer started before {@code before}: it stopped. */
@@ -106,6 +112,7 @@ public class UploadStore {
               doc.getString("variant"),
               doc.getString("jobUrl"),
               uploadId,
+              null,
               null);
       found.add(new Unfinished(org, uploadId, form, begun(doc)));
     }

@@ -31,6 +31,8 @@ public final class SourcePath {
       Pattern.compile("[^\\s]*/?[^\\s/]+\\.(?:[jt]sx?|mjs|cjs|py|go|rb|java|kt|cs|php|rs)");
   private static final Pattern GO_IMPORT = Pattern.compile("[a-z0-9.-]+\\.[a-z]+(/[\\w.~-]+)+");
 
+  private static final String JAVA_TESTS = "src/test/java/";
+
   private SourcePath() {}
 
   /**
@@ -50,11 +52,34 @@ public final class SourcePath {
     if (GO_IMPORT.matcher(classname).matches()) {
       return goPackage(classname, repoName);
     }
-    if (!DOTTED.matcher(classname).matches()) {
+    return ofClass(classname, parent);
+  }
+
+  /**
+   * The path a Java class or Python module names, relative to where its build runs (a monorepo's
+   * package: the upload's {@code pathPrefix} goes before it); null for anything else.
+   */
+  public static String ofClass(String classname, String parent) {
+    if (classname == null || !DOTTED.matcher(classname).matches()) {
       return null;
     }
     List<String> segments = Arrays.asList(classname.split("\\."));
     return python(segments, parent) ? pythonModule(segments) : javaClass(segments);
+  }
+
+  /**
+   * The Kotlin source a Java-layout path also stands for ({@code src/test/kotlin/…/X.kt}: the class
+   * name does not say which language wrote it); null for any other path.
+   */
+  public static String kotlin(String path) {
+    int at = path == null ? -1 : path.lastIndexOf(JAVA_TESTS);
+    if (at < 0 || !path.endsWith(".java")) {
+      return null;
+    }
+    return path.substring(0, at)
+        + "src/test/kotlin/"
+        + path.substring(at + JAVA_TESTS.length(), path.length() - ".java".length())
+        + ".kt";
   }
 
   /** Whether a suite's name is a source file's path (jest-junit's {@code {filepath}}). */
@@ -109,10 +134,6 @@ public final class SourcePath {
             .anyMatch(s -> !s.equals(s.toLowerCase(Locale.ROOT)))) {
       return null; // not a package and a class
     }
-    return "src/test/java/"
-        + String.join("/", segments.subList(0, end - 1))
-        + "/"
-        + outer
-        + ".java";
+    return JAVA_TESTS + String.join("/", segments.subList(0, end - 1)) + "/" + outer + ".java";
   }
 }

@@ -131,7 +131,8 @@ public class QuarantineHandler {
    * process dies in between, the next {@code set-quarantine-setting} of the test — the client's
    * retry — publishes it first, and subscribers receive that id once.
    */
-  void change(String org, Repo repo, TestCase before, QuarantineSetting setting, String reason) {
+  public void change(
+      String org, Repo repo, TestCase before, QuarantineSetting setting, String reason) {
     String testId = before.testId();
     cases.pendingEvent(org, testId).ifPresent(pending -> publish(org, testId, pending));
     if (before.quarantine() == setting) {

@@ -15,19 +15,27 @@ import java.util.Optional;
  */
 public record RepoSettings(
     String repoKey, String targetBranch, boolean autoQuarantine, String codeowners) {
+  /** A path no rule names but a catch-all ({@code *}). */
+  private static final String NOWHERE = "\u0000/\u0000";
+
   public static RepoSettings defaults(Repo repo) {
     return new RepoSettings(repo.key(), null, false, null);
   }
 
   /**
    * The target branch: the setting, else {@code hostDefault} (the repository's default branch as
-   * the source host has it, when known), else the conventional names.
+   * the git adapter's copy has it, when it holds one) and the target branches of the organization's
+   * merge queues on the repository, else the conventional names.
    */
-  public TargetBranch target(Optional<String> hostDefault) {
+  public TargetBranch target(Optional<String> hostDefault, List<String> queueTargets) {
     if (targetBranch != null) {
       return TargetBranch.of(targetBranch);
     }
-    return hostDefault.map(TargetBranch::of).orElseGet(TargetBranch::conventional);
+    List<String> names =
+        java.util.stream.Stream.concat(hostDefault.stream(), queueTargets.stream())
+            .distinct()
+            .toList();
+    return names.isEmpty() ? TargetBranch.conventional() : new TargetBranch(names);
   }
 
   /**
@@ -40,6 +48,16 @@ public record RepoSettings(
     }
     String repoName = repoKey.substring(repoKey.lastIndexOf('/') + 1);
     String path = SourcePath.of(tc.filePath(), tc.classname(), tc.parent(), repoName);
-    return path == null ? List.of() : parsed.owners(path);
+    if (path == null) {
+      return List.of();
+    }
+    List<String> owners = parsed.owners(path);
+    String kotlin = SourcePath.kotlin(path);
+    if (kotlin != null && owners.equals(parsed.owners(NOWHERE))) {
+      // a class name does not say Java or Kotlin: when no rule but the catch-all names the Java
+      // source, a rule naming the Kotlin one (src/test/kotlin) decides
+      return parsed.owners(kotlin);
+    }
+    return owners;
   }
 }

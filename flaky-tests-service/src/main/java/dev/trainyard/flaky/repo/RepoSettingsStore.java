@@ -2,18 +2,27 @@ package dev.trainyard.flaky.repo;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.owners.Codeowners;
 import dev.trainyard.flaky.store.FlakyCollections;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 /** {@code flaky_repo_settings}: one document per (organization, repository). */
 public class RepoSettingsStore {
+  /** The most queues whose target branches are read for one repository. */
+  static final int MAX_QUEUES = 100;
+
   private final MongoTemplate mongo;
   private final ParsedCodeowners parsed = new ParsedCodeowners(Codeowners::parse);
 
@@ -60,6 +69,32 @@ public class RepoSettingsStore {
                 Updates.set("repo", repo.key()),
                 Updates.set("codeowners", text)),
             new UpdateOptions().upsert(true));
+  }
+
+  /**
+   * The target branch of {@code repo} by its {@code settings}, {@code hostDefault} and the target
+   * branches of the organization's merge queues on it ({@link RepoSettings#target}). The queues are
+   * read from the queue worker's collection, as the gateway reads them: in a cluster no git folder
+   * is mounted here, and the branch a queue merges into is the one its tests must stay green on.
+   */
+  public TargetBranch target(
+      String org, Repo repo, RepoSettings settings, Optional<String> hostDefault) {
+    if (settings.targetBranch() != null) {
+      return settings.target(hostDefault, List.of());
+    }
+    List<String> queues = new ArrayList<>();
+    mongo
+        .getCollection(Collections.QUEUES)
+        .find(Filters.and(Filters.regex("_id", queueIds(org, repo)), Filters.ne("view", null)))
+        .projection(Projections.include("_id"))
+        .limit(MAX_QUEUES)
+        .forEach(doc -> queues.add(QueueKey.branchOf(doc.getString("_id"))));
+    return settings.target(hostDefault, queues);
+  }
+
+  private static String queueIds(String org, Repo repo) {
+    return QueueKey.repositoryIdPattern(
+        org, new RepoRef(repo.host(), repo.owner(), repo.name()), true);
   }
 
   /** The parsed CODEOWNERS of these settings (parsed once per repository and text, cached). */

@@ -40,7 +40,16 @@ class RunCodecTest {
                 Outcome.PASSED_ON_RETRY,
                 AT,
                 AT.plusSeconds(3600)),
-            new RecentRun("u-not-a-uuid", null, "main", 0L, Outcome.SKIPPED, AT, AT));
+            new RecentRun("u-not-a-uuid", null, "main", 0L, Outcome.SKIPPED, AT, AT),
+            new RecentRun(
+                "u-configured",
+                "c0ffee",
+                "main",
+                null,
+                Outcome.FAILED_IN_OUTAGE,
+                AT,
+                AT,
+                "java.version=21, os.name=Linux"));
 
     assertThat(RunCodec.decode(RunCodec.encode(runs))).isEqualTo(runs);
   }

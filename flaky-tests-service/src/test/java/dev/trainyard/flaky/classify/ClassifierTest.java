@@ -78,6 +78,40 @@ class ClassifierTest {
     return new Observation(sha, "feature", 7L, outcome, NOW.minus(ago));
   }
 
+  /** A run on a PR's commit {@code sha} in {@code configuration}, a day ago. */
+  static Observation inConfiguration(String sha, Outcome outcome, String configuration) {
+    Instant at = NOW.minus(Duration.ofDays(1));
+    return new Observation(sha, "feature", 7L, outcome, at, at, configuration);
+  }
+
+  /** Runs on main of two configurations, the same commits, newest last, one hour apart. */
+  static List<Observation> matrixOnMain(String py310, String py311) {
+    List<Observation> runs = new ArrayList<>();
+    for (int i = 0; i < py310.length(); i++) {
+      Instant at = NOW.minus(Duration.ofHours(py310.length() - i));
+      runs.add(
+          new Observation(
+              "main-" + i, "main", null, outcome(py310.charAt(i)), at, at, "python=3.10"));
+      runs.add(
+          new Observation(
+              "main-" + i,
+              "main",
+              null,
+              outcome(py311.charAt(i)),
+              at.plusSeconds(60),
+              at,
+              "python=3.11"));
+    }
+    return runs;
+  }
+
+  /** Passes on a retry on PRs, one per age in days. */
+  static List<Observation> flakesDaysAgo(int... days) {
+    return java.util.Arrays.stream(days)
+        .mapToObj(d -> onPr("flake-" + d, Outcome.PASSED_ON_RETRY, Duration.ofDays(d)))
+        .toList();
+  }
+
   static Stream<Row> rules() {
     Status flakyBefore = new Status(Health.FLAKY, "passed on a retry once in 7 days", EARLIER);
     Status flakyOnPr =
@@ -179,40 +213,102 @@ class ClassifierTest {
             "passed on a retry once in 7 days",
             EARLIER),
         new Row(
-            "a clean recovery (10 passing runs) makes it healthy again",
+            "10 clean runs are no recovery from flaky: 14 days without a flake are",
             oldRetryThen("PPPPPPPPPP"),
             flakyBefore,
+            Health.FLAKY,
+            "passed on a retry once in 7 days",
+            EARLIER),
+        new Row(
+            "a test that flaked often recovers 14 days after its last flake",
+            plus(
+                main("PPPPPPPPPP"),
+                flakesDaysAgo(15, 16, 17, 18, 19, 20).toArray(Observation[]::new)),
+            flakyBefore,
             Health.HEALTHY,
-            "recovered: its last 10 runs on main passed",
+            "recovered: no flake in 15 days (at least 14 and three times its mean interval between"
+                + " flakes: 6 in 28 days)",
             NOW),
         new Row(
-            "recovery off the target branch: flagged in PR CI 8 days ago, then 10 clean PR runs",
+            "a rare flake needs three of its intervals: 2 in 28 days is 42 days",
+            plus(main("PPPPPPPPPP"), flakesDaysAgo(16, 20).toArray(Observation[]::new)),
+            flakyBefore,
+            Health.FLAKY,
+            "passed on a retry once in 7 days",
+            EARLIER),
+        new Row(
+            "no flake in 28 days is a recovery",
+            plus(main("PPPPPPPPPP"), flakesDaysAgo(29).toArray(Observation[]::new)),
+            flakyBefore,
+            Health.HEALTHY,
+            "recovered: no flake in 28 days",
+            NOW),
+        new Row(
+            "a failure on a PR that its commit never passed is no flake (the PR broke it)",
+            plus(
+                main("PPPPPPPPPP"),
+                onPr("x", Outcome.FAILED, Duration.ofDays(3)),
+                onPr("y", Outcome.FAILED, Duration.ofDays(2))),
+            flakyOnPr,
+            Health.HEALTHY,
+            "recovered: no flake in 28 days",
+            NOW),
+        new Row(
+            "flagged in PR CI 8 days ago and 10 clean PR runs since: still flaky",
             plus(
                 on("feature", 7L, "PPPPPPPPPP"),
                 onPr("abc", Outcome.FAILED, Duration.ofDays(8)),
                 onPr("abc", Outcome.PASSED, Duration.ofDays(8))),
             flakyOnPr,
+            Health.FLAKY,
+            "passed and failed on the same commit once in 7 days",
+            EARLIER),
+        new Row(
+            "a CI matrix's two jobs on one commit are no retry of each other",
+            plus(
+                main("PPPPP"),
+                inConfiguration("abc", Outcome.FAILED, "python=3.10"),
+                inConfiguration("abc", Outcome.PASSED, "python=3.11")),
+            null,
             Health.HEALTHY,
-            "recovered: its last 10 runs passed at the first attempt, with no flaky evidence in 7"
-                + " days",
+            "no failures in the recent runs",
             NOW),
         new Row(
-            "no recovery off the target branch while the evidence is younger than 7 days",
+            "the same job re-run on one commit is a retry",
             plus(
-                on("feature", 7L, "PPPPPPPPPP"),
-                onPr("abc", Outcome.FAILED, Duration.ofDays(6)),
-                onPr("abc", Outcome.PASSED, Duration.ofDays(6))),
-            flakyOnPr,
+                main("PPPPP"),
+                inConfiguration("abc", Outcome.FAILED, "python=3.10"),
+                inConfiguration("abc", Outcome.PASSED, "python=3.10")),
+            null,
             Health.FLAKY,
             "passed and failed on the same commit once in 7 days",
-            EARLIER),
+            NOW),
         new Row(
-            "no recovery off the target branch when one of the last 10 runs failed",
-            on("feature", 7L, "PPPPPPPPPFP"),
-            flakyOnPr,
-            Health.FLAKY,
-            "passed and failed on the same commit once in 7 days",
-            EARLIER),
+            "failing in one configuration only is broken there, the other's passes hide nothing",
+            matrixOnMain("FFFFF", "PPPPP"),
+            null,
+            Health.BROKEN,
+            "its last 5 runs on the target branch all failed (in python=3.10)",
+            NOW),
+        new Row(
+            "failures in an outage are no evidence",
+            plus(
+                main("PPPPP"),
+                onPr("abc", Outcome.FAILED_IN_OUTAGE, Duration.ofDays(1)),
+                onPr("abc", Outcome.PASSED, Duration.ofDays(1))),
+            null,
+            Health.HEALTHY,
+            "no failures in the recent runs",
+            NOW),
+        new Row(
+            "an outage in a failure streak neither breaks nor makes it",
+            plus(
+                main("PPPPPFFFFF"),
+                new Observation("o", "main", null, Outcome.FAILED_IN_OUTAGE, NOW.minusSeconds(60))),
+            null,
+            Health.BROKEN,
+            "its last 5 runs on the target branch all failed",
+            NOW),
         new Row(
             "broken then fixed: an ended failure streak is not flaky (F3 needs alternation)",
             main("FFFFFPP"),

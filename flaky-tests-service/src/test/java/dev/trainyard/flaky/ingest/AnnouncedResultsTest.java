@@ -33,7 +33,7 @@ class AnnouncedResultsTest {
   private static final Repo REPO = new Repo("github.com", "acme", "shop");
   private static final TargetBranch MAIN = TargetBranch.of("main");
   private static final UploadForm FORM =
-      new UploadForm(REPO, "c0ffee", "trainyard-merge/main/r1", null, "", null, null, null);
+      new UploadForm(REPO, "c0ffee", "trainyard-merge/main/r1", null, "", null, null, null, null);
 
   private WireStore store;
   private ReevaluationTest.RecordingBroker broker;
@@ -82,7 +82,7 @@ class AnnouncedResultsTest {
   }
 
   private TestResultsEvent announced(List<String> failed) {
-    writes.announceResults(ORG, settings, FORM, "upload-1", failed);
+    writes.announceResults(ORG, settings, FORM, "upload-1", failed, MAIN);
     assertThat(broker.published).hasSize(1);
     TestCaseEvent event = broker.published.get(0);
     assertThat(event.type()).isEqualTo(TestResultsEvent.TYPE);
@@ -116,6 +116,33 @@ class AnnouncedResultsTest {
     assertThat(real.unexcusedFailures()).as("a healthy test and an unknown one").isEqualTo(2);
   }
 
+  /**
+   * Issue 49, item 6: a PR that makes a test fail half the time marks it flaky through its own
+   * re-run. The announcement names the PRs whose flakes alone excuse a failure, so the queue does
+   * not excuse a run of those PRs; a flake on the target branch excuses anyone's.
+   */
+  @Test
+  void theAnnouncementNamesThePullRequestsWhoseFlakesAloneExcuseAFailure() {
+    ran("retried", Outcome.PASSED_ON_RETRY); // on PR 7's commit
+
+    TestResultsEvent byPr = announced(List.of("retried"));
+    assertThat(byPr.unexcusedFailures()).isZero();
+    assertThat(byPr.excusedByPrs()).containsExactly(List.of(7L));
+  }
+
+  @Test
+  void theUploadsOwnPullRequestsFlakesNeverExcuseIt() {
+    ran("retried", Outcome.PASSED_ON_RETRY); // on PR 7's commit
+    UploadForm ownPr = new UploadForm(REPO, "c0ffee", "feature", 7L, "", null, null, null, null);
+
+    writes.announceResults(ORG, settings, ownPr, "upload-1", List.of("retried"), MAIN);
+
+    TestResultsEvent event =
+        Json.mapper().readValue(broker.published.get(0).body(), TestResultsEvent.class);
+    assertThat(event.unexcusedFailures()).isEqualTo(1);
+    assertThat(event.excusedByPrs()).isEmpty();
+  }
+
   @Test
   void anUploadTheBrokerCannotTakeIsStoredAndAnnouncedByTheSweep() {
     UploadStore uploads = new UploadStore(store.mongo());
@@ -131,7 +158,14 @@ class AnnouncedResultsTest {
         List.of(new TestCaseResult(null, "a.B", "pays", null, Outcome.FAILED, 12, 1, "boom"));
     ParsedReport report =
         new ParsedReport(
-            "TEST-a.B.xml", null, new byte[32], results, UploadLimits.Skipped.NONE, null);
+            "TEST-a.B.xml",
+            null,
+            new byte[32],
+            results,
+            UploadLimits.Skipped.NONE,
+            null,
+            null,
+            null);
     broker.down = true;
 
     Ingestion.Written written = ingestion.write(ORG, FORM, List.of(report), null);

@@ -266,22 +266,56 @@ class JunitXmlParserTest {
     return xml.append("</testsuite>").toString();
   }
 
-  @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1}")
+  /**
+   * gotestsum writes a zone; pytest and jest-junit write the runner's local time without one (issue
+   * 49, item 10: it was read as UTC), which the upload's {@code timeZone} places.
+   */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}: {1} / local {2}")
   @org.junit.jupiter.params.provider.CsvSource({
-    "gotestsum.xml, 2026-11-20T10:00:00Z",
-    "pytest-xunit2.xml, 2026-11-20T10:00:00Z",
-    "jest-junit-default.xml, 2026-11-27T00:36:03Z",
-    "surefire-beforeall.xml, ",
+    "gotestsum.xml, 2026-11-20T10:00:00Z, ",
+    "pytest-xunit2.xml, , 2026-11-20T10:00:00",
+    "jest-junit-default.xml, , 2026-11-27T00:36:03",
+    "surefire-beforeall.xml, , ",
   })
-  void aReportSaysWhenItsSuitesStarted(String resource, java.time.Instant started)
-      throws Exception {
+  void aReportSaysWhenItsSuitesStarted(
+      String resource, java.time.Instant started, java.time.LocalDateTime local) throws Exception {
     UploadLimits limits = new UploadLimits();
     try (InputStream in = getClass().getResourceAsStream("/reports/" + resource)) {
       parser.parse(resource, in, limits);
     }
 
     assertThat(limits.takeStarted()).isEqualTo(started);
+    assertThat(limits.takeStartedLocal()).isEqualTo(local);
     assertThat(limits.takeStarted()).as("taken once per file").isNull();
+    assertThat(limits.takeStartedLocal()).as("taken once per file").isNull();
+  }
+
+  /**
+   * Issue 49, item 3: the suite properties that say where the tests ran tell a CI matrix's jobs
+   * apart; the ones that change from run to run of one job (user, paths, time) are not read.
+   */
+  @Test
+  void aSuitesPropertiesSayWhereItsTestsRan() throws Exception {
+    String xml =
+        """
+        <testsuite name="com.acme.SumTest">
+          <properties>
+            <property name="os.name" value="Linux"/>
+            <property name="java.version" value="21.0.5"/>
+            <property name="user.dir" value="/home/runner/work/shop"/>
+            <property name="basedir" value="/tmp/x"/>
+          </properties>
+          <testcase name="adds" classname="com.acme.SumTest"/>
+        </testsuite>
+        """;
+    UploadLimits limits = new UploadLimits();
+    parser.parse(
+        "TEST-com.acme.SumTest.xml",
+        new java.io.ByteArrayInputStream(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        limits);
+
+    assertThat(limits.takeConfiguration()).isEqualTo("java.version=21.0.5, os.name=Linux");
+    assertThat(limits.takeConfiguration()).as("taken once per file").isNull();
   }
 
   private List<TestCaseResult> parse(String resource) throws Exception {

@@ -53,6 +53,34 @@ class MergedResultTest {
     assertThat(upload.named()).containsExactly("a.B t in py311.xml and py310.xml");
   }
 
+  /**
+   * Issue 49, item 4: Bazel's {@code --flaky_test_attempts} writes the failed attempts to {@code
+   * test_attempts/attempt_N.xml} and the last to {@code test.xml}; uploaded together, a pass on the
+   * retry was stored failed (two files: two configurations).
+   */
+  @ParameterizedTest(name = "{0}: {1} then {2} in test.xml = {3}")
+  @CsvSource({
+    "attempt_1.xml, FAILED, PASSED, PASSED_ON_RETRY",
+    "test_attempts/attempt_2.xml, FAILED, FAILED, FAILED",
+    "pkg\\test_attempts\\attempt_1.xml, FAILED, PASSED, PASSED_ON_RETRY",
+    "attempt_1.xml, PASSED, PASSED, PASSED"
+  })
+  void bazelsAttemptFilesAreAttemptsOfOneRun(
+      String attempt, Outcome first, Outcome last, Outcome merged) {
+    MergedResult.Merged upload =
+        merge(report(attempt, null, result(first)), report("test.xml", null, result(last)));
+
+    assertThat(upload.results()).extracting(MergedResult::outcome).containsExactly(merged);
+    assertThat(upload.collisions()).isZero();
+  }
+
+  @Test
+  void aFileMerelyNamedLikeAnAttemptElsewhereIsStillAnotherConfiguration() {
+    assertThat(MergedResult.isAttempt("attempt_1.xml.bak")).isFalse();
+    assertThat(MergedResult.isAttempt("my_attempt_1.xml")).isFalse();
+    assertThat(MergedResult.isAttempt("test.xml")).isFalse();
+  }
+
   @Test
   void aVariantPerFileKeepsConfigurationsApart() {
     MergedResult.Merged upload =
@@ -77,7 +105,7 @@ class MergedResultTest {
 
   private static ParsedReport report(String file, String variant, TestCaseResult... results) {
     return new ParsedReport(
-        file, variant, new byte[32], List.of(results), UploadLimits.Skipped.NONE, null);
+        file, variant, new byte[32], List.of(results), UploadLimits.Skipped.NONE, null, null, null);
   }
 
   private static TestCaseResult result(Outcome outcome) {

@@ -28,6 +28,9 @@ class OwnersPerProducerTest {
           /tests/ @acme/python
           /sum/ @acme/go
           /packages/web/ @acme/web
+          /services/ledger/src/test/java/ @acme/ledger
+          /services/billing/src/test/kotlin/ @acme/billing
+          /services/billing/tests/ @acme/billing-py
           """);
 
   @ParameterizedTest(name = "{0} (pathPrefix {2}) → {3}")
@@ -42,28 +45,31 @@ class OwnersPerProducerTest {
         "jest-junit-file.xml, shop, packages/web, @acme/web",
         "jest-junit-file.xml, shop, -, @acme/all",
         "jest-junit-default.xml, shop, packages/web, -",
+        "surefire.xml, shop, services/ledger, @acme/ledger",
+        "surefire.xml, shop, services/billing, @acme/billing",
+        "pytest-xunit2.xml, shop, services/billing, @acme/billing-py",
       })
   void everyProducersTestsHaveTheirOwners(
       String report, String repoName, String pathPrefix, String owner) throws Exception {
     Repo repo = new Repo("github.com", "acme", repoName);
-    UploadForm form = new UploadForm(repo, "abc", "main", null, "", null, null, pathPrefix);
+    UploadForm form = new UploadForm(repo, "abc", "main", null, "", null, null, pathPrefix, null);
     List<TestCaseResult> results;
     try (InputStream in = getClass().getResourceAsStream("/reports/" + report)) {
       results = new JunitXmlParser().parse(report, in);
     }
     ParsedReport located =
-        form.located(new ParsedReport(report, null, new byte[32], results, null, null));
+        form.located(new ParsedReport(report, null, new byte[32], results, null, null, null, null));
     RepoSettings settings = new RepoSettings(repo.key(), null, false, "");
 
     for (TestCaseResult r : located.results()) {
-      List<String> owners = settings.owners(CODEOWNERS, testCase(repo, r));
+      List<String> owners = settings.owners(CODEOWNERS, testCase(repo, form, r));
       assertThat(owners)
           .as(r.classname() + " " + r.name())
           .isEqualTo(owner == null ? List.of() : List.of(owner));
     }
   }
 
-  private static TestCase testCase(Repo repo, TestCaseResult r) {
+  private static TestCase testCase(Repo repo, UploadForm form, TestCaseResult r) {
     return new TestCase(
         "acme-org",
         repo.key(),
@@ -71,7 +77,7 @@ class OwnersPerProducerTest {
         r.name(),
         r.classname(),
         r.parent(),
-        r.filePath(),
+        form.storedPath(r.filePath(), r.classname(), r.parent()),
         "",
         Status.healthy(Instant.EPOCH),
         List.of(),

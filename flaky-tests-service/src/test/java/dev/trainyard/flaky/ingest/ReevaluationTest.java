@@ -43,7 +43,7 @@ class ReevaluationTest {
     boolean down;
 
     RecordingBroker() {
-      super(null);
+      super(null, null);
     }
 
     @Override
@@ -189,8 +189,8 @@ class ReevaluationTest {
   @Test
   void anUploadItsWriterLeftHalfWrittenIsFinishedFromItsRunLog() {
     // what a writer had done when it stopped: the upload recorded, its results logged
-    UploadForm form = new UploadForm(REPO, "c9", "main", null, "", null, "u-9", null);
-    uploads.begin(ORG, "u-9", "content", form, 1, null, T0);
+    UploadForm form = new UploadForm(REPO, "c9", "main", null, "", null, "u-9", null, null);
+    uploads.begin(ORG, "u-9", "content", form, 1, null, null, T0);
     results.save(
         ORG,
         REPO.key(),

@@ -29,6 +29,57 @@ class UploadFormTest {
     assertThat(UploadForm.pathPrefix(given)).isEqualTo(kept);
   }
 
+  /** Issue 49, item 10: a timestamp without a zone is the runner's local time. */
+  @ParameterizedTest(name = "{0} in {1} → {2}")
+  @CsvSource(
+      nullValues = "-",
+      value = {
+        "2026-11-20T10:00:00, Europe/Berlin, 2026-11-20T09:00:00Z",
+        "2026-11-20T10:00:00, +05:30, 2026-11-20T04:30:00Z",
+        "2026-11-20T10:00:00, Z, 2026-11-20T10:00:00Z",
+        "2026-11-20T10:00:00, -, -",
+      })
+  void aTimestampWithoutAZoneIsInTheUploadsTimeZone(String local, String zone, String started) {
+    UploadForm form =
+        new UploadForm(
+            new dev.trainyard.flaky.repo.Repo("github.com", "acme", "shop"),
+            "abc",
+            "main",
+            null,
+            "",
+            null,
+            null,
+            null,
+            zone == null ? null : UploadForm.zone(zone));
+    ParsedReport report =
+        new ParsedReport(
+            "r.xml",
+            null,
+            new byte[32],
+            java.util.List.of(),
+            UploadLimits.Skipped.NONE,
+            null,
+            java.time.LocalDateTime.parse(local),
+            null);
+
+    assertThat(form.started(report))
+        .isEqualTo(started == null ? null : java.time.Instant.parse(started));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "Mars/Olympus",
+        "+25:00",
+        "CEST-ish",
+        "Europe/Berlin/And/Then/Some/Very/Long/Name/That/Goes/On/Past/Sixty/Four"
+      })
+  void aTimeZoneNoOneKnowsIsA400(String zone) {
+    assertThatThrownBy(() -> UploadForm.zone(zone))
+        .isInstanceOf(ApiException.class)
+        .hasMessageStartingWith("timeZone must be an IANA time zone");
+  }
+
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"../other", "packages/../../etc", "/etc", "a/..", "web\u0000x", "..\\up"})
   void aPathPrefixLeavingTheRepositoryIsA400(String given) {

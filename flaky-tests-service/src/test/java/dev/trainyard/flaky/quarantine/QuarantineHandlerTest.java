@@ -47,7 +47,7 @@ class QuarantineHandlerTest {
     boolean down;
 
     RecordingBroker() {
-      super(null);
+      super(null, null);
     }
 
     @Override

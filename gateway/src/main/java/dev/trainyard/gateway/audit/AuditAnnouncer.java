@@ -3,9 +3,10 @@ package dev.trainyard.gateway.audit;
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.WebhookDocuments;
+import dev.trainyard.gateway.config.PeriodicSweep;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,14 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -40,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
  * mark that was not cleared) is delivered once.
  */
 @Component
-public class AuditAnnouncer implements SmartLifecycle {
+public class AuditAnnouncer extends PeriodicSweep {
   public static final String TYPE = "audit_event.recorded";
 
   /**
@@ -59,21 +57,24 @@ public class AuditAnnouncer implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(AuditAnnouncer.class);
 
   private final KafkaTemplate<String, String> kafka;
+  private final TopicNames topics;
   private final AuditLog auditLog;
   private final InstantSource clock;
   private final ReactiveMongoTemplate mongo;
   private final Map<String, Subscribed> subscribed = new ConcurrentHashMap<>();
-  private volatile Disposable sweeping;
 
   /** Whether an organization had an endpoint asking for audit events, and until when that holds. */
   private record Subscribed(boolean any, Instant until) {}
 
   public AuditAnnouncer(
       KafkaTemplate<String, String> kafka,
+      TopicNames topics,
       AuditLog auditLog,
       InstantSource clock,
       ReactiveMongoTemplate mongo) {
+    super(SWEEP_EVERY);
     this.kafka = kafka;
+    this.topics = topics;
     this.auditLog = auditLog;
     this.clock = clock;
     this.mongo = mongo;
@@ -127,14 +128,15 @@ public class AuditAnnouncer implements SmartLifecycle {
     body.put("timestamp", Timestamps.format(event.at()));
     body.set("audit_event", AuditHandler.item(event));
     ProducerRecord<String, String> record =
-        new ProducerRecord<>(Topics.EVENTS, event.org(), body.toString());
+        new ProducerRecord<>(topics.events(), event.org(), body.toString());
     record.headers().add(EventHeaders.EVENT_ID, bytes("audit-" + event.id()));
     record.headers().add(EventHeaders.ORG, bytes(event.org()));
     record.headers().add(EventHeaders.TYPE, bytes(TYPE));
     return Mono.fromFuture(() -> kafka.send(record)).timeout(ACK).then(auditLog.announced(event));
   }
 
-  private Mono<Void> sweep() {
+  @Override
+  protected Mono<Void> sweepOnce() {
     return auditLog
         .unannounced(clock.instant().minus(SWEEP_AFTER), SWEEP_BATCH)
         .concatMap(this::announce)
@@ -148,28 +150,5 @@ public class AuditAnnouncer implements SmartLifecycle {
 
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public void start() {
-    sweeping =
-        Flux.interval(SWEEP_EVERY, SWEEP_EVERY)
-            .onBackpressureDrop()
-            .concatMap(tick -> sweep(), 1)
-            .subscribe();
-  }
-
-  @Override
-  public void stop() {
-    Disposable running = sweeping;
-    if (running != null) {
-      running.dispose();
-    }
-    sweeping = null;
-  }
-
-  @Override
-  public boolean isRunning() {
-    return sweeping != null;
   }
 }

@@ -7,7 +7,7 @@ import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.Traces;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.idempotency.CommandIds;
@@ -42,6 +42,7 @@ import reactor.util.context.ContextView;
 public class CommandBus {
   private static final Logger log = LoggerFactory.getLogger(CommandBus.class);
   private final KafkaTemplate<String, String> kafka;
+  private final TopicNames topics;
   private final ReplyRouter replies;
   private final GatewayProperties props;
   private final Traces traces;
@@ -49,11 +50,13 @@ public class CommandBus {
 
   public CommandBus(
       KafkaTemplate<String, String> kafka,
+      TopicNames topics,
       ReplyRouter replies,
       GatewayProperties props,
       Traces traces,
       MeterRegistry meters) {
     this.kafka = kafka;
+    this.topics = topics;
     this.replies = replies;
     this.props = props;
     this.traces = traces;
@@ -100,7 +103,7 @@ public class CommandBus {
               var reply = replies.expect(correlationId);
               logged(span, key, commandId, () -> log.debug("sending {}", type));
               // send() may block for metadata while the broker is away: keep it off the event loop.
-              return Mono.fromFuture(() -> kafka.send(Topics.QUEUE_COMMANDS, key.id(), json))
+              return Mono.fromFuture(() -> kafka.send(topics.commands(), key.id(), json))
                   .subscribeOn(Schedulers.boundedElastic())
                   .then(Mono.fromFuture(reply));
             })

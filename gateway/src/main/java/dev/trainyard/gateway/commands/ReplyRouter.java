@@ -2,7 +2,7 @@ package dev.trainyard.gateway.commands;
 
 import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.json.Json;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -50,15 +50,18 @@ public class ReplyRouter implements SmartLifecycle, HealthIndicator {
 
   private final Map<String, CompletableFuture<CommandReply>> waiting = new ConcurrentHashMap<>();
   private final ConsumerFactory<String, String> consumers;
-  private final String groupId = "trainyard-gateway-" + UUID.randomUUID();
+  private final TopicNames topics;
+  private final String groupId;
   private final long start = Instant.now().toEpochMilli() - 1_000;
   private volatile KafkaMessageListenerContainer<String, String> container;
   private volatile Integer partition;
   private volatile boolean running;
   private volatile Thread discovery;
 
-  public ReplyRouter(ConsumerFactory<String, String> consumers) {
+  public ReplyRouter(ConsumerFactory<String, String> consumers, TopicNames topics) {
     this.consumers = consumers;
+    this.topics = topics;
+    this.groupId = topics.group("gateway-" + UUID.randomUUID());
   }
 
   /** Registers interest in a reply before the command is sent. */
@@ -122,7 +125,7 @@ public class ReplyRouter implements SmartLifecycle, HealthIndicator {
       while (running) {
         List<PartitionInfo> found;
         try {
-          found = consumer.partitionsFor(Topics.QUEUE_REPLIES, DISCOVERY_RETRY);
+          found = consumer.partitionsFor(topics.replies(), DISCOVERY_RETRY);
         } catch (RuntimeException e) {
           found = List.of();
         }
@@ -130,7 +133,7 @@ public class ReplyRouter implements SmartLifecycle, HealthIndicator {
           read(found.size());
           return;
         }
-        log.info("waiting for topic {} to exist", Topics.QUEUE_REPLIES);
+        log.info("waiting for topic {} to exist", topics.replies());
         Thread.sleep(DISCOVERY_RETRY.toMillis());
       }
     } catch (InterruptedException e) {
@@ -146,7 +149,7 @@ public class ReplyRouter implements SmartLifecycle, HealthIndicator {
     for (int p = 0; p < partitions; p++) {
       offsets[p] =
           new TopicPartitionOffset(
-              Topics.QUEUE_REPLIES, p, start, TopicPartitionOffset.SeekPosition.TIMESTAMP);
+              topics.replies(), p, start, TopicPartitionOffset.SeekPosition.TIMESTAMP);
     }
     ContainerProperties props = new ContainerProperties(offsets);
     props.setGroupId(groupId);

@@ -46,6 +46,17 @@ public class GatewayIndexes {
               // deliveries stored before the digest was kept have none
               new IndexOptions().unique(true).sparse(true),
               "the same signed body under another delivery id is stored once"),
+          new Declared(
+              Collections.GITHUB_DELIVERIES,
+              Indexes.ascending("pushed", "at"),
+              // only deliveries of pushes to pull requests have it
+              new IndexOptions().sparse(true),
+              "a comment command refused when its PR was pushed to after it was written"),
+          Declared.expiring(
+              dev.trainyard.gateway.scm.github.GithubRedeliveries.CLAIMS,
+              "expiresAt",
+              Duration.ZERO,
+              "a replica's claim to ask GitHub for a failed delivery again"),
           Declared.expiring(
               Sessions.COLLECTION, "expiresAt", Duration.ZERO, "a dashboard session's lifetime"),
           Declared.expiring(

@@ -51,7 +51,10 @@ public record GatewayProperties(
     rateLimitPerOrg = rateLimitPerOrg == null ? DEFAULT_RATE_LIMIT_PER_ORG : rateLimitPerOrg;
     outbound = outbound == null ? new Outbound(null) : outbound;
     git = git == null ? new Git(null) : git;
-    github = github == null ? new Github(null, null, null, null, null, null, null, null) : github;
+    github =
+        github == null
+            ? new Github(null, null, null, null, null, null, null, null, null, null)
+            : github;
     dashboard =
         dashboard == null ? new Dashboard(null, null, null, null, null, null, null) : dashboard;
     audit = audit == null ? new Audit(null) : audit;
@@ -108,10 +111,15 @@ public record GatewayProperties(
    * {@code TRAINYARD_GITHUB_DEFAULT_ORG} (the organization a new installation of an account in
    * {@code TRAINYARD_GITHUB_DEFAULT_ORG_ACCOUNTS} serves); {@code TRAINYARD_GITHUB_APP_ID} with
    * {@code TRAINYARD_GITHUB_PRIVATE_KEY} (or {@code _FILE}) and {@code TRAINYARD_GITHUB_API_URL}
-   * let the gateway ask GitHub who may command the queue from a comment.
+   * let the gateway ask GitHub who may command the queue from a comment; {@code
+   * TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET}, the secret before a rotation, still signs deliveries
+   * until {@code TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET_UNTIL} (an instant; unset: while it is
+   * set), so deliveries GitHub signed before the App's secret changed are not refused.
    */
   public record Github(
       String webhookSecret,
+      String webhookPreviousSecret,
+      java.time.Instant webhookPreviousSecretUntil,
       String host,
       String defaultOrg,
       java.util.List<String> defaultOrgAccounts,
@@ -122,12 +130,23 @@ public record GatewayProperties(
     public Github {
       apiUrl = apiUrl == null || apiUrl.isBlank() ? "https://api.github.com" : apiUrl;
       webhookSecret = webhookSecret == null || webhookSecret.isEmpty() ? null : webhookSecret;
+      webhookPreviousSecret =
+          webhookPreviousSecret == null || webhookPreviousSecret.isEmpty()
+              ? null
+              : webhookPreviousSecret;
       host = host == null || host.isBlank() ? "github.com" : host;
       defaultOrg = defaultOrg == null || defaultOrg.isBlank() ? null : defaultOrg;
       defaultOrgAccounts =
           defaultOrgAccounts == null
               ? java.util.List.of()
               : defaultOrgAccounts.stream().map(String::strip).filter(a -> !a.isEmpty()).toList();
+    }
+
+    /** The secret before a rotation while it still signs deliveries at {@code now}, or null. */
+    public String previousSecretAt(java.time.Instant now) {
+      return webhookPreviousSecretUntil == null || now.isBefore(webhookPreviousSecretUntil)
+          ? webhookPreviousSecret
+          : null;
     }
 
     /**

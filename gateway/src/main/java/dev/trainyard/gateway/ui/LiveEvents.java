@@ -2,7 +2,7 @@ package dev.trainyard.gateway.ui;
 
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -37,6 +37,7 @@ public class LiveEvents implements SmartLifecycle {
   private static final Duration POLL = Duration.ofMillis(100);
 
   private final ConsumerFactory<String, String> consumers;
+  private final TopicNames topics;
   private final Sinks.Many<Change> changes = Sinks.many().multicast().directBestEffort();
   private volatile boolean running;
   private volatile Consumer<String, String> consumer;
@@ -49,8 +50,9 @@ public class LiveEvents implements SmartLifecycle {
    */
   public record Change(String org, String queue, long prNumber, String type) {}
 
-  public LiveEvents(ConsumerFactory<String, String> consumers) {
+  public LiveEvents(ConsumerFactory<String, String> consumers, TopicNames topics) {
     this.consumers = consumers;
+    this.topics = topics;
   }
 
   /** Changes from now on (none are kept for a page that subscribes later). */
@@ -101,7 +103,7 @@ public class LiveEvents implements SmartLifecycle {
     overrides.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     overrides.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     // under the gateway's own group prefix, which its Kafka ACLs name; nothing is ever committed
-    String group = "trainyard-gateway-dashboard-" + UUID.randomUUID();
+    String group = topics.group("gateway-dashboard-" + UUID.randomUUID());
     try (Consumer<String, String> c = consumers.createConsumer(group, "dashboard", "", overrides)) {
       consumer = c;
       long discovered = 0;
@@ -135,10 +137,10 @@ public class LiveEvents implements SmartLifecycle {
   }
 
   /** Reads every partition the topic has now; new ones from their end. */
-  private static void assign(Consumer<String, String> c) {
+  private void assign(Consumer<String, String> c) {
     List<org.apache.kafka.common.PartitionInfo> found;
     try {
-      found = c.partitionsFor(Topics.EVENTS, Duration.ofSeconds(1));
+      found = c.partitionsFor(topics.events(), Duration.ofSeconds(1));
     } catch (RuntimeException e) {
       return;
     }
@@ -147,7 +149,7 @@ public class LiveEvents implements SmartLifecycle {
     }
     Set<TopicPartition> all =
         found.stream()
-            .map(p -> new TopicPartition(Topics.EVENTS, p.partition()))
+            .map(p -> new TopicPartition(topics.events(), p.partition()))
             .collect(Collectors.toSet());
     if (all.equals(c.assignment())) {
       return;

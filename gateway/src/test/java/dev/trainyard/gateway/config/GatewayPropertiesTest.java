@@ -88,4 +88,24 @@ class GatewayPropertiesTest {
         .rootCause()
         .hasMessageContaining("a minute or more");
   }
+
+  @Test
+  void thePreviousWebhookSecretSignsDeliveriesUntilItsEnd() {
+    GatewayProperties.Github github =
+        bound(
+                Map.of(
+                    "TRAINYARD_GITHUB_WEBHOOK_SECRET", "new",
+                    "TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET", "old",
+                    "TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET_UNTIL", "2026-12-01T00:00:00Z"))
+            .github();
+    assertThat(github.previousSecretAt(java.time.Instant.parse("2026-11-30T23:59:59Z")))
+        .isEqualTo("old");
+    assertThat(github.previousSecretAt(java.time.Instant.parse("2026-12-01T00:00:00Z"))).isNull();
+    assertThat(
+            bound(Map.of("TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET", "old"))
+                .github()
+                .previousSecretAt(java.time.Instant.now()))
+        .as("without an end, while it is set")
+        .isEqualTo("old");
+  }
 }

@@ -1,6 +1,5 @@
 package dev.trainyard.worker.config;
 
-import dev.trainyard.common.topic.Topics;
 import dev.trainyard.worker.processing.CommandListener;
 import dev.trainyard.worker.signals.OwnedQueues;
 import java.util.Collection;
@@ -36,6 +35,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  */
 final class CommandPartitions implements ConsumerAwareRebalanceListener {
   private static final Logger log = LoggerFactory.getLogger(CommandPartitions.class);
+  private final String commandTopic;
   private final Runnable forgetCachedQueues;
   private final OwnedQueues owned;
   private final Consumer<Collection<TopicPartition>> release;
@@ -48,12 +48,14 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
    *     are (their next owner starts them again)
    */
   CommandPartitions(
+      String commandTopic,
       Runnable forgetCachedQueues,
       OwnedQueues owned,
       Consumer<Collection<TopicPartition>> release,
       IntSupplier configured,
       ApplicationEventPublisher events,
       ObjectProvider<KafkaListenerEndpointRegistry> registry) {
+    this.commandTopic = commandTopic;
     this.forgetCachedQueues = forgetCachedQueues;
     this.owned = owned;
     this.release = release;
@@ -130,7 +132,7 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
     AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
   }
 
-  private static List<TopicPartition> commands(Collection<TopicPartition> partitions) {
-    return partitions.stream().filter(p -> p.topic().equals(Topics.QUEUE_COMMANDS)).toList();
+  private List<TopicPartition> commands(Collection<TopicPartition> partitions) {
+    return partitions.stream().filter(p -> p.topic().equals(commandTopic)).toList();
   }
 }

@@ -1,6 +1,6 @@
 package dev.trainyard.worker.config;
 
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,19 +49,20 @@ public final class TopicLayout {
    * A topic as the workers want it: its partitions, how long it keeps records and the settings of
    * ours it carries on {@code replicas} replicas.
    */
-  public record Wanted(String name, int partitions, Duration kept, Map<String, String> configs) {
-    Wanted(String name, int partitions, Duration kept, int replicas) {
-      this(name, partitions, kept, TopicLayout.configs(kept, replicas));
+  public record Wanted(
+      String name, int partitions, Duration kept, Map<String, String> configs, boolean mayGrow) {
+    Wanted(String name, int partitions, Duration kept, int replicas, boolean mayGrow) {
+      this(name, partitions, kept, TopicLayout.configs(kept, replicas), mayGrow);
     }
 
     /** The same topic with the settings its {@code replicas} real replicas call for. */
     Wanted on(int replicas) {
-      return new Wanted(name, partitions, kept, replicas);
+      return new Wanted(name, partitions, kept, replicas, mayGrow);
     }
 
     /** Whether a topic of {@code count} partitions is acceptable: only the replies may grow. */
     boolean accepts(int count) {
-      return name.equals(Topics.QUEUE_REPLIES) ? count >= partitions : count == partitions;
+      return mayGrow ? count >= partitions : count == partitions;
     }
   }
 
@@ -74,12 +75,12 @@ public final class TopicLayout {
 
   private TopicLayout() {}
 
-  /** The three topics with {@code replicas} replicas each. */
-  static List<Wanted> wanted(WorkerProperties props, int replicas) {
+  /** The three topics with {@code replicas} replicas each; only the replies may grow. */
+  static List<Wanted> wanted(WorkerProperties props, TopicNames topics, int replicas) {
     return List.of(
-        new Wanted(Topics.QUEUE_COMMANDS, props.commandPartitions(), COMMANDS_KEPT, replicas),
-        new Wanted(Topics.QUEUE_REPLIES, props.replyPartitions(), REPLIES_KEPT, replicas),
-        new Wanted(Topics.EVENTS, props.eventPartitions(), EVENTS_KEPT, replicas));
+        new Wanted(topics.commands(), props.commandPartitions(), COMMANDS_KEPT, replicas, false),
+        new Wanted(topics.replies(), props.replyPartitions(), REPLIES_KEPT, replicas, true),
+        new Wanted(topics.events(), props.eventPartitions(), EVENTS_KEPT, replicas, false));
   }
 
   static Map<String, String> configs(Duration kept, int replicas) {
@@ -98,12 +99,13 @@ public final class TopicLayout {
    * @return one line per topic, for the log or the topic Job's output
    * @throws Mismatch when a topic has another partition count than its setting
    */
-  public static List<String> apply(Admin admin, WorkerProperties props) throws Exception {
+  public static List<String> apply(Admin admin, WorkerProperties props, TopicNames topics)
+      throws Exception {
     int replicas =
         props.replicationFactor() != null
             ? props.replicationFactor()
             : brokerDefaultReplication(admin);
-    List<Wanted> wanted = wanted(props, replicas);
+    List<Wanted> wanted = wanted(props, topics, replicas);
     Set<String> existing = get(admin.listTopics().names());
     List<NewTopic> missing = new ArrayList<>();
     for (Wanted w : wanted) {

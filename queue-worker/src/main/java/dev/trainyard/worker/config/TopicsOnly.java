@@ -1,5 +1,6 @@
 package dev.trainyard.worker.config;
 
+import dev.trainyard.common.topic.TopicConfiguration;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.context.annotation.Import;
@@ -9,6 +10,6 @@ import org.springframework.context.annotation.Import;
  * with Kafka's auto-configuration and nothing else. Not a {@code @Configuration}, so the worker's
  * own component scan never picks it up.
  */
-@ImportAutoConfiguration(KafkaAutoConfiguration.class)
+@ImportAutoConfiguration({KafkaAutoConfiguration.class, TopicConfiguration.class})
 @Import(WorkerTopics.class)
 public final class TopicsOnly {}

@@ -5,6 +5,7 @@ import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.store.StoreIndexes;
 import dev.trainyard.common.telemetry.ScmCalls;
 import dev.trainyard.common.telemetry.Traces;
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.worker.effects.EffectRunner;
@@ -158,9 +159,11 @@ public class WorkerConfiguration {
       OwnedQueues owned,
       ObjectProvider<EffectRunner> effects,
       WorkerProperties props,
+      TopicNames topics,
       ApplicationEventPublisher events,
       ObjectProvider<KafkaListenerEndpointRegistry> registry) {
     return new CommandPartitions(
+        topics.commands(),
         () -> processor.getObject().forgetCachedQueues(),
         owned,
         given -> effects.ifAvailable(runner -> runner.release(given)),
@@ -201,8 +204,9 @@ public class WorkerConfiguration {
   }
 
   @Bean
-  Signals signals(KafkaTemplate<String, String> kafka, InstantSource clock, Traces traces) {
-    return new Signals(kafka, clock, traces);
+  Signals signals(
+      KafkaTemplate<String, String> kafka, TopicNames topics, InstantSource clock, Traces traces) {
+    return new Signals(kafka, topics, clock, traces);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.trainyard.worker.config;
 
+import dev.trainyard.common.topic.TopicNames;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -38,10 +39,11 @@ public class WorkerTopics {
    * as a missing ACL, which the next try would meet again.
    */
   @Bean
-  SmartInitializingSingleton topicsChecked(KafkaAdmin kafka, WorkerProperties props) {
+  SmartInitializingSingleton topicsChecked(
+      KafkaAdmin kafka, WorkerProperties props, TopicNames topics) {
     return () -> {
       try (Admin admin = Admin.create(kafka.getConfigurationProperties())) {
-        TopicLayout.apply(admin, props).forEach(line -> log.info("topic {}", line));
+        TopicLayout.apply(admin, props, topics).forEach(line -> log.info("topic {}", line));
       } catch (TopicLayout.Mismatch e) {
         throw e;
       } catch (InterruptedException e) {
@@ -81,7 +83,9 @@ public class WorkerTopics {
     int code = 0;
     try (Admin admin =
         Admin.create(context.getBean(KafkaAdmin.class).getConfigurationProperties())) {
-      List<String> lines = TopicLayout.apply(admin, context.getBean(WorkerProperties.class));
+      List<String> lines =
+          TopicLayout.apply(
+              admin, context.getBean(WorkerProperties.class), context.getBean(TopicNames.class));
       lines.forEach(System.out::println);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

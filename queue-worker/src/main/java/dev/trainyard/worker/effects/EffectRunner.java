@@ -369,6 +369,9 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
               heads(l.prs()));
       if (merged instanceof MergeResult.Merged m) {
         return new RecordMerge(l.runId(), m.sha());
+      } else if (merged instanceof MergeResult.PartlyMerged p) {
+        return new QueueCommand.RecordPartialMerge(
+            l.runId(), p.targetSha(), p.merged(), p.stoppedAt(), p.why());
       } else if (merged instanceof MergeResult.TargetMoved moved) {
         return lostLanding(key, l)
             .orElse(new RecordMergeRefused(l.runId(), moved.targetSha(), null));
@@ -381,6 +384,8 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
             differs.prNumber(),
             "#" + differs.prNumber() + " would land a tree CI did not test: " + differs.why(),
             true);
+      } else if (merged instanceof MergeResult.Held held) {
+        return new QueueCommand.RecordLandingHeld(l.runId(), held.prNumber(), held.why());
       } else if (merged instanceof MergeResult.HeadModified head) {
         // the PR was pushed to after it was tested: reading it takes it out of the queue, and
         // this landing is asked for again (for the runs left) once that is recorded

@@ -115,6 +115,8 @@ public final class EventApplier {
           state, e.runId(), RunState.FAILED, e.reason(), PrState.FAILED, e.at());
     } else if (event instanceof TestRunMerged e) {
       return RunApplier.landed(state, e.runId(), e.targetSha(), e.at()).withLandingProblem(null);
+    } else if (event instanceof QueueEvent.TestRunPartlyMerged e) {
+      return RunApplier.partlyLanded(state, e.runId(), e.merged(), e.targetSha(), e.at());
     } else if (event instanceof QueueEvent.LandingRefused e) {
       return state.withLandingProblem(e.message());
     } else if (event instanceof QueueEvent.TestResultsRecorded e) {

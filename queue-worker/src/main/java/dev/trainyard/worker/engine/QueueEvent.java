@@ -132,6 +132,15 @@ public sealed interface QueueEvent {
   record TestRunMerged(String runId, String targetSha, Instant at) implements QueueEvent {}
 
   /**
+   * The source host landed only the first PRs of the batch run, {@code merged} (the target is at
+   * {@code targetSha}), then refused the next: those are {@code merged}; the rest wait again, each
+   * to be tested alone ({@code queued_reason} {@code queuedReason}).
+   */
+  record TestRunPartlyMerged(
+      String runId, List<Long> merged, String targetSha, String queuedReason, Instant at)
+      implements QueueEvent {}
+
+  /**
    * An upload of test results for the run's head: {@code failedTests} failed, {@code unexcused} of
    * them neither quarantined nor known flaky ({@link TestFailures}). {@code runId} null: for a
    * commit no live run has; the queue only learns that its CI uploads results.

@@ -23,6 +23,18 @@ public final class Reasons {
 
   public static final String BISECTION_REQUIRED = "BISECTION_REQUIRED";
 
+  /**
+   * The host landed the PRs ahead of this one in its batch, then refused this one: it is tested
+   * again, alone.
+   */
+  public static final String BATCH_PARTLY_MERGED = "BATCH_PARTLY_MERGED";
+
+  /**
+   * The host held a PR of the run when it was to land (a review requested changes): nothing landed;
+   * the held PR waits, not ready, and the others are tested again.
+   */
+  public static final String LANDING_HELD = "LANDING_HELD";
+
   public static final String TEST_RUN_REQUIRED_STATUS_FAILED = "TEST_RUN_REQUIRED_STATUS_FAILED";
   public static final String TEST_RUN_TIMEOUT = "TEST_RUN_TIMEOUT";
   public static final String START_TEST_RUN_MERGE_CONFLICT = "START_TEST_RUN_MERGE_CONFLICT";

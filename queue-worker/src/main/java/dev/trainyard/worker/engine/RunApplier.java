@@ -126,6 +126,35 @@ final class RunApplier {
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
+  /**
+   * The host landed {@code merged} of the run's PRs: they conclude merged (their dependents no
+   * longer wait for them); the run leaves as cancelled and its other PRs wait again, each alone.
+   */
+  static QueueAggregate partlyLanded(
+      QueueAggregate state, String runId, List<Long> merged, String targetSha, Instant at) {
+    TestRun run = state.runs().live(runId).orElseThrow().withState(RunState.CANCELLED, null, at);
+    QueueAggregate next = finish(state, run);
+    for (TestedPr pr : run.prs()) {
+      if (merged.contains(pr.number()) && next.entry(pr.entryId()).isPresent()) {
+        next = EventApplier.conclude(next, pr.entryId(), PrState.MERGED, at);
+      }
+    }
+    next =
+        next.withEntries(
+            next.entries().stream()
+                .map(
+                    x ->
+                        run.contains(x.id())
+                            ? x.inRun(null, PrState.PENDING, at).alone().withLanded(merged)
+                            : x.withLanded(merged))
+                .toList(),
+            next.nextSequence());
+    boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
+    next = next.withHistory(next.history().landed(at, merged.size(), busy));
+    next = outcomes(next, merged.size(), false);
+    return withBook(next, null, null, null, new Landed(runId, targetSha));
+  }
+
   /** The self-tuning scheduler's history learns how {@code prs} PRs ended. */
   private static QueueAggregate outcomes(QueueAggregate state, int prs, boolean failed) {
     return state.withHistory(

@@ -133,6 +133,13 @@ final class RunResults {
       return Lanes.passedHead(state, c.testRunId())
           .<List<QueueEvent>>map(r -> List.of(new TestRunMerged(r.id(), c.targetSha(), ctx.now())))
           .orElse(List.of());
+    } else if (command instanceof QueueCommand.RecordPartialMerge c) {
+      // recorded whatever holds landing now (a pause, a freeze): GitHub merged them
+      return Lanes.passedHead(state, c.testRunId())
+          .map(r -> partlyMerged(state, r, c, ctx))
+          .orElse(List.of());
+    } else if (command instanceof QueueCommand.RecordLandingHeld c) {
+      return landing(state, c.testRunId()).map(r -> held(state, r, c, ctx)).orElse(List.of());
     } else if (command instanceof RecordMergeRefused c) {
       return landing(state, c.testRunId()).map(r -> refused(state, c, ctx)).orElse(List.of());
     } else if (command instanceof QueueCommand.RecordTestResults c) {
@@ -247,6 +254,74 @@ final class RunResults {
   }
 
   /**
+   * The host landed a prefix of the batch and refused the next PR: that prefix is merged whatever
+   * happens to the rest; the rest are not failed (CI passed them) but tested again, each alone, so
+   * a refusal that stands is told of the PR it concerns. The runs behind were built on the whole
+   * batch and are rebuilt.
+   */
+  private static List<QueueEvent> partlyMerged(
+      QueueAggregate state, TestRun run, QueueCommand.RecordPartialMerge c, CommandContext ctx) {
+    List<Long> merged =
+        run.prs().stream().map(TestedPr::number).filter(c.mergedPrNumbers()::contains).toList();
+    List<QueueEvent> events = new ArrayList<>();
+    String why =
+        "GitHub merged "
+            + merged.stream().map(n -> "#" + n).toList()
+            + " of the batch, then refused #"
+            + c.stoppedAt()
+            + ": "
+            + c.refusal()
+            + "; the rest of the batch is tested again, each pull request alone";
+    String changed = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
+    events.addAll(
+        RunPlanner.cancelFrom(
+            Lanes.from(state.runs().chain(), run), 1, changed, changed, ctx.now()));
+    events.add(new LandingRefused(run.id(), why));
+    events.add(
+        new QueueEvent.TestRunPartlyMerged(
+            run.id(), merged, c.targetSha(), Reasons.BATCH_PARTLY_MERGED, ctx.now()));
+    return events;
+  }
+
+  /**
+   * The host holds a PR of the run that was to land: it takes the host's hold now (the next read of
+   * the PR says the same), the run and the runs behind it are cancelled, and the held PR waits not
+   * ready while the others are tested again.
+   */
+  private static List<QueueEvent> held(
+      QueueAggregate state, TestRun run, QueueCommand.RecordLandingHeld c, CommandContext ctx) {
+    List<QueueEvent> events = new ArrayList<>();
+    events.add(
+        new LandingRefused(run.id(), "GitHub holds #" + c.prNumber() + " at landing: " + c.why()));
+    run.prs().stream()
+        .filter(pr -> pr.number() == c.prNumber())
+        .flatMap(pr -> state.entry(pr.entryId()).stream())
+        .findFirst()
+        .ifPresent(
+            e -> {
+              PullRequestInfo pr = e.pr();
+              events.add(
+                  new QueueEvent.PullRequestObserved(
+                      e.id(),
+                      new PullRequestInfo(
+                          pr.title(),
+                          pr.sha(),
+                          pr.baseBranch(),
+                          pr.author(),
+                          pr.headBranch(),
+                          c.why(),
+                          pr.dependsOn(),
+                          pr.hostDependencies()),
+                      e.mergeability()));
+            });
+    String held = Reasons.LANDING_HELD;
+    String changed = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;
+    events.addAll(
+        RunPlanner.cancelFrom(Lanes.from(state.runs().chain(), run), 0, held, changed, ctx.now()));
+    return events;
+  }
+
+  /**
    * Test results for a live run's head are kept with it. Those of another commit (a feature
    * branch's CI, a run that already ended) only tell the queue that its CI uploads results, which
    * it writes down once per {@link #RESULTS_SEEN_EVERY} so uploads do not each write every queue.
@@ -259,9 +334,25 @@ final class RunResults {
     if (run.isEmpty() && seen != null && seen.plus(RESULTS_SEEN_EVERY).isAfter(ctx.now())) {
       return List.of();
     }
+    int unexcused =
+        run.map(r -> unexcused(c, r.prs().stream().map(TestedPr::number).toList()))
+            .orElse(c.unexcusedFailures());
     return List.of(
         new QueueEvent.TestResultsRecorded(
-            run.map(TestRun::id).orElse(null), c.failedTests(), c.unexcusedFailures(), ctx.now()));
+            run.map(TestRun::id).orElse(null), c.failedTests(), unexcused, ctx.now()));
+  }
+
+  /**
+   * The upload's unexcused failures for a run of {@code ownPrs}: a test excused only by flakes seen
+   * on the run's own PRs is not excused (a PR that makes a test flaky through its own re-run never
+   * excuses its failure). A command of before lists none.
+   */
+  static int unexcused(QueueCommand.RecordTestResults c, List<Long> ownPrs) {
+    if (c.excusedByPrs() == null) {
+      return c.unexcusedFailures();
+    }
+    return c.unexcusedFailures()
+        + (int) c.excusedByPrs().stream().filter(ownPrs::containsAll).count();
   }
 
   private static Optional<TestRun> building(QueueAggregate state, String runId) {

@@ -2,7 +2,6 @@ package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
 import dev.trainyard.common.json.Json;
-import dev.trainyard.common.topic.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,8 +57,8 @@ public class CommandListener {
 
   @KafkaListener(
       id = ID,
-      topics = Topics.QUEUE_COMMANDS,
-      groupId = "${trainyard.worker.group-id:trainyard-queue-worker}",
+      topics = "#{@topicNames.commands()}",
+      groupId = "${trainyard.worker.group-id:#{@topicNames.group('queue-worker')}}",
       concurrency = "${trainyard.worker.listener-concurrency:2}",
       batch = "true")
   public void onCommands(List<ConsumerRecord<String, String>> records) {

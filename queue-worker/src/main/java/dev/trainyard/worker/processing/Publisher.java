@@ -5,7 +5,7 @@ import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.telemetry.Traces;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.worker.store.OutboxEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,9 +28,11 @@ import org.springframework.stereotype.Component;
 public class Publisher {
   static final Duration ACK_TIMEOUT = Duration.ofSeconds(4);
   private final KafkaTemplate<String, String> kafka;
+  private final TopicNames topics;
 
-  public Publisher(KafkaTemplate<String, String> kafka) {
+  public Publisher(KafkaTemplate<String, String> kafka, TopicNames topics) {
     this.kafka = kafka;
+    this.topics = topics;
   }
 
   /** Sends the events; the future completes when the broker has them all. */
@@ -40,7 +42,7 @@ public class Publisher {
             .map(
                 e -> {
                   ProducerRecord<String, String> record =
-                      new ProducerRecord<>(Topics.EVENTS, queueKey, e.body());
+                      new ProducerRecord<>(topics.events(), queueKey, e.body());
                   record.headers().add(EventHeaders.EVENT_ID, bytes(e.id()));
                   record.headers().add(EventHeaders.ORG, bytes(org));
                   record.headers().add(EventHeaders.TYPE, bytes(e.type()));
@@ -64,7 +66,7 @@ public class Publisher {
   public CompletableFuture<?> reply(Reply reply) {
     return kafka.send(
         new ProducerRecord<>(
-            Topics.QUEUE_REPLIES,
+            topics.replies(),
             reply.partition(),
             reply.body().correlationId(),
             Json.mapper().writeValueAsString(reply.body())));

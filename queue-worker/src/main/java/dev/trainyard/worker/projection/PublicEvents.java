@@ -85,6 +85,19 @@ public final class PublicEvents {
               null,
               direct ? Reasons.MERGE_GRAPH_DIRECT_MERGE : Reasons.MERGE_GRAPH_MERGE);
       return withBatch(state, e.runId(), "merged", now, why);
+    } else if (event instanceof QueueEvent.TestRunPartlyMerged e) {
+      // the PRs the host merged are merged; the batch did not land whole, and the rest wait again
+      TestRun run = state.runs().any(e.runId()).orElseThrow();
+      Why merged = new Why(null, null, null, null, Reasons.MERGE_GRAPH_MERGE);
+      List<PublicEvent> events = new ArrayList<>();
+      run.prs().stream()
+          .filter(pr -> e.merged().contains(pr.number()))
+          .flatMap(pr -> state.anyEntry(pr.entryId()).stream())
+          .forEach(x -> events.add(body(state, x, "merged", now, merged)));
+      events.add(
+          batch(state, run, "canceled", now, new Why(null, null, null, e.queuedReason(), null)));
+      events.addAll(requeued(state, run, now, e.queuedReason()));
+      return events;
     } else if (event instanceof TestRunBisected e) {
       // the batch failed; its PRs did not: they queue again, to be told apart by bisection
       TestRun run = state.runs().any(e.runId()).orElseThrow();

@@ -5,7 +5,7 @@ import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.telemetry.Traces;
-import dev.trainyard.common.topic.Topics;
+import dev.trainyard.common.topic.TopicNames;
 import java.time.InstantSource;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -20,11 +20,14 @@ import org.springframework.kafka.core.KafkaTemplate;
 public class Signals {
   private static final Logger log = LoggerFactory.getLogger(Signals.class);
   private final KafkaTemplate<String, String> kafka;
+  private final TopicNames topics;
   private final InstantSource clock;
   private final Traces traces;
 
-  public Signals(KafkaTemplate<String, String> kafka, InstantSource clock, Traces traces) {
+  public Signals(
+      KafkaTemplate<String, String> kafka, TopicNames topics, InstantSource clock, Traces traces) {
     this.kafka = kafka;
+    this.topics = topics;
     this.clock = clock;
     this.traces = traces;
   }
@@ -58,7 +61,7 @@ public class Signals {
   private CompletableFuture<?> send(CommandEnvelope envelope) {
     QueueKey key = envelope.queue();
     return kafka
-        .send(Topics.QUEUE_COMMANDS, key.id(), Json.mapper().writeValueAsString(envelope))
+        .send(topics.commands(), key.id(), Json.mapper().writeValueAsString(envelope))
         .whenComplete(
             (result, error) -> {
               if (error != null) {

@@ -6,7 +6,6 @@ import dev.trainyard.common.event.TestResultsEvent;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoRef;
-import dev.trainyard.common.topic.Topics;
 import dev.trainyard.common.view.Collections;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,8 +43,8 @@ public class TestResultsIntake {
 
   @KafkaListener(
       id = ID,
-      topics = Topics.EVENTS,
-      groupId = "${trainyard.worker.results-group-id:trainyard-queue-worker-results}",
+      topics = "#{@topicNames.events()}",
+      groupId = "${trainyard.worker.results-group-id:#{@topicNames.group('queue-worker-results')}}",
       batch = "true")
   public void onEvents(List<ConsumerRecord<String, String>> records) {
     List<CompletableFuture<?>> sent = new ArrayList<>();
@@ -69,7 +68,10 @@ public class TestResultsIntake {
       }
       QueueCommand command =
           new QueueCommand.RecordTestResults(
-              event.commitSha(), event.failedTests(), event.unexcusedFailures());
+              event.commitSha(),
+              event.failedTests(),
+              event.unexcusedFailures(),
+              event.excusedByPrs() == null ? List.of() : event.excusedByPrs());
       // a store that cannot answer fails the batch, which is read again
       for (QueueKey key : queues(org, event.repository())) {
         sent.add(signals.send(key, command, commandId(eventId, key)));

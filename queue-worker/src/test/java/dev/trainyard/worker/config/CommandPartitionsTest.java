@@ -49,6 +49,7 @@ class CommandPartitionsTest {
     OwnedQueues owned = new OwnedQueues(new KafkaListenerEndpointRegistry(), COMMAND_PARTITIONS);
     CommandPartitions listener =
         new CommandPartitions(
+            Topics.QUEUE_COMMANDS,
             forgotten::incrementAndGet,
             owned,
             released::addAll,
@@ -109,6 +110,7 @@ class CommandPartitionsTest {
     List<TopicPartition> released = new ArrayList<>();
     CommandPartitions listener =
         new CommandPartitions(
+            Topics.QUEUE_COMMANDS,
             () -> {},
             owned,
             released::addAll,

@@ -42,6 +42,8 @@ class CommandDispatchTest {
         new QueueCommand.RecordTestBranchConflict(run, 12),
         new QueueCommand.RecordMerge(run, "landed"),
         new QueueCommand.RecordMergeRefused(run, "moved", null),
+        new QueueCommand.RecordPartialMerge(run, "landed", List.of(12L), 13, "refused"),
+        new QueueCommand.RecordLandingHeld(run, 12, "a review requested changes"),
         new QueueCommand.RecordBranchDeleted(run),
         new QueueCommand.FreezeQueue("release", null),
         new QueueCommand.UnfreezeQueue(),

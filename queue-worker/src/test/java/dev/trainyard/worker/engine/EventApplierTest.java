@@ -42,7 +42,7 @@ class EventApplierTest {
                 before,
                 new QueueEvent.PullRequestQueued(waiting, "MERGE_ITEM_NOW_READY", fixture.now()));
       }
-      if (type == QueueEvent.TestRunMerged.class) {
+      if (type == QueueEvent.TestRunMerged.class || type == QueueEvent.TestRunPartlyMerged.class) {
         before = EventApplier.apply(before, sample(QueueEvent.TestRunPassed.class, fixture));
       }
       if (type == QueueEvent.BisectionRunStarted.class) {
@@ -56,7 +56,7 @@ class EventApplierTest {
         assertThat(after).as(type.getSimpleName() + " changes the state").isNotEqualTo(before);
       }
     }
-    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(38);
+    assertThat(QueueEvent.class.getPermittedSubclasses()).hasSize(39);
   }
 
   /**
@@ -263,6 +263,8 @@ class EventApplierTest {
     if (type == QueueEvent.TestRunWentRed.class) return new QueueEvent.TestRunWentRed(run, "X", t);
     if (type == QueueEvent.TestRunFailed.class) return new QueueEvent.TestRunFailed(run, "X", t);
     if (type == QueueEvent.TestRunMerged.class) return new QueueEvent.TestRunMerged(run, "sha", t);
+    if (type == QueueEvent.TestRunPartlyMerged.class)
+      return new QueueEvent.TestRunPartlyMerged(run, List.of(12L), "sha", "BATCH_PARTLY_MERGED", t);
     if (type == QueueEvent.TestRunCancelled.class)
       return new QueueEvent.TestRunCancelled(run, "X", t);
     if (type == QueueEvent.TestBranchDeleted.class) return new QueueEvent.TestBranchDeleted(run);

@@ -40,6 +40,28 @@ class FlakeAwareRulesTest {
             List.of("TestResultsRecorded"),
             q -> assertThat(q.runOf(1).testFailures()).isEqualTo(TestFailures.REAL)),
         row(
+            "a failure excused only by the flakes of the run's own PR is a real one",
+            () -> queue().queued(1).builtAll(),
+            q ->
+                new QueueCommand.RecordTestResults(
+                    q.runOf(1).headSha(), 1, 0, List.of(List.of(1L))),
+            List.of("TestResultsRecorded"),
+            q -> assertThat(q.runOf(1).testFailures()).isEqualTo(TestFailures.REAL)),
+        row(
+            "a command of before, listing no PRs, keeps its count",
+            () -> queue().queued(1).builtAll(),
+            q -> new QueueCommand.RecordTestResults(q.runOf(1).headSha(), 1, 0, null),
+            List.of("TestResultsRecorded"),
+            q -> assertThat(q.runOf(1).testFailures()).isEqualTo(TestFailures.FLAKY_ONLY)),
+        row(
+            "one excused by another PR's flakes too is excused",
+            () -> queue().queued(1).builtAll(),
+            q ->
+                new QueueCommand.RecordTestResults(
+                    q.runOf(1).headSha(), 1, 0, List.of(List.of(1L, 2L))),
+            List.of("TestResultsRecorded"),
+            q -> assertThat(q.runOf(1).testFailures()).isEqualTo(TestFailures.FLAKY_ONLY)),
+        row(
             "an upload for a commit no live run has tells the queue its CI uploads results",
             () -> queue().queued(1).builtAll(),
             q -> new QueueCommand.RecordTestResults("not-a-head", 1, 0),

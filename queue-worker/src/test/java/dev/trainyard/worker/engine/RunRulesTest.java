@@ -347,6 +347,113 @@ class RunRulesTest {
               assertThat(q.state().activeEntry(2).orElseThrow().isolated()).isTrue();
             }),
         row(
+            "merge: the host merged a batch's first PR, then refused the next → merged; the rest"
+                + " run alone",
+            () ->
+                queue()
+                    .batching(2, 0)
+                    .state(QueueState.PAUSED)
+                    .queued(1, 2, 3)
+                    .state(QueueState.RUNNING)
+                    .builtAll()
+                    .green(1),
+            q ->
+                new QueueCommand.RecordPartialMerge(
+                    q.runOf(1).id(),
+                    "partly-landed",
+                    List.of(1L),
+                    2L,
+                    "GitHub refused to merge #2 (HTTP 405): not mergeable"),
+            List.of(
+                "TestRunCancelled",
+                "LandingRefused",
+                "TestRunPartlyMerged",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.MERGED);
+              assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().activeEntry(2).orElseThrow().isolated()).isTrue();
+              assertThat(q.prsOfRunOf(2)).containsExactly(2L);
+              assertThat(q.runOf(2).predecessorId()).as("built on the target").isNull();
+              assertThat(q.state().runs().landed().targetSha()).isEqualTo("partly-landed");
+              assertThat(q.state().landingProblem())
+                  .contains("merged [#1] of the batch, then refused #2: GitHub refused");
+            }),
+        row(
+            "merge: the host holds a PR of the passed run (changes requested) → nothing lands;"
+                + " it waits not ready, the others are tested again",
+            () ->
+                queue()
+                    .batching(2, 0)
+                    .state(QueueState.PAUSED)
+                    .queued(1, 2, 3)
+                    .state(QueueState.RUNNING)
+                    .builtAll()
+                    .green(1),
+            q ->
+                new QueueCommand.RecordLandingHeld(
+                    q.runOf(1).id(), 2, "a review requested changes"),
+            List.of(
+                "LandingRefused",
+                "PullRequestObserved",
+                "TestRunCancelled",
+                "TestRunCancelled",
+                "PullRequestNotReady",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.NOT_READY);
+              assertThat(q.state().activeEntry(2).orElseThrow().pr().hold())
+                  .isEqualTo("a review requested changes");
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 3L);
+              assertThat(q.state().landingProblem()).contains("GitHub holds #2 at landing");
+            }),
+        row(
+            "merge: what the host merged is recorded even when the queue was paused meanwhile",
+            () ->
+                queue()
+                    .batching(2, 0)
+                    .state(QueueState.PAUSED)
+                    .queued(1, 2)
+                    .state(QueueState.RUNNING)
+                    .builtAll()
+                    .green(1)
+                    .state(QueueState.PAUSED),
+            q ->
+                new QueueCommand.RecordPartialMerge(
+                    q.runOf(1).id(), "partly-landed", List.of(1L), 2L, "refused"),
+            List.of("LandingRefused", "TestRunPartlyMerged"),
+            q -> {
+              assertThat(q.stateOf(1)).isEqualTo(PrState.MERGED);
+              assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING);
+            }),
+        row(
+            "merge: a second result for a batch that landed in part changes nothing",
+            () -> {
+              QueueFixture q =
+                  queue()
+                      .batching(2, 0)
+                      .state(QueueState.PAUSED)
+                      .queued(1, 2)
+                      .state(QueueState.RUNNING)
+                      .builtAll()
+                      .green(1);
+              q.apply(
+                  new QueueCommand.RecordPartialMerge(
+                      q.runOf(1).id(), "partly-landed", List.of(1L), 2L, "refused"));
+              return q;
+            },
+            q ->
+                new QueueCommand.RecordPartialMerge(
+                    q.state().concluded().get(0).testRunId(),
+                    "partly-landed",
+                    List.of(1L),
+                    2L,
+                    "refused"),
+            List.of(),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.MERGED)),
+        row(
             "dependsOn: a dependency added to a PR being landed does not stop its landing",
             () -> queue().concurrency(1).queued(1).built(1).green(1).submitted(3),
             q -> new SubmitPullRequest(1, null, null, null, List.of(3L)),

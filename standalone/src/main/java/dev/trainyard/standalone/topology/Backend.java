@@ -1,9 +1,9 @@
 package dev.trainyard.standalone.topology;
 
 import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.standalone.infra.FreePorts;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,9 +66,8 @@ final class Backend {
     return port;
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /** A port for a process of the local cluster to listen on ({@link FreePorts}). */
+  static int freePort() {
+    return FreePorts.next();
   }
 }

@@ -35,7 +35,7 @@ public final class Topology {
 
   private static void usage() {
     System.err.println(
-        "usage: java -jar trainyard-standalone.jar [cluster [folder] | kafka|store <folder> <port>"
+        "usage: java -jar trainyard-standalone.jar [cluster [folder] | github-app create --url <url> | kafka|store <folder> <port>"
             + " | kafka <folder> <node id> <id:port:controller-port,...> <cluster id>]"
             + " (no argument: everything in this process)");
     System.exit(2);

@@ -257,6 +257,229 @@ class FlakyTestsIT extends OwnStack {
         .isEqualTo("flaky");
   }
 
+  /**
+   * Issue 49, item 2: a database that did not come up fails 28 of 30 tests; the re-run passes.
+   * Before, all 28 were listed flaky for a week (and, auto-quarantined, excused by the queue). The
+   * upload's answer names the outage, no test is listed, and a real flake beside it still is.
+   */
+  @Test
+  void anOutageAndItsPassingRerunListNothingWhileARealFlakeIsListed() {
+    String repo = Api.uniqueRepo();
+    List<String> down = new ArrayList<>();
+    List<String> up = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      down.add("t" + i + (i < 28 ? ":F" : ":P"));
+      up.add("t" + i + ":P");
+    }
+    Api.Response outage =
+        upload(
+            Multipart.upload(repo, "sha-outage", "feature/x", 7L)
+                .file(
+                    "file", "TEST-com.acme.DbTest.xml", Reports.surefire("com.acme.DbTest", down)));
+    assertThat(outage.status()).as(outage.body()).isEqualTo(200);
+    JsonNode said = outage.json().get("outage");
+    assertThat(said.get("failedTestCases").asInt()).isEqualTo(28);
+    assertThat(said.get("ranTestCases").asInt()).isEqualTo(30);
+    assertThat(said.get("message").asString()).contains("28 of the 30", "infrastructure failure");
+    Api.Response rerun =
+        upload(
+            Multipart.upload(repo, "sha-outage", "feature/x", 7L)
+                .file("file", "TEST-com.acme.DbTest.xml", Reports.surefire("com.acme.DbTest", up)));
+    assertThat(rerun.json().get("outage").isNull()).as(rerun.body()).isTrue();
+    List<String> oneFails = new ArrayList<>(up);
+    oneFails.set(3, "t3:F");
+    for (List<String> cases : List.of(oneFails, up)) {
+      Api.Response r =
+          upload(
+              Multipart.upload(repo, "sha-flake", "feature/y", 8L)
+                  .file(
+                      "file",
+                      "TEST-com.acme.DbTest.xml",
+                      Reports.surefire("com.acme.DbTest", cases)));
+      assertThat(r.json().get("outage").isNull()).as(r.body()).isTrue();
+    }
+
+    JsonNode flaky = list(repo, "FLAKY", 50, "");
+
+    assertThat(flaky.get("tests")).extracting(t -> t.get("name").asString()).containsExactly("t3");
+    assertThat(list(repo, "BROKEN", 50, "").get("tests")).isEmpty();
+  }
+
+  /**
+   * Issue 49, item 8: in a cluster no git folder is mounted, so the default branch was never known
+   * and only main, master and develop were target branches: a repository merging into trunk never
+   * got a broken test. The branch its merge queue merges into is a target branch.
+   */
+  @Test
+  void theBranchAQueueMergesIntoIsTheTargetWithoutASetting() {
+    String repo = Api.uniqueRepo();
+    Api.Response queue =
+        api.post(
+            "/v1/createQueue",
+            "{\"repo\":{\"host\":\"github.com\",\"owner\":\"acme\",\"name\":\""
+                + repo
+                + "\"},\"targetBranch\":\"trunk\"}");
+    assertThat(queue.status()).as(queue.body()).isEqualTo(200);
+    for (int run = 0; run < 5; run++) {
+      uploaded(
+          Multipart.upload(repo, "trunk" + run, "trunk", null)
+              .file(
+                  "file",
+                  "TEST-com.acme.TrunkTest.xml",
+                  Reports.surefire("com.acme.TrunkTest", List.of("overflows:F", "adds:P"))));
+    }
+
+    assertOnlyListed(
+        repo, "BROKEN", "overflows", "its last 5 runs on the target branch all failed");
+  }
+
+  /**
+   * Issue 49, item 5: a class's setup is reported only when it fails, so its history was failures
+   * alone and five of them at any spacing listed it broken. Every run of its class without it is
+   * now a pass of it: a setup failing every other run is flaky, not broken.
+   */
+  @Test
+  void aSetupReportedOnlyWhenItFailsIsJudgedAgainstTheRunsOfItsClass() {
+    String repo = Api.uniqueRepo();
+    for (int run = 0; run < 10; run++) {
+      List<String> cases = run % 2 == 0 ? List.of(":E") : List.of("books:P", "sums:P");
+      uploaded(
+          Multipart.upload(repo, "setup" + run, "main", null)
+              .file(
+                  "file",
+                  "TEST-com.acme.LedgerTest.xml",
+                  Reports.surefire("com.acme.LedgerTest", cases)));
+    }
+
+    assertThat(list(repo, "BROKEN", 10, "").get("tests")).isEmpty();
+    assertOnlyListed(
+        repo,
+        "FLAKY",
+        "(class setup)",
+        "failed in 5 of its last 10 runs on the target branch (50 %)");
+  }
+
+  /**
+   * Issue 49, item 3: a CI matrix whose jobs each upload their own report without a variant.
+   * Before, Java 17 passing and Java 21 failing on one commit read as passed-and-failed: flaky for
+   * ever, and a test failing only on Java 21 was never broken. The report's own properties tell the
+   * jobs apart; the answer says so and suggests a variant.
+   */
+  @Test
+  void aMatrixsJobsAreTwoConfigurationsNeverARetry() {
+    String repo = Api.uniqueRepo();
+    for (int run = 0; run < 5; run++) {
+      for (String java : List.of("17.0.15", "21.0.5")) {
+        String cases = java.startsWith("21") ? "records:F" : "records:P";
+        Api.Response r =
+            uploaded(
+                Multipart.upload(repo, "matrix" + run, "main", null)
+                    .file("file", "TEST-com.acme.JdkTest.xml", onJava(java, cases)));
+        if (java.startsWith("21")) {
+          JsonNode others = r.json().get("otherConfigurations");
+          assertThat(others.get("testCases").asInt()).as(r.body()).isEqualTo(1);
+          assertThat(others.get("message").asString())
+              .contains("java.version=17.0.15", "java.version=21.0.5", "variant");
+        }
+      }
+    }
+
+    assertThat(list(repo, "FLAKY", 10, "").get("tests")).isEmpty();
+    assertOnlyListed(
+        repo,
+        "BROKEN",
+        "records",
+        "its last 5 runs on the target branch all failed (in java.version=21.0.5)");
+  }
+
+  /** A Surefire report of com.acme.JdkTest run on Java {@code java}: {@code name:P|F}. */
+  private static String onJava(String java, String testCase) {
+    String name = testCase.substring(0, testCase.indexOf(':'));
+    boolean failed = testCase.endsWith(":F");
+    return "<testsuite name=\"com.acme.JdkTest\" tests=\"1\">"
+        + "<properties><property name=\"java.version\" value=\""
+        + java
+        + "\"/><property name=\"user.dir\" value=\"/home/runner/work\"/></properties>"
+        + "<testcase name=\""
+        + name
+        + "\" classname=\"com.acme.JdkTest\""
+        + (failed ? "><failure message=\"no\"/></testcase>" : "/>")
+        + "</testsuite>";
+  }
+
+  /**
+   * Issue 49, item 9: a renamed test is a new id, and its quarantine stayed with the old one, so CI
+   * failed on it again. The upload's renames carry the override over; a parameterised name whose
+   * port changes every run stays one test.
+   */
+  @Test
+  void aRenameTheUploadNamesKeepsTheQuarantineAndAPortDoesNotMakeANewTest() {
+    String repo = Api.uniqueRepo();
+    for (String port : List.of("54321", "40117")) {
+      uploaded(
+          Multipart.upload(repo, "p" + port, "feature/x", 3L)
+              .file(
+                  "file",
+                  "TEST-com.acme.NetTest.xml",
+                  Reports.surefire("com.acme.NetTest", List.of("fetch[port=" + port + "]:P"))));
+    }
+    assertThat(list(repo, "FLAKY", 10, "").get("tests")).isEmpty();
+    assertThat(storedTests(repo)).as("one test, whatever the port").isEqualTo(1);
+    String oldId = onlyTestId(repo);
+    assertThat(
+            api.post(
+                    "/v1/flaky-tests/set-quarantine-setting",
+                    repoBody(
+                        repo,
+                        "\"test_id\":\""
+                            + oldId
+                            + "\",\"setting\":\"ALWAYS_QUARANTINE\",\"reason\":\"noisy\""))
+                .status())
+        .isEqualTo(200);
+
+    Api.Response renamed =
+        uploaded(
+            Multipart.upload(repo, "renamed", "feature/x", 3L)
+                .field(
+                    "renames",
+                    "[{\"from\":\""
+                        + oldId
+                        + "\",\"classname\":\"com.acme.NetTest\",\"name\":\"fetches[port=1234]\"}]")
+                .file(
+                    "file",
+                    "TEST-com.acme.NetTest.xml",
+                    Reports.surefire("com.acme.NetTest", List.of("fetches[port=8080]:P"))));
+
+    JsonNode carried = renamed.json().get("renamed");
+    assertThat(carried).hasSize(1);
+    assertThat(carried.get(0).get("from").asString()).isEqualTo(oldId);
+    assertThat(carried.get(0).get("setting").asString()).isEqualTo("ALWAYS_QUARANTINE");
+    String newId = carried.get(0).get("to").asString();
+    assertThat(newId).isNotEqualTo(oldId);
+    assertThat(quarantinedIds(repo)).contains(oldId, newId);
+    // another organization naming this one's quarantined test takes nothing from it
+    Api.Response stranger =
+        Multipart.upload(repo, "renamed", "feature/x", 3L)
+            .field("renames", "[{\"from\":\"" + oldId + "\",\"name\":\"fetches[port=1234]\"}]")
+            .file(
+                "file",
+                "TEST-com.acme.NetTest.xml",
+                Reports.surefire("com.acme.NetTest", List.of("fetches[port=8080]:P")))
+            .uploadWith(stack.otherOrganization().api());
+    assertThat(stranger.status()).as(stranger.body()).isEqualTo(200);
+    assertThat(stranger.json().get("renamed")).isEmpty();
+    assertThat(
+            upload(
+                    Multipart.upload(repo, "bad", "feature/x", 3L)
+                        .field("renames", "{\"from\":\"x\"}")
+                        .file(
+                            "file",
+                            "TEST-com.acme.NetTest.xml",
+                            Reports.surefire("com.acme.NetTest", List.of("fetches[port=1]:P"))))
+                .status())
+        .isEqualTo(400);
+  }
+
   @Test
   void brokenTestsOnTheTargetBranchAreListedAndNeverAutoQuarantined() {
     String repo = Api.uniqueRepo();
@@ -610,6 +833,20 @@ class FlakyTestsIT extends OwnStack {
 
   // --- helpers
 
+  /** Uploads {@code form}, which must be taken. */
+  private Api.Response uploaded(Multipart form) {
+    Api.Response r = upload(form);
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    return r;
+  }
+
+  /** The only test of {@code repo} listed {@code status} is {@code name}, for {@code reason}. */
+  private void assertOnlyListed(String repo, String status, String name, String reason) {
+    JsonNode tests = list(repo, status, 10, "").get("tests");
+    assertThat(tests).extracting(t -> t.get("name").asString()).containsExactly(name);
+    assertThat(tests.get(0).get("status").get("reason").asString()).isEqualTo(reason);
+  }
+
   private Api.Response upload(Multipart form) {
     return form.uploadWith(api);
   }
@@ -651,6 +888,31 @@ class FlakyTestsIT extends OwnStack {
     List<String> ids = new ArrayList<>();
     r.json().get("quarantinedTests").forEach(t -> ids.add(t.get("id").asString()));
     return ids;
+  }
+
+  /** The test cases of {@code repo} (a survey no index serves). */
+  private long storedTests(String repo) {
+    return testIdsOf(repo).size();
+  }
+
+  private String onlyTestId(String repo) {
+    List<String> ids = testIdsOf(repo);
+    assertThat(ids).hasSize(1);
+    return ids.get(0);
+  }
+
+  private List<String> testIdsOf(String repo) {
+    java.util.function.Supplier<List<String>> read =
+        () ->
+            stack
+                .services()
+                .flakyContext()
+                .getBean(MongoTemplate.class)
+                .getCollection(FlakyCollections.TEST_CASES)
+                .find(new Document("repo", "github.com/acme/" + repo))
+                .map(d -> d.getString("testId"))
+                .into(new ArrayList<>());
+    return indexes == null ? read.get() : indexes.aside(read);
   }
 
   /** Documents of any flaky collection that mention {@code repo} (a survey no index serves). */

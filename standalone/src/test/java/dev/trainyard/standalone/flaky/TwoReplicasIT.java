@@ -74,7 +74,9 @@ class TwoReplicasIT extends OwnStack {
       for (int i = 0; i < UPLOADS; i++) {
         String uploadId = UUID.randomUUID().toString();
         uploadIds.add(uploadId);
-        String outcome = i % 2 == 0 ? ":F" : ":P"; // one commit failing and passing: flaky (F1)
+        // one commit failing and passing: flaky (F1). An even upload fails a tenth of the tests
+        // (each test once over the ten): one that failed them all would read as an outage
+        int upload = i;
         Multipart form =
             Multipart.upload(repo, "c1", "feature/x", 5L)
                 .field("uploadId", uploadId)
@@ -82,7 +84,15 @@ class TwoReplicasIT extends OwnStack {
                     "file",
                     "r.xml",
                     Reports.surefire(
-                        "com.acme.ManyTest", cases.stream().map(c -> c + outcome).toList()));
+                        "com.acme.ManyTest",
+                        IntStream.range(0, TESTS)
+                            .mapToObj(
+                                t ->
+                                    cases.get(t)
+                                        + (upload % 2 == 0 && t % 10 == upload / 2 % 10
+                                            ? ":F"
+                                            : ":P"))
+                            .toList()));
         Api api = i % 2 == 0 ? first : second;
         sent.add(pool.submit(() -> upload(api, form)));
       }

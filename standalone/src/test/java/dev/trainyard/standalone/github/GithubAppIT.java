@@ -91,7 +91,9 @@ class GithubAppIT extends OwnStack {
         "trainyard.github.writes-per-minute",
         "100000",
         "trainyard.github.writes-per-hour",
-        "100000");
+        "100000",
+        "trainyard.github.redelivery-interval",
+        "1s");
   }
 
   @Override
@@ -187,15 +189,17 @@ class GithubAppIT extends OwnStack {
   }
 
   /**
-   * The target requires {@code ci/slow} (classic protection) and {@code lint} (a ruleset): a run
-   * whose fast {@code lint} succeeded waits for {@code ci/slow}, and one whose {@code ci/slow}
-   * failed does not land. Before required checks were read from GitHub, the first run landed as
-   * soon as {@code lint} reported (every context reported so far had succeeded).
+   * The target requires {@code ci/slow} (classic protection) and {@code lint} (a ruleset whose rule
+   * GitHub lists on its second page of rules, after 30 rules of other rulesets): a run whose {@code
+   * ci/slow} succeeded waits for {@code lint}, and one whose {@code ci/slow} failed does not land.
+   * Before required checks were read from GitHub, the first run landed as soon as one check
+   * reported; before every page of rules was read, as soon as {@code ci/slow} did.
    */
   @Test
   void theTargetBranchsRequiredChecksDecideWhetherARunLands() {
     ci.hold(true);
     repo.protect("main", "ci/slow");
+    repo.otherRulesets("main", 30);
     repo.ruleset("main", "lint");
     create(api, name, 1);
     long slow = pr("a", "a.txt");
@@ -203,15 +207,15 @@ class GithubAppIT extends OwnStack {
     awaitState(api, name, slow, "testing");
     String head = QueueSteps.testBranchHead(repo.git());
 
-    repo.completeCheck(head, "lint", "success");
-    // several poll and reconcile rounds pass: it must still wait for ci/slow
+    repo.completeCheck(head, "ci/slow", "success");
+    // several poll and reconcile rounds pass: it must still wait for lint
     Awaitility.await()
         .during(Duration.ofSeconds(3))
         .atMost(Duration.ofSeconds(5))
         .until(() -> QueueSteps.pr(api, name, slow).get("state").asString().equals("testing"));
     assertThat(repo.pull(slow).orElseThrow().merged()).isFalse();
 
-    repo.completeCheck(head, "ci/slow", "success");
+    repo.completeCheck(head, "lint", "success");
     awaitState(api, name, slow, "merged");
 
     long broken = pr("b", "b.txt");
@@ -240,12 +244,17 @@ class GithubAppIT extends OwnStack {
     int before = github.calls().size();
 
     github.webhooks().dropNext("check_run");
-    repo.completeCheck(head, CI, "success");
-    assertThat(github.webhooks().deliveries())
-        .as("the delivery was lost")
-        .anyMatch(d -> d.event().equals("check_run") && d.status() == 0);
+    github.webhooks().loseRedeliveries(true); // what lands it is the reconciler's read
+    try {
+      repo.completeCheck(head, CI, "success");
+      assertThat(github.webhooks().deliveries())
+          .as("the delivery was lost")
+          .anyMatch(d -> d.event().equals("check_run") && d.status() == 0);
 
-    awaitState(api, name, pr, "merged");
+      awaitState(api, name, pr, "merged");
+    } finally {
+      github.webhooks().loseRedeliveries(false);
+    }
     List<String> reads =
         github.calls().stream()
             .skip(before)
@@ -428,6 +437,235 @@ class GithubAppIT extends OwnStack {
     submit(api, name, pr);
     awaitState(api, name, pr, "merged");
     assertThat(repo.pull(pr).orElseThrow().merged()).isTrue();
+  }
+
+  /**
+   * A squash batch of three lands whole while GitHub answers the merge call after each of its
+   * merges with 405 "Base branch was modified" once; a batch GitHub stops midway (it keeps
+   * answering so) keeps what it merged, and the rest are tested again alone, their check run saying
+   * why. Before, the first 405 cancelled the batch as if someone had pushed to main, and the PR
+   * GitHub had merged was then cancelled as closed.
+   */
+  @Test
+  void aSquashBatchLandsThroughGithubsRaceAndWhatMergedStaysMergedWhenItStops() {
+    create(api, name, 1);
+    update(
+        "\"mergeMethod\":\"squash\",\"batch\":true,\"batchingMinSize\":3,"
+            + "\"batchingMaxWaitTimeMinutes\":5");
+    repo.raceAfterEachMerge(1);
+    List<Long> first = List.of(pr("a", "a.txt"), pr("b", "b.txt"), pr("c", "c.txt"));
+    first.forEach(pr -> submit(api, name, pr));
+    for (long pr : first) {
+      awaitState(api, name, pr, "merged");
+      assertThat(repo.pull(pr).orElseThrow().merged()).as("#" + pr + " merged on GitHub").isTrue();
+    }
+    assertThat(mergeCalls())
+        .as("three merges, and one more for each race after the first")
+        .isEqualTo(5);
+    assertThat(events())
+        .as("nothing of the batch was cancelled")
+        .noneMatch(e -> e.type().startsWith("pull_request") && e.type().endsWith(".canceled"));
+
+    ci.hold(true);
+    repo.raceAfterEachMerge(100); // GitHub keeps answering 405 after the batch's first merge
+    List<Long> second = List.of(pr("d", "d.txt"), pr("e", "e.txt"), pr("f", "f.txt"));
+    second.forEach(pr -> submit(api, name, pr));
+    awaitState(api, name, second.get(0), "testing");
+    repo.completeCheck(QueueSteps.testBranchHead(repo.git()), CI, "success");
+    awaitState(api, name, second.get(0), "merged");
+    repo.stopRaces();
+    CheckRun told =
+        Awaitility.await()
+            .atMost(QueueSteps.PATIENCE)
+            .until(
+                () ->
+                    repo.checkRuns().stream()
+                        .filter(r -> r.name().equals("trainyard"))
+                        .filter(r -> r.summary() != null && r.summary().contains("tested alone"))
+                        .findFirst()
+                        .orElse(null),
+                r -> r != null);
+    assertThat(told.summary())
+        .contains(
+            "GitHub merged [#" + second.get(0) + "] of the batch, then refused #" + second.get(1),
+            "Base branch was modified");
+    ci.hold(false);
+    for (long pr : second) {
+      awaitState(api, name, pr, "merged");
+      assertThat(repo.pull(pr).orElseThrow().merged()).isTrue();
+    }
+    assertThat(
+            events().stream()
+                .filter(e -> e.type().equals("pull_request.queued"))
+                .filter(
+                    e -> e.body().path("queued_reason").asString("").equals("BATCH_PARTLY_MERGED"))
+                .map(e -> e.body().path("pr_number").asLong()))
+        .containsExactlyInAnyOrder(second.get(1), second.get(2));
+    assertThat(events())
+        .as("no PR failed or was cancelled")
+        .noneMatch(
+            e ->
+                e.type().equals("pull_request.failed") || e.type().equals("pull_request.canceled"));
+  }
+
+  private long mergeCalls() {
+    return github.calls().stream()
+        .filter(call -> call.startsWith("PUT /repos/acme/" + name + "/pulls/"))
+        .count();
+  }
+
+  /**
+   * The branch requires check {@code Vercel} from the Vercel App, which reports commit statuses
+   * through its Bot account: a success status from {@code vercel[bot]} lands the run, one of the
+   * same context from a person does not. Before, statuses carried no App and never matched a check
+   * bound to one: such runs waited until they timed out.
+   */
+  @Test
+  void aStatusFromTheBotOfTheAppACheckIsBoundToCounts() {
+    ci.hold(true);
+    github.registerApp("vercel", 8329);
+    repo.rulesetBoundTo("main", "Vercel", 8329);
+    create(api, name, 1);
+    long pr = pr("a", "a.txt");
+    submit(api, name, pr);
+    awaitState(api, name, pr, "testing");
+    String head = QueueSteps.testBranchHead(repo.git());
+
+    repo.setStatus(head, "Vercel", "success"); // a person's status of that name
+    Awaitility.await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> QueueSteps.pr(api, name, pr).get("state").asString().equals("testing"));
+    repo.setStatus(head, "Vercel", "success", "vercel");
+    awaitState(api, name, pr, "merged");
+    ci.hold(false);
+  }
+
+  /**
+   * GitHub fails to deliver a maintainer's {@code /trainyard merge} (the gateway did not answer),
+   * and GitHub never retries a delivery: trainyard asks GitHub to send it again, and the PR is
+   * queued and lands. Before, the command was lost.
+   */
+  @Test
+  void aCommentCommandGithubFailedToDeliverIsAskedForAgainAndActedOn() {
+    create(api, name, 1);
+    repo.grant("maya", "write");
+    long pr = pr("a", "a.txt");
+    github.webhooks().dropNext("issue_comment");
+    repo.comment(pr, "maya", "/trainyard merge");
+
+    awaitState(api, name, pr, "merged");
+    assertThat(github.calls())
+        .anyMatch(c -> c.startsWith("POST /app/hook/deliveries/") && c.endsWith("/attempts"));
+  }
+
+  /**
+   * GitHub is slow to say who may command the queue, and the PR's author pushes right after a
+   * maintainer's {@code /trainyard merge}: the push is not queued (it is not what the maintainer
+   * asked for), and the maintainer is told why. Before, the head read when the command was applied
+   * was queued, whatever was pushed between the comment and then.
+   */
+  @Test
+  void aPushAfterACommentCommandIsNotQueuedByIt() {
+    create(api, name, 1);
+    repo.grant("maya", "write");
+    long pr = pr("a", "a.txt");
+    github.slow("/collaborators", Duration.ofSeconds(3));
+    try {
+      repo.comment(pr, "maya", "/trainyard merge");
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> github.calls().stream().anyMatch(c -> c.contains("/collaborators/maya")));
+      repo.push("a", files("late.txt", "pushed after the command"), "pushed late");
+      awaitReply(pr, "@maya trainyard did not act on this command: the pull request was pushed");
+    } finally {
+      github.slow("/collaborators", Duration.ZERO);
+    }
+    assertThat(api.post("/v1/getSubmittedPullRequest", prBody(name, pr)).status())
+        .as("nothing was queued")
+        .isEqualTo(404);
+
+    repo.comment(pr, "maya", "/trainyard merge");
+    awaitState(api, name, pr, "merged");
+    assertThat(tree(repo.head("main").orElseThrow())).containsKey("late.txt");
+  }
+
+  /**
+   * A reviewer requests changes while the queue is frozen for a release, after CI passed: the
+   * landing, asked for once the freeze ends, stops, and the PR waits not ready with GitHub's
+   * reason. A landing by ref update (a bypass) would skip the review. And a PR GitHub blocks only
+   * because its head lacks the required check (CI runs on trainyard's branches alone) is queued and
+   * lands; before, it stayed not ready.
+   */
+  @Test
+  void aReviewRequestingChangesStopsTheLandingAndMissingChecksAloneHoldNothing() {
+    ci.hold(true);
+    repo.protect("main", CI);
+    create(api, name, 1);
+    long reviewed = pr("a", "a.txt");
+    submit(api, name, reviewed);
+    awaitState(api, name, reviewed, "testing");
+    assertThat(api.post("/v1/freezeQueue", body(name, "\"reason\":\"release\"")).status())
+        .isEqualTo(200);
+    repo.completeCheck(QueueSteps.testBranchHead(repo.git()), CI, "success");
+    awaitState(api, name, reviewed, "tests_passed");
+    repo.requestChanges(reviewed);
+    assertThat(api.post("/v1/unfreezeQueue", body(name, "")).status()).isEqualTo(200);
+
+    JsonNode held =
+        QueueSteps.awaitPr(
+            api, name, reviewed, pr -> pr.get("state").asString().equals("not_ready"));
+    assertThat(reason(held)).hasValueSatisfying(r -> assertThat(r).contains("requested changes"));
+    assertThat(repo.pull(reviewed).orElseThrow().merged()).isFalse();
+    assertThat(repo.head("main").map(this::tree).orElseThrow()).doesNotContainKey("a.txt");
+
+    ci.hold(false);
+    long checksOnly = pr("b", "b.txt");
+    repo.blockOnChecks(checksOnly);
+    submit(api, name, checksOnly);
+    awaitState(api, name, checksOnly, "merged");
+    assertThat(repo.pull(checksOnly).orElseThrow().merged()).isTrue();
+  }
+
+  /**
+   * Strict required checks ("require branches to be up to date") refuse squash and rebase when they
+   * are set, whether a ruleset says so or classic protection does (read where the App has
+   * administration access); merge_commit lands a PR tested behind the target by moving the target
+   * to the tested commit. Before, squash was taken and every PR after the first of a batch, and
+   * every PR behind, was refused at landing after CI had run.
+   */
+  @Test
+  void strictRequiredChecksRefuseSquashAndRebaseAndMergeCommitLandsABehindPullRequest() {
+    repo.ruleset("main", CI);
+    repo.requireUpToDate("main");
+    Api.Response squash =
+        api.post("/v1/createQueue", body(name, "\"concurrency\":1,\"mergeMethod\":\"squash\""));
+    assertThat(squash.status()).as(squash.body()).isEqualTo(400);
+    assertThat(squash.body())
+        .contains("mergeMethod squash", "strict_required_status_checks_policy", "up to date");
+    create(api, name, 1);
+    Api.Response rebase = api.post("/v1/updateQueue", body(name, "\"mergeMethod\":\"rebase\""));
+    assertThat(rebase.status()).as(rebase.body()).isEqualTo(400);
+
+    long behind = pr("a", "a.txt");
+    repo.push("main", files("later.txt", "moved on"), "main moves on");
+    assertThat(repo.contains(repo.head("a").orElseThrow(), repo.head("main").orElseThrow()))
+        .as("the PR's head is behind main")
+        .isFalse();
+    submit(api, name, behind);
+    awaitState(api, name, behind, "merged");
+    assertThat(tree(repo.head("main").orElseThrow())).containsKeys("a.txt", "later.txt");
+
+    String classic = Api.uniqueRepo();
+    SimulatedRepository protectedRepo = github.install(INSTALLATION, "acme", classic);
+    protectedRepo.push("main", files("README", "hello"), "Initial commit");
+    protectedRepo.protect("main", CI);
+    protectedRepo.requireUpToDate("main");
+    protectedRepo.grantAdministrationRead();
+    Api.Response classicSquash =
+        api.post("/v1/createQueue", body(classic, "\"concurrency\":1,\"mergeMethod\":\"squash\""));
+    assertThat(classicSquash.status()).as(classicSquash.body()).isEqualTo(400);
+    assertThat(classicSquash.body()).contains("branch protection requires branches to be up to");
   }
 
   /** GitHub's names are case-insensitive: a second queue on the same branch is a conflict. */
@@ -675,7 +913,7 @@ class GithubAppIT extends OwnStack {
       assertThat(reason(waiting).orElseThrow())
           .isEqualTo("the GitHub App is not installed on acme/" + name);
     } finally {
-      github.install(INSTALLATION, "acme", name);
+      github.reinstall(INSTALLATION);
     }
     awaitState(api, name, pr, "merged");
   }

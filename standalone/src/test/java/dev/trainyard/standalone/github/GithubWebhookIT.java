@@ -33,6 +33,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class GithubWebhookIT extends OwnStack {
   private static final String SECRET = "it-is-a-secret-" + UUID.randomUUID();
+  private static final String PREVIOUS = "the-secret-before-" + UUID.randomUUID();
   static final Set<String> HANDLED =
       Set.of(
           "installation",
@@ -52,6 +53,8 @@ class GithubWebhookIT extends OwnStack {
     return Map.of(
         "trainyard.github.webhook-secret",
         SECRET,
+        "trainyard.github.webhook-previous-secret",
+        PREVIOUS,
         "trainyard.github.default-org",
         TestStack.ORG,
         "trainyard.github.default-org-accounts",
@@ -85,6 +88,23 @@ class GithubWebhookIT extends OwnStack {
       handled += HANDLED.contains(example.event()) ? 1 : 0;
     }
     assertThat(handled).as("examples of the handled event types").isGreaterThan(70);
+  }
+
+  /**
+   * During a rotation of the App's webhook secret GitHub may still sign with the old one: a
+   * delivery signed with {@code TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET} is taken, one signed with
+   * any other secret is not. Before, every delivery between the change on GitHub and the restart
+   * with the new secret was refused and lost.
+   */
+  @Test
+  void aDeliverySignedWithThePreviousSecretIsTakenDuringARotation() {
+    byte[] body = "{\"zen\":\"Half measures are as bad as nothing at all.\"}".getBytes();
+    GithubDeliveries before = new GithubDeliveries(stack.api(), PREVIOUS);
+    GithubDeliveries stranger = new GithubDeliveries(stack.api(), "guessed-" + UUID.randomUUID());
+
+    assertThat(before.deliver("ping", UUID.randomUUID().toString(), body).status()).isEqualTo(200);
+    assertThat(stranger.deliver("ping", UUID.randomUUID().toString(), body).status())
+        .isEqualTo(401);
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
@@ -353,7 +354,7 @@ class StaleInputTest {
 
     Worker(MongoTemplate mongo, ProcessingProbe probe, Fence fence) {
       Publisher publisher =
-          new Publisher(kafka) {
+          new Publisher(kafka, TopicNames.DEFAULT) {
             @Override
             public CompletableFuture<?> reply(Reply reply) {
               replies.add(reply.body());

@@ -3,6 +3,7 @@ package dev.trainyard.standalone.guarantees;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.common.topic.Topics;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.worker.config.TopicLayout;
@@ -47,7 +48,7 @@ class TopicLayoutTest {
 
   @Test
   void missingTopicsAreCreatedWithWhatEachKeeps() throws Exception {
-    List<String> lines = TopicLayout.apply(admin, props(6));
+    List<String> lines = TopicLayout.apply(admin, props(6), TopicNames.DEFAULT);
 
     assertThat(lines)
         .containsExactly(
@@ -73,7 +74,7 @@ class TopicLayoutTest {
         .all()
         .get();
 
-    TopicLayout.apply(admin, props(6));
+    TopicLayout.apply(admin, props(6), TopicNames.DEFAULT);
 
     assertThat(config(Topics.EVENTS, "retention.ms")).isEqualTo("1209600000");
     assertThat(config(Topics.EVENTS, "unclean.leader.election.enable")).isEqualTo("false");
@@ -81,13 +82,13 @@ class TopicLayoutTest {
 
   @Test
   void aTopicWithMorePartitionsOrFewerIsRefusedAndNeverGrown() throws Exception {
-    TopicLayout.apply(admin, props(6));
+    TopicLayout.apply(admin, props(6), TopicNames.DEFAULT);
 
-    assertThatThrownBy(() -> TopicLayout.apply(admin, props(8)))
+    assertThatThrownBy(() -> TopicLayout.apply(admin, props(8), TopicNames.DEFAULT))
         .isInstanceOf(TopicLayout.Mismatch.class)
         .hasMessageContaining(Topics.QUEUE_COMMANDS + " has 6 partitions, the setting says 8");
     assertThat(partitions(Topics.QUEUE_COMMANDS)).as("not grown").isEqualTo(6);
-    assertThatThrownBy(() -> TopicLayout.apply(admin, props(4)))
+    assertThatThrownBy(() -> TopicLayout.apply(admin, props(4), TopicNames.DEFAULT))
         .isInstanceOf(TopicLayout.Mismatch.class)
         .hasMessageContaining("has 6 partitions, the setting says 4");
   }
@@ -107,7 +108,8 @@ class TopicLayoutTest {
         .all()
         .get();
 
-    TopicLayout.apply(admin, new WorkerProperties(6, null, null, (short) 3, null));
+    TopicLayout.apply(
+        admin, new WorkerProperties(6, null, null, (short) 3, null), TopicNames.DEFAULT);
 
     for (String topic : List.of(Topics.QUEUE_COMMANDS, Topics.QUEUE_REPLIES, Topics.EVENTS)) {
       assertThat(config(topic, "min.insync.replicas")).as(topic).isEqualTo("1");
@@ -119,7 +121,7 @@ class TopicLayoutTest {
   void aGrownReplyTopicIsAcceptedTheOthersAreNot() throws Exception {
     admin.createTopics(List.of(new NewTopic(Topics.QUEUE_REPLIES, 8, (short) 1))).all().get();
 
-    assertThat(TopicLayout.apply(admin, props(6)))
+    assertThat(TopicLayout.apply(admin, props(6), TopicNames.DEFAULT))
         .contains(Topics.QUEUE_REPLIES + ": 8 partitions, 1 replicas");
   }
 

@@ -24,8 +24,13 @@ class FlakeAwareIT extends QueueScenario {
 
   /** CI's upload of the results of {@code sha}: each entry {@code name:P|F|R} of the suite. */
   private void upload(String sha, String branch, List<String> cases) {
+    upload(sha, branch, null, cases);
+  }
+
+  /** The same, from the CI of pull request {@code pr} (null: not a pull request's). */
+  private void upload(String sha, String branch, Long pr, List<String> cases) {
     Api.Response r =
-        Multipart.upload(name, sha, branch, null)
+        Multipart.upload(name, sha, branch, pr)
             .file("file", "TEST-" + SUITE + ".xml", Reports.surefire(SUITE, cases))
             .uploadWith(api);
     assertThat(r.status()).as(r.body()).isEqualTo(200);
@@ -70,5 +75,36 @@ class FlakeAwareIT extends QueueScenario {
         .as("only PR 1 was tested again, once")
         .containsExactly(1L);
     assertThat(ci.testRunsSeen()).as("PR 1 twice, PR 2 once").isEqualTo(3);
+  }
+
+  /**
+   * Issue 49, item 6: a PR that makes a test fail half the time marks it flaky through its own
+   * re-run. Before, its queue run red on that test was excused, tested again and landed about half
+   * the time; evidence from the PR's own runs never excuses its failure.
+   */
+  @Test
+  void aPullRequestsOwnReRunNeverExcusesItsFailure() throws Exception {
+    create(api, name, 1);
+    // the PR's own CI: its head failed paysTwice and the re-run passed, flaky on its evidence alone
+    upload("racy-head", "racy", 3L, List.of("paysTwice:F", "totals:P"));
+    upload("racy-head", "racy", 3L, List.of("paysTwice:P", "totals:P"));
+    Set<String> flakedOnce = ConcurrentHashMap.newKeySet();
+    ci.redWhen(tree -> tree.containsKey("RACY") && flakedOnce.add(tree.get("RACY")));
+    ci.beforeReporting(
+        (sha, tree, red) ->
+            upload(
+                sha,
+                "trainyard-merge/main",
+                List.of("paysTwice:" + (red ? "F" : "P"), "totals:P")));
+
+    git.openPr(3, "Make payments racy", "cid", "RACY", "race\n");
+    submit(api, name, 3);
+    awaitState(api, name, 3, "failed");
+
+    assertThat(
+            events().stream().filter(e -> "TESTS_RESTARTED_FLAKY".equals(text(e, "queued_reason"))))
+        .as("not tested again on its own evidence")
+        .isEmpty();
+    assertThat(ci.testRunsSeen()).isEqualTo(1);
   }
 }

@@ -41,7 +41,7 @@ class MergeQueueIT extends QueueScenario {
 
     assertThat(git.mainSubjects()).isEqualTo(GitHost.landedInOrder(6));
     assertThat(git.repo().tree(git.main())).containsKeys("f1.txt", "f6.txt");
-    assertThat(ci.maxLiveTestBranches()).isBetween(1, 3);
+    assertThat(ci.maxTestedAtOnce()).isBetween(1, 3);
     Awaitility.await().atMost(QueueSteps.PATIENCE).until(() -> ci.testBranches().isEmpty());
 
     JsonNode merged = pr(api, name, 6);

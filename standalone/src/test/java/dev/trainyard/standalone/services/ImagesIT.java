@@ -7,7 +7,6 @@ import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.standalone.support.EmbeddedInfrastructure;
 import dev.trainyard.standalone.support.Prerequisites;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -168,9 +167,7 @@ class ImagesIT {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.trainyard.standalone.infra.FreePorts.next();
   }
 }

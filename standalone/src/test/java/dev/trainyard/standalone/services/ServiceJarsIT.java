@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.trainyard.common.webhook.SecretBox;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.EmbeddedInfrastructure;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -137,9 +136,7 @@ class ServiceJarsIT {
     return copy;
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.trainyard.standalone.infra.FreePorts.next();
   }
 }

@@ -33,7 +33,7 @@ public final class CiSimulator implements AutoCloseable {
     void run(String sha, Map<String, String> tree, boolean red) throws java.io.IOException;
   }
 
-  private final AtomicInteger maxLive = new AtomicInteger();
+  private final AtomicInteger maxTesting = new AtomicInteger();
   private final AtomicBoolean held = new AtomicBoolean();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread thread;
@@ -87,8 +87,13 @@ public final class CiSimulator implements AutoCloseable {
     return seen.size();
   }
 
-  public int maxLiveTestBranches() {
-    return maxLive.get();
+  /**
+   * The most test branches CI was testing at once: present and not yet reported on. A concluded
+   * run's branch may outlive it briefly (its deletion and the next run's build are effects run side
+   * by side), but it no longer takes a CI job, which is what a queue's concurrency bounds.
+   */
+  public int maxTestedAtOnce() {
+    return maxTesting.get();
   }
 
   /** The test branches that exist now, name (without refs/heads/) to head. */
@@ -107,7 +112,8 @@ public final class CiSimulator implements AutoCloseable {
     while (running.get()) {
       try {
         Map<String, ObjectId> branches = testBranches();
-        maxLive.accumulateAndGet(branches.size(), Math::max);
+        long testing = branches.values().stream().filter(h -> !reported.contains(h.name())).count();
+        maxTesting.accumulateAndGet((int) testing, Math::max);
         seen.addAll(branches.keySet());
         if (!held.get()) {
           for (ObjectId head : branches.values()) {

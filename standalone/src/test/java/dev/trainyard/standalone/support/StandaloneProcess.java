@@ -3,7 +3,6 @@ package dev.trainyard.standalone.support;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,10 +126,9 @@ public final class StandaloneProcess {
     process.waitFor(60, TimeUnit.SECONDS);
   }
 
-  public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /** A port for a process started later to listen on ({@code FreePorts}). */
+  public static int freePort() {
+    return dev.trainyard.standalone.infra.FreePorts.next();
   }
 
   /**

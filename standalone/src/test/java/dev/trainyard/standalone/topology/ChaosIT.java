@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -69,6 +70,10 @@ class ChaosIT {
   private final AtomicInteger unkeyedRetriesRefused = new AtomicInteger();
   private final AtomicInteger keyStillAnswered = new AtomicInteger();
   private final AtomicBoolean faulting = new AtomicBoolean(true);
+
+  /** Open once the faults are over: the submits and the churn no longer pace themselves. */
+  private final CountDownLatch faultsOver = new CountDownLatch(1);
+
   private final List<String> unexpected = new CopyOnWriteArrayList<>();
   private final Map<String, String> submits = new ConcurrentHashMap<>();
 
@@ -122,6 +127,7 @@ class ChaosIT {
 
         chaos.get(FLOW_LIMIT.toSeconds(), TimeUnit.SECONDS);
         faulting.set(false);
+        faultsOver.countDown();
         ledger.begin("after the faults");
         submits.get(FLOW_LIMIT.toSeconds(), TimeUnit.SECONDS);
         Map<String, List<Long>> churnedPrs =
@@ -355,7 +361,7 @@ class ChaosIT {
         if (answer.status() != 200) {
           unexpected.add("submit " + name + "#" + pr + " answered " + answer.status());
         }
-        Thread.sleep(5_000);
+        faultsOver.await(5, TimeUnit.SECONDS); // paced while the faults go on
       }
     }
     return null;
@@ -424,7 +430,7 @@ class ChaosIT {
           unexpected.add("keyed replay " + name + "#" + pr + " answered " + replayed.status());
         }
       }
-      Thread.sleep(8_000);
+      faultsOver.await(8, TimeUnit.SECONDS);
     }
     return churned;
   }

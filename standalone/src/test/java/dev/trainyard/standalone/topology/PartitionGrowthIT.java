@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -74,9 +75,10 @@ class PartitionGrowthIT {
       ExecutorService pool = Executors.newSingleThreadExecutor();
       AtomicInteger submitted = new AtomicInteger();
       AtomicLong longestHoldMillis = new AtomicLong();
+      CountDownLatch grown = new CountDownLatch(1);
       try (ClusterQueues queues = ClusterQueues.open(cluster, api, QUEUES, PRS)) {
         Future<?> load =
-            pool.submit(() -> submitAll(api, queues.names, submitted, longestHoldMillis));
+            pool.submit(() -> submitAll(api, queues.names, submitted, longestHoldMillis, grown));
         Awaitility.await().atMost(STEP).until(() -> submitted.get() >= QUEUES * PRS / 3);
 
         // 1. hold mutations; 2. lag 0, stop the workers, still 0
@@ -91,6 +93,7 @@ class PartitionGrowthIT {
             .all()
             .get(1, TimeUnit.MINUTES);
         cluster.control("upgrade topics.commandPartitions=" + TO, Duration.ofMinutes(8));
+        grown.countDown();
 
         load.get(STEP.toSeconds(), TimeUnit.SECONDS);
         for (String name : queues.names) {
@@ -144,9 +147,16 @@ class PartitionGrowthIT {
     }
   }
 
-  /** Submits PRs 1..PRS of every queue with keys, one every 2 s, each retried until 200. */
+  /**
+   * Submits PRs 1..PRS of every queue with keys, one every 2 s until the growth is done and then
+   * without pause, each retried until 200.
+   */
   private static Void submitAll(
-      Api api, List<String> names, AtomicInteger submitted, AtomicLong longestHoldMillis)
+      Api api,
+      List<String> names,
+      AtomicInteger submitted,
+      AtomicLong longestHoldMillis,
+      CountDownLatch grown)
       throws InterruptedException {
     for (long pr = 1; pr <= PRS; pr++) {
       for (String name : names) {
@@ -157,7 +167,7 @@ class PartitionGrowthIT {
         longestHoldMillis.accumulateAndGet(
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - first), Math::max);
         submitted.incrementAndGet();
-        Thread.sleep(2_000);
+        grown.await(2, TimeUnit.SECONDS);
       }
     }
     return null;

@@ -2,7 +2,6 @@ package dev.trainyard.webhooks.intake;
 
 import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.telemetry.Traces;
-import dev.trainyard.common.topic.Topics;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
@@ -51,8 +50,8 @@ public class EventIntake {
 
   @KafkaListener(
       id = ID,
-      topics = Topics.EVENTS,
-      groupId = "${trainyard.webhook.group-id:trainyard-webhook-dispatcher}",
+      topics = "#{@topicNames.events()}",
+      groupId = "${trainyard.webhook.group-id:#{@topicNames.group('webhook-dispatcher')}}",
       batch = "true")
   public void onEvents(List<ConsumerRecord<String, String>> records) {
     Instant now = clock.instant();

@@ -27,6 +27,8 @@ public class GithubCommenters {
   private static final Set<String> WRITERS = Set.of("admin", "maintain", "write");
   private final GithubClient client;
 
+  private final ReplyBudget budget = new ReplyBudget(java.time.InstantSource.system());
+
   public GithubCommenters(GithubApp app) {
     this.client = app.client().orElse(null);
   }
@@ -107,11 +109,21 @@ public class GithubCommenters {
   }
 
   /**
-   * Replies {@code body} on PR {@code number}: why a {@code /trainyard} comment was not acted on.
-   * Best effort: a reply GitHub refuses is logged, and the delivery is not applied again for it.
+   * Replies {@code body} to {@code login} on PR {@code number}: why a {@code /trainyard} comment
+   * was not acted on, within the {@link ReplyBudget}. Best effort: a reply GitHub refuses is
+   * logged, and the delivery is not applied again for it.
    */
-  public Mono<Void> reply(long installation, RepoRef repo, long number, String body) {
+  public Mono<Void> reply(long installation, RepoRef repo, long number, String login, String body) {
     if (client == null) {
+      return Mono.empty();
+    }
+    if (!budget.take(installation, repo.slug(), number, login)) {
+      log.info(
+          "no reply to {} on {}#{}: the replies' budget is spent ({})",
+          login,
+          repo.slug(),
+          number,
+          body);
       return Mono.empty();
     }
     String path = "/repos/" + repo.owner() + "/" + repo.name() + "/issues/" + number + "/comments";

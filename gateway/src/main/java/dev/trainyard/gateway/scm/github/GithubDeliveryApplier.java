@@ -36,6 +36,7 @@ public class GithubDeliveryApplier {
   private final RepositoryQueues queues;
   private final CommandBus commands;
   private final GithubRepositoryNames names;
+  private final GithubStatusApps statusApps;
 
   public GithubDeliveryApplier(
       GatewayProperties props,
@@ -43,8 +44,10 @@ public class GithubDeliveryApplier {
       GithubCommenters commenters,
       RepositoryQueues queues,
       CommandBus commands,
-      GithubRepositoryNames names) {
+      GithubRepositoryNames names,
+      GithubStatusApps statusApps) {
     this.github = props.github();
+    this.statusApps = statusApps;
     this.installations = installations;
     this.commenters = commenters;
     this.queues = queues;
@@ -52,14 +55,21 @@ public class GithubDeliveryApplier {
     this.names = names;
   }
 
+  /**
+   * Whether PR {@code number} of repository {@code repositoryId} was pushed to since a delivery.
+   */
+  interface PushesSince {
+    Mono<Boolean> to(long repositoryId, long number);
+  }
+
   /** Applies delivery {@code delivery}, read as {@code routed}. */
-  Mono<Void> apply(Routed routed, String delivery) {
+  Mono<Void> apply(Routed routed, String delivery, PushesSince pushes) {
     if (routed instanceof Routed.Installation i) {
       return installations.changed(
           i.id(), i.account(), i.action(), github.defaultOrgFor(i.account()));
     }
     if (routed instanceof Routed.Repositories many) {
-      return Flux.fromIterable(many.each()).concatMap(r -> apply(r, delivery)).then();
+      return Flux.fromIterable(many.each()).concatMap(r -> apply(r, delivery, pushes)).then();
     }
     if (!(routed instanceof Routed.Repository r)) {
       log.debug("GitHub delivery {} ignored: {}", delivery, ((Routed.Ignored) routed).why());
@@ -71,7 +81,9 @@ public class GithubDeliveryApplier {
             org ->
                 Mono.zip(
                     queuesOf(org, r),
-                    Flux.fromIterable(r.intents()).concatMap(i -> authorized(r, i)).collectList()))
+                    Flux.fromIterable(r.intents())
+                        .concatMap(i -> authorized(r, i, pushes))
+                        .collectList()))
         .flatMap(
             found ->
                 Flux.fromIterable(found.getT1())
@@ -104,15 +116,18 @@ public class GithubDeliveryApplier {
                 number = c.number();
                 login = c.login();
               }
+              // a repository without a queue of the organization hears nothing from trainyard
               boolean speaks =
-                  concerned.isEmpty()
-                      || concerned.stream().anyMatch(q -> q.settings().commentsEnabled());
+                  !queues.isEmpty()
+                      && (concerned.isEmpty()
+                          || concerned.stream().anyMatch(q -> q.settings().commentsEnabled()));
               return why == null || !speaks
                   ? Mono.<Void>empty()
                   : commenters.reply(
                       r.installationId(),
                       r.repo(),
                       number,
+                      login,
                       "@" + login + " trainyard did not act on this command: " + why + ".");
             })
         .then();
@@ -160,9 +175,33 @@ public class GithubDeliveryApplier {
    * author may write to the repository (labelling takes only the triage role); the rest as they
    * are.
    */
-  private Mono<Intent> authorized(Routed.Repository r, Intent intent) {
+  private Mono<Intent> authorized(Routed.Repository r, Intent intent, PushesSince pushes) {
     if (intent instanceof Intent.Comment c) {
-      return commenters.authorize(r.installationId(), r.repo(), c);
+      Mono<Intent> authorized = commenters.authorize(r.installationId(), r.repo(), c);
+      if (!c.submit()) {
+        return authorized;
+      }
+      // the head queued is the one GitHub showed when the comment was authorized, which may be
+      // minutes after it was written: one pushed since it was delivered is not what was asked for
+      return authorized.flatMap(
+          command ->
+              !(command instanceof Intent.Command)
+                  ? Mono.just(command)
+                  : pushes
+                      .to(r.repositoryId(), c.number())
+                      .map(
+                          pushed ->
+                              pushed
+                                  ? new Intent.Ignored(
+                                      c.number(),
+                                      c.login(),
+                                      "the pull request was pushed to after this command, so what"
+                                          + " it holds now is not what was asked for; comment"
+                                          + " `/trainyard merge` again to queue it")
+                                  : command));
+    }
+    if (intent instanceof Intent.Status status) {
+      return statusApps.withApp(status);
     }
     if (intent instanceof Intent.Label label && label.bot() == null) {
       return commenters

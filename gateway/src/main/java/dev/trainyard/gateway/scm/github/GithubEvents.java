@@ -58,8 +58,15 @@ public final class GithubEvents {
      */
     record Refresh(boolean checksChanged) implements Intent {}
 
-    /** A CI result for a commit (a commit status, or a check run by its name and app). */
-    record Status(ReportStatus report) implements Intent {}
+    /**
+     * A CI result for a commit (a commit status, or a check run by its name and app); {@code bot}:
+     * the Bot account that made a commit status, whose App it counts for once GitHub names it.
+     */
+    record Status(ReportStatus report, String bot) implements Intent {
+      public Status(ReportStatus report) {
+        this(report, null);
+      }
+    }
 
     /**
      * {@code label} was added to (or removed from) PR {@code number} whose base is {@code base} by
@@ -239,7 +246,7 @@ public final class GithubEvents {
       return List.of();
     }
     return CheckReports.ofStatus(payload.path("sha").asString(""), payload)
-        .<List<Intent>>map(r -> List.of(new Intent.Status(r)))
+        .<List<Intent>>map(r -> List.of(new Intent.Status(r, bot(payload.path("sender")))))
         .orElse(List.of());
   }
 

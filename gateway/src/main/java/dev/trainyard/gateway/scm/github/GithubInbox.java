@@ -3,6 +3,7 @@ package dev.trainyard.gateway.scm.github;
 import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.gateway.config.GatewayProperties;
+import dev.trainyard.gateway.config.PeriodicSweep;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,6 @@ import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.FindAndModifyOptions;
@@ -20,7 +20,6 @@ import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.stereotype.Component;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -36,7 +35,7 @@ import tools.jackson.databind.JsonNode;
  * replica stopped, or whose store write was slow, is applied by another.
  */
 @Component
-public class GithubInbox implements SmartLifecycle {
+public class GithubInbox extends PeriodicSweep {
   private static final Logger log = LoggerFactory.getLogger(GithubInbox.class);
 
   /** How long a replica holds a delivery it applies before another may take it over. */
@@ -56,8 +55,6 @@ public class GithubInbox implements SmartLifecycle {
   private final InstantSource clock;
   private final String host;
   private final Long ownApp;
-  private final Duration sweepInterval;
-  private volatile Disposable sweeping;
 
   public GithubInbox(
       ReactiveMongoTemplate mongo,
@@ -65,13 +62,13 @@ public class GithubInbox implements SmartLifecycle {
       InstantSource clock,
       GatewayProperties props,
       @Value("${trainyard.github.inbox-sweep-interval:2s}") Duration sweepInterval) {
+    super(sweepInterval);
     this.mongo = mongo;
     this.applier = applier;
     this.clock = clock;
     this.host = props.github().host();
     String appId = props.github().appId();
     this.ownApp = appId != null && appId.matches("\\d{1,18}") ? Long.valueOf(appId) : null;
-    this.sweepInterval = sweepInterval;
   }
 
   /**
@@ -98,11 +95,31 @@ public class GithubInbox implements SmartLifecycle {
             .append("retryAt", now)
             .append("at", now)
             .append("expiresAt", java.util.Date.from(at.plus(KEPT)));
+    if (event.equals("pull_request") && payload.path("action").asString("").equals("synchronize")) {
+      doc.append(
+          "pushed",
+          pushKey(payload.path("repository").path("id").asLong(), payload.path("number").asLong()));
+    }
     return mongo
         .insert(doc, Collections.GITHUB_DELIVERIES)
         .doOnSuccess(stored -> process(delivery).subscribe())
         .onErrorResume(DuplicateKeyException.class, e -> Mono.empty())
         .then();
+  }
+
+  /** What marks a delivery of a push to PR {@code number} of repository {@code repositoryId}. */
+  private static String pushKey(long repositoryId, long number) {
+    return repositoryId + "#" + number;
+  }
+
+  /**
+   * Whether a push to PR {@code number} of repository {@code repositoryId} was delivered after
+   * {@code at}: a comment command written before it did not see that head.
+   */
+  Mono<Boolean> pushedAfter(long repositoryId, long number, String at) {
+    Query later =
+        Query.query(Criteria.where("pushed").is(pushKey(repositoryId, number)).and("at").gt(at));
+    return mongo.exists(later, Collections.GITHUB_DELIVERIES);
   }
 
   /** The SHA-256 of an event and its signed body, in hex. */
@@ -149,15 +166,13 @@ public class GithubInbox implements SmartLifecycle {
   private Mono<Void> apply(Document claimed) {
     String id = claimed.getString("_id");
     int attempts = claimed.getInteger("attempts", 1);
+    JsonNode payload =
+        GithubWebhookHandler.payload(claimed.getString("body").getBytes(StandardCharsets.UTF_8));
     GithubEvents.Routed routed =
-        GithubEvents.read(
-            claimed.getString("event"),
-            GithubWebhookHandler.payload(
-                claimed.getString("body").getBytes(StandardCharsets.UTF_8)),
-            host,
-            ownApp);
+        GithubEvents.read(claimed.getString("event"), payload, host, ownApp);
+    String since = writtenBy(claimed.getString("at"), payload);
     return applier
-        .apply(routed, id)
+        .apply(routed, id, (repository, number) -> pushedAfter(repository, number, since))
         .then(
             mark(
                 id,
@@ -179,6 +194,21 @@ public class GithubInbox implements SmartLifecycle {
             });
   }
 
+  /**
+   * Since when a push is one the delivery's writer did not see: when the comment was made, as
+   * GitHub says ({@code comment.created_at}; a comment redelivered hours later was still written
+   * then), or when the delivery arrived, whichever is earlier.
+   */
+  static String writtenBy(String receivedAt, JsonNode payload) {
+    String written = payload.path("comment").path("created_at").asString("");
+    try {
+      Instant at = Instant.parse(written);
+      return at.isBefore(Timestamps.parse(receivedAt)) ? Timestamps.format(at) : receivedAt;
+    } catch (java.time.format.DateTimeParseException | IllegalArgumentException e) {
+      return receivedAt;
+    }
+  }
+
   /** 2 s, 4 s, 8 s … after each failed attempt, up to ten minutes. */
   static Duration retryAfter(int attempts) {
     Duration wait = Duration.ofSeconds(2);
@@ -196,7 +226,8 @@ public class GithubInbox implements SmartLifecycle {
   }
 
   /** The pending deliveries whose time has come, oldest first, a batch at a time. */
-  Flux<Void> sweep() {
+  @Override
+  protected Flux<Void> sweepOnce() {
     Query due =
         Query.query(
                 Criteria.where("state")
@@ -215,28 +246,5 @@ public class GithubInbox implements SmartLifecycle {
                   "could not sweep GitHub's deliveries; the next sweep retries: {}", e.toString());
               return Flux.empty();
             });
-  }
-
-  @Override
-  public void start() {
-    sweeping =
-        Flux.interval(sweepInterval, sweepInterval)
-            .onBackpressureDrop()
-            .concatMap(tick -> sweep(), 1)
-            .subscribe();
-  }
-
-  @Override
-  public void stop() {
-    Disposable running = sweeping;
-    if (running != null) {
-      running.dispose();
-    }
-    sweeping = null;
-  }
-
-  @Override
-  public boolean isRunning() {
-    return sweeping != null;
   }
 }

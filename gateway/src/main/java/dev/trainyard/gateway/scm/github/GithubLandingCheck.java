@@ -2,6 +2,7 @@ package dev.trainyard.gateway.scm.github;
 
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.LandingRules;
+import dev.trainyard.common.github.ListPages;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.gateway.http.ApiException;
@@ -14,6 +15,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * Refuses, at {@code createQueue} and {@code updateQueue}, a merge method GitHub will refuse on the
@@ -89,9 +91,26 @@ public class GithubLandingCheck {
       return Optional.empty();
     }
     GithubClient.Answer rules =
-        client.as(
-            installation, "GET", base + "/rules/branches/" + GithubClient.segments(branch), null);
+        ListPages.all(
+            path -> client.as(installation, "GET", path, null),
+            base + "/rules/branches/" + GithubClient.segments(branch));
     JsonNode list = rules.ok() ? rules.body() : JsonNodeFactory.instance.arrayNode();
-    return LandingRules.refusal(method, repository.body(), list);
+    // classic protection's strict flag: shown only to an App with administration access
+    GithubClient.Answer classic =
+        method == MergeMethod.MERGE_COMMIT
+            ? new GithubClient.Answer(404, MissingNode.getInstance())
+            : client.as(
+                installation,
+                "GET",
+                base
+                    + "/branches/"
+                    + GithubClient.segments(branch)
+                    + "/protection/required_status_checks",
+                null);
+    return LandingRules.refusal(
+        method,
+        repository.body(),
+        list,
+        classic.status() == 200 ? classic.body() : MissingNode.getInstance());
   }
 }

@@ -5,6 +5,7 @@ import dev.trainyard.gateway.config.GatewayProperties;
 import dev.trainyard.gateway.http.ApiException;
 import dev.trainyard.gateway.http.HeldBodies;
 import dev.trainyard.gateway.http.JsonResponses;
+import java.time.Instant;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -17,11 +18,12 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code POST /v1/scm/github/webhook}: GitHub's deliveries for the App, without an API token. The
- * {@code X-Hub-Signature-256} must sign the body with {@code TRAINYARD_GITHUB_WEBHOOK_SECRET} (else
- * 401); a body that is no JSON object is a 400. A verified delivery is stored in the {@link
- * GithubInbox} and answered 200 at once: GitHub cuts a delivery off after 10 seconds and never
- * retries it, so nothing that may wait (a rate limit, a slow store) happens before the answer. The
- * inbox applies it right after, and again until it is applied.
+ * {@code X-Hub-Signature-256} must sign the body with {@code TRAINYARD_GITHUB_WEBHOOK_SECRET}, or
+ * during a rotation with {@code TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET} (else 401); a body that
+ * is no JSON object is a 400. A verified delivery is stored in the {@link GithubInbox} and answered
+ * 200 at once: GitHub cuts a delivery off after 10 seconds and never retries it, so nothing that
+ * may wait (a rate limit, a slow store) happens before the answer. The inbox applies it right
+ * after, and again until it is applied.
  *
  * <p>Anyone on the internet can reach this route, so its body limit is its own and small ({@link
  * #MAX_DELIVERY_BYTES}: GitHub's payloads are rarely past a few hundred KiB), a declared length
@@ -29,6 +31,9 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 public class GithubWebhookHandler {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(GithubWebhookHandler.class);
+
   /** The largest delivery taken: 5 MiB. */
   static final long MAX_DELIVERY_BYTES = 5L * 1024 * 1024;
 
@@ -68,14 +73,27 @@ public class GithubWebhookHandler {
     String event = header(request, "X-GitHub-Event");
     String delivery = header(request, "X-GitHub-Delivery");
     Mac mac = GithubSignature.mac(github.webhookSecret());
+    String before = github.previousSecretAt(Instant.now());
+    Mac previous = before == null ? null : GithubSignature.mac(before);
     return bodies
         .hold(
             request.bodyToFlux(DataBuffer.class),
             MAX_DELIVERY_BYTES,
-            mac::update,
+            chunk -> {
+              mac.update(chunk);
+              if (previous != null) {
+                previous.update(chunk);
+              }
+            },
             body -> {
               if (!GithubSignature.verifies(mac, signature)) {
-                return Mono.error(unsigned());
+                if (previous == null || !GithubSignature.verifies(previous, signature)) {
+                  return Mono.error(unsigned());
+                }
+                log.info(
+                    "GitHub delivery {} is signed with the previous webhook secret; remove"
+                        + " TRAINYARD_GITHUB_WEBHOOK_PREVIOUS_SECRET once none is",
+                    delivery);
               }
               // a body that is no JSON object is refused now, not retried later
               return inbox.store(delivery, event, body, payload(body));

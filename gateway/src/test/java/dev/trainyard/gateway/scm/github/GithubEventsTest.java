@@ -66,6 +66,19 @@ class GithubEventsTest {
                 new Intent.Status(
                     new ReportStatus(
                         SHA, "build", CommitState.SUCCESS, "https://ci/run", "Build", 15368L)))),
+        Arguments.of(
+            "status",
+            "{\"sha\":\""
+                + SHA
+                + "\",\"context\":\"Vercel\",\"state\":\"success\","
+                + "\"target_url\":null,\"description\":null,"
+                + "\"sender\":{\"login\":\"vercel[bot]\",\"type\":\"Bot\"},"
+                + REPO
+                + "}",
+            List.of(
+                new Intent.Status(
+                    new ReportStatus(SHA, "Vercel", CommitState.SUCCESS, null, null),
+                    "vercel[bot]"))),
         Arguments.of("status", "{\"sha\":\"" + SHA + "\",\"state\":\"weird\"," + REPO + "}", null),
         Arguments.of(
             "status",

@@ -3,6 +3,7 @@ package dev.trainyard.worker.scm.github;
 import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.github.GithubClient.Answer;
+import dev.trainyard.common.github.ListPages;
 import dev.trainyard.common.queue.OrgRepo;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,9 +22,9 @@ import tools.jackson.databind.JsonNode;
  * branch protection's required status checks ({@code GET /branches/{branch}}, whose {@code
  * protection} every App with metadata access reads) and the {@code required_status_checks} rule of
  * every active ruleset that targets the branch ({@code GET /rules/branches/{branch}}, repository
- * and organization rulesets alike), with the App each is bound to ({@code app_id}, {@code
- * integration_id}). Answers are cached per repository and branch for {@link #FRESH} (a refusal for
- * {@link #REFUSED_FRESH}, so a granted permission is seen soon); GitHub's {@code
+ * and organization rulesets alike, every page of them), with the App each is bound to ({@code
+ * app_id}, {@code integration_id}). Answers are cached per repository and branch for {@link #FRESH}
+ * (a refusal for {@link #REFUSED_FRESH}, so a granted permission is seen soon); GitHub's {@code
  * branch_protection_rule} and {@code repository_ruleset} deliveries ask for a fresh read. Rule
  * types it does not know are skipped with a log line, never a failure.
  */
@@ -96,7 +97,8 @@ final class BranchRules {
     if (protection.status() == 403) {
       return refused("/branches/" + branch, protection);
     }
-    Answer rules = github.get(repo, "/rules/branches/" + path, 200, 403, 404);
+    Answer rules =
+        ListPages.all(p -> github.get(repo, p, 200, 403, 404), "/rules/branches/" + path);
     if (rules.status() == 403) {
       return refused("/rules/branches/" + branch, rules);
     }

@@ -3,17 +3,15 @@ package dev.trainyard.worker.scm.github;
 import dev.trainyard.common.command.QueueCommand.RecordRequiredChecks;
 import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.common.command.QueueCommand.SubmitPullRequest;
-import dev.trainyard.common.github.CheckReports;
+import dev.trainyard.common.github.AppIds;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubClient.Answer;
 import dev.trainyard.common.github.GithubException;
 import dev.trainyard.common.github.GithubInstallation;
-import dev.trainyard.common.github.LandingRules;
 import dev.trainyard.common.queue.DependsOnLines;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
-import dev.trainyard.common.queue.TestBranches;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
@@ -23,17 +21,13 @@ import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 
@@ -41,10 +35,11 @@ import tools.jackson.databind.JsonNode;
  * The {@link ScmProvider} of repositories on GitHub (API.md §6 "The GitHub App adapter"), through
  * the App's installation on each repository. Organization O reaches a repository only through an
  * installation bound to O; otherwise every call fails with the sentence its queue shows as the
- * reason its PRs are not ready. Test branches are built in the repository by GitHub's merge
- * endpoint; a run lands by moving the target ref forward to the tested commit ({@code
- * merge_commit}, never forced) or by GitHub's pull-request merge with each tested head ({@code
- * squash}, {@code rebase}), and only while the target still has the tree the run was built on.
+ * reason its PRs are not ready. This class reads pull requests and holds what the parts share (the
+ * installation, the {@link WriteBudget}, one sentence per refusal); the parts do the rest: {@link
+ * GithubTestBranches} builds test branches, {@link GithubLanding} lands runs, {@link GithubReports}
+ * reads CI's results, {@link GithubShowing} shows the queue on PRs, {@link BranchRules} reads the
+ * required checks and {@link ReviewDecisions} the reviews.
  */
 public final class GithubScm implements ScmProvider {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(GithubScm.class);
@@ -52,8 +47,6 @@ public final class GithubScm implements ScmProvider {
 
   /** The check run trainyard keeps on every queued PR's head. */
   public static final String CHECK_NAME = "trainyard";
-
-  private static final int MAX_PAGES = 10;
 
   /** GitHub's documented secondary limit on content-creating requests. */
   public static final int DEFAULT_WRITES_PER_MINUTE = 80;
@@ -74,7 +67,12 @@ public final class GithubScm implements ScmProvider {
   private final InstantSource clock;
   private final Map<String, Looked> installations = new ConcurrentHashMap<>();
   private final BranchRules rules;
-  private final Set<String> createdLabels = ConcurrentHashMap.newKeySet();
+  private final RepositoryCalls calls = this::call;
+  private final GithubLanding landing;
+  private final GithubTestBranches testBranches = new GithubTestBranches(calls);
+  private final GithubReports reports;
+  private final GithubShowing showing;
+  private final ReviewDecisions reviews;
 
   /** The installation GitHub named for a repository (null: none), and when it was asked. */
   private record Looked(Long installation, Instant at) {}
@@ -105,6 +103,12 @@ public final class GithubScm implements ScmProvider {
     this.clock = clock;
     this.rules =
         new BranchRules((repo, path, expected) -> call(repo, "GET", path, null, expected), clock);
+    this.reviews = new ReviewDecisions((repo, query, variables) -> asked(repo, query, variables));
+    this.landing = new GithubLanding(calls, reviews, GithubClient.Sleeper.THREAD);
+    this.reports =
+        new GithubReports(
+            calls, github::appId, new AppIds(path -> github.asApp("GET", path, null), clock));
+    this.showing = new GithubShowing(calls, github::appId, this::affordable);
   }
 
   @Override
@@ -159,7 +163,7 @@ public final class GithubScm implements ScmProvider {
             pr.path("title").asString(""),
             pr.path("user").path("login").asString(""),
             mergeability(pr),
-            hold(pr),
+            hold(repo, number, pr),
             DependsOnLines.parse(pr.path("body").asString(""), SubmitPullRequest.MAX_DEPENDS_ON)));
   }
 
@@ -194,9 +198,49 @@ public final class GithubScm implements ScmProvider {
   }
 
   /**
-   * What holds a PR GitHub could merge: a draft, or branch protection ({@code mergeable_state}
-   * {@code blocked}: a review or a check it requires). Its own outcome, not a conflict: the PR
-   * waits, not ready, and comes back when GitHub lets it go.
+   * What holds a PR GitHub could merge: a draft, or a review branch protection requires ({@code
+   * mergeable_state} {@code blocked} with a {@link ReviewDecisions review decision} that blocks).
+   * GitHub also blocks a PR whose head lacks a required check: when the reviews are not what blocks
+   * it, the checks are, and those are the queue's to run on its own branch (CI that runs only on
+   * trainyard's branches), so the PR is not held. While GitHub cannot say which, it is.
+   */
+  private String hold(OrgRepo repo, long number, JsonNode pr) {
+    String hold = hold(pr);
+    if (hold == null || !pr.path("mergeable_state").asString("").equals("blocked")) {
+      return hold;
+    }
+    // asked again when GitHub shows the PR changed (a review changes its updated_at), or after
+    // DECISION_FRESH: a PR blocked for hours is read every poll round, GraphQL has no 304
+    String key = repo.repo().slug() + "#" + number + "@" + pr.path("updated_at").asString("");
+    Decided known = decided.get(key);
+    String decision;
+    if (known != null && known.at().plus(DECISION_FRESH).isAfter(clock.instant())) {
+      decision = known.decision();
+    } else {
+      decision = reviews.of(repo, List.of(number)).get(number);
+      if (decision != null) {
+        if (decided.size() > MAX_DECIDED) {
+          decided.clear();
+        }
+        decided.put(key, new Decided(decision, clock.instant()));
+      }
+    }
+    return decision == null ? hold : ReviewDecisions.blocking(decision);
+  }
+
+  /** How long a blocked PR's review decision is taken while GitHub shows the PR unchanged. */
+  static final Duration DECISION_FRESH = Duration.ofMinutes(10);
+
+  private static final int MAX_DECIDED = 10_000;
+
+  private record Decided(String decision, Instant at) {}
+
+  private final Map<String, Decided> decided = new ConcurrentHashMap<>();
+
+  /**
+   * What holds a PR GitHub could merge, from the PR alone: a draft, or branch protection ({@code
+   * mergeable_state} {@code blocked}: a review or a check it requires). Its own outcome, not a
+   * conflict: the PR waits, not ready, and comes back when GitHub lets it go.
    */
   static String hold(JsonNode pr) {
     if (pr.path("draft").asBoolean(false)
@@ -234,20 +278,6 @@ public final class GithubScm implements ScmProvider {
     return Mergeability.UNSPECIFIED;
   }
 
-  /**
-   * Builds the run's branch on a scratch branch CI does not watch ({@link TestBranches#scratch}),
-   * one {@code POST /merges} per PR, then creates the test branch once at the result: CI sees one
-   * push, one pipeline, per run, not one per PR plus the base.
-   *
-   * <p>Two builders of one run (a worker that lost the queue's partition and its successor) never
-   * share a ref they move: each builds on a scratch branch of its own attempt, and checks every
-   * merge commit GitHub returns has the commit before it and the PR's head as parents, so the heads
-   * it reports contained are contained. The test branch is created, never moved, while it holds a
-   * commit that contains the base and every PR head (another attempt's, or one left by a worker
-   * that stopped before recording it): that commit is the run's, and both builders report it — the
-   * recorded commit is always the branch's head. Only a branch holding something else is moved to
-   * this build.
-   */
   @Override
   public TestBranchResult buildTestBranch(
       OrgRepo repo,
@@ -256,125 +286,7 @@ public final class GithubScm implements ScmProvider {
       String baseSha,
       List<PullRequestHead> prs,
       Instant at) {
-    Optional<String> base = baseSha != null ? Optional.of(baseSha) : branchHead(repo, targetBranch);
-    if (base.isEmpty()) {
-      return new TestBranchResult.NoBase("branch " + targetBranch + " does not exist");
-    }
-    String scratch =
-        TestBranches.scratch(branch) + "-" + UUID.randomUUID().toString().substring(0, 8);
-    placeBranch(repo, scratch, base.get());
-    String head = base.get();
-    try {
-      for (PullRequestHead pr : prs) {
-        Answer merged =
-            call(
-                repo,
-                "POST",
-                "/merges",
-                Map.of(
-                    "base",
-                    scratch,
-                    "head",
-                    pr.sha(),
-                    "commit_message",
-                    "Merge pull request #" + pr.number() + ": " + pr.title()),
-                201,
-                204,
-                409);
-        if (merged.status() == 409) {
-          return new TestBranchResult.Conflict(pr.number());
-        }
-        if (merged.status() == 201) {
-          head = mergedOnto(merged.body(), head, pr);
-        }
-      }
-      head = placeTestBranch(repo, branch, base.get(), head, prs);
-    } finally {
-      try {
-        deleteBranch(repo, scratch);
-      } catch (RuntimeException e) {
-        // the test branch stands: building it again would push it again, a second CI pipeline;
-        // a scratch branch left behind is not watched
-        log.warn("could not delete {} of {}: {}", scratch, repo, e.getMessage());
-      }
-    }
-    return new TestBranchResult.Built(
-        branch, base.get(), head, prs.stream().map(PullRequestHead::sha).toList());
-  }
-
-  /**
-   * The merge commit GitHub made, checked to be {@code pr}'s head merged onto {@code onto}: a
-   * scratch branch moved under the build would make a commit missing what was merged before.
-   */
-  private static String mergedOnto(JsonNode commit, String onto, PullRequestHead pr) {
-    List<String> parents = new ArrayList<>();
-    commit.path("parents").forEach(p -> parents.add(p.path("sha").asString("")));
-    if (!parents.equals(List.of(onto, pr.sha()))) {
-      throw new IllegalStateException(
-          "the merge of PR #"
-              + pr.number()
-              + " has parents "
-              + parents
-              + ", not "
-              + onto
-              + " and its head "
-              + pr.sha()
-              + ": the scratch branch moved under the build");
-    }
-    return commit.path("sha").asString();
-  }
-
-  /**
-   * Creates the test branch at {@code built}; when it exists, keeps what it holds if that contains
-   * the base and every PR head, else moves it to {@code built}.
-   *
-   * @return the commit the test branch holds
-   */
-  private String placeTestBranch(
-      OrgRepo repo, String branch, String baseSha, String built, List<PullRequestHead> prs) {
-    Answer created =
-        call(
-            repo,
-            "POST",
-            "/git/refs",
-            Map.of("ref", "refs/heads/" + branch, "sha", built),
-            201,
-            422);
-    if (created.status() == 201) {
-      return built;
-    }
-    Optional<String> there = branchHead(repo, branch);
-    if (there.isPresent()
-        && (there.get().equals(built) || containsAll(repo, there.get(), baseSha, prs))) {
-      return there.get();
-    }
-    call(repo, "PATCH", "/git/refs/" + heads(branch), Map.of("sha", built, "force", true), 200);
-    return built;
-  }
-
-  /** Whether {@code commit} contains {@code baseSha} and every PR head (GitHub's compare). */
-  private boolean containsAll(
-      OrgRepo repo, String commit, String baseSha, List<PullRequestHead> prs) {
-    List<String> wanted = new ArrayList<>(List.of(baseSha));
-    prs.forEach(pr -> wanted.add(pr.sha()));
-    for (String sha : wanted) {
-      Answer compared = call(repo, "GET", "/compare/" + sha + "..." + commit, null, 200, 404);
-      String status = compared.body().path("status").asString("");
-      if (compared.status() != 200 || !(status.equals("ahead") || status.equals("identical"))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Creates {@code branch} at {@code sha}, or moves it there when it exists (our own branch). */
-  private void placeBranch(OrgRepo repo, String branch, String sha) {
-    Answer created =
-        call(
-            repo, "POST", "/git/refs", Map.of("ref", "refs/heads/" + branch, "sha", sha), 201, 422);
-    if (created.status() == 422) {
-      call(repo, "PATCH", "/git/refs/" + heads(branch), Map.of("sha", sha, "force", true), 200);
-    }
+    return testBranches.build(repo, targetBranch, branch, baseSha, prs);
   }
 
   @Override
@@ -386,152 +298,7 @@ public final class GithubScm implements ScmProvider {
       String testedSha,
       MergeMethod method,
       List<PullRequestHead> prs) {
-    Optional<String> head = branchHead(repo, targetBranch);
-    if (head.isEmpty()) {
-      return new MergeResult.TargetMoved(null);
-    }
-    if (!head.get().equals(expectedTargetSha)) {
-      return landed(repo, head.get(), testedSha, prs)
-          ? new MergeResult.Merged(head.get())
-          : new MergeResult.TargetMoved(head.get());
-    }
-    if (method == MergeMethod.MERGE_COMMIT && expectedTargetSha.equals(builtOnSha)) {
-      Answer moved =
-          call(
-              repo,
-              "PATCH",
-              "/git/refs/" + heads(targetBranch),
-              Map.of("sha", testedSha, "force", false),
-              200,
-              422);
-      if (moved.status() == 200) {
-        return new MergeResult.Merged(testedSha);
-      }
-      Optional<String> now = branchHead(repo, targetBranch);
-      if (now.isPresent() && now.get().equals(testedSha)) {
-        return new MergeResult.Merged(testedSha);
-      }
-      if (now.isPresent() && now.get().equals(expectedTargetSha)) {
-        // the target did not move: GitHub refused the update itself (protection without a bypass
-        // for the App, linear history, signed commits, its own merge queue required)
-        return new MergeResult.Refused(
-            "GitHub refused to move "
-                + targetBranch
-                + " to the tested commit (HTTP 422): "
-                + moved.message());
-      }
-      return new MergeResult.TargetMoved(now.orElse(null));
-    }
-    if (!tree(repo, expectedTargetSha).equals(tree(repo, builtOnSha))) {
-      return new MergeResult.TargetMoved(expectedTargetSha); // not what was tested: rebuild
-    }
-    String mergeMethod = LandingRules.endpointMethod(method);
-    if (method == MergeMethod.REBASE) {
-      Optional<Long> unsafe = notRebaseable(repo, prs);
-      if (unsafe.isPresent()) {
-        return new MergeResult.TreeDiffers(unsafe.get(), GITHUB_CANNOT_REBASE);
-      }
-    }
-    for (PullRequestHead pr : prs) {
-      if (merged(repo, pr.number()).isPresent()) {
-        continue; // landed by an earlier attempt
-      }
-      Answer answer =
-          call(
-              repo,
-              "PUT",
-              "/pulls/" + pr.number() + "/merge",
-              Map.of(
-                  "sha",
-                  pr.sha(),
-                  "merge_method",
-                  mergeMethod,
-                  "commit_title",
-                  pr.title() + " (#" + pr.number() + ")"),
-              200,
-              405,
-              409);
-      if (answer.status() != 200) {
-        return refusedMerge(repo, targetBranch, pr, answer);
-      }
-    }
-    Optional<String> landed = branchHead(repo, targetBranch);
-    if (landed.isPresent() && !tree(repo, landed.get()).equals(tree(repo, testedSha))) {
-      // GitHub made the commits; what it made is on the target and cannot be taken back here
-      log.error(
-          "GitHub landed {} on {} of {} by {} with a tree other than the tested {}'s; the"
-              + " difference is on the target branch",
-          prs.stream().map(p -> "#" + p.number()).toList(),
-          targetBranch,
-          repo.repo().slug(),
-          method,
-          testedSha);
-    }
-    return landed
-        .<MergeResult>map(MergeResult.Merged::new)
-        .orElseGet(() -> new MergeResult.TargetMoved(null));
-  }
-
-  private static final String GITHUB_CANNOT_REBASE =
-      "GitHub cannot rebase it safely: replaying its commits would give another result than the"
-          + " merge CI tested (its branch has a merge commit); land it with merge_commit or squash,"
-          + " or rebase the branch without merge commits";
-
-  /**
-   * The first PR not yet merged that GitHub says it cannot rebase ({@code rebaseable} false: the
-   * rebase would give another tree than a merge), before anything moves; {@code null} (still
-   * computing) is not a refusal, and the merge call answers for it.
-   */
-  private Optional<Long> notRebaseable(OrgRepo repo, List<PullRequestHead> prs) {
-    for (PullRequestHead pr : prs) {
-      Answer answer = call(repo, "GET", "/pulls/" + pr.number(), null, 200, 404);
-      JsonNode body = answer.body();
-      if (answer.status() == 200
-          && !body.path("merged").asBoolean(false)
-          && body.path("rebaseable").isBoolean()
-          && !body.path("rebaseable").asBoolean()) {
-        return Optional.of(pr.number());
-      }
-    }
-    return Optional.empty();
-  }
-
-  /**
-   * Why GitHub's merge endpoint refused PR {@code pr}, read from its answer: the base moved ("Base
-   * branch was modified") → rebuild on the target's new head; the head moved (409, "Head branch was
-   * modified") → read the PR again; a real conflict (GitHub shows the PR not mergeable) → the PR
-   * conflicts; anything else (a merge method the repository disables, approvals missing, strict
-   * checks wanting the branch up to date) is the host's refusal, in its words.
-   */
-  private MergeResult refusedMerge(
-      OrgRepo repo, String targetBranch, PullRequestHead pr, Answer answer) {
-    String message = answer.message();
-    String lower = message.toLowerCase(java.util.Locale.ROOT);
-    if (lower.contains("base branch was modified")) {
-      return new MergeResult.TargetMoved(branchHead(repo, targetBranch).orElse(null));
-    }
-    if (answer.status() == 409 || lower.contains("head branch was modified")) {
-      return new MergeResult.HeadModified(pr.number());
-    }
-    if (lower.contains("can't be rebased") || lower.contains("cannot be rebased")) {
-      return new MergeResult.TreeDiffers(pr.number(), GITHUB_CANNOT_REBASE);
-    }
-    Answer now = call(repo, "GET", "/pulls/" + pr.number(), null, 200, 404);
-    if (now.status() == 200
-        && now.body().path("mergeable").isBoolean()
-        && !now.body().path("mergeable").asBoolean()) {
-      return new MergeResult.Conflict(pr.number());
-    }
-    return new MergeResult.Refused(
-        "GitHub refused to merge #"
-            + pr.number()
-            + " (HTTP "
-            + answer.status()
-            + "): "
-            + message
-            + (now.status() == 200
-                ? " (mergeable_state: " + now.body().path("mergeable_state").asString("?") + ")"
-                : ""));
+    return landing.merge(repo, targetBranch, expectedTargetSha, builtOnSha, testedSha, method, prs);
   }
 
   @Override
@@ -543,12 +310,12 @@ public final class GithubScm implements ScmProvider {
       List<PullRequestHead> prs) {
     return branchHead(repo, targetBranch)
         .filter(head -> !head.equals(expectedTargetSha))
-        .filter(head -> landed(repo, head, testedSha, prs));
+        .filter(head -> landing.landed(repo, head, testedSha, prs));
   }
 
   @Override
   public void deleteBranch(OrgRepo repo, String branch) {
-    call(repo, "DELETE", "/git/refs/" + heads(branch), null, 204, 404, 422);
+    testBranches.delete(repo, branch);
   }
 
   /** GitHub's compare: the PR's head is {@code ahead} of the target's (or the same commit). */
@@ -567,54 +334,15 @@ public final class GithubScm implements ScmProvider {
 
   @Override
   public Optional<String> branchHead(OrgRepo repo, String branch) {
-    Answer answer = call(repo, "GET", "/git/ref/" + heads(branch), null, 200, 404);
-    return answer.status() == 404
-        ? Optional.empty()
-        : Optional.of(answer.body().path("object").path("sha").asString());
+    return calls.branchHead(repo, branch);
   }
 
   /**
-   * Shows {@code check} as the {@code trainyard} check run on commit {@code sha}: updates run
-   * {@code id}, or (null: not known to this worker) the one already on the commit, or creates it.
-   * Answers the run's id.
+   * Shows {@code check} as the {@code trainyard} check run on commit {@code sha} ({@link
+   * GithubShowing}); answers the run's id.
    */
   public long publishCheck(OrgRepo repo, String sha, Long id, CheckOutput check) {
-    affordable(repo);
-    Long existing = id;
-    if (existing == null) {
-      // by the App's id too: another App's check of the same name is a CI result, not ours
-      Long app = github.appId();
-      JsonNode runs =
-          call(
-                  repo,
-                  "GET",
-                  "/commits/"
-                      + sha
-                      + "/check-runs?check_name="
-                      + CHECK_NAME
-                      + (app == null ? "" : "&app_id=" + app),
-                  null,
-                  200)
-              .body()
-              .path("check_runs");
-      existing = runs.isEmpty() ? null : runs.get(0).path("id").asLong();
-    }
-    Map<String, Object> body = new java.util.LinkedHashMap<>();
-    body.put("status", check.conclusion() == null ? "in_progress" : "completed");
-    if (check.conclusion() != null) {
-      body.put("conclusion", check.conclusion());
-    }
-    body.put("output", Map.of("title", check.title(), "summary", check.summary()));
-    if (check.detailsUrl() != null) {
-      body.put("details_url", check.detailsUrl());
-    }
-    if (existing != null) {
-      call(repo, "PATCH", "/check-runs/" + existing, body, 200);
-      return existing;
-    }
-    body.put("name", CHECK_NAME);
-    body.put("head_sha", sha);
-    return call(repo, "POST", "/check-runs", body, 201).body().path("id").asLong();
+    return showing.publishCheck(repo, sha, id, check);
   }
 
   /**
@@ -623,97 +351,14 @@ public final class GithubScm implements ScmProvider {
    */
   public record CheckOutput(String title, String summary, String conclusion, String detailsUrl) {}
 
-  /** The labels trainyard keeps on PRs ({@code stateLabelsEnabled}), and their one colour. */
-  static final String LABEL_PREFIX = "trainyard:";
-
-  private static final String LABEL_COLOR = "5319e7";
-
-  /**
-   * Gives PR {@code number} exactly one {@code trainyard:*} label, {@code label} (null: none):
-   * other {@code trainyard:*} labels are removed, the wanted one is created in the repository when
-   * missing and added when the PR lacks it. Repeating it changes nothing.
-   */
+  /** Gives PR {@code number} exactly one {@code trainyard:*} label, {@code label} (null: none). */
   public void stateLabel(OrgRepo repo, long number, String label) {
-    affordable(repo);
-    JsonNode labels =
-        call(repo, "GET", "/issues/" + number + "/labels?per_page=100", null, 200).body();
-    boolean has = false;
-    for (JsonNode existing : labels) {
-      String name = existing.path("name").asString("");
-      if (name.equals(label)) {
-        has = true;
-      } else if (name.startsWith(LABEL_PREFIX)) {
-        call(
-            repo,
-            "DELETE",
-            "/issues/" + number + "/labels/" + GithubClient.segments(name),
-            null,
-            200,
-            404);
-      }
-    }
-    if (label != null && !has) {
-      if (!createdLabels.contains(repo.repo().slug() + "#" + label)) {
-        call(
-            repo,
-            "POST",
-            "/labels",
-            Map.of(
-                "name",
-                label,
-                "color",
-                LABEL_COLOR,
-                "description",
-                "The pull request's state in the trainyard merge queue"),
-            201,
-            422); // 422: it exists already
-        createdLabels.add(repo.repo().slug() + "#" + label);
-      }
-      call(repo, "POST", "/issues/" + number + "/labels", Map.of("labels", List.of(label)), 200);
-    }
+    showing.stateLabel(repo, number, label);
   }
 
-  /**
-   * Comments {@code body} on PR {@code number} unless a comment there already carries {@code
-   * marker} (an HTML comment, invisible on GitHub), on any page of its comments: a failure is told
-   * once, even by a worker that restarted.
-   */
+  /** Comments {@code body} on PR {@code number} unless a comment there carries {@code marker}. */
   public void commentOnce(OrgRepo repo, long number, String marker, String body) {
-    affordable(repo);
-    for (int page = 1; ; page++) {
-      JsonNode comments =
-          call(repo, "GET", "/issues/" + number + "/comments?per_page=100&page=" + page, null, 200)
-              .body();
-      for (JsonNode comment : comments) {
-        if (comment.path("body").asString("").contains(marker)) {
-          return;
-        }
-      }
-      if (comments.size() < 100) {
-        break; // the last page: a busy PR has more than 100 comments before the failure
-      }
-    }
-    call(
-        repo,
-        "POST",
-        "/issues/" + number + "/comments",
-        Map.of("body", body + "\n\n" + marker),
-        201);
-  }
-
-  /** Whether an earlier attempt already landed this run with {@code head} on the target. */
-  private boolean landed(OrgRepo repo, String head, String testedSha, List<PullRequestHead> prs) {
-    return head.equals(testedSha)
-        || !prs.isEmpty()
-            && merged(repo, prs.get(prs.size() - 1).number()).filter(head::equals).isPresent();
-  }
-
-  /** The merge commit of PR {@code number} when GitHub has merged it. */
-  private Optional<String> merged(OrgRepo repo, long number) {
-    Answer answer = call(repo, "GET", "/pulls/" + number, null, 200, 404);
-    return answer.status() == 200 && answer.body().path("merged").asBoolean(false)
-        ? Optional.of(answer.body().path("merge_commit_sha").asString())
-        : Optional.empty();
+    showing.commentOnce(repo, number, marker, body);
   }
 
   /**
@@ -725,58 +370,15 @@ public final class GithubScm implements ScmProvider {
     return "heads/" + GithubClient.segments(branch);
   }
 
-  /**
-   * A draft PR of the test branch (API.md §6 {@code createPrsForTestingBranches}), titled {@code
-   * trainyard: testing #12, #15}, its body linking the tested PRs; the one already open for the
-   * branch when a repeated effect asks again.
-   */
   @Override
   public Optional<Long> openTestPullRequest(
       OrgRepo repo, String targetBranch, String branch, List<PullRequestHead> prs) {
-    String head = repo.repo().owner() + ":" + branch;
-    JsonNode open =
-        call(
-                repo,
-                "GET",
-                "/pulls?state=open&head="
-                    + URLEncoder.encode(head, StandardCharsets.UTF_8)
-                    + "&base="
-                    + URLEncoder.encode(targetBranch, StandardCharsets.UTF_8),
-                null,
-                200)
-            .body();
-    if (!open.isEmpty()) {
-      return Optional.of(open.get(0).path("number").asLong());
-    }
-    String numbers = String.join(", ", prs.stream().map(p -> "#" + p.number()).toList());
-    StringBuilder body =
-        new StringBuilder("trainyard tests these pull requests together on top of ")
-            .append(targetBranch)
-            .append(":\n");
-    prs.forEach(p -> body.append("\n- #").append(p.number()).append(' ').append(p.title()));
-    body.append("\n\nIt is closed when the test run ends; do not merge it.");
-    Map<String, Object> pr = new java.util.LinkedHashMap<>();
-    pr.put("title", "trainyard: testing " + numbers);
-    pr.put("head", branch);
-    pr.put("base", targetBranch);
-    pr.put("body", body.toString());
-    pr.put("draft", true);
-    pr.put("maintainer_can_modify", false);
-    Answer created = call(repo, "POST", "/pulls", pr, 201, 422);
-    if (created.status() == 422) {
-      // opened meanwhile by an earlier attempt, or GitHub refuses: say so with its own words
-      throw unreachable(
-          "GitHub refused to open a test pull request for " + branch + ": " + created.message());
-    }
-    return Optional.of(created.body().path("number").asLong());
+    return testBranches.openPullRequest(repo, targetBranch, branch, prs);
   }
 
   @Override
   public void closeTestPullRequest(OrgRepo repo, long number) {
-    Answer pr = call(repo, "GET", "/pulls/" + number, null, 200, 404);
-    if (pr.status() == 200 && pr.body().path("state").asString("").equals("open")) {
-      call(repo, "PATCH", "/pulls/" + number, Map.of("state", "closed"), 200, 422);
-    }
+    testBranches.closePullRequest(repo, number);
   }
 
   @Override
@@ -785,67 +387,11 @@ public final class GithubScm implements ScmProvider {
   }
 
   /**
-   * What CI reported on commit {@code sha}: every check run (its conclusion as GitHub's required
-   * checks count it: {@code success}, {@code neutral} and {@code skipped} pass) and every check
-   * suite with runs, but trainyard's own, and every commit status; each list read to its end, not
-   * only its first page. Read with conditional requests, so an unchanged answer costs no rate
-   * limit.
+   * What CI reported on commit {@code sha} ({@link GithubReports}): every check run and check suite
+   * with runs but trainyard's own, and the newest commit status of each context.
    */
   public List<ReportStatus> reports(OrgRepo repo, String sha) {
-    List<ReportStatus> out = new java.util.ArrayList<>();
-    Long own = github.appId();
-    Listed suites = all(repo, "/commits/" + sha + "/check-suites", "check_suites");
-    for (JsonNode suite : suites.items()) {
-      JsonNode app = suite.path("app");
-      if (own == null || app.path("id").asLong() != own) {
-        CheckReports.ofCheckSuite(suite, app).ifPresent(out::add);
-      }
-    }
-    Listed runs = all(repo, "/commits/" + sha + "/check-runs", "check_runs");
-    for (JsonNode run : runs.items()) {
-      boolean ours =
-          run.path("name").asString("").equals(CHECK_NAME)
-              && (own == null || run.path("app").path("id").asLong() == own);
-      if (!ours) {
-        out.add(CheckReports.ofCheckRun(run));
-      }
-    }
-    Listed statuses = all(repo, "/commits/" + sha + "/status", "statuses");
-    for (JsonNode status : statuses.items()) {
-      CheckReports.ofStatus(sha, status).ifPresent(out::add);
-    }
-    if (suites.cut() || runs.cut() || statuses.cut()) {
-      out.add(CheckReports.tooMany(sha, MAX_PAGES * 100));
-    }
-    return out;
-  }
-
-  /** The items of a list GitHub pages, and whether it had more than were read. */
-  private record Listed(List<JsonNode> items, boolean cut) {}
-
-  /**
-   * Every item of list {@code field} at {@code path}, page by page of 100 until {@code total_count}
-   * is read, at most {@link #MAX_PAGES} pages.
-   */
-  private Listed all(OrgRepo repo, String path, String field) {
-    List<JsonNode> items = new java.util.ArrayList<>();
-    for (int page = 1; page <= MAX_PAGES; page++) {
-      JsonNode body = call(repo, "GET", path + "?per_page=100&page=" + page, null, 200).body();
-      JsonNode list = body.path(field);
-      list.forEach(items::add);
-      if (list.size() < 100 || items.size() >= body.path("total_count").asLong(0)) {
-        return new Listed(items, false);
-      }
-    }
-    return new Listed(items, true);
-  }
-
-  private String tree(OrgRepo repo, String sha) {
-    return call(repo, "GET", "/git/commits/" + sha, null, 200)
-        .body()
-        .path("tree")
-        .path("sha")
-        .asString();
+    return reports.of(repo, sha);
   }
 
   /**
@@ -897,6 +443,16 @@ public final class GithubScm implements ScmProvider {
     throw PERMANENT.contains(answer.status()) ? new ScmRefused(sentence) : unreachable(sentence);
   }
 
+  /** A GraphQL query as the installation serving {@code repo}. */
+  private Answer asked(OrgRepo repo, String query, Map<String, Object> variables) {
+    long installation = installation(repo);
+    try {
+      return github.graphql(installation, query, variables);
+    } catch (GithubException e) {
+      throw unreachable(e.getMessage());
+    }
+  }
+
   /**
    * The installation that serves {@code repo} to its organization.
    *
@@ -942,7 +498,7 @@ public final class GithubScm implements ScmProvider {
     return looked.installation();
   }
 
-  private static UncheckedIOException unreachable(String reason) {
+  static UncheckedIOException unreachable(String reason) {
     return new UncheckedIOException(new IOException(reason));
   }
 }

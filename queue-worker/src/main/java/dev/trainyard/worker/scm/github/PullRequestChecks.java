@@ -213,6 +213,10 @@ public final class PullRequestChecks implements AutoCloseable {
             .append(", ")
             .append(where)
             .append(e.testRunId() == null ? "." : "; test run " + e.testRunId() + ".");
+    if (e.isolated() && state.landingProblem() != null) {
+      // why it runs alone: its batch could not land whole (or would have landed another tree)
+      summary.append("\n\nIt is tested alone: ").append(state.landingProblem()).append('.');
+    }
     List<String> ahead = runsAhead(state, e);
     summary
         .append("\n\n")

@@ -92,11 +92,61 @@ class GithubClientTest {
     assertThat(github.issuedScopes()).containsExactly(Set.of("rocket"), Set.of("probe"));
   }
 
+  /**
+   * A token limited to a repository's old name, fetched before the rename, does not reach the new
+   * name GitHub redirects to. Before, every call on the repository answered 404 until the token
+   * expired (an hour), and its queue showed the repository as removed; it flaked GithubAppIT.
+   */
+  @Test
+  void aRepositoryRenamedAfterItsTokenWasFetchedIsReachedThroughTheRedirect() {
+    assertThat(mainHead().status()).isEqualTo(200);
+    github.repository("acme", "rocket").rename("acme/rocket-renamed");
+
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(mainHead().body().path("object").path("sha").asString()).isEqualTo(main);
+  }
+
+  /**
+   * A URL an answer names (a next page, a redirect, GraphQL beside the API) on another scheme, host
+   * or port is not called: no request, so no token or JWT, reaches it.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"http://127.0.0.1:%d/repos/acme/rocket", "http://localhost:%d/repos/acme/rocket"})
+  void theCredentialsGoToGithubsApiAlone(String elsewhere) throws Exception {
+    List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+    com.sun.net.httpserver.HttpServer other =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    other.createContext(
+        "/",
+        exchange -> {
+          received.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    other.start();
+    try {
+      String url = elsewhere.formatted(other.getAddress().getPort());
+
+      assertThatThrownBy(() -> client.as(INSTALLATION, "GET", url, null))
+          .isInstanceOf(GithubException.class)
+          .hasMessageContaining("the App's credentials go to the API alone");
+      assertThatThrownBy(() -> client.asApp("GET", url, null)).isInstanceOf(GithubException.class);
+      assertThat(received).isEmpty();
+      // the API's own absolute URLs are followed, as GitHub's Link headers name them
+      assertThat(client.as(INSTALLATION, "GET", github.api() + "/repos/acme/rocket", null).status())
+          .isEqualTo(200);
+    } finally {
+      other.stop(0);
+    }
+  }
+
   @Test
   void aRevokedTokenIsReplacedOnce() {
     assertThat(mainHead().status()).isEqualTo(200);
     github.uninstall(INSTALLATION);
-    github.install(INSTALLATION, "acme", "rocket"); // reinstalled: the old token is gone
+    github.reinstall(INSTALLATION); // the old token is gone
     assertThat(mainHead().status()).isEqualTo(200);
     assertThat(tokenRequests()).isEqualTo(2);
   }
@@ -164,6 +214,34 @@ class GithubClientTest {
     assertThatThrownBy(this::mainHead)
         .isInstanceOf(GithubException.class)
         .hasMessageContaining("rate limit");
+    assertThat(slept).isEmpty();
+  }
+
+  /**
+   * Before, a spent primary limit longer than a minute failed only the call that met it: every
+   * other call of the installation went on reaching GitHub until the reset, which GitHub may answer
+   * by banning the integration. Now none does, and the limit is counted.
+   */
+  @Test
+  void aSpentPrimaryLimitStopsEveryCallOfTheInstallationUntilItsReset() {
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    client.meteredBy(
+        new dev.trainyard.common.telemetry.ScmCalls(
+            meters, java.time.Clock.fixed(now.get(), java.time.ZoneOffset.UTC)));
+    assertThat(mainHead().status()).isEqualTo(200);
+    github.primaryLimit(now.get().plus(Duration.ofMinutes(30)));
+    assertThatThrownBy(this::mainHead).hasMessageContaining("rate limit holds");
+    long calls = github.calls().size();
+
+    now.set(now.get().plus(Duration.ofMinutes(29)));
+    assertThatThrownBy(this::mainHead).hasMessageContaining("pauses calls");
+    assertThat(github.calls()).as("nothing reaches GitHub before the reset").hasSize((int) calls);
+
+    now.set(now.get().plus(Duration.ofMinutes(2)));
+    assertThat(mainHead().status()).isEqualTo(200);
+    assertThat(meters.counter("trainyard.github.rate.limited", "kind", "primary").count())
+        .isEqualTo(1.0);
     assertThat(slept).isEmpty();
   }
 

@@ -175,6 +175,37 @@ class GithubScmTest {
             tuple(777L, CommitState.FAILURE));
   }
 
+  /**
+   * Vercel's Bot reports a commit status, and the branch requires check {@code Vercel} of the
+   * Vercel App. Before, statuses were read without who made them and never matched a check bound to
+   * an App: such a run waited until it timed out.
+   */
+  @Test
+  void aStatusMadeByAnAppsBotCountsForACheckBoundToThatApp() {
+    github.registerApp("vercel", 8329);
+    String sha = repo.head("main").orElseThrow();
+    repo.setStatus(sha, "Vercel", "pending", "vercel");
+    repo.setStatus(sha, "Vercel", "success", "vercel");
+    repo.setStatus(sha, "ci/jenkins", "failure");
+    RequiredCheck vercel = new RequiredCheck("Vercel", 8329L);
+
+    List<ReportStatus> reports = scm.reports(ACME, sha);
+    scm.reports(ACME, sha);
+
+    assertThat(reports)
+        .filteredOn(r -> r.context().equals("Vercel"))
+        .singleElement()
+        .as("the newest status of the context, with the App of the Bot that made it")
+        .matches(r -> r.state() == CommitState.SUCCESS && vercel.matches(r.context(), r.appId()));
+    assertThat(reports)
+        .filteredOn(r -> r.context().equals("ci/jenkins"))
+        .singleElement()
+        .matches(r -> r.appId() == null && r.state() == CommitState.FAILURE);
+    assertThat(github.calls().stream().filter(call -> call.equals("GET /apps/vercel")))
+        .as("GitHub is asked which App it is once")
+        .hasSize(1);
+  }
+
   @Test
   void aSuiteStillRunningIsPendingAfterItsRunsSoFarCompleted() {
     String sha = repo.head("main").orElseThrow();
@@ -271,6 +302,19 @@ class GithubScmTest {
     assertThat(fresh.problem()).isNull();
   }
 
+  /**
+   * 30 rules of other rulesets put the branch's required check on GitHub's second page of rules.
+   * Before, only the first page was read and {@code lint} was not required.
+   */
+  @Test
+  void aRequiredCheckOnTheSecondPageOfRulesIsRequired() {
+    repo.otherRulesets("main", 30);
+    repo.ruleset("main", "lint");
+
+    assertThat(scm.requiredChecks(ACME, "main", true).orElseThrow().checks())
+        .containsExactly(RequiredCheck.named("lint"));
+  }
+
   @Test
   void requiredChecksGithubRefusesToShowAreAProblemNotAGuess() {
     github.forbid("/rules", true);
@@ -305,7 +349,7 @@ class GithubScmTest {
     assertThat(held.mergeability())
         .as("GitHub could merge it: no conflict")
         .isEqualTo(Mergeability.MERGEABLE);
-    assertThat(held.hold()).as("its own outcome, not a conflict").contains("blocked");
+    assertThat(held.hold()).as("its own outcome, not a conflict").contains("approving review");
     assertThat(read.hold()).isNull();
 
     // read again unchanged: GitHub answers 304 to the ETag, which costs no rate limit
@@ -314,6 +358,33 @@ class GithubScmTest {
 
     repo.close(clean);
     assertThat(scm.pullRequest(ACME, clean, "main")).isEmpty();
+  }
+
+  /**
+   * CI that runs only on trainyard's branches leaves PR heads without the checks the branch
+   * requires, and GitHub reports them {@code blocked}. Before, every such PR was held not ready
+   * forever; now only a review GitHub waits for holds a PR (its GraphQL {@code reviewDecision}).
+   */
+  @Test
+  void onlyAReviewHoldsAPullRequestGithubBlocks() {
+    long checksOnly = pr("a", "a.txt", "1");
+    long changes = pr("b", "b.txt", "2");
+    long unreviewed = pr("c", "c.txt", "3");
+    repo.blockOnChecks(checksOnly);
+    repo.requestChanges(changes);
+    repo.block(unreviewed, true);
+
+    assertThat(scm.pullRequest(ACME, checksOnly, "main").orElseThrow().hold())
+        .as("the checks GitHub misses are the queue's to run")
+        .isNull();
+    assertThat(scm.pullRequest(ACME, changes, "main").orElseThrow().hold())
+        .contains("requested changes");
+    assertThat(scm.pullRequest(ACME, unreviewed, "main").orElseThrow().hold())
+        .contains("approving review");
+    scm.pullRequest(ACME, changes, "main");
+    assertThat(github.calls().stream().filter(c -> c.equals("POST /graphql")))
+        .as("a PR GitHub shows unchanged is not asked about again")
+        .hasSize(3);
   }
 
   @Test
@@ -425,9 +496,7 @@ class GithubScmTest {
     long a = pr("a", "a.txt", "1");
     long b = pr("b", "b.txt", "2");
     String base = repo.head("main").orElseThrow();
-    TestBranchResult.Built run =
-        (TestBranchResult.Built)
-            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(a, b), now());
+    TestBranchResult.Built run = tested(a, b);
 
     MergeResult landed = scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b));
 
@@ -443,6 +512,181 @@ class GithubScmTest {
     assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b)))
         .isEqualTo(new MergeResult.Merged(main));
     assertThat(repo.head("main")).contains(main);
+  }
+
+  /**
+   * GitHub answers 405 "Base branch was modified" to the merge call after each merge of the batch
+   * moved main (the simulator's {@code raceAfterEachMerge}). Before, that read as a target someone
+   * else moved: the run was cancelled with its first PR already merged.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(
+      value = MergeMethod.class,
+      names = {"SQUASH", "REBASE"})
+  void aBatchLandsWholeThroughTheRaceItsOwnMergesCause(MergeMethod method) throws Exception {
+    long a = pr("a", "a.txt", "1");
+    long b = pr("b", "b.txt", "2");
+    long c = pr("c", "c.txt", "3");
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built run = tested(a, b, c);
+    repo.raceAfterEachMerge(1);
+
+    MergeResult landed = scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b, c));
+
+    String main = repo.head("main").orElseThrow();
+    assertThat(landed).isEqualTo(new MergeResult.Merged(main));
+    assertThat(tree(main)).isEqualTo(tree(run.sha()));
+    for (long pr : List.of(a, b, c)) {
+      assertThat(repo.pull(pr).orElseThrow().merged()).as("#" + pr).isTrue();
+    }
+    assertThat(github.calls().stream().filter(call -> call.endsWith("/merge")))
+        .as("one merge call per PR, and one more for each race")
+        .hasSize(5);
+  }
+
+  /**
+   * Someone pushes to main while GitHub answers the first merge call with the race: the merge
+   * endpoint takes no base, so trying again would squash the PR onto their push, a tree CI never
+   * tested. Found by review: the retry did so.
+   */
+  @Test
+  void aRaceWhileSomeoneElsePushesIsNotTriedAgainOntoTheirPush() throws Exception {
+    long a = pr("a", "a.txt", "1");
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built run = tested(a);
+    String[] pushed = new String[1];
+    repo.raceNextMerge("main", () -> pushed[0] = repo.push("main", files("x.txt", "x"), "hotfix"));
+
+    MergeResult result =
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a));
+
+    assertThat(result).isEqualTo(new MergeResult.TargetMoved(pushed[0]));
+    assertThat(repo.pull(a).orElseThrow().merged()).isFalse();
+    assertThat(repo.head("main")).contains(pushed[0]);
+  }
+
+  /**
+   * A person pushed to #a after the run was tested and merged it themselves: the run's landing,
+   * asked for again, does not take that merge for its own and land #b on it. Found by review: it
+   * continued with #b.
+   */
+  @Test
+  void aMergeAPersonMadeAtAnotherHeadIsNotContinued() throws Exception {
+    long a = pr("a", "a.txt", "1");
+    long b = pr("b", "b.txt", "2");
+    String base = repo.head("main").orElseThrow();
+    List<PullRequestHead> tested = heads(a, b);
+    TestBranchResult.Built run =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, tested, now());
+    String late = repo.push("a", files("late.txt", "untested"), "pushed after the test");
+    scm.merge(ACME, "main", base, base, late, MergeMethod.SQUASH, heads(a));
+
+    MergeResult result = scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, tested);
+
+    assertThat(result).isEqualTo(new MergeResult.TargetMoved(repo.head("main").orElseThrow()));
+    assertThat(repo.pull(b).orElseThrow().merged()).isFalse();
+  }
+
+  /** How a batch stops midway, and what the adapter says of it (one row each). */
+  record Midway(
+      String why, java.util.function.BiConsumer<SimulatedRepository, Long> given, String saying) {
+    @Override
+    public String toString() {
+      return why;
+    }
+  }
+
+  static java.util.stream.Stream<Midway> midway() {
+    return java.util.stream.Stream.of(
+        new Midway(
+            "a check protection requires is missing on the second PR's head",
+            (repo, second) -> repo.blockOnChecks(second),
+            "(mergeable_state: blocked)"),
+        new Midway(
+            "GitHub keeps answering that the base was modified",
+            (repo, second) -> repo.raceAfterEachMerge(GithubLanding.RACE_ATTEMPTS),
+            "still answered \"Base branch was modified\" after 4 attempts"),
+        new Midway(
+            "strict required checks refuse the second PR, behind the first one's merge",
+            (repo, second) -> repo.requireUpToDate("main"),
+            "requires pull requests to be up to date"));
+  }
+
+  /**
+   * Before, a refusal after the first merge of a squash batch marked every PR of the run failed,
+   * the one GitHub merged included. Now what GitHub merged is reported merged, with where the
+   * target is, and the PR that stopped it with GitHub's words.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.MethodSource("midway")
+  void aBatchStoppedMidwayReportsWhatGithubMerged(Midway row) throws Exception {
+    String base = repo.head("main").orElseThrow();
+    // both branches start at main, so with strict checks b is up to date until a merges
+    repo.setRef("refs/heads/a", base);
+    repo.setRef("refs/heads/b", base);
+    repo.push("a", files("a.txt", "1"), "change a.txt");
+    long a = repo.openPullRequest("a", "main", "PR a", "alice");
+    repo.push("b", files("b.txt", "2"), "change b.txt");
+    long b = repo.openPullRequest("b", "main", "PR b", "alice");
+    TestBranchResult.Built run = tested(a, b);
+    row.given().accept(repo, b);
+
+    MergeResult result =
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a, b));
+
+    assertThat(result).isInstanceOf(MergeResult.PartlyMerged.class);
+    MergeResult.PartlyMerged partly = (MergeResult.PartlyMerged) result;
+    assertThat(partly.merged()).containsExactly(a);
+    assertThat(partly.stoppedAt()).isEqualTo(b);
+    assertThat(partly.targetSha()).isEqualTo(repo.head("main").orElseThrow());
+    assertThat(partly.why()).contains(row.saying());
+    assertThat(repo.pull(a).orElseThrow().merged()).isTrue();
+    assertThat(repo.pull(b).orElseThrow().merged()).isFalse();
+  }
+
+  /**
+   * A worker that stopped after GitHub merged the first PR of a batch: the landing asked for again
+   * continues with the rest. Before, the moved target read as someone else's push.
+   */
+  @Test
+  void aLandingThatStoppedMidwayContinuesWhereGithubShowsIt() throws Exception {
+    long a = pr("a", "a.txt", "1");
+    long b = pr("b", "b.txt", "2");
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built run = tested(a, b);
+    scm.merge(ACME, "main", base, base, repo.head("a").orElseThrow(), MergeMethod.SQUASH, heads(a));
+
+    MergeResult landed =
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a, b));
+
+    String main = repo.head("main").orElseThrow();
+    assertThat(landed).isEqualTo(new MergeResult.Merged(main));
+    assertThat(tree(main)).isEqualTo(tree(run.sha()));
+    assertThat(repo.pull(b).orElseThrow().merged()).isTrue();
+
+    // the same, but someone pushed after the first merge: the rest is not landed on their push
+    long c = pr("c", "c.txt", "3");
+    long d = pr("d", "d.txt", "4");
+    String before = repo.head("main").orElseThrow();
+    TestBranchResult.Built next =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/s", null, heads(c, d), now());
+    scm.merge(
+        ACME, "main", before, before, repo.head("c").orElseThrow(), MergeMethod.SQUASH, heads(c));
+    String pushed = repo.push("main", files("hotfix.txt", "!"), "hotfix by hand");
+
+    MergeResult stopped =
+        scm.merge(ACME, "main", before, before, next.sha(), MergeMethod.SQUASH, heads(c, d));
+
+    assertThat(stopped)
+        .isEqualTo(
+            new MergeResult.PartlyMerged(
+                List.of(c),
+                pushed,
+                d,
+                "someone else moved the target branch after GitHub merged them"));
+    assertThat(repo.pull(d).orElseThrow().merged()).isFalse();
   }
 
   /**
@@ -466,9 +710,7 @@ class GithubScmTest {
             .commitOf(List.of(ownCommit, ObjectId.fromString(moved)), merged, "Merge", "alice");
     repo.setRef("refs/heads/feature", head.name());
     long pr = repo.openPullRequest("feature", "main", "PR feature", "alice");
-    TestBranchResult.Built run =
-        (TestBranchResult.Built)
-            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(pr), now());
+    TestBranchResult.Built run = tested(pr);
     assertThat(tree(run.sha())).isEqualTo(merged);
 
     MergeResult landed = scm.merge(ACME, "main", moved, moved, run.sha(), method, heads(pr));
@@ -534,11 +776,23 @@ class GithubScmTest {
             MergeResult.Refused.class,
             "Squash merges are not allowed on this repository."),
         new Refusal(
-            "a review protection requires is missing: refused with GitHub's state",
+            "a check protection requires is missing on the head: refused with GitHub's state",
             MergeMethod.REBASE,
-            (repo, pr) -> repo.block(pr, true),
+            (repo, pr) -> repo.blockOnChecks(pr),
             MergeResult.Refused.class,
             "(mergeable_state: blocked)"),
+        new Refusal(
+            "a review protection requires is missing: held, read again, for every method",
+            MergeMethod.REBASE,
+            (repo, pr) -> repo.block(pr, true),
+            MergeResult.Held.class,
+            null),
+        new Refusal(
+            "changes requested since the test stop even a ref update a bypass would allow",
+            MergeMethod.MERGE_COMMIT,
+            (repo, pr) -> repo.requestChanges(pr),
+            MergeResult.Held.class,
+            null),
         new Refusal(
             "a ruleset requires a linear history: the merge commit is refused, not a moved target",
             MergeMethod.MERGE_COMMIT,
@@ -590,9 +844,7 @@ class GithubScmTest {
   void aTargetSomeoneElseMovedIsNeverOverwritten(MergeMethod method) {
     long a = pr("a", "a.txt", "1");
     String base = repo.head("main").orElseThrow();
-    TestBranchResult.Built run =
-        (TestBranchResult.Built)
-            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(a), now());
+    TestBranchResult.Built run = tested(a);
     String moved = repo.push("main", files("hotfix.txt", "!"), "hotfix by hand");
 
     assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a)))
@@ -644,6 +896,12 @@ class GithubScmTest {
   private long pr(String branch, String file, String content) {
     repo.push(branch, files(file, content), "change " + file);
     return repo.openPullRequest(branch, "main", "PR " + branch, "alice");
+  }
+
+  /** The run of PRs {@code numbers}, built on main as a test branch. */
+  private TestBranchResult.Built tested(long... numbers) {
+    return (TestBranchResult.Built)
+        scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(numbers), now());
   }
 
   private List<PullRequestHead> heads(long... numbers) {

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -45,12 +47,18 @@ public final class GithubSimulator implements AutoCloseable {
   private static final Pattern INSTALLATION_TOKENS =
       Pattern.compile("/app/installations/(\\d+)/access_tokens");
   private static final Pattern REPO = Pattern.compile("/repos/([^/]+)/([^/]+)(/.*)?");
+  private static final Pattern APP_SLUG = Pattern.compile("/apps/([A-Za-z0-9-]+)");
+  private static final Pattern DELIVERY_ATTEMPTS =
+      Pattern.compile("/app/hook/deliveries/(\\d+)/attempts");
+  private static final Pattern GRAPHQL_PULL =
+      Pattern.compile("(\\w+): pullRequest\\(number: (\\d+)\\)");
 
   private final OpenApiContract contract;
   private final InstantSource clock;
   private final HttpServer server;
   private final KeyPair appKey;
   private final Map<Long, Set<String>> installations = new ConcurrentHashMap<>();
+  private final Map<Long, Set<String>> uninstalled = new ConcurrentHashMap<>();
   private final Map<String, Issued> tokens = new ConcurrentHashMap<>();
   private final Map<String, SimulatedRepository> repositories = new ConcurrentHashMap<>();
 
@@ -63,10 +71,12 @@ public final class GithubSimulator implements AutoCloseable {
   private final Path dir;
   private final Webhooks webhooks = new Webhooks(this);
   private final PeopleSignIn people;
+  private final AppManifests manifests;
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
   private final List<String> answered = new CopyOnWriteArrayList<>();
   private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
+  private final Map<String, Long> apps = new ConcurrentHashMap<>();
   private final Map<String, Duration> slow = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Limit> limits = new ConcurrentLinkedQueue<>();
   private volatile Duration tokenLifetime = Duration.ofHours(1);
@@ -86,6 +96,7 @@ public final class GithubSimulator implements AutoCloseable {
     this.clock = clock;
     this.appKey = rsa();
     this.people = new PeopleSignIn(this, clock);
+    this.manifests = new AppManifests(this, clock);
     this.dir = Files.createTempDirectory("github-simulator");
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
@@ -100,7 +111,35 @@ public final class GithubSimulator implements AutoCloseable {
 
   /** The App's private key as GitHub hands it out: PKCS#1 ({@code BEGIN RSA PRIVATE KEY}). */
   public String privateKeyPem() {
-    byte[] pkcs8 = appKey.getPrivate().getEncoded();
+    return pkcs1Pem(appKey);
+  }
+
+  /**
+   * An App a person created from a manifest ({@link AppManifests}): its manifest and the key and
+   * secrets GitHub handed out for it; empty when no such App was created.
+   */
+  public Optional<CreatedApp> createdApp(long id) {
+    return Optional.ofNullable(manifests.created().get(id))
+        .map(
+            c ->
+                new CreatedApp(
+                    c.manifest(),
+                    pkcs1Pem(c.key()),
+                    c.webhookSecret(),
+                    c.clientId(),
+                    c.clientSecret()));
+  }
+
+  /** What a test may know of an App created from a manifest. */
+  public record CreatedApp(
+      JsonNode manifest,
+      String privateKeyPem,
+      String webhookSecret,
+      String clientId,
+      String clientSecret) {}
+
+  static String pkcs1Pem(KeyPair key) {
+    byte[] pkcs8 = key.getPrivate().getEncoded();
     // PKCS#8 wraps the PKCS#1 key after a fixed 26-byte header for RSA keys of this size
     byte[] pkcs1 = java.util.Arrays.copyOfRange(pkcs8, 26, pkcs8.length);
     return "-----BEGIN RSA PRIVATE KEY-----\n"
@@ -180,6 +219,19 @@ public final class GithubSimulator implements AutoCloseable {
     }
   }
 
+  /**
+   * GitHub knows App {@code slug} as {@code id} ({@code GET /apps/{slug}}); its Bot account is
+   * {@code <slug>[bot]}.
+   */
+  public void registerApp(String slug, long id) {
+    apps.put(slug, id);
+  }
+
+  /** The id of App {@code slug} ({@link #registerApp}); 0 for one GitHub does not know. */
+  long appId(String slug) {
+    return apps.getOrDefault(slug, 0L);
+  }
+
   /** Takes {@code owner/name} out of installation {@code id}; its tokens keep working elsewhere. */
   public void removeFromInstallation(long id, String owner, String name) {
     installations.getOrDefault(id, Set.of()).remove(folded(owner, name));
@@ -199,8 +251,23 @@ public final class GithubSimulator implements AutoCloseable {
 
   /** Removes installation {@code id}: its tokens stop working. */
   public void uninstall(long id) {
-    installations.remove(id);
+    Set<String> had = installations.remove(id);
+    if (had != null) {
+      uninstalled.put(id, had);
+    }
     tokens.values().removeIf(t -> t.installation() == id);
+  }
+
+  /**
+   * Installs removed installation {@code id} again on every repository it had, as the owner's
+   * "Install" button does: other queues on those repositories work again, not only the one a test
+   * looks at.
+   */
+  public void reinstall(long id) {
+    Set<String> had = uninstalled.remove(id);
+    if (had != null) {
+      installations.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).addAll(had);
+    }
   }
 
   public void tokenLifetime(Duration lifetime) {
@@ -283,7 +350,21 @@ public final class GithubSimulator implements AutoCloseable {
         people.web(exchange, method, path, raw);
         return;
       }
+      if (AppManifests.isWeb(exchange.getRequestURI().getPath())) {
+        manifests.web(exchange, method, raw); // a page of github.com, not the REST API
+        return;
+      }
       JsonNode body = raw.length == 0 ? null : Json.mapper().readTree(raw);
+      if (method.equals("POST") && path.equals("/graphql")) {
+        // GraphQL is not in the REST description: answered here, as GitHub's GraphQL API does
+        Answer answer = graphql(exchange.getRequestHeaders().getFirst("Authorization"), body);
+        answered.add(method + " " + path + " " + answer.status());
+        byte[] bytes = Json.mapper().writeValueAsBytes(answer.body());
+        exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+        exchange.sendResponseHeaders(answer.status(), bytes.length);
+        exchange.getResponseBody().write(bytes);
+        return;
+      }
       problems.addAll(contract.checkRequest(method, path, body));
       Limit limit = limits.poll();
       if (limit != null) {
@@ -311,12 +392,40 @@ public final class GithubSimulator implements AutoCloseable {
     if (personal != null) {
       return personal;
     }
+    Matcher conversion = AppManifests.CONVERSIONS.matcher(path);
+    if (method.equals("POST") && conversion.matches()) {
+      return manifests.convert(conversion.group(1), method, path);
+    }
     Matcher tokens = INSTALLATION_TOKENS.matcher(path);
     if (method.equals("POST") && tokens.matches()) {
       if (!validJwt(authorization)) {
         return new Answer(401, message("A JSON web token could not be decoded"));
       }
       return issueToken(method, path, Long.parseLong(tokens.group(1)), body);
+    }
+    Matcher attempts = DELIVERY_ATTEMPTS.matcher(path);
+    if (path.startsWith("/app/hook/deliveries")) {
+      if (!validJwt(authorization)) {
+        return new Answer(401, message("A JSON web token could not be decoded"));
+      }
+      if (method.equals("POST") && attempts.matches()) {
+        return webhooks.redeliverAttempt(Long.parseLong(attempts.group(1)))
+            ? new Answer(202, Json.mapper().createObjectNode())
+            : new Answer(404, message("Not Found"));
+      }
+      if (method.equals("GET") && path.matches("/app/hook/deliveries(\\?.*)?")) {
+        return hookDeliveries(exchange, method, path);
+      }
+    }
+    Matcher app = APP_SLUG.matcher(path);
+    if (method.equals("GET") && app.matches()) {
+      Long id = apps.get(app.group(1));
+      if (id == null) {
+        return new Answer(404, message("Not Found"));
+      }
+      ObjectNode answer = (ObjectNode) example(method, path, 200);
+      answer.put("id", id).put("slug", app.group(1)).put("name", app.group(1));
+      return new Answer(200, answer);
     }
     Matcher repo = REPO.matcher(path);
     if (!repo.matches()) {
@@ -362,6 +471,112 @@ public final class GithubSimulator implements AutoCloseable {
         .findFirst()
         .ifPresent(e -> pause(e.getValue()));
     return new RepositoryApi(this, at, method, path, rest, body).answer();
+  }
+
+  /**
+   * {@code GET /app/hook/deliveries}: the App's delivery attempts, newest first ({@code per_page},
+   * at most 100; {@code status=failure}: only those the receiver did not answer with a 2xx), paged
+   * by a {@code cursor} that GitHub's {@code Link} header names ({@code rel="next"}).
+   */
+  private Answer hookDeliveries(HttpExchange exchange, String method, String path) {
+    String query = path.contains("?") ? path.substring(path.indexOf('?') + 1) : "";
+    boolean failures = query.contains("status=failure");
+    Matcher per = Pattern.compile("per_page=(\\d+)").matcher(query);
+    int perPage = per.find() ? Math.min(100, Integer.parseInt(per.group(1))) : 30;
+    Matcher cursor = Pattern.compile("cursor=(\\d+)").matcher(query);
+    int skip = cursor.find() ? Integer.parseInt(cursor.group(1)) : 0;
+    ArrayNode example = (ArrayNode) example(method, path, 200);
+    ObjectNode template = (ObjectNode) example.get(0);
+    ArrayNode list = Json.mapper().createArrayNode();
+    List<Webhooks.Delivery> all = new ArrayList<>(webhooks.deliveries());
+    java.util.Collections.reverse(all);
+    int listed = 0;
+    for (Webhooks.Delivery d : all) {
+      boolean ok = d.status() / 100 == 2;
+      if ((failures && ok) || listed++ < skip) {
+        continue;
+      }
+      if (list.size() == perPage) {
+        String next =
+            api()
+                + "/app/hook/deliveries?"
+                + (failures ? "status=failure&" : "")
+                + "per_page="
+                + perPage
+                + "&cursor="
+                + (skip + perPage);
+        exchange.getResponseHeaders().add("Link", "<" + next + ">; rel=\"next\"");
+        break;
+      }
+      ObjectNode item = template.deepCopy();
+      item.put("id", d.attempt())
+          .put("guid", d.id())
+          .put("delivered_at", d.at().toString())
+          .put("redelivery", d.redelivery())
+          .put(
+              "status",
+              ok ? "OK" : d.status() == 0 ? "timed out" : "Invalid HTTP Response: " + d.status())
+          .put("status_code", d.status())
+          .put("event", d.event());
+      if (d.action().isEmpty()) {
+        item.putNull("action");
+      } else {
+        item.put("action", d.action());
+      }
+      list.add(item);
+    }
+    return new Answer(200, list);
+  }
+
+  /**
+   * {@code POST /graphql} for the one field trainyard asks: {@code reviewDecision} of pull
+   * requests, each under an alias ({@code pr12: pullRequest(number: 12) { reviewDecision }}) of
+   * {@code repository(owner: $owner, name: $name)}. An installation token is needed, as on GitHub;
+   * a repository the token does not reach is {@code null} with an error, as GitHub answers.
+   */
+  private Answer graphql(String authorization, JsonNode body) {
+    Issued issued = authorization == null ? null : tokens.get(authorization.replace("token ", ""));
+    if (issued == null || !clock.instant().isBefore(issued.expires())) {
+      return new Answer(401, message("Bad credentials"));
+    }
+    String query = body == null ? "" : body.path("query").asString("");
+    JsonNode variables = body == null ? null : body.path("variables");
+    String owner = variables == null ? "" : variables.path("owner").asString("");
+    String name = variables == null ? "" : variables.path("name").asString("");
+    SimulatedRepository repo = repositories.get(folded(owner + "/" + name));
+    ObjectNode answer = Json.mapper().createObjectNode();
+    ObjectNode data = answer.putObject("data");
+    if (repo == null
+        || !installations
+            .getOrDefault(issued.installation(), Set.of())
+            .contains(folded(owner + "/" + name))) {
+      data.putNull("repository");
+      answer
+          .putArray("errors")
+          .addObject()
+          .put("type", "NOT_FOUND")
+          .put(
+              "message",
+              "Could not resolve to a Repository with the name '" + owner + "/" + name + "'.");
+      return new Answer(200, answer);
+    }
+    ObjectNode found = data.putObject("repository");
+    Matcher pulls = GRAPHQL_PULL.matcher(query);
+    while (pulls.find()) {
+      Optional<SimulatedRepository.PullRequest> pr = repo.pull(Long.parseLong(pulls.group(2)));
+      if (pr.isEmpty()) {
+        found.putNull(pulls.group(1));
+        continue;
+      }
+      String decision = pr.get().reviewDecision();
+      ObjectNode node = found.putObject(pulls.group(1));
+      if (decision == null) {
+        node.putNull("reviewDecision");
+      } else {
+        node.put("reviewDecision", decision);
+      }
+    }
+    return new Answer(200, answer);
   }
 
   /**
@@ -509,7 +724,7 @@ public final class GithubSimulator implements AutoCloseable {
     }
   }
 
-  private static KeyPair rsa() {
+  static KeyPair rsa() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);

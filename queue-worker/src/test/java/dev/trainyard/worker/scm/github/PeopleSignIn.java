@@ -260,7 +260,7 @@ final class PeopleSignIn {
     exchange.getResponseBody().write(bytes);
   }
 
-  private static Map<String, String> form(String encoded) {
+  static Map<String, String> form(String encoded) {
     Map<String, String> values = new HashMap<>();
     if (encoded == null || encoded.isEmpty()) {
       return values;

@@ -35,6 +35,8 @@ final class RepositoryApi {
   private static final Pattern COMMIT_CHECK_SUITES = Pattern.compile("/commits/(.+)/check-suites");
   private static final Pattern PERMISSION = Pattern.compile("/collaborators/([^/]+)/permission");
   private static final Pattern COMMIT_STATUS = Pattern.compile("/commits/([^/]+)/status");
+  private static final Pattern COMMIT_STATUSES = Pattern.compile("/commits/([^/]+)/statuses");
+  private static final String CLASSIC_CHECKS = "/protection/required_status_checks";
   private final GithubSimulator github;
   private final SimulatedRepository repo;
   private final String method;
@@ -154,11 +156,18 @@ final class RepositoryApi {
     if (method.equals("GET") && (m = PERMISSION.matcher(rest)).matches()) {
       return permission(m.group(1));
     }
+    if (method.equals("GET") && rest.startsWith("/branches/") && rest.endsWith(CLASSIC_CHECKS)) {
+      return classicChecks(
+          decoded(rest.substring("/branches/".length(), rest.length() - CLASSIC_CHECKS.length())));
+    }
     if (method.equals("GET") && rest.startsWith("/branches/")) {
       return branch(decoded(rest.substring("/branches/".length())));
     }
     if (method.equals("GET") && rest.startsWith("/rules/branches/")) {
       return rules(decoded(rest.substring("/rules/branches/".length())));
+    }
+    if (method.equals("GET") && (m = COMMIT_STATUSES.matcher(rest)).matches()) {
+      return statuses(m.group(1));
     }
     if (method.equals("GET") && (m = COMMIT_STATUS.matcher(rest)).matches()) {
       return combinedStatus(m.group(1));
@@ -242,6 +251,14 @@ final class RepositoryApi {
     ObjectNode commit = example(200);
     commit.put("sha", sha);
     ((ObjectNode) commit.get("tree")).put("sha", repo.tree(sha));
+    // the commit's own parents, as GitHub gives them (the example names others)
+    ArrayNode parents = (ArrayNode) commit.withArray("parents");
+    ObjectNode template = parents.isEmpty() ? null : (ObjectNode) parents.get(0).deepCopy();
+    parents.removeAll();
+    for (String parent : repo.parentShas(sha)) {
+      ObjectNode p = template == null ? parents.addObject() : parents.addObject().setAll(template);
+      p.put("sha", parent);
+    }
     return new Answer(200, commit);
   }
 
@@ -295,6 +312,18 @@ final class RepositoryApi {
           405, GithubSimulator.message(name + " are not allowed on this repository."));
     }
     String base = repo.head(pr.base).orElseThrow();
+    int races = repo.pendingRaces.getOrDefault(pr.base, 0);
+    if (races > 0) {
+      repo.pendingRaces.put(pr.base, races - 1);
+      Runnable meanwhile = repo.duringRace;
+      repo.duringRace = null;
+      if (meanwhile != null) {
+        meanwhile.run();
+      }
+      return new Answer(
+          405,
+          GithubSimulator.message("Base branch was modified. Review and try the merge again."));
+    }
     if (repo.branchRules.getOrDefault(pr.base, Map.of()).containsKey("merge_queue")) {
       return new Answer(
           405,
@@ -307,6 +336,14 @@ final class RepositoryApi {
           405,
           GithubSimulator.message("Head branch is out of date. Review and try the merge again."));
     }
+    if (how.equals("rebase")
+        && repo.branchRules.getOrDefault(pr.base, Map.of()).containsKey("required_signatures")) {
+      // GitHub does not sign the commits a rebase merge makes; it signs a squash's commit
+      return new Answer(
+          405,
+          GithubSimulator.message(
+              "Repository rule violations found\n\nCommits must have verified signatures."));
+    }
     if (how.equals("rebase") && !rebaseable(base, head)) {
       // GitHub's "This branch cannot be rebased safely": replaying the commits (merge commits are
       // dropped) would give another result than a regular merge
@@ -318,6 +355,7 @@ final class RepositoryApi {
     }
     pr.mergedAs = landed.get();
     moved("refs/heads/" + pr.base, base, landed.get());
+    repo.pendingRaces.put(pr.base, repo.racesPerMerge);
     ObjectNode answer = Json.mapper().createObjectNode();
     answer.put("sha", landed.get());
     answer.put("merged", true);
@@ -692,18 +730,53 @@ final class RepositoryApi {
   }
 
   /**
+   * {@code GET /branches/{branch}/protection/required_status_checks}: classic protection's required
+   * checks with its {@code strict} flag, which GitHub shows only to an App with administration
+   * access (else 403, "Resource not accessible by integration").
+   */
+  private Answer classicChecks(String name) {
+    if (!repo.administrationRead) {
+      return new Answer(403, GithubSimulator.message("Resource not accessible by integration"));
+    }
+    List<String> required = repo.protection.getOrDefault(name, List.of());
+    if (required.isEmpty()) {
+      return new Answer(404, GithubSimulator.message("Required status checks not enabled"));
+    }
+    ObjectNode answer = example(200);
+    answer.put("strict", repo.upToDate.contains(name));
+    ArrayNode contexts = answer.putArray("contexts");
+    ArrayNode checks = answer.putArray("checks");
+    for (String context : required) {
+      contexts.add(context);
+      checks.addObject().put("context", context).putNull("app_id");
+    }
+    return new Answer(200, answer);
+  }
+
+  /**
    * {@code GET /rules/branches/{branch}}: every active rule for the branch; a ruleset that requires
    * checks also forbids force pushes, as most do.
    */
   private Answer rules(String name) {
     ArrayNode rules = Json.mapper().createArrayNode();
+    for (int i = 0; i < repo.otherRules.getOrDefault(name, 0); i++) {
+      // other rulesets' rules come first, so the checks below are on a later page
+      rule(rules, "deletion").put("ruleset_id", 1000 + i);
+    }
     List<String> required = repo.rulesets.getOrDefault(name, List.of());
     if (!required.isEmpty()) {
       ObjectNode checks = rule(rules, "required_status_checks");
       ObjectNode parameters = checks.putObject("parameters");
       parameters.put("strict_required_status_checks_policy", repo.upToDate.contains(name));
       ArrayNode list = parameters.putArray("required_status_checks");
-      required.forEach(context -> list.addObject().put("context", context));
+      Map<String, Long> bound = repo.rulesetApps.getOrDefault(name, Map.of());
+      required.forEach(
+          context -> {
+            ObjectNode check = list.addObject().put("context", context);
+            if (bound.containsKey(context)) {
+              check.put("integration_id", bound.get(context));
+            }
+          });
       rule(rules, "non_fast_forward");
     }
     repo.branchRules
@@ -715,7 +788,11 @@ final class RepositoryApi {
                 rule.set("parameters", Json.mapper().valueToTree(parameters));
               }
             });
-    return new Answer(200, rules);
+    // paged as GitHub pages it: 30 rules unless per_page says otherwise
+    ArrayNode page = Json.mapper().createArrayNode();
+    page(java.util.stream.StreamSupport.stream(rules.spliterator(), false).toList())
+        .forEach(page::add);
+    return new Answer(200, page);
   }
 
   private ObjectNode rule(ArrayNode rules, String type) {
@@ -728,6 +805,39 @@ final class RepositoryApi {
   }
 
   /** {@code GET /commits/{ref}/status}: the newest status of each context on the commit. */
+  /**
+   * {@code GET /commits/{ref}/statuses}: every status of the commit, newest first, each with the
+   * account that made it ({@code creator}: a person, or an App's Bot, {@code <slug>[bot]}).
+   */
+  private Answer statuses(String ref) {
+    String sha = repo.hasCommit(ref) ? ref : repo.head(ref).orElse(ref);
+    ArrayNode example = (ArrayNode) (JsonNode) github.example(method, path, 200);
+    ObjectNode template = (ObjectNode) example.get(0);
+    List<SimulatedRepository.CommitStatus> all =
+        new java.util.ArrayList<>(repo.statuses.getOrDefault(sha, List.of()));
+    java.util.Collections.reverse(all);
+    ArrayNode list = Json.mapper().createArrayNode();
+    for (SimulatedRepository.CommitStatus status : page(all)) {
+      ObjectNode item =
+          template
+              .deepCopy()
+              .put("context", status.context())
+              .put("state", status.state())
+              .put("description", status.context());
+      ObjectNode creator = (ObjectNode) item.get("creator");
+      if (status.app() == null) {
+        creator.put("login", "ci-user").put("type", "User");
+      } else {
+        creator
+            .put("login", status.app() + "[bot]")
+            .put("type", "Bot")
+            .put("id", github.appId(status.app()));
+      }
+      list.add(item);
+    }
+    return new Answer(200, list);
+  }
+
   private Answer combinedStatus(String ref) {
     String sha = repo.hasCommit(ref) ? ref : repo.head(ref).orElse(ref);
     ObjectNode answer = example(200);
@@ -735,7 +845,9 @@ final class RepositoryApi {
     ObjectNode template = (ObjectNode) list.get(0);
     list.removeAll();
     java.util.Map<String, String> newest = new java.util.LinkedHashMap<>();
-    repo.statuses.getOrDefault(sha, List.of()).forEach(s -> newest.put(s.context(), s.state()));
+    repo.statuses
+        .getOrDefault(sha, List.of())
+        .forEach(status -> newest.put(status.context(), status.state()));
     page(List.copyOf(newest.entrySet()))
         .forEach(
             e ->

@@ -56,8 +56,30 @@ public final class SimulatedRepository {
    */
   final Map<String, Map<String, Map<String, Object>>> branchRules = new ConcurrentHashMap<>();
 
+  /**
+   * Whether the App may read administration settings: classic protection's strict flag ({@code GET
+   * /branches/{b}/protection/required_status_checks}) answers 403 otherwise.
+   */
+  volatile boolean administrationRead;
+
+  /** Rules of other rulesets on a branch (see {@link #otherRulesets}), by branch. */
+  final Map<String, Integer> otherRules = new ConcurrentHashMap<>();
+
   /** Branches whose required checks are strict: a PR's head must contain the branch's. */
   final Set<String> upToDate = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Merge calls answered 405 "Base branch was modified" after a pull request's merge moved a
+   * branch, by branch: GitHub recomputes the mergeability of the PRs onto it meanwhile (see {@link
+   * #raceAfterEachMerge}).
+   */
+  final Map<String, Integer> pendingRaces = new ConcurrentHashMap<>();
+
+  /** How many merge calls each merge of a pull request makes race ({@link #pendingRaces}). */
+  volatile int racesPerMerge;
+
+  /** What happens while GitHub answers a race (someone pushing meanwhile); null: nothing. */
+  volatile Runnable duringRace;
 
   /** Branches whose ref only a bypass may move: the 422 message GitHub gives anyone else. */
   final Map<String, String> protectedRefs = new ConcurrentHashMap<>();
@@ -97,6 +119,16 @@ public final class SimulatedRepository {
 
     /** What GitHub's mergeability says beyond conflicts ({@code blocked}: a required review). */
     volatile String blockedBy;
+
+    /**
+     * GitHub's {@code reviewDecision} ({@code APPROVED}, {@code CHANGES_REQUESTED}, {@code
+     * REVIEW_REQUIRED}); null: the branch asks for no review.
+     */
+    volatile String reviewDecision;
+
+    String reviewDecision() {
+      return reviewDecision;
+    }
 
     /** Opened as a draft. */
     volatile boolean draft;
@@ -167,7 +199,8 @@ public final class SimulatedRepository {
   public record Labeled(long number, List<String> labels) {}
 
   /** A commit status some CI set. */
-  public record CommitStatus(String context, String state) {}
+  /** A commit status; {@code app}: the slug of the App whose Bot made it (null: a person). */
+  public record CommitStatus(String context, String state, String app) {}
 
   /** A comment on an issue or pull request. */
   public record Comment(long id, long issue, String user, String body) {}
@@ -353,6 +386,18 @@ public final class SimulatedRepository {
     rulesets.put(branch, List.of(contexts));
   }
 
+  /** The App each ruleset check of a branch is bound to ({@code integration_id}), by context. */
+  final Map<String, Map<String, Long>> rulesetApps = new ConcurrentHashMap<>();
+
+  /**
+   * An active ruleset on {@code branch} requires check {@code context} from App {@code appId} only
+   * ({@code integration_id}): a result of that context by anyone else does not count.
+   */
+  public void rulesetBoundTo(String branch, String context, long appId) {
+    ruleset(branch, context);
+    rulesetApps.computeIfAbsent(branch, k -> new ConcurrentHashMap<>()).put(context, appId);
+  }
+
   /**
    * An active ruleset on {@code branch} has rule {@code type} with {@code parameters}: {@code
    * required_linear_history} (no merge commits), {@code merge_queue} (only GitHub's merge queue
@@ -363,12 +408,51 @@ public final class SimulatedRepository {
     branchRules.computeIfAbsent(branch, k -> new ConcurrentHashMap<>()).put(type, parameters);
   }
 
+  /** Grants the App read access to administration settings ({@link #administrationRead}). */
+  public void grantAdministrationRead() {
+    administrationRead = true;
+  }
+
+  /**
+   * {@code count} rules of other rulesets also target {@code branch}, listed before its own: with
+   * GitHub's 30 rules a page, 30 of them put the branch's required checks on page 2.
+   */
+  public void otherRulesets(String branch, int count) {
+    otherRules.put(branch, count);
+  }
+
+  /**
+   * The next merge call onto {@code branch} races (405 "Base branch was modified"), and {@code
+   * meanwhile} happens while GitHub answers it (someone pushes to the branch).
+   */
+  public void raceNextMerge(String branch, Runnable meanwhile) {
+    pendingRaces.put(branch, 1);
+    duringRace = meanwhile;
+  }
+
+  /** GitHub answers merge calls at once again: no race is pending, none follows a merge. */
+  public void stopRaces() {
+    racesPerMerge = 0;
+    pendingRaces.clear();
+  }
+
   /**
    * The required status checks of {@code branch}'s ruleset are strict: GitHub's merge endpoint
    * refuses a PR whose head does not contain the branch's head.
    */
   public void requireUpToDate(String branch) {
     upToDate.add(branch);
+  }
+
+  /**
+   * After each merge of a pull request, the next {@code calls} merge calls onto its base answer 405
+   * "Base branch was modified. Review and try the merge again.": GitHub's merge endpoint says so
+   * while it recomputes the mergeability of the PRs left on a base that just moved (its REST
+   * reference lists 405 for a merge that "cannot be performed"; the sentence and its passing nature
+   * are what GitHub's own CLI retries, cli/cli#12748).
+   */
+  public void raceAfterEachMerge(int calls) {
+    racesPerMerge = calls;
   }
 
   /**
@@ -386,9 +470,18 @@ public final class SimulatedRepository {
 
   /** A CI sets commit status {@code context} on {@code sha} (no delivery: read it back). */
   public void setStatus(String sha, String context, String state) {
+    setStatus(sha, context, state, null);
+  }
+
+  /**
+   * The Bot of App {@code app} (its slug, {@link GithubSimulator#registerApp}) sets a commit
+   * status, as Vercel, Codecov or a Jenkins App do: GitHub lists it with the Bot as its {@code
+   * creator}.
+   */
+  public void setStatus(String sha, String context, String state, String app) {
     statuses
         .computeIfAbsent(sha, k -> new CopyOnWriteArrayList<>())
-        .add(new CommitStatus(context, state));
+        .add(new CommitStatus(context, state, app));
   }
 
   /**
@@ -411,7 +504,31 @@ public final class SimulatedRepository {
 
   /** Branch protection blocks PR {@code number} (a required review is missing), or not. */
   public void block(long number, boolean blocked) {
-    pulls.get(number).blockedBy = blocked ? "review" : null;
+    PullRequest pr = pulls.get(number);
+    pr.blockedBy = blocked ? "review" : null;
+    pr.reviewDecision = blocked ? "REVIEW_REQUIRED" : null;
+  }
+
+  /**
+   * A reviewer requests changes on PR {@code number} of a branch that requires reviews: GitHub
+   * blocks merging it ({@code mergeable_state} {@code blocked}, {@code reviewDecision} {@code
+   * CHANGES_REQUESTED}), and its merge endpoint refuses it; a bypass actor's ref update does not.
+   */
+  public void requestChanges(long number) {
+    PullRequest pr = pulls.get(number);
+    pr.blockedBy = "review";
+    pr.reviewDecision = "CHANGES_REQUESTED";
+  }
+
+  /**
+   * PR {@code number} is approved, but its head lacks a check the branch requires (CI runs only on
+   * trainyard's branches): GitHub blocks merging it ({@code mergeable_state} {@code blocked}) while
+   * its {@code reviewDecision} is {@code APPROVED}.
+   */
+  public void blockOnChecks(long number) {
+    PullRequest pr = pulls.get(number);
+    pr.blockedBy = "checks";
+    pr.reviewDecision = "APPROVED";
   }
 
   public BareRepo git() {
@@ -486,7 +603,7 @@ public final class SimulatedRepository {
   }
 
   /** Whether {@code ancestor} is reachable from {@code tip}. */
-  boolean contains(String tip, String ancestor) {
+  public boolean contains(String tip, String ancestor) {
     try (RevWalk walk = new RevWalk(repository())) {
       return walk.isMergedInto(
           walk.parseCommit(ObjectId.fromString(ancestor)),
@@ -607,8 +724,15 @@ public final class SimulatedRepository {
 
   /** How many parents commit {@code sha} has (a merge commit: two). */
   int parents(String sha) {
+    return parentShas(sha).size();
+  }
+
+  /** The parents of commit {@code sha}, in order. */
+  List<String> parentShas(String sha) {
     try (RevWalk walk = new RevWalk(repository())) {
-      return walk.parseCommit(ObjectId.fromString(sha)).getParentCount();
+      return java.util.Arrays.stream(walk.parseCommit(ObjectId.fromString(sha)).getParents())
+          .map(RevCommit::name)
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -46,8 +46,23 @@ public final class Webhooks implements AutoCloseable {
     ObjectNode payload(String event, String action);
   }
 
-  /** One delivery as sent, and the status the receiver answered (0: not reached). */
-  public record Delivery(String id, String event, String action, byte[] body, int status) {}
+  /**
+   * One attempt of a delivery as sent ({@code attempt}: GitHub's numeric id of the attempt; {@code
+   * id}: its {@code X-GitHub-Delivery} guid, the same for a redelivery), and the status the
+   * receiver answered (0: not reached).
+   */
+  public record Delivery(
+      long attempt,
+      String id,
+      String event,
+      String action,
+      byte[] body,
+      int status,
+      boolean redelivery,
+      java.time.Instant at) {}
+
+  private static final java.util.concurrent.atomic.AtomicLong ATTEMPTS =
+      new java.util.concurrent.atomic.AtomicLong(12_000_000);
 
   private record Target(URI url, String secret, Templates templates) {}
 
@@ -70,7 +85,35 @@ public final class Webhooks implements AutoCloseable {
         deliveries.stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow();
     return await(
         sender.submit(
-            () -> post(original.id(), original.event(), original.action(), original.body())));
+            () -> post(original.id(), original.event(), original.action(), original.body(), true)));
+  }
+
+  /**
+   * {@code POST /app/hook/deliveries/{attempt}/attempts}: the delivery of that attempt is sent
+   * again (later, on the sender's thread, as GitHub queues it); false for an attempt it never made.
+   */
+  boolean redeliverAttempt(long attempt) {
+    java.util.Optional<Delivery> original =
+        deliveries.stream().filter(d -> d.attempt() == attempt).findFirst();
+    original.ifPresent(
+        o -> {
+          if (redeliveriesLost) {
+            attempted(o.id(), o.event(), o.action(), o.body(), 0, true);
+          } else {
+            sender.submit(() -> post(o.id(), o.event(), o.action(), o.body(), true));
+          }
+        });
+    return original.isPresent();
+  }
+
+  private volatile boolean redeliveriesLost;
+
+  /**
+   * While {@code lost}, a redelivery trainyard asks for is lost on the way too (the receiver is
+   * still unreachable): what it recovers then is the worker's own reading, not a redelivery.
+   */
+  public void loseRedeliveries(boolean lost) {
+    redeliveriesLost = lost;
   }
 
   /**
@@ -194,6 +237,10 @@ public final class Webhooks implements AutoCloseable {
     ObjectNode json = (ObjectNode) payload.get("comment");
     json.put("id", comment.id());
     json.put("body", comment.body());
+    // when it was written, not the example's date: a command counts pushes from then
+    String now =
+        java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    json.put("created_at", now).put("updated_at", now);
     ((ObjectNode) json.get("user"))
         .put("login", comment.user())
         .put("type", comment.user().endsWith("[bot]") ? "Bot" : "User");
@@ -244,17 +291,17 @@ public final class Webhooks implements AutoCloseable {
     byte[] body = Json.mapper().writeValueAsBytes(payload);
     String id = UUID.randomUUID().toString();
     if (dropping.remove(event)) {
-      deliveries.add(new Delivery(id, event, action, body, 0));
+      attempted(id, event, action, body, 0, false);
       return;
     }
     if (holding.remove(event + "." + action)) {
-      held.add(() -> post(id, event, action, body));
+      held.add(() -> post(id, event, action, body, false));
       return;
     }
-    sender.submit(() -> post(id, event, action, body));
+    sender.submit(() -> post(id, event, action, body, false));
   }
 
-  private int post(String id, String event, String action, byte[] body) {
+  private int post(String id, String event, String action, byte[] body, boolean redelivery) {
     Target to = target;
     int status;
     try {
@@ -277,8 +324,23 @@ public final class Webhooks implements AutoCloseable {
       Thread.currentThread().interrupt();
       status = 0;
     }
-    deliveries.add(new Delivery(id, event, action, body, status));
+    attempted(id, event, action, body, status, redelivery);
     return status;
+  }
+
+  /** Records an attempt of delivery {@code id}, answered {@code status} (0: not reached). */
+  private void attempted(
+      String id, String event, String action, byte[] body, int status, boolean redelivery) {
+    deliveries.add(
+        new Delivery(
+            ATTEMPTS.incrementAndGet(),
+            id,
+            event,
+            action,
+            body,
+            status,
+            redelivery,
+            java.time.Instant.now()));
   }
 
   static String sign(String secret, byte[] body) {
