@@ -104,8 +104,8 @@ public final class GithubClient {
   private final Map<String, Pause> pauses = new ConcurrentHashMap<>();
 
   /** An answer with the {@code ETag} GitHub gave it. */
-  /** An answer with the {@code ETag} GitHub gave it, and whether GitHub redirected the call. */
-  private record Sent(Answer answer, String etag, boolean redirected) {}
+  /** An answer with the {@code ETag} GitHub gave it. */
+  private record Sent(Answer answer, String etag) {}
 
   private record Tagged(String etag, Answer answer) {}
 
@@ -190,11 +190,6 @@ public final class GithubClient {
       tokens.remove(scope);
       sent = conditional(scope, method, path, body);
     }
-    if (sent.answer().status() == 404 && sent.redirected() && scope.repository() != null) {
-      // GitHub redirected a renamed or transferred repository's old name to its new one, which a
-      // token limited to the old name does not reach: a token of the whole installation does
-      sent = conditional(new Scope(installation, null), method, path, body);
-    }
     return sent.answer();
   }
 
@@ -259,7 +254,7 @@ public final class GithubClient {
             authorization,
             last == null ? null : last.etag());
     if (sent.answer().status() == 304 && last != null) {
-      return new Sent(last.answer(), last.etag(), sent.redirected());
+      return new Sent(last.answer(), last.etag());
     }
     if (sent.answer().status() == 200 && sent.etag() != null) {
       tagged.put(key, new Tagged(sent.etag(), sent.answer()));
@@ -363,8 +358,7 @@ public final class GithubClient {
                 response.statusCode(),
                 bytes.length == 0 ? NullNode.getInstance() : Json.mapper().readTree(bytes),
                 response.headers().firstValue("link").orElse(null)),
-            response.headers().firstValue("etag").orElse(null),
-            response.previousResponse().isPresent());
+            response.headers().firstValue("etag").orElse(null));
       }
       if (waited.plus(wait.get()).compareTo(MAX_WAIT) > 0) {
         throw new GithubException(

@@ -82,7 +82,13 @@ public final class GithubSimulator implements AutoCloseable {
   private volatile Duration tokenLifetime = Duration.ofHours(1);
 
   /** A token: its installation, expiry, and the repository names it is limited to (null: all). */
-  private record Issued(long installation, Instant expires, Set<String> repositories) {}
+  /**
+   * A token GitHub issued; {@code repositories} are the ids of the repositories it is limited to
+   * (null: all of its installation's). GitHub resolves the names a token is asked for to
+   * repositories at issuance, so a limited token still reaches its repository after a rename or
+   * transfer (through the redirect).
+   */
+  private record Issued(long installation, Instant expires, Set<Long> repositories) {}
 
   /** A rate-limit answer to give instead of the next call's. */
   private record Limit(int status, Map<String, String> headers, String message) {
@@ -451,17 +457,17 @@ public final class GithubSimulator implements AutoCloseable {
     }
     Issued issued =
         authorization == null ? null : this.tokens.get(authorization.replace("token ", ""));
-    if (issued == null || !clock.instant().isBefore(issued.expires())) {
+    if (issued == null
+        || !clock.instant().isBefore(issued.expires())
+        || !installations.containsKey(issued.installation())) {
+      // expired, or revoked with its installation (one issued while it was being removed too)
       return new Answer(401, message("Bad credentials"));
     }
-    if (!installations.getOrDefault(issued.installation(), Set.of()).contains(folded(fullName))
-        || (issued.repositories() != null
-            && !issued.repositories().contains(folded(repo.group(2))))) {
-      return new Answer(404, message("Not Found")); // a repository the token does not cover
-    }
     SimulatedRepository at = repositories.get(folded(fullName));
-    if (at == null) {
-      return new Answer(404, message("Not Found"));
+    if (at == null
+        || !installations.getOrDefault(issued.installation(), Set.of()).contains(folded(fullName))
+        || (issued.repositories() != null && !issued.repositories().contains(at.id()))) {
+      return new Answer(404, message("Not Found")); // a repository the token does not cover
     }
     if (forbidden.stream().anyMatch(rest::startsWith)) {
       return new Answer(403, message("Resource not accessible by integration"));
@@ -536,7 +542,10 @@ public final class GithubSimulator implements AutoCloseable {
    */
   private Answer graphql(String authorization, JsonNode body) {
     Issued issued = authorization == null ? null : tokens.get(authorization.replace("token ", ""));
-    if (issued == null || !clock.instant().isBefore(issued.expires())) {
+    if (issued == null
+        || !clock.instant().isBefore(issued.expires())
+        || !installations.containsKey(issued.installation())) {
+      // expired, or revoked with its installation (one issued while it was being removed too)
       return new Answer(401, message("Bad credentials"));
     }
     String query = body == null ? "" : body.path("query").asString("");
@@ -620,29 +629,34 @@ public final class GithubSimulator implements AutoCloseable {
     if (!installations.containsKey(installation)) {
       return new Answer(404, message("Not Found"));
     }
-    Set<String> limited = null;
+    Set<Long> limited = null;
+    Set<String> asked = new java.util.HashSet<>();
     if (body != null && body.has("repositories")) {
-      Set<String> names = new java.util.HashSet<>();
+      Map<String, Long> ids = new java.util.HashMap<>();
       installations
           .get(installation)
-          .forEach(full -> names.add(full.substring(full.indexOf('/') + 1)));
+          .forEach(
+              full ->
+                  Optional.ofNullable(repositories.get(full))
+                      .ifPresent(r -> ids.put(full.substring(full.indexOf('/') + 1), r.id())));
       limited = new java.util.HashSet<>();
       for (JsonNode name : body.get("repositories")) {
         String folded = name.asString("").toLowerCase(java.util.Locale.ROOT);
-        if (!names.contains(folded)) {
+        if (!ids.containsKey(folded)) {
           return new Answer(
               422,
               message(
                   "There is at least one repository that does not exist or is not accessible to"
                       + " the parent installation."));
         }
-        limited.add(folded);
+        limited.add(ids.get(folded));
+        asked.add(folded);
       }
     }
     String token = "ghs_" + UUID.randomUUID().toString().replace("-", "");
     Instant expires = clock.instant().plus(tokenLifetime);
     this.tokens.put(token, new Issued(installation, expires, limited));
-    issuedScopes.add(limited == null ? Set.of() : Set.copyOf(limited));
+    issuedScopes.add(Set.copyOf(asked));
     ObjectNode answer = (ObjectNode) example(method, path, 201);
     answer.put("token", token);
     answer.put("expires_at", expires.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
