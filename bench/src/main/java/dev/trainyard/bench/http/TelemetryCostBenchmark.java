@@ -18,19 +18,23 @@ import java.util.Map;
  *
  * <p>Arguments: {@code <jar> [seconds per phase] [in-flight] [queues] [rounds] [JVM options of the
  * "on" stacks, space-separated]} (the last to try variants: {@code
- * -Dmanagement.tracing.enabled=false} leaves only the meters on, a JFR recording shows where the
- * cost goes).
+ * -Dmanagement.tracing.export.enabled=false} leaves only the meters on, a JFR recording shows where
+ * the cost goes). Each arm's mean is printed with its range over the rounds: a ratio inside the
+ * arms' spread is no cost measured.
  */
 public final class TelemetryCostBenchmark {
   private TelemetryCostBenchmark() {}
 
   /**
    * Tracing and trainyard's meters (and the HTTP latency buckets) off: system properties, as an
-   * environment variable cannot name a key with a dash in it.
+   * environment variable cannot name a key with a dash in it. Spring Boot 4 reads {@code
+   * management.tracing.export.enabled} (the {@code management.tracing.enabled} of before is
+   * ignored, so "off" traced as much as "on"), and no span is sampled.
    */
   static final List<String> OFF =
       List.of(
-          "-Dmanagement.tracing.enabled=false",
+          "-Dmanagement.tracing.export.enabled=false",
+          "-Dmanagement.tracing.sampling.probability=0.0",
           "-Dmanagement.metrics.enable.trainyard=false",
           "-Dmanagement.metrics.distribution.percentiles-histogram.http.server.requests=false");
 
@@ -39,7 +43,7 @@ public final class TelemetryCostBenchmark {
     Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 20);
     int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 64;
     HttpBenchmark.queues = args.length > 3 ? Integer.parseInt(args[3]) : 50;
-    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 4;
     List<String> onOptions = args.length > 5 ? List.of(args[5].split(" ")) : List.of();
     List<double[]> off = new ArrayList<>();
     List<double[]> on = new ArrayList<>();
@@ -63,16 +67,21 @@ public final class TelemetryCostBenchmark {
     double submitsOn = mean(on, 1);
     System.out.printf(
         Locale.ROOT,
-        "%n| telemetry (%d rounds, %d s phases, %d in flight) | reads req/s | submits req/s |%n"
-            + "|---|---:|---:|%n| off | %.0f | %.0f |%n| on (10 %% sampled, exported) | %.0f | %.0f |%n"
+        "%n| telemetry (%d rounds, %d s phases, %d in flight) | reads req/s (range) | submits req/s"
+            + " (range) |%n|---|---:|---:|%n| off | %.0f (%s) | %.0f (%s) |%n"
+            + "| on (10 %% sampled, exported) | %.0f (%s) | %.0f (%s) |%n"
             + "| on / off | **%.3f** | **%.3f** |%n",
         rounds,
         phase.toSeconds(),
         inFlight,
         readsOff,
+        range(off, 0),
         submitsOff,
+        range(off, 1),
         readsOn,
+        range(on, 0),
         submitsOn,
+        range(on, 1),
         readsOn / readsOff,
         submitsOn / submitsOff);
     System.out.println("target: on / off >= 0.95 (at most 5 % of throughput)");
@@ -107,6 +116,15 @@ public final class TelemetryCostBenchmark {
       }
       return new double[] {reads.throughput(), submits.throughput()};
     }
+  }
+
+  /** The lowest and the highest of a column over the rounds. */
+  private static String range(List<double[]> rows, int column) {
+    return String.format(
+        Locale.ROOT,
+        "%.0f–%.0f",
+        rows.stream().mapToDouble(r -> r[column]).min().orElse(Double.NaN),
+        rows.stream().mapToDouble(r -> r[column]).max().orElse(Double.NaN));
   }
 
   private static double mean(List<double[]> rows, int column) {

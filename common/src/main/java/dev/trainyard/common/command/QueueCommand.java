@@ -43,6 +43,16 @@ import java.util.List;
 })
 public sealed interface QueueCommand {
 
+  /** A command about one pull request of the queue. */
+  interface OfPullRequest {
+    long prNumber();
+  }
+
+  /** The pull request {@code command} is about, or null when it is about none. */
+  static Long pullRequestOf(QueueCommand command) {
+    return command instanceof OfPullRequest one ? one.prNumber() : null;
+  }
+
   /**
    * Creates the queue with the default settings but these; {@code mergeMethod} null: the default
    * ({@code merge_commit}).
@@ -81,7 +91,7 @@ public sealed interface QueueCommand {
    */
   record SubmitPullRequest(
       long prNumber, Priority priority, Boolean noBatch, String headSha, List<Long> dependsOn)
-      implements QueueCommand {
+      implements QueueCommand, OfPullRequest {
     /** The most PRs one PR may depend on. */
     public static final int MAX_DEPENDS_ON = 50;
 
@@ -98,13 +108,13 @@ public sealed interface QueueCommand {
     }
   }
 
-  record CancelPullRequest(long prNumber) implements QueueCommand {}
+  record CancelPullRequest(long prNumber) implements QueueCommand, OfPullRequest {}
 
-  record RestartTests(long prNumber) implements QueueCommand {}
+  record RestartTests(long prNumber) implements QueueCommand, OfPullRequest {}
 
   /** Records which targets a PR head impacts; the list itself is stored under {@code digest}. */
   record SetImpactedTargets(long prNumber, String sha, ImpactedTargets targets)
-      implements QueueCommand {}
+      implements QueueCommand, OfPullRequest {}
 
   /**
    * What the source host shows of a pull request now: its head, title, author, base and
@@ -128,7 +138,7 @@ public sealed interface QueueCommand {
       String hold,
       List<Long> dependsOn,
       List<HostDependency> hostDependencies)
-      implements QueueCommand {
+      implements QueueCommand, OfPullRequest {
     public static final int MAX_TITLE = 256;
     public static final int MAX_NAME = 255;
 
@@ -302,7 +312,8 @@ public sealed interface QueueCommand {
   }
 
   /** Effect result: {@code prNumber} did not merge cleanly while building the run's branch. */
-  record RecordTestBranchConflict(String testRunId, long prNumber) implements QueueCommand {}
+  record RecordTestBranchConflict(String testRunId, long prNumber)
+      implements QueueCommand, OfPullRequest {}
 
   /** Effect result: the run landed; the target branch now points at {@code targetSha}. */
   record RecordMerge(String testRunId, String targetSha) implements QueueCommand {}
@@ -312,7 +323,8 @@ public sealed interface QueueCommand {
    * ({@code why}: a review requested changes after it was tested): the PR waits, not ready, until
    * the host lets it go; the rest of the run is tested again.
    */
-  record RecordLandingHeld(String testRunId, long prNumber, String why) implements QueueCommand {}
+  record RecordLandingHeld(String testRunId, long prNumber, String why)
+      implements QueueCommand, OfPullRequest {}
 
   /**
    * Effect result: the source host landed the first PRs of the batch, {@code mergedPrNumbers} (the

@@ -18,6 +18,20 @@ public final class MeterDescriptions {
               "trainyard.dead.commands", "commands that could not be applied, kept for replay"),
           Map.entry("trainyard.decide.store", "one poll of queue commands: decide, store, publish"),
           Map.entry(
+              "trainyard.dead.commands.pending",
+              "commands kept dead, not yet replayed or dismissed"),
+          Map.entry(
+              "trainyard.queues.stalled",
+              "queues of this worker's partitions whose ready pull requests waited without one concluding"),
+          Map.entry(
+              "trainyard.queues.waiting",
+              "queues of this worker's partitions whose ready pull requests wait for a conclusion"),
+          Map.entry(
+              "trainyard.worker.tick.age", "seconds since the ticker's last round went through"),
+          Map.entry(
+              "trainyard.dependency.up",
+              "whether this process reaches its broker and its store (1) or not (0), checked every 10 s"),
+          Map.entry(
               "trainyard.effects", "effects run against the source host, by kind and outcome"),
           Map.entry("trainyard.outbox.backlog", "outboxes written, not yet published"),
           Map.entry(

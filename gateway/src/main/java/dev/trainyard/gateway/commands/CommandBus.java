@@ -5,6 +5,7 @@ import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.telemetry.CommandLog;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.topic.TopicNames;
@@ -19,8 +20,6 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -40,7 +39,6 @@ import reactor.util.context.ContextView;
  */
 @Component
 public class CommandBus {
-  private static final Logger log = LoggerFactory.getLogger(CommandBus.class);
   private final KafkaTemplate<String, String> kafka;
   private final TopicNames topics;
   private final ReplyRouter replies;
@@ -101,7 +99,6 @@ public class CommandBus {
     return Mono.defer(
             () -> {
               var reply = replies.expect(correlationId);
-              logged(span, key, commandId, () -> log.debug("sending {}", type));
               // send() may block for metadata while the broker is away: keep it off the event loop.
               return Mono.fromFuture(() -> kafka.send(topics.commands(), key.id(), json))
                   .subscribeOn(Schedulers.boundedElastic())
@@ -119,11 +116,11 @@ public class CommandBus {
         .doFinally(
             signal -> {
               replies.forget(correlationId);
-              sample.stop(
-                  meters.timer(
-                      "trainyard.command.round.trip", "type", type, "outcome", outcome[0]));
-              logged(span, key, commandId, () -> log.debug("{} answered: {}", type, outcome[0]));
+              answered(span, key, command, commandId, outcome[0], sample);
               span.tag("outcome", outcome[0]);
+              if (outcome[0].equals("error") || outcome[0].equals("timeout")) {
+                span.error(new IllegalStateException("the command's outcome: " + outcome[0]));
+              }
               span.end();
             });
   }
@@ -132,12 +129,24 @@ public class CommandBus {
     return reply.isAccepted() ? "accepted" : reply.rejection().name().toLowerCase(Locale.ROOT);
   }
 
-  /** Runs {@code line} with the span in scope and the command's fields on the log line. */
-  private void logged(Span span, QueueKey key, String commandId, Runnable line) {
-    if (log.isDebugEnabled()) {
+  /**
+   * The command's round trip, timed, and its line in {@link CommandLog#GATEWAY} with the span in
+   * scope and the command's fields.
+   */
+  private void answered(
+      Span span,
+      QueueKey key,
+      QueueCommand command,
+      String commandId,
+      String outcome,
+      Timer.Sample sample) {
+    String type = command.getClass().getSimpleName();
+    long nanos =
+        sample.stop(meters.timer("trainyard.command.round.trip", "type", type, "outcome", outcome));
+    if (CommandLog.GATEWAY.isInfoEnabled()) {
       try (var scope = traces.inScope(span);
-          var fields = LogFields.of(key, commandId)) {
-        line.run();
+          var fields = LogFields.of(key, commandId, QueueCommand.pullRequestOf(command))) {
+        CommandLog.GATEWAY.info("{} answered: {} in {} ms", type, outcome, nanos / 1_000_000);
       }
     }
   }

@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bson.Document;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.ReactiveMongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
@@ -27,14 +29,16 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code /admin/v1/listDeadCommands {cursor?, take?}} and {@code replayDeadCommand {id}}: the
- * commands queues could not apply (API.md §6), oldest first, and sending one again once its cause
- * is removed. A replay goes under {@link DeadCommand#replayId}: asked twice, it applies once. Once
- * the worker has answered it, the record is gone; a replay that fails again is a new dead command
- * (the replay id), answered 500 like the first.
+ * {@code /admin/v1/listDeadCommands {cursor?, take?}}, {@code replayDeadCommand {id}} and {@code
+ * dismissDeadCommand {id}}: the commands queues could not apply (API.md §6), oldest first, sending
+ * one again once its cause is removed, and dropping one that should not be applied. A replay goes
+ * under {@link DeadCommand#replayId}: asked twice, it applies once. Once the worker has answered
+ * it, the record is gone; a replay that fails again is a new dead command (the replay id), answered
+ * 500 like the first.
  */
 @Component
 public class DeadCommandsHandler {
+  private static final Logger log = LoggerFactory.getLogger(DeadCommandsHandler.class);
   private static final int DEFAULT_TAKE = 50;
   private static final int MAX_TAKE = 100;
   private static final String SCOPE = "dead-commands";
@@ -89,6 +93,25 @@ public class DeadCommandsHandler {
                       Mono.error(
                           () -> ApiException.notFound("dead command " + id + " does not exist")))
                   .flatMap(this::replay);
+            })
+        .then(JsonResponses.empty());
+  }
+
+  /** Removes the record without applying its command; 404 when there is none. */
+  public Mono<ServerResponse> dismiss(ServerRequest request) {
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              String id = body.name("id");
+              return mongo
+                  .remove(Query.query(Criteria.where("_id").is(id)), Collections.DEAD_COMMANDS)
+                  .flatMap(
+                      removed ->
+                          removed.getDeletedCount() == 0
+                              ? Mono.error(
+                                  ApiException.notFound("dead command " + id + " does not exist"))
+                              : Mono.fromRunnable(
+                                  () -> log.info("dead command {} dismissed, not applied", id)));
             })
         .then(JsonResponses.empty());
   }

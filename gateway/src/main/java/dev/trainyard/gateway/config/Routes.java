@@ -128,6 +128,7 @@ public class Routes {
         .post("/admin/v1/listGithubInstallations", Access.ADMIN, githubAdmin::list)
         .post("/admin/v1/listDeadCommands", Access.ADMIN, deadCommands::list)
         .post("/admin/v1/replayDeadCommand", Access.ADMIN, deadCommands::replay)
+        .post("/admin/v1/dismissDeadCommand", Access.ADMIN, deadCommands::dismiss)
         .post("/admin/v1/resealSecrets", Access.ADMIN, reseal::reseal)
         .get("/v1/openapi.yaml", Access.PUBLIC, description::yaml)
         .get("/v1/openapi.json", Access.PUBLIC, description::json)

@@ -30,6 +30,7 @@ import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.signals.ScmPoller;
 import dev.trainyard.worker.signals.ScmRefresher;
 import dev.trainyard.worker.signals.Signals;
+import dev.trainyard.worker.signals.StallWatch;
 import dev.trainyard.worker.signals.TestResultsIntake;
 import dev.trainyard.worker.signals.Ticker;
 import dev.trainyard.worker.store.AnswerStore;
@@ -94,13 +95,19 @@ public class WorkerConfiguration {
     return InstantSource.system();
   }
 
+  /** The commands queues could not apply, kept for an operator ({@code dead_commands}). */
+  @Bean
+  DeadCommandStore deadCommandStore(MongoTemplate mongo, ObjectProvider<MeterRegistry> meters) {
+    return new DeadCommandStore(mongo, meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
   @Bean
   CommandProcessor commandProcessor(
       QueueStore store,
       OutboxStore outboxes,
       AnswerStore answers,
       HistoryStore history,
-      MongoTemplate mongo,
+      DeadCommandStore deadCommands,
       ObjectProvider<MeterRegistry> meters,
       Traces traces,
       Publisher publisher,
@@ -122,7 +129,7 @@ public class WorkerConfiguration {
         outboxes,
         answers,
         history,
-        new DeadCommandStore(mongo, meterRegistry),
+        deadCommands,
         publisher,
         new PublicEvents(props.publicUrl()),
         clock,
@@ -178,10 +185,17 @@ public class WorkerConfiguration {
       ObjectProvider<MeterRegistry> meters,
       OutboxStore outboxes,
       QueueStore queues,
+      DeadCommandStore dead,
       CommandProcessor processor,
-      KafkaListenerEndpointRegistry listeners) {
+      KafkaListenerEndpointRegistry listeners,
+      Ticker ticker,
+      StallWatch stalls) {
     return () ->
-        meters.ifAvailable(m -> WorkerGauges.register(m, outboxes, queues, processor, listeners));
+        meters.ifAvailable(
+            m -> {
+              WorkerGauges.register(m, outboxes, queues, dead, processor, listeners, ticker);
+              stalls.register(m);
+            });
   }
 
   /** The worker's indexes, built off its start ({@link StoreIndexes}). */
@@ -217,6 +231,15 @@ public class WorkerConfiguration {
   @Bean
   Ticker ticker(QueueStore store, OwnedQueues owned, Signals signals, InstantSource clock) {
     return new Ticker(store, owned, signals, clock);
+  }
+
+  @Bean
+  StallWatch stallWatch(
+      QueueStore store,
+      OwnedQueues owned,
+      InstantSource clock,
+      @Value("${trainyard.worker.stalled-after:30m}") Duration stalledAfter) {
+    return new StallWatch(store, owned::now, clock, stalledAfter);
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.trainyard.worker.config;
 
 import dev.trainyard.worker.processing.CommandListener;
 import dev.trainyard.worker.processing.CommandProcessor;
+import dev.trainyard.worker.signals.Ticker;
+import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.OutboxStore;
 import dev.trainyard.worker.store.QueueStore;
 import io.micrometer.core.instrument.Gauge;
@@ -15,8 +17,10 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 /**
  * The worker's gauges: {@code trainyard.outbox.backlog} (outboxes not yet published), {@code
  * trainyard.pull.requests.waiting} (pull requests of every queue not yet concluded), {@code
- * trainyard.worker.partitions.assigned} and {@code trainyard.worker.queues.cached}. The two read
- * from the store are counted at most once per {@link #STORE_READ_EVERY}, however often scraped.
+ * trainyard.dead.commands.pending} (commands kept dead, until replayed or dismissed), {@code
+ * trainyard.worker.partitions.assigned}, {@code trainyard.worker.queues.cached} and {@code
+ * trainyard.worker.tick.age} (seconds since the ticker's last round). The three read from the store
+ * are counted at most once per {@link #STORE_READ_EVERY}, however often scraped.
  */
 final class WorkerGauges {
   static final Duration STORE_READ_EVERY = Duration.ofSeconds(15);
@@ -27,8 +31,10 @@ final class WorkerGauges {
       MeterRegistry meters,
       OutboxStore outboxes,
       QueueStore queues,
+      DeadCommandStore dead,
       CommandProcessor processor,
-      KafkaListenerEndpointRegistry listeners) {
+      KafkaListenerEndpointRegistry listeners,
+      Ticker ticker) {
     gauge(
         meters,
         "trainyard.outbox.backlog",
@@ -39,6 +45,15 @@ final class WorkerGauges {
         "trainyard.pull.requests.waiting",
         "pull requests of every queue not yet concluded",
         queues::activeEntries);
+    gauge(
+        meters,
+        "trainyard.dead.commands.pending",
+        "commands kept dead, not yet replayed or dismissed",
+        dead::pending);
+    Gauge.builder("trainyard.worker.tick.age", ticker, Ticker::secondsSinceRound)
+        .description("seconds since the ticker's last round went through")
+        .baseUnit("seconds")
+        .register(meters);
     Gauge.builder("trainyard.worker.partitions.assigned", () -> assigned(listeners))
         .description("command partitions this worker holds")
         .register(meters);
@@ -50,7 +65,12 @@ final class WorkerGauges {
   private static void gauge(
       MeterRegistry meters, String name, String description, LongSupplier read) {
     Recent recent = new Recent(read);
-    Gauge.builder(name, recent, Recent::value).description(description).register(meters);
+    // strongly held: a gauge keeps its object weakly, and nothing else holds this one (it read NaN
+    // after the first collection of the heap)
+    Gauge.builder(name, recent, Recent::value)
+        .description(description)
+        .strongReference(true)
+        .register(meters);
   }
 
   private static int assigned(KafkaListenerEndpointRegistry listeners) {

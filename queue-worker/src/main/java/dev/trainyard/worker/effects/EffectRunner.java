@@ -7,6 +7,7 @@ import dev.trainyard.common.command.QueueCommand.RecordMergeRefused;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranch;
 import dev.trainyard.common.command.QueueCommand.RecordTestBranchConflict;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.telemetry.CommandLog;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.worker.engine.Effect;
@@ -65,6 +66,9 @@ import org.springframework.scheduling.annotation.Scheduled;
 public class EffectRunner implements SmartLifecycle, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EffectRunner.class);
   static final Duration DRAIN = Duration.ofSeconds(20);
+
+  /** The landing objective (the chart's SLO rules): a {@code LandRun} within 2 minutes. */
+  static final Duration LANDING_OBJECTIVE = Duration.ofMinutes(2);
 
   /** How long the effects of partitions being given up may finish before they are interrupted. */
   static final Duration RELEASE = Duration.ofSeconds(10);
@@ -291,13 +295,25 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
       succeeded = run(key, runKey, effect, epoch);
     } finally {
       String outcome = succeeded ? "succeeded" : "failed";
+      long nanos = System.nanoTime() - start;
       span.tag("outcome", outcome);
+      if (!succeeded) {
+        span.error(new IllegalStateException(kind + " did not succeed"));
+      }
+      try (var scope = traces.inScope(span);
+          var fields = LogFields.of(key, null)) {
+        CommandLog.EFFECTS.info("{} of {}: {} in {} ms", kind, runKey, outcome, nanos / 1_000_000);
+      }
       span.end();
       Timer.builder("trainyard.effects")
           .tags("kind", kind, "outcome", outcome)
           .publishPercentileHistogram()
+          // a landing GitHub answers "base branch modified" is retried for minutes: buckets to an
+          // hour, and one at the landing objective's 2 minutes
+          .serviceLevelObjectives(LANDING_OBJECTIVE)
+          .maximumExpectedValue(Duration.ofHours(1))
           .register(meters)
-          .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+          .record(nanos, TimeUnit.NANOSECONDS);
     }
   }
 

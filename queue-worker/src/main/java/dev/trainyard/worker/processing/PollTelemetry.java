@@ -1,6 +1,8 @@
 package dev.trainyard.worker.processing;
 
 import dev.trainyard.common.command.CommandEnvelope;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.telemetry.CommandLog;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.worker.store.Outbox;
@@ -34,8 +36,10 @@ public final class PollTelemetry {
   private final Traces traces;
   private final MeterRegistry meters;
   private final Timer pollTime;
+  // not "canceled": that event also says a run was canceled and its PRs queued again, which
+  // concludes nothing (it listed "cancelled", which no event is called, and so counted none)
   private static final Set<String> CONCLUSIONS =
-      Set.of("pull_request.merged", "pull_request.failed", "pull_request.cancelled");
+      Set.of("pull_request.merged", "pull_request.failed");
 
   public PollTelemetry(Traces traces, MeterRegistry meters) {
     this.traces = traces;
@@ -173,15 +177,26 @@ public final class PollTelemetry {
       }
     }
 
+    /**
+     * The command's line: WARN when it is kept dead; else INFO in {@link CommandLog#WORKER} for a
+     * client's command (one the gateway awaits a reply to), DEBUG for the worker's own signals.
+     */
     private void logLine(Span span, CommandEnvelope e, String type, QueueBatch.Outcome outcome) {
       boolean dead = outcome == QueueBatch.Outcome.DEAD;
-      if (dead || log.isDebugEnabled()) {
+      boolean client = e.replyPartition() != null;
+      if (dead
+          || (client && CommandLog.WORKER.isInfoEnabled())
+          || (!client && CommandLog.WORKER.isDebugEnabled())) {
         try (var scope = traces.inScope(span);
-            var fields = LogFields.of(e.queue(), e.commandId())) {
+            var fields =
+                LogFields.of(e.queue(), e.commandId(), QueueCommand.pullRequestOf(e.command()))) {
           if (dead) {
+            span.error(new IllegalStateException("kept as a dead command"));
             log.warn("{} {}: dead, kept for replay", type, e.commandId());
+          } else if (client) {
+            CommandLog.WORKER.info("{} decided and stored: {}", type, outcome.label());
           } else {
-            log.debug("{} {}: {}", type, e.commandId(), outcome.label());
+            CommandLog.WORKER.debug("{} decided and stored: {}", type, outcome.label());
           }
         }
       }

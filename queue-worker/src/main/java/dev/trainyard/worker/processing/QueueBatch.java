@@ -21,6 +21,7 @@ import dev.trainyard.worker.projection.Views;
 import dev.trainyard.worker.store.Answer;
 import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxEvent;
+import dev.trainyard.worker.store.QueueStalls;
 import dev.trainyard.worker.store.QueueTooLarge;
 import dev.trainyard.worker.store.RecentCommand;
 import dev.trainyard.worker.store.StoredQueue;
@@ -310,7 +311,8 @@ final class QueueBatch {
             RowProjector.rowVersions(state, before.rowVersions(), rows),
             state == null ? 0 : state.entries().size(),
             !Effects.of(state).isEmpty(),
-            before.entryTags());
+            before.entryTags(),
+            QueueStalls.waitingSince(before, state, events, now));
     return new Written(queue, outbox);
   }
 

@@ -10,7 +10,9 @@ import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * Every interval, sends a {@code Tick} to each due queue this instance owns. A tick that arrives
- * twice is harmless: deciding it again finds nothing due.
+ * twice is harmless: deciding it again finds nothing due. {@link #secondsSinceRound()} is how long
+ * ago a round last went through ({@code trainyard.worker.tick.age}): a scheduler thread held up
+ * elsewhere, or a store that cannot be read, stops every deadline of the worker's queues.
  */
 public class Ticker {
   private static final Logger log = LoggerFactory.getLogger(Ticker.class);
@@ -18,6 +20,7 @@ public class Ticker {
   private final OwnedQueues owned;
   private final Signals signals;
   private final InstantSource clock;
+  private volatile long roundAt = System.nanoTime();
 
   public Ticker(QueueStore store, OwnedQueues owned, Signals signals, InstantSource clock) {
     this.store = store;
@@ -38,8 +41,14 @@ public class Ticker {
               .ifPresent(q -> signals.send(q.aggregate().key(), new QueueCommand.Tick()));
         }
       }
+      roundAt = System.nanoTime();
     } catch (RuntimeException e) {
       log.warn("could not look for due queues; the next round retries: {}", e.toString());
     }
+  }
+
+  /** Seconds since a round last went through (since the start before the first). */
+  public double secondsSinceRound() {
+    return (System.nanoTime() - roundAt) / 1e9;
   }
 }

@@ -53,6 +53,11 @@ public class DeadCommandStore {
     }
   }
 
+  /** How many commands are kept: recorded, not yet replayed or dismissed. */
+  public long pending() {
+    return dead.countDocuments();
+  }
+
   /** Forgets records written for commands that were decided again (their queue write lost). */
   public void forget(Collection<String> ids) {
     if (!ids.isEmpty()) {

@@ -109,7 +109,8 @@ public record QueueSplit(StoredQueue next, List<StoredEntry> written, List<Strin
         rowVersions,
         header.activeEntries(),
         header.effectsPending(),
-        header.entryTags());
+        header.entryTags(),
+        header.waitingSince());
   }
 
   private static Map<String, PullRequestListItem> items(QueueView view) {

@@ -335,6 +335,19 @@ public class QueueStore {
     return ids;
   }
 
+  /**
+   * Queues whose ready pull requests wait without one concluding ({@link QueueStalls}), each with
+   * the instant they began to (at or before {@code now}), for the stall watch.
+   */
+  public Map<String, Instant> waiting(Instant now) {
+    Map<String, Instant> waiting = new HashMap<>();
+    queues
+        .find(Filters.lte("waitingSince", Timestamps.format(now)))
+        .projection(new Document("waitingSince", 1))
+        .forEach(d -> waiting.put(d.getString("_id"), Instant.parse(d.getString("waitingSince"))));
+    return waiting;
+  }
+
   /** Queues with a deadline at or before {@code now}, for the ticker. */
   public List<String> dueBefore(Instant now) {
     List<String> ids = new ArrayList<>();

@@ -20,7 +20,9 @@ import java.util.Optional;
  * maps each entry still in the aggregate to the version of its current history row; {@code
  * activeEntries} lets pollers find the queues that hold pull requests, {@code effectsPending} the
  * queues whose state asks for effects. In the store, the entries live in documents of their own
- * that {@code entryTags} name (ADR 0019, {@link #header()}).
+ * that {@code entryTags} name (ADR 0019, {@link #header()}). {@code waitingSince} is when the
+ * queue's ready pull requests began to wait without one concluding (null: none waits, or the queue
+ * may not move: paused, frozen, outside its merge windows), which {@link QueueStalls} watches.
  */
 public record StoredQueue(
     @JsonProperty("_id") String id,
@@ -34,7 +36,8 @@ public record StoredQueue(
     Map<String, Long> rowVersions,
     int activeEntries,
     boolean effectsPending,
-    EntryTags entryTags) {
+    EntryTags entryTags,
+    Instant waitingSince) {
 
   /**
    * How long the answer to a command is remembered ({@link AnswerStore}): a client retrying under
@@ -51,7 +54,7 @@ public record StoredQueue(
 
   public static StoredQueue absent(String id, String org) {
     return new StoredQueue(
-        id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false, EntryTags.NONE);
+        id, org, 0, null, null, null, List.of(), null, Map.of(), 0, false, EntryTags.NONE, null);
   }
 
   /** The command with this id, when a document of before {@link AnswerStore} remembers it. */
@@ -82,7 +85,8 @@ public record StoredQueue(
         rowVersions,
         activeEntries,
         effectsPending,
-        tags);
+        tags,
+        waitingSince);
   }
 
   /**
@@ -114,6 +118,7 @@ public record StoredQueue(
         concludedRows,
         activeEntries,
         effectsPending,
-        entryTags);
+        entryTags,
+        waitingSince);
   }
 }

@@ -24,6 +24,11 @@ public final class WorkerIndexes {
               "the source-host poller: queues holding pull requests (few of all queues)"),
           new Declared(
               Collections.QUEUES,
+              Indexes.ascending("waitingSince"),
+              new IndexOptions().sparse(true),
+              "the stall watch: queues whose ready pull requests wait without progress"),
+          new Declared(
+              Collections.QUEUES,
               Indexes.ascending("effectsPending"),
               new IndexOptions().partialFilterExpression(new Document("effectsPending", true)),
               "the effect sweep: queues whose state asks for effects"),

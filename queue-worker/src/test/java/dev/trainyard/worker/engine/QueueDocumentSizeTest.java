@@ -70,6 +70,7 @@ class QueueDocumentSizeTest {
             Map.of(),
             state.entries().size(),
             false,
+            null,
             null);
     return QueueSplit.of(stored, StoredQueue.absent(state.key().id(), "org"));
   }

@@ -192,7 +192,8 @@ class RedeliveryAnswerTest {
             queue.rowVersions(),
             queue.activeEntries(),
             queue.effectsPending(),
-            queue.entryTags());
+            queue.entryTags(),
+            null);
 
     QueueBatch batch =
         QueueBatch.decide(

@@ -47,7 +47,8 @@ class StoredQueueJsonTest {
             Map.of(state.entries().get(0).id(), 2L),
             1,
             false,
-            new EntryTags(Map.of(1L, "k3j9ab1x", 2L, "00000000")));
+            new EntryTags(Map.of(1L, "k3j9ab1x", 2L, "00000000")),
+            null);
 
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = Json.mapper().convertValue(stored, Map.class);

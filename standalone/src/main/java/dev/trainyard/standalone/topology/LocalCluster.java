@@ -45,9 +45,10 @@ import org.apache.kafka.common.Uuid;
  * <p>Lines on its standard input act as {@code kubectl} and {@code helm} would, each answered by
  * {@code DONE <line>} once done: {@code scale <deployment> 0} stops the Deployment's replicas
  * (SIGTERM, as a scale-down sends) and keeps them down; {@code scale <deployment> up} lets them
- * start again; {@code upgrade <key=value>} renders the chart again with one more value and, as
- * {@code helm upgrade} rolls the pods whose environment changed, restarts those replicas one at a
- * time, each awaited ready (the scaled-down ones come back with the release).
+ * start again ({@code kafka} and {@code store} name the backends: an outage and its end); {@code
+ * upgrade <key=value>} renders the chart again with one more value and, as {@code helm upgrade}
+ * rolls the pods whose environment changed, restarts those replicas one at a time, each awaited
+ * ready (the scaled-down ones come back with the release).
  *
  * <p>Settings: {@code TRAINYARD_HELM} (default {@code .ci/.tools/bin/helm}, then {@code helm} on
  * the path), {@code TRAINYARD_CHECKOUT} (default the working directory), {@code
@@ -162,7 +163,9 @@ public final class LocalCluster {
   }
 
   private List<Running> replicas(String deployment) {
-    return running.stream().filter(r -> r.name().startsWith(deployment + "-")).toList();
+    return running.stream()
+        .filter(r -> r.name().equals(deployment) || r.name().startsWith(deployment + "-"))
+        .toList();
   }
 
   private void scale(String deployment, boolean up) throws InterruptedException {

@@ -16,11 +16,16 @@ import dev.trainyard.worker.processing.ProcessingProbe;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.utils.Utils;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +35,7 @@ import tools.jackson.databind.JsonNode;
  * answered 500 naming it, while the other queues on its partition go on merging; an operator lists
  * it and, once the cause is gone, replays it, and it is applied once.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DeadCommandsIT extends OwnStack {
   private static final int PARTITIONS = 6; // TestStack's trainyard.worker.command-partitions
   private final Path gitRoot = GitHost.newRoot();
@@ -65,6 +71,7 @@ class DeadCommandsIT extends OwnStack {
   }
 
   @Test
+  @Order(1)
   void aCommandTheEngineThrowsOnIsKeptWhileItsPartitionGoesOnAndIsReplayedOnce() throws Exception {
     Api api = stack.api();
     Api admin = stack.admin();
@@ -90,6 +97,9 @@ class DeadCommandsIT extends OwnStack {
           .as("the dead command changed nothing")
           .isEqualTo(404);
       assertThat(deadCommandsCounted()).isEqualTo(1.0);
+      Awaitility.await("the kept command counted as pending")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> deadCommandsPending() == 1.0);
 
       JsonNode listed = admin.post("/admin/v1/listDeadCommands", "{}").json();
       assertThat(listed.get("deadCommands").size()).isEqualTo(1);
@@ -126,6 +136,41 @@ class DeadCommandsIT extends OwnStack {
     }
   }
 
+  /**
+   * A dead command nobody should apply (the PR was closed since, say) is dismissed: the record
+   * goes, the pending count with it, the command never applies; dismissing it again is a 404.
+   */
+  @Test
+  @Order(2)
+  void aDismissedDeadCommandIsGoneAndNeverApplied() throws Exception {
+    Api api = stack.api();
+    Api admin = stack.admin();
+    broken.set(true); // after the first test's replay: the bug is back
+    Api.Response failed = api.post("/v1/submitPullRequest", prBody(poisoned, 1));
+    assertThat(failed.status()).as(failed.body()).isEqualTo(500);
+    String commandId = failed.body().split(" ")[1];
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> deadCommandsPending() >= 1.0);
+    double pending = deadCommandsPending();
+
+    String dismiss = "{\"id\":\"" + commandId + "\"}";
+    Api.Response dismissed = admin.post("/admin/v1/dismissDeadCommand", dismiss);
+    assertThat(dismissed.status()).as(dismissed.body()).isEqualTo(200);
+    assertThat(admin.post("/admin/v1/listDeadCommands", "{}").json().get("deadCommands"))
+        .noneMatch(d -> d.get("id").asString().equals(commandId));
+    Awaitility.await("the pending count falls with it")
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> deadCommandsPending() == pending - 1);
+    assertThat(admin.post("/admin/v1/dismissDeadCommand", dismiss).status())
+        .as("dismissed already")
+        .isEqualTo(404);
+    assertThat(admin.post("/admin/v1/replayDeadCommand", dismiss).status())
+        .as("nothing left to replay")
+        .isEqualTo(404);
+    assertThat(api.post("/admin/v1/dismissDeadCommand", dismiss).status())
+        .as("an organization's token is not the operator's")
+        .isEqualTo(401);
+  }
+
   @Test
   void badListingAndReplayRequestsAreRefused() {
     Api admin = stack.admin();
@@ -135,6 +180,19 @@ class DeadCommandsIT extends OwnStack {
     assertThat(admin.post("/admin/v1/replayDeadCommand", "{\"id\":\"unknown\"}").status())
         .isEqualTo(404);
     assertThat(admin.post("/admin/v1/replayDeadCommand", "{}").status()).isEqualTo(400);
+    assertThat(admin.post("/admin/v1/dismissDeadCommand", "{\"id\":\"unknown\"}").status())
+        .isEqualTo(404);
+    assertThat(admin.post("/admin/v1/dismissDeadCommand", "{}").status()).isEqualTo(400);
+  }
+
+  private double deadCommandsPending() {
+    return stack
+        .services()
+        .workerContext()
+        .getBean(MeterRegistry.class)
+        .get("trainyard.dead.commands.pending")
+        .gauge()
+        .value();
   }
 
   private double deadCommandsCounted() {

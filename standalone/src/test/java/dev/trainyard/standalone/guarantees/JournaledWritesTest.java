@@ -166,6 +166,7 @@ class JournaledWritesTest {
         Map.of(state.entries().get(0).id(), 1L),
         1,
         false,
+        null,
         null);
   }
 

@@ -207,6 +207,7 @@ class SplitQueueStoreTest {
         queue.rowVersions(),
         queue.activeEntries(),
         queue.effectsPending(),
-        queue.entryTags());
+        queue.entryTags(),
+        null);
   }
 }

@@ -76,6 +76,7 @@ public final class QueueVersions {
         rows,
         state.entries().size(),
         false,
+        null,
         null);
   }
 

@@ -2,6 +2,7 @@ package dev.trainyard.standalone.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.telemetry.CommandLog;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.WebhookReceiver;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.awaitility.Awaitility;
+import org.slf4j.Logger;
 
 /**
  * Follows one {@code submitPullRequest} from the client's {@code traceparent} to the webhook its
@@ -36,6 +38,7 @@ public final class TraceFollower {
 
   private final String traceId = random(16);
   private final String parentId = random(8);
+  private long number;
 
   /** Subscribes {@code receiver} to the organization's {@code pull_request.submitted} events. */
   public static void subscribe(Api api, WebhookReceiver receiver) {
@@ -48,6 +51,7 @@ public final class TraceFollower {
 
   /** Submits PR {@code number} of {@code repo} under this follower's trace. */
   public void submit(Api api, String repo, long number) {
+    this.number = number;
     Api.Response answer =
         api.send(
             api.request("/v1/submitPullRequest")
@@ -67,18 +71,23 @@ public final class TraceFollower {
             .until(
                 () -> logs.get().stream().filter(l -> traceId.equals(traceOf(l))).toList(),
                 found ->
-                    line(found, "CommandBus").isPresent()
-                        && line(found, "PollTelemetry").isPresent()
-                        && line(found, "DeliveryTelemetry").isPresent());
-    LogLine gateway = line(lines, "CommandBus").orElseThrow();
-    LogLine worker = line(lines, "PollTelemetry").orElseThrow();
-    LogLine dispatcher = line(lines, "DeliveryTelemetry").orElseThrow();
+                    line(found, CommandLog.GATEWAY).isPresent()
+                        && line(found, CommandLog.WORKER).isPresent()
+                        && line(found, CommandLog.WEBHOOKS).isPresent());
+    LogLine gateway = line(lines, CommandLog.GATEWAY).orElseThrow();
+    LogLine worker = line(lines, CommandLog.WORKER).orElseThrow();
+    LogLine dispatcher = line(lines, CommandLog.WEBHOOKS).orElseThrow();
     assertThat(gateway.field(LogFields.COMMAND_ID)).isNotBlank();
     assertThat(worker.field(LogFields.COMMAND_ID))
         .as("the worker's line names the gateway's command")
         .isEqualTo(gateway.field(LogFields.COMMAND_ID));
     assertThat(worker.field(LogFields.ORG)).isEqualTo(gateway.field(LogFields.ORG)).isNotBlank();
     assertThat(worker.field(LogFields.QUEUE)).isEqualTo(gateway.field(LogFields.QUEUE));
+    assertThat(worker.field(LogFields.PR))
+        .isEqualTo(gateway.field(LogFields.PR))
+        .isEqualTo(Long.toString(number));
+    assertThat(gateway.message()).startsWith("SubmitPullRequest answered: accepted");
+    assertThat(worker.message()).isEqualTo("SubmitPullRequest decided and stored: applied");
     assertThat(dispatcher.field(LogFields.ORG)).isEqualTo(gateway.field(LogFields.ORG));
     assertThat(dispatcher.message()).contains("pull_request.submitted");
   }
@@ -124,8 +133,8 @@ public final class TraceFollower {
             });
   }
 
-  private static Optional<LogLine> line(List<LogLine> lines, String loggerSuffix) {
-    return lines.stream().filter(l -> l.logger().endsWith("." + loggerSuffix)).findFirst();
+  private static Optional<LogLine> line(List<LogLine> lines, Logger logger) {
+    return lines.stream().filter(l -> l.logger().equals(logger.getName())).findFirst();
   }
 
   private static Optional<ReceivedSpan> span(

@@ -41,15 +41,15 @@ class TracingIT extends QueueScenario {
     return props;
   }
 
-  /** The settings that export every trace to {@code otlp} and log each command at DEBUG. */
+  /**
+   * The settings that export every trace to {@code otlp}; the commands' lines need none: they are
+   * at INFO, the default level.
+   */
   static Map<String, String> tracedTo(OtlpReceiver otlp) {
     return Map.of(
         "management.opentelemetry.tracing.export.otlp.endpoint", otlp.endpoint(),
         "management.opentelemetry.tracing.export.schedule-delay", "200ms",
-        "management.tracing.sampling.probability", "1.0",
-        "logging.level.dev.trainyard.gateway.commands.CommandBus", "DEBUG",
-        "logging.level.dev.trainyard.worker.processing.PollTelemetry", "DEBUG",
-        "logging.level.dev.trainyard.webhooks.delivery.DeliveryTelemetry", "DEBUG");
+        "management.tracing.sampling.probability", "1.0");
   }
 
   @AfterAll

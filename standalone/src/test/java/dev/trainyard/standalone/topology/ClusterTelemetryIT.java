@@ -29,8 +29,11 @@ import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -42,6 +45,7 @@ import tools.jackson.databind.JsonNode;
  * dashboard's panels query is in those scrapes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterTelemetryIT {
   private static final List<String> SERVICES =
       List.of(
@@ -63,13 +67,17 @@ class ClusterTelemetryIT {
     values.add("settings.insecureLocalEndpoints=true");
     // low enough that a burst is refused (the dashboard's rate-limit panel needs a refusal)
     values.add("settings.rateLimitPerOrg=20");
+    // the logs at the chart's default level: the commands' lines are at INFO
     for (String component : List.of("gateway", "queueWorker", "webhookDispatcher")) {
-      values.add(component + ".extraEnv[0].name=LOGGING_LEVEL_DEV_TRAINYARD");
-      values.add(component + ".extraEnv[0].value=DEBUG");
       values.add(
-          component + ".extraEnv[1].name=MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_SCHEDULE_DELAY");
-      values.add(component + ".extraEnv[1].value=200ms");
+          component + ".extraEnv[0].name=MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_SCHEDULE_DELAY");
+      values.add(component + ".extraEnv[0].value=200ms");
     }
+    // a queue stalls after 15 s here, not 30 minutes, and the workers look every 3 s
+    values.add("queueWorker.extraEnv[1].name=TRAINYARD_WORKER_STALLED_AFTER");
+    values.add("queueWorker.extraEnv[1].value=15s");
+    values.add("queueWorker.extraEnv[2].name=TRAINYARD_WORKER_STALL_CHECK_INTERVAL");
+    values.add("queueWorker.extraEnv[2].value=3s");
     cluster =
         ClusterHarness.start(
             Files.createTempDirectory("trainyard-cluster-telemetry"),
@@ -86,6 +94,7 @@ class ClusterTelemetryIT {
   }
 
   @Test
+  @Order(1)
   void oneSubmitIsOneTraceAcrossThreeProcessesAndTheScrapesHoldWhatTheDashboardAsks()
       throws Exception {
     Api api = cluster.api();
@@ -134,6 +143,114 @@ class ClusterTelemetryIT {
           .isNotEmpty()
           .allSatisfy(m -> assertThat(scraped).as(m).contains(m));
     }
+  }
+
+  /**
+   * What an operator is paged for, on the series the services expose: a queue whose CI never
+   * reports counts as stalled (and a worker's WARN line names it); then the broker is stopped and
+   * the store after it, and on each service's scrape the outage alert's expression gives the
+   * namespace, until the backend is back.
+   */
+  @Test
+  @Order(2)
+  void aStalledQueueAndEachOutageShowOnTheScrapes() throws Exception {
+    Api api = cluster.api();
+    try (ClusterQueues silent = ClusterQueues.open(cluster, api, 1, 1, false)) {
+      String name = silent.names.get(0);
+      assertThat(api.post("/v1/submitPullRequest", Api.prBody(name, 1)).status()).isEqualTo(200);
+      Awaitility.await("the queue whose CI never reports counted as stalled")
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(() -> sum(scrapes("trainyard-queue-worker"), "trainyard_queues_stalled") >= 1);
+      assertThat(jsonLines())
+          .as("a worker's WARN line names the stalled queue")
+          .anySatisfy(l -> assertThat(l.message()).contains("queue(s) stalled").contains(name));
+
+      outage("kafka", "broker", "TrainyardBrokerUnreachable");
+      outage("store", "store", "TrainyardStoreUnreachable");
+    }
+  }
+
+  /** Stops {@code backend}, checks {@code alert} on the scrapes, and starts it again. */
+  private void outage(String backend, String dependency, String alert) throws Exception {
+    cluster.control("scale " + backend + " 0", Duration.ofSeconds(120));
+    int services;
+    try {
+      List<String> series =
+          Awaitility.await(dependency + " down on every service's scrape")
+              .atMost(Duration.ofSeconds(90))
+              .pollInterval(Duration.ofSeconds(2))
+              .until(() -> labelled(dependency), s -> !s.isEmpty() && all(s, 0));
+      services = series.size();
+      Promtool.Verdict verdict = Promtool.evaluates(alert, series, "{namespace=\"cluster\"}");
+      assertThat(verdict.exitCode()).as(verdict.output()).isZero();
+    } finally {
+      cluster.control("scale " + backend + " up", Duration.ofSeconds(120));
+    }
+    List<String> again =
+        Awaitility.await(dependency + " up again on every service's scrape")
+            .atMost(Duration.ofSeconds(120))
+            .pollInterval(Duration.ofSeconds(2))
+            .until(() -> labelled(dependency), s -> s.size() >= services && all(s, 1));
+    Promtool.Verdict quiet = Promtool.evaluates(alert, again, null);
+    assertThat(quiet.exitCode()).as("no sample once it is back: " + quiet.output()).isZero();
+  }
+
+  private static boolean all(List<String> series, double value) {
+    return series.stream()
+        .allMatch(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)) == value);
+  }
+
+  /**
+   * Each service's {@code trainyard_dependency_up} sample of {@code dependency}, labelled as the
+   * chart's ServiceMonitors and Prometheus label it (job, instance, namespace).
+   */
+  private List<String> labelled(String dependency) {
+    List<String> series = new ArrayList<>();
+    for (String deployment : SERVICES) {
+      for (ClusterHarness.Member member : cluster.members(deployment)) {
+        String text;
+        try {
+          text = scrape(member.fields().get("management"));
+        } catch (Exception | AssertionError e) {
+          continue; // a pod restarting: the next round reads it
+        }
+        text.lines()
+            .filter(
+                l ->
+                    l.startsWith("trainyard_dependency_up{")
+                        && l.contains("dependency=\"" + dependency + "\""))
+            .map(
+                l ->
+                    l.replaceFirst(
+                        "\\{",
+                        "{job=\""
+                            + deployment
+                            + "\",instance=\""
+                            + member.name()
+                            + "\",namespace=\"cluster\","))
+            .forEach(series::add);
+      }
+    }
+    return series;
+  }
+
+  /** The scrapes of every member of {@code deployment}. */
+  private List<String> scrapes(String deployment) throws Exception {
+    List<String> texts = new ArrayList<>();
+    for (ClusterHarness.Member member : cluster.members(deployment)) {
+      texts.add(scrape(member.fields().get("management")));
+    }
+    return texts;
+  }
+
+  /** The sum of the samples of {@code metric} (without labels) over {@code scrapes}. */
+  private static double sum(List<String> scrapes, String metric) {
+    return scrapes.stream()
+        .flatMap(String::lines)
+        .filter(l -> l.startsWith(metric + " ") || l.startsWith(metric + "{"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   /** {@code requests} reads of PR 1 sent at once; the statuses answered. */

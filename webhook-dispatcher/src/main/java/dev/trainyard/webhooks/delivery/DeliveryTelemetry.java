@@ -1,5 +1,6 @@
 package dev.trainyard.webhooks.delivery;
 
+import dev.trainyard.common.telemetry.CommandLog;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.ScmCalls;
 import dev.trainyard.common.telemetry.Traces;
@@ -10,8 +11,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.tracing.Span;
 import java.time.Duration;
 import java.time.Instant;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What delivering reports. Each attempt is a span continuing the trace of the event (so of the
@@ -22,7 +21,6 @@ import org.slf4j.LoggerFactory;
  * trainyard.webhook.endpoints.disabled} counts endpoints disabled for failing.
  */
 public final class DeliveryTelemetry {
-  private static final Logger log = LoggerFactory.getLogger(DeliveryTelemetry.class);
   private final Traces traces;
   private final MeterRegistry meters;
   private final Timer delay;
@@ -34,6 +32,9 @@ public final class DeliveryTelemetry {
         Timer.builder("trainyard.webhook.delivery.delay")
             .description("an event's publication to its endpoint's 2xx")
             .publishPercentileHistogram()
+            // retries reach hours (the default schedule waits up to 10 h between attempts, 32 h
+            // in all): the buckets do too, or every late delivery counts as "over 30 s"
+            .maximumExpectedValue(Duration.ofHours(36))
             .register(meters);
     meters.counter("trainyard.webhook.endpoints.disabled");
   }
@@ -60,10 +61,13 @@ public final class DeliveryTelemetry {
     }
     span.tag("outcome", outcome);
     span.tag("http.response.status_code", Integer.toString(status));
-    if (log.isDebugEnabled()) {
+    if (problem != null) {
+      span.error(new IllegalStateException(problem));
+    }
+    if (CommandLog.WEBHOOKS.isInfoEnabled()) {
       try (var scope = traces.inScope(span);
           var fields = LogFields.of(d.org(), null, null)) {
-        log.debug(
+        CommandLog.WEBHOOKS.info(
             "{} {} to endpoint {}: {} ({})",
             d.eventType(),
             d.id(),
