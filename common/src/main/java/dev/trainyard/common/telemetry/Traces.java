@@ -1,5 +1,6 @@
 package dev.trainyard.common.telemetry;
 
+import dev.trainyard.common.queue.QueueKey;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
@@ -92,6 +93,27 @@ public final class Traces {
    */
   public Tracer.SpanInScope inScope(Span span) {
     return span == null ? Tracer.NOOP.withSpan(null) : tracer.withSpan(span);
+  }
+
+  /**
+   * Describes a command's span by OpenTelemetry's messaging conventions (the system, the operation
+   * — {@code send} at the gateway, {@code process} at the worker —, the topic when known, the
+   * command id) and by trainyard's own attributes: the organization, the queue and the pull request
+   * (when the command is about one).
+   */
+  public static void command(
+      Span span, String operation, String topic, QueueKey queue, Long pr, String commandId) {
+    span.tag("messaging.system", "kafka");
+    span.tag("messaging.operation.type", operation);
+    if (topic != null) {
+      span.tag("messaging.destination.name", topic);
+    }
+    span.tag("messaging.message.id", commandId);
+    span.tag("trainyard.org", queue.org());
+    span.tag("trainyard.queue", queue.id());
+    if (pr != null) {
+      span.tag("trainyard.pr", pr.toString());
+    }
   }
 
   /** Ends {@code span} at {@code end}. */

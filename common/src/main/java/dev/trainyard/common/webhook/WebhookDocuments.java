@@ -162,13 +162,18 @@ public final class WebhookDocuments {
         Filters.lt(CREATED_AT, Timestamps.format(before)));
   }
 
+  /** Pending and due at {@code now}, held or not. */
+  public static Bson due(Instant now) {
+    return Filters.and(
+        Filters.eq(STATUS, WebhookDelivery.PENDING),
+        Filters.lte(NEXT_ATTEMPT_AT, Timestamps.format(now)));
+  }
+
   /** Pending, due at {@code now}, and held by nobody (or by a claim that lapsed). */
   public static Bson dueAndFree(Instant now) {
     String at = Timestamps.format(now);
     return Filters.and(
-        Filters.eq(STATUS, WebhookDelivery.PENDING),
-        Filters.lte(NEXT_ATTEMPT_AT, at),
-        Filters.or(Filters.eq(LEASE_UNTIL, null), Filters.lte(LEASE_UNTIL, at)));
+        due(now), Filters.or(Filters.eq(LEASE_UNTIL, null), Filters.lte(LEASE_UNTIL, at)));
   }
 
   public static Bson dueOrder() {

@@ -129,9 +129,10 @@ public class FlakyConfiguration {
       StatusWrites writes,
       EventPublisher events,
       InstantSource clock,
-      FlakyProperties props) {
+      FlakyProperties props,
+      IngestMeters meters) {
     return new Reevaluation(
-        cases, uploads, ingestion, settings, git, writes, events, clock, props.retention());
+        cases, uploads, ingestion, settings, git, writes, events, clock, props.retention(), meters);
   }
 
   /** The service's indexes, built off its start ({@link StoreIndexes}). */

@@ -71,6 +71,7 @@ public class Reevaluation {
   private final EventPublisher events;
   private final InstantSource clock;
   private final Duration retention;
+  private final IngestMeters meters;
 
   public Reevaluation(
       TestCaseStore cases,
@@ -81,7 +82,8 @@ public class Reevaluation {
       StatusWrites writes,
       EventPublisher events,
       InstantSource clock,
-      Duration retention) {
+      Duration retention,
+      IngestMeters meters) {
     this.cases = cases;
     this.uploads = uploads;
     this.ingestion = ingestion;
@@ -91,6 +93,7 @@ public class Reevaluation {
     this.events = events;
     this.clock = clock;
     this.retention = retention;
+    this.meters = meters;
   }
 
   /** One round; a failure is logged and the next round tries again. */
@@ -110,11 +113,12 @@ public class Reevaluation {
   }
 
   void finishUploads() {
-    for (UploadStore.Unfinished upload :
-        uploads.unfinished(clock.instant().minus(UNFINISHED_AFTER), UPLOADS_PER_ROUND)) {
+    Instant before = clock.instant().minus(UNFINISHED_AFTER);
+    for (UploadStore.Unfinished upload : uploads.unfinished(before, UPLOADS_PER_ROUND)) {
       ingestion.finish(upload);
       log.info("finished upload {} of {}, left half-written", upload.uploadId(), upload.org());
     }
+    meters.unfinished(uploads.countUnfinished(before));
   }
 
   void publishPending() {

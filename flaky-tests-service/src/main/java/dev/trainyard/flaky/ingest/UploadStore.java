@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.http.HttpStatus;
 
@@ -91,14 +92,20 @@ public class UploadStore {
   /** An upload still being written whose writer started before {@code before}: it stopped. */
   public record Unfinished(String org, String uploadId, UploadForm form, Begun begun) {}
 
+  /** How many uploads recorded before {@code before} were never marked done. */
+  public long countUnfinished(Instant before) {
+    return mongo.getCollection(FlakyCollections.UPLOADS).countDocuments(unfinishedBefore(before));
+  }
+
+  private static Bson unfinishedBefore(Instant before) {
+    return Filters.and(Filters.eq("state", "writing"), Filters.lt("at", Date.from(before)));
+  }
+
   /** Up to {@code limit} uploads recorded before {@code before} and never marked done. */
   public List<Unfinished> unfinished(Instant before, int limit) {
     List<Unfinished> found = new ArrayList<>();
     for (Document doc :
-        mongo
-            .getCollection(FlakyCollections.UPLOADS)
-            .find(Filters.and(Filters.eq("state", "writing"), Filters.lt("at", Date.from(before))))
-            .limit(limit)) {
+        mongo.getCollection(FlakyCollections.UPLOADS).find(unfinishedBefore(before)).limit(limit)) {
       String org = doc.getString("org");
       String uploadId = doc.getString("_id").substring(org.length() + 1);
       String[] repo = doc.getString("repo").split("/", 3);

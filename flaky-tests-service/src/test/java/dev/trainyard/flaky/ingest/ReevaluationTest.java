@@ -15,6 +15,7 @@ import dev.trainyard.flaky.owners.GitCodeowners;
 import dev.trainyard.flaky.repo.Repo;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
 import dev.trainyard.flaky.store.WireStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -64,6 +65,7 @@ class ReevaluationTest {
   private Reevaluation sweep;
   private UploadStore uploads;
   private ResultStore results;
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
   @BeforeEach
   void start() {
@@ -86,7 +88,8 @@ class ReevaluationTest {
             writes,
             broker,
             clock,
-            Duration.ofDays(30));
+            Duration.ofDays(30),
+            new IngestMeters(meters));
   }
 
   @AfterEach
@@ -209,6 +212,27 @@ class ReevaluationTest {
         .extracting(RecentRun::uploadId, RecentRun::outcome, RecentRun::at)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("u-9", Outcome.FAILED, T0));
     assertThat(uploads.unfinished(now.get(), 10)).as("marked done").isEmpty();
+  }
+
+  @Test
+  void uploadsLeftHalfWrittenAreCountedUntilTheSweepsFinishThem() {
+    for (int i = 0; i < Reevaluation.UPLOADS_PER_ROUND + 2; i++) {
+      UploadForm form = new UploadForm(REPO, "c" + i, "main", null, "", null, "w-" + i, null, null);
+      uploads.begin(ORG, "w-" + i, "content", form, 1, null, null, T0);
+    }
+    now.set(T0.plus(Duration.ofMinutes(9)));
+    sweep.sweep();
+    assertThat(unfinished()).as("their writers may still be at it").isZero();
+
+    now.set(T0.plus(Duration.ofMinutes(11)));
+    sweep.sweep();
+    assertThat(unfinished()).as("a round finishes five").isEqualTo(2);
+    sweep.sweep();
+    assertThat(unfinished()).isZero();
+  }
+
+  private double unfinished() {
+    return meters.get("trainyard.flaky.uploads.unfinished").gauge().value();
   }
 
   @Test

@@ -83,6 +83,8 @@ public class CommandBus {
     Span request = RequestSpans.of(context);
     Span span =
         traces.start("command " + type, traces.traceparent(request), Span.Kind.PRODUCER, null);
+    Traces.command(
+        span, "send", topics.commands(), key, QueueCommand.pullRequestOf(command), commandId);
     String correlationId = UUID.randomUUID().toString();
     CommandEnvelope envelope =
         new CommandEnvelope(

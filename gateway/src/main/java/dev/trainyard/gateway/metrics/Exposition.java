@@ -27,23 +27,37 @@ public final class Exposition {
           new Gauge("mq_testing_slots_active", "PRs in testing.", LaneMetrics::testingActive));
 
   private static final String CONCLUSIONS = "mq_pr_conclusions_1h_total";
+
+  /**
+   * The hosted API's names end in {@code _total} and {@code _seconds} like a counter's and a
+   * histogram's, but each is a window of the last hour that falls as it slides: the help says so.
+   */
+  private static final String WINDOW_COUNT =
+      " A count over the sliding last hour, not a counter: it falls as conclusions age out (read"
+          + " it as is; rate() of it means nothing).";
+
+  private static final String WINDOW_HISTOGRAM =
+      " A sliding last hour, not a cumulative histogram: its buckets fall as PRs age out (take"
+          + " quantiles of it as is, without rate()).";
   private static final Gauge RESTARTS =
       new Gauge(
-          "mq_pr_restarts_1h_total", "Test restarts in the last hour.", LaneMetrics::restarts);
+          "mq_pr_restarts_1h_total",
+          "Test restarts in the last hour." + WINDOW_COUNT,
+          LaneMetrics::restarts);
 
   private static final List<Timing> TIMINGS =
       List.of(
           new Timing(
               "mq_pr_wait_duration_1h_seconds",
-              "Submit to first test start, of PRs concluded in the last hour.",
+              "Submit to first test start, of PRs concluded in the last hour." + WINDOW_HISTOGRAM,
               LaneMetrics::waitDuration),
           new Timing(
               "mq_pr_test_duration_1h_seconds",
-              "Durations of test runs concluded in the last hour.",
+              "Durations of test runs concluded in the last hour." + WINDOW_HISTOGRAM,
               LaneMetrics::testDuration),
           new Timing(
               "mq_pr_time_in_queue_1h_seconds",
-              "Submit to conclusion, of PRs concluded in the last hour.",
+              "Submit to conclusion, of PRs concluded in the last hour." + WINDOW_HISTOGRAM,
               LaneMetrics::timeInQueue));
 
   private Exposition() {}
@@ -53,7 +67,7 @@ public final class Exposition {
     for (Gauge gauge : GAUGES) {
       gauge(out, gauge, lanes);
     }
-    header(out, CONCLUSIONS, "PRs that left the queue in the last hour.", "gauge");
+    header(out, CONCLUSIONS, "PRs that left the queue in the last hour." + WINDOW_COUNT, "gauge");
     for (LaneMetrics lane : lanes) {
       conclusion(out, lane, "merged", lane.merged());
       conclusion(out, lane, "failed", lane.failed());

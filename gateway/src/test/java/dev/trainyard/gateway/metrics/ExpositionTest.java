@@ -118,18 +118,28 @@ class ExpositionTest {
             "# TYPE mq_awaiting_mergeability gauge",
             "# HELP mq_testing_slots_active PRs in testing.",
             "# TYPE mq_testing_slots_active gauge",
-            "# HELP mq_pr_conclusions_1h_total PRs that left the queue in the last hour.",
+            "# HELP mq_pr_conclusions_1h_total PRs that left the queue in the last hour."
+                + " A count over the sliding last hour, not a counter: it falls as conclusions"
+                + " age out (read it as is; rate() of it means nothing).",
             "# TYPE mq_pr_conclusions_1h_total gauge",
-            "# HELP mq_pr_restarts_1h_total Test restarts in the last hour.",
+            "# HELP mq_pr_restarts_1h_total Test restarts in the last hour."
+                + " A count over the sliding last hour, not a counter: it falls as conclusions"
+                + " age out (read it as is; rate() of it means nothing).",
             "# TYPE mq_pr_restarts_1h_total gauge",
             "# HELP mq_pr_wait_duration_1h_seconds Submit to first test start, of PRs concluded"
-                + " in the last hour.",
+                + " in the last hour."
+                + " A sliding last hour, not a cumulative histogram: its buckets fall as PRs age"
+                + " out (take quantiles of it as is, without rate()).",
             "# TYPE mq_pr_wait_duration_1h_seconds histogram",
             "# HELP mq_pr_test_duration_1h_seconds Durations of test runs concluded in the last"
-                + " hour.",
+                + " hour."
+                + " A sliding last hour, not a cumulative histogram: its buckets fall as PRs age"
+                + " out (take quantiles of it as is, without rate()).",
             "# TYPE mq_pr_test_duration_1h_seconds histogram",
             "# HELP mq_pr_time_in_queue_1h_seconds Submit to conclusion, of PRs concluded in the"
-                + " last hour.",
+                + " last hour."
+                + " A sliding last hour, not a cumulative histogram: its buckets fall as PRs age"
+                + " out (take quantiles of it as is, without rate()).",
             "# TYPE mq_pr_time_in_queue_1h_seconds histogram");
     // every sample of a metric follows its own TYPE line, before the next metric's HELP
     String family = null;

@@ -118,6 +118,7 @@ public class WorkerConfiguration {
       ObjectProvider<EffectRunner> effects,
       ObjectProvider<PullRequestChecks> checks,
       OwnedQueues owned,
+      TopicNames topics,
       // TRAINYARD_MAX_QUEUE_PRS: a top-level setting of API.md §6, not one of trainyard.worker.*
       @Value("${trainyard.max-queue-prs:" + QueueEngine.DEFAULT_MAX_QUEUE_PRS + "}")
           int maxQueuePrs,
@@ -137,7 +138,7 @@ public class WorkerConfiguration {
         refresher.getIfAvailable(() -> ScmRefresher.NONE),
         afterStore(effects, checks),
         new QueueEngine(maxQueuePrs, statusSettle),
-        new PollTelemetry(traces, meterRegistry),
+        new PollTelemetry(traces, meterRegistry, topics.commands()),
         owned.fence());
   }
 

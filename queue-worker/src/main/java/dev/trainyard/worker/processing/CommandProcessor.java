@@ -308,7 +308,7 @@ public class CommandProcessor {
         stored.stream().map(QueueBatch.Written::outbox).toList(),
         kept.stream().flatMap(b -> b.replies().stream()).toList());
     poll.published(publishing);
-    poll.published(stored.stream().map(QueueBatch.Written::outbox).toList());
+    poll.published(stored);
     kept.forEach(poll::concluded);
     versions.next().stream()
         .filter(q -> !conflicted.contains(q.id()))

@@ -5,7 +5,6 @@ import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.telemetry.CommandLog;
 import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.Traces;
-import dev.trainyard.worker.store.Outbox;
 import dev.trainyard.worker.store.OutboxEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -29,31 +28,44 @@ import org.slf4j.LoggerFactory;
  * concluded command counts in {@code trainyard.commands} by type and outcome and gets a log line
  * with the trace's ids, organization, queue and command id (DEBUG; WARN for a dead one). The poll's
  * whole time is {@code trainyard.decide.store}; the pull requests its stored versions concluded
- * count in {@code trainyard.pull.requests.concluded} by conclusion.
+ * count in {@code trainyard.pull.requests.concluded} by conclusion, and those merged give their
+ * time from submit in {@code trainyard.pull.requests.time.to.merge} (reported, not alerted on: it
+ * is mostly CI's time).
  */
 public final class PollTelemetry {
   private static final Logger log = LoggerFactory.getLogger(PollTelemetry.class);
   private final Traces traces;
   private final MeterRegistry meters;
   private final Timer pollTime;
+  private final Timer timeToMerge;
+  private final String topic;
   // not "canceled": that event also says a run was canceled and its PRs queued again, which
   // concludes nothing (it listed "cancelled", which no event is called, and so counted none)
   private static final Set<String> CONCLUSIONS =
       Set.of("pull_request.merged", "pull_request.failed");
 
-  public PollTelemetry(Traces traces, MeterRegistry meters) {
+  /** Reports to {@code meters}; {@code topic} names the command topic in the commands' spans. */
+  public PollTelemetry(Traces traces, MeterRegistry meters, String topic) {
     this.traces = traces;
+    this.topic = topic;
     this.meters = meters;
     this.pollTime =
         Timer.builder("trainyard.decide.store")
             .description("one poll of queue commands: decide, store, publish, reply")
             .publishPercentileHistogram()
             .register(meters);
+    this.timeToMerge =
+        Timer.builder("trainyard.pull.requests.time.to.merge")
+            .description("from a pull request's submit to its merge, for each one merged")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofSeconds(1))
+            .maximumExpectedValue(Duration.ofDays(7))
+            .register(meters);
   }
 
   /** Reports nothing (tests that build a processor by hand). */
   public static PollTelemetry off() {
-    return new PollTelemetry(Traces.off(), new SimpleMeterRegistry());
+    return new PollTelemetry(Traces.off(), new SimpleMeterRegistry(), null);
   }
 
   /** Makes {@code span} current until the scope closes (nothing when there is none). */
@@ -84,15 +96,25 @@ public final class PollTelemetry {
 
     private Poll(List<CommandEnvelope> envelopes) {
       for (CommandEnvelope e : envelopes) {
-        spans.computeIfAbsent(
-            e.commandId(),
-            id ->
-                traces.start(
-                    "worker " + e.command().getClass().getSimpleName(),
-                    e.traceparent(),
-                    Span.Kind.CONSUMER,
-                    start));
+        spans.computeIfAbsent(e.commandId(), id -> started(e));
       }
+    }
+
+    private Span started(CommandEnvelope e) {
+      Span span =
+          traces.start(
+              "worker " + e.command().getClass().getSimpleName(),
+              e.traceparent(),
+              Span.Kind.CONSUMER,
+              start);
+      Traces.command(
+          span,
+          "process",
+          topic,
+          e.queue(),
+          QueueCommand.pullRequestOf(e.command()),
+          e.commandId());
+      return span;
     }
 
     /** The trace a command's events continue. */
@@ -122,10 +144,11 @@ public final class PollTelemetry {
       concluded.addAll(batch.outcomes());
     }
 
-    /** Counts the conclusions among the events of stored versions. */
-    void published(List<Outbox> outboxes) {
-      for (Outbox o : outboxes) {
-        for (OutboxEvent e : o.events()) {
+    /** Counts the conclusions among the events of stored versions, and times the merges. */
+    void published(List<QueueBatch.Written> written) {
+      for (QueueBatch.Written w : written) {
+        w.timesToMerge().forEach(timeToMerge::record);
+        for (OutboxEvent e : w.outbox().events()) {
           if (CONCLUSIONS.contains(e.type())) {
             meters
                 .counter(

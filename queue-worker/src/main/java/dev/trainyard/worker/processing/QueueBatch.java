@@ -5,7 +5,9 @@ import dev.trainyard.common.command.CommandReply;
 import dev.trainyard.common.command.DeadCommand;
 import dev.trainyard.common.command.RejectionType;
 import dev.trainyard.common.event.PublicEvent;
+import dev.trainyard.common.event.PullRequestEvent;
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.Decision;
@@ -26,6 +28,7 @@ import dev.trainyard.worker.store.QueueTooLarge;
 import dev.trainyard.worker.store.RecentCommand;
 import dev.trainyard.worker.store.StoredQueue;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,6 +66,9 @@ final class QueueBatch {
   private final List<CommandEnvelope> decided = new ArrayList<>();
   private final List<OutboxEvent> events = new ArrayList<>();
   private final List<DeadCommand> dead = new ArrayList<>();
+
+  /** From submit to merge, for each PR this batch merged. */
+  private final List<Duration> timesToMerge = new ArrayList<>();
 
   /** What became of each command of the batch, in order: see {@link Outcome}. */
   private final List<Concluded> outcomes = new ArrayList<>();
@@ -271,8 +277,11 @@ final class QueueBatch {
     return state;
   }
 
-  /** What a changed batch writes: the next queue document and the outbox it names. */
-  record Written(StoredQueue queue, Outbox outbox) {}
+  /**
+   * What a changed batch writes: the next queue document and the outbox it names, and how long each
+   * PR it merged took from its submit.
+   */
+  record Written(StoredQueue queue, Outbox outbox, List<Duration> timesToMerge) {}
 
   /**
    * The documents to store: one version after {@code before}. Its outbox carries the answers of
@@ -313,7 +322,7 @@ final class QueueBatch {
             !Effects.of(state).isEmpty(),
             before.entryTags(),
             QueueStalls.waitingSince(before, state, events, now));
-    return new Written(queue, outbox);
+    return new Written(queue, outbox, List.copyOf(timesToMerge));
   }
 
   /** The reason code of each PR's last {@code pull_request.*} event in this version. */
@@ -348,6 +357,9 @@ final class QueueBatch {
       List<PublicEvent> bodies =
           state == null ? List.of() : publicEvents.toPublic(state, event, ctx.now());
       for (PublicEvent body : bodies) {
+        if (body instanceof PullRequestEvent pr && pr.type().equals("pull_request.merged")) {
+          timeToMerge(pr.prNumber()).ifPresent(timesToMerge::add);
+        }
         // derived from the command, so a re-decided command publishes under the same id
         String id = ctx.commandId() + "/" + index++;
         events.add(
@@ -358,6 +370,15 @@ final class QueueBatch {
                 traceparent));
       }
     }
+  }
+
+  /** How long the PR just merged as {@code prNumber} took from its submit. */
+  private Optional<Duration> timeToMerge(long prNumber) {
+    return state.concluded().stream()
+        .filter(e -> e.prNumber() == prNumber && e.state() == PrState.MERGED)
+        .findFirst() // the newest conclusion comes first
+        .filter(e -> e.submittedAt() != null)
+        .map(e -> Duration.between(e.submittedAt(), now));
   }
 
   /** Answers a command handled before as it was answered then. */

@@ -18,17 +18,23 @@ import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * Watches for stalled queues: ready pull requests that have waited {@code stalledAfter} (30
- * minutes) without one of the queue's concluding ({@link dev.trainyard.worker.store.QueueStalls}).
- * Each worker counts the queues of the partitions it holds ({@code owned}: {@link
- * OwnedQueues#now()}), so the workers' sums count each once: {@code trainyard.queues.waiting}
- * (ready pull requests wait, the queue may move) and {@code trainyard.queues.stalled} (they have
- * waited {@code stalledAfter}); it names the stalled ones in a WARN line when one more stalls and
- * again every {@code stalledAfter} while any is: numbers for the alerts, the names in the log,
- * never a label per queue.
+ * minutes) without one of the queue's concluding ({@link dev.trainyard.worker.store.QueueStalls});
+ * and for overdue ones: a deadline of the queue (a run's {@code testingTimeoutMinutes}, a stale
+ * PR's timeout, a settle time, a merge window's change) passed {@link #OVERDUE_AFTER} ago and the
+ * ticker did not act on it. Each worker counts the queues of the partitions it holds ({@code
+ * owned}: {@link OwnedQueues#now()}), so the workers' sums count each once: {@code
+ * trainyard.queues.waiting} (ready pull requests wait, the queue may move), {@code
+ * trainyard.queues.stalled} (they have waited {@code stalledAfter}) and {@code
+ * trainyard.queues.overdue}; it names the stalled and the overdue ones in a WARN line when one more
+ * is found and again every {@code stalledAfter} while any is: numbers for the alerts, the names in
+ * the log, never a label per queue.
  */
 public class StallWatch {
   private static final Logger log = LoggerFactory.getLogger(StallWatch.class);
   static final int NAMED = 20;
+
+  /** How long past its deadline a queue counts as overdue: many ticks, not one slow one. */
+  public static final Duration OVERDUE_AFTER = Duration.ofMinutes(5);
 
   private final QueueStore store;
   private final Supplier<Predicate<String>> owned;
@@ -36,8 +42,9 @@ public class StallWatch {
   private final Duration stalledAfter;
   private volatile int stalled;
   private volatile int waiting;
-  private Set<String> named = Set.of();
-  private Instant namedAt = Instant.MIN;
+  private volatile int overdue;
+  private final Named stalledNamed;
+  private final Named overdueNamed;
 
   public StallWatch(
       QueueStore store,
@@ -48,9 +55,22 @@ public class StallWatch {
     this.owned = owned;
     this.clock = clock;
     this.stalledAfter = stalledAfter;
+    this.stalledNamed =
+        new Named(
+            "stalled: ready pull requests have waited "
+                + minutes(stalledAfter)
+                + " or more without one concluding (CI not reporting, landings refused)");
+    this.overdueNamed =
+        new Named(
+            "overdue: a deadline (a run's testing timeout, a stale PR, a settle time) passed "
+                + minutes(OVERDUE_AFTER)
+                + " ago and no tick acted on it");
   }
 
-  /** Registers {@code trainyard.queues.stalled} and {@code trainyard.queues.waiting}. */
+  /**
+   * Registers {@code trainyard.queues.stalled}, {@code trainyard.queues.waiting} and {@code
+   * trainyard.queues.overdue}.
+   */
   public void register(MeterRegistry meters) {
     Gauge.builder("trainyard.queues.waiting", this, w -> w.waiting)
         .description(
@@ -62,6 +82,12 @@ public class StallWatch {
                 + stalledAfter.toSeconds()
                 + " s without one concluding")
         .register(meters);
+    Gauge.builder("trainyard.queues.overdue", this, w -> w.overdue)
+        .description(
+            "queues of this worker's partitions whose next deadline passed "
+                + OVERDUE_AFTER.toSeconds()
+                + " s ago without a tick acting on it")
+        .register(meters);
   }
 
   @Scheduled(
@@ -71,11 +97,13 @@ public class StallWatch {
     Predicate<String> owns = owned.get();
     Instant now = clock.instant();
     Map<String, Instant> mine;
+    List<String> late;
     try {
       mine =
           store.waiting(now).entrySet().stream()
               .filter(e -> owns.test(e.getKey()))
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+      late = store.dueBefore(now.minus(OVERDUE_AFTER)).stream().filter(owns).sorted().toList();
     } catch (RuntimeException e) {
       log.warn("could not look for stalled queues; the next round retries: {}", e.toString());
       return;
@@ -89,20 +117,13 @@ public class StallWatch {
             .toList();
     waiting = mine.size();
     stalled = found.size();
-    boolean another = !named.containsAll(found);
-    if (!found.isEmpty() && (another || !now.isBefore(namedAt.plus(stalledAfter)))) {
-      log.warn(
-          "{} queue(s) stalled: ready pull requests have waited {} or more without one"
-              + " concluding (CI not reporting, landings refused): {}{}",
-          found.size(),
-          stalledAfter.toMinutes() > 0
-              ? stalledAfter.toMinutes() + " min"
-              : stalledAfter.toSeconds() + " s",
-          String.join(", ", found.subList(0, Math.min(NAMED, found.size()))),
-          found.size() > NAMED ? " and " + (found.size() - NAMED) + " more" : "");
-      namedAt = now;
-    }
-    named = Set.copyOf(found);
+    overdue = late.size();
+    stalledNamed.name(found, now);
+    overdueNamed.name(late, now);
+  }
+
+  private static String minutes(Duration d) {
+    return d.toMinutes() > 0 ? d.toMinutes() + " min" : d.toSeconds() + " s";
   }
 
   int stalled() {
@@ -111,5 +132,30 @@ public class StallWatch {
 
   int waiting() {
     return waiting;
+  }
+
+  /** The queues last named in a WARN line of one kind, and when. */
+  private final class Named {
+    private final String what;
+    private Set<String> named = Set.of();
+    private Instant namedAt = Instant.MIN;
+
+    Named(String what) {
+      this.what = what;
+    }
+
+    void name(List<String> found, Instant now) {
+      boolean another = !named.containsAll(found);
+      if (!found.isEmpty() && (another || !now.isBefore(namedAt.plus(stalledAfter)))) {
+        log.warn(
+            "{} queue(s) {}: {}{}",
+            found.size(),
+            what,
+            String.join(", ", found.subList(0, Math.min(NAMED, found.size()))),
+            found.size() > NAMED ? " and " + (found.size() - NAMED) + " more" : "");
+        namedAt = now;
+      }
+      named = Set.copyOf(found);
+    }
   }
 }

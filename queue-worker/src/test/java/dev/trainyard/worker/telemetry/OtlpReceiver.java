@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -21,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OtlpReceiver implements AutoCloseable {
   /**
-   * One span as received: its service, ids (hex), parent (hex, empty at a root), name, and start
-   * and end (ns since the epoch).
+   * One span as received: its service, ids (hex), parent (hex, empty at a root), name, start and
+   * end (ns since the epoch), and attributes (each value as text).
    */
   public record ReceivedSpan(
       String service,
@@ -31,7 +33,8 @@ public final class OtlpReceiver implements AutoCloseable {
       String parentId,
       String name,
       long startNanos,
-      long endNanos) {
+      long endNanos,
+      Map<String, String> attributes) {
     public long nanos() {
       return endNanos - startNanos;
     }
@@ -96,9 +99,25 @@ public final class OtlpReceiver implements AutoCloseable {
                             hex.formatHex(s.getParentSpanId().toByteArray()),
                             s.getName(),
                             s.getStartTimeUnixNano(),
-                            s.getEndTimeUnixNano())));
+                            s.getEndTimeUnixNano(),
+                            attributes(s.getAttributesList()))));
       }
     }
+  }
+
+  private static Map<String, String> attributes(List<KeyValue> attributes) {
+    Map<String, String> out = new HashMap<>();
+    for (KeyValue a : attributes) {
+      var v = a.getValue();
+      out.put(
+          a.getKey(),
+          v.hasStringValue()
+              ? v.getStringValue()
+              : v.hasIntValue()
+                  ? Long.toString(v.getIntValue())
+                  : v.hasBoolValue() ? Boolean.toString(v.getBoolValue()) : v.toString());
+    }
+    return out;
   }
 
   /** The endpoint to export to: {@code http://127.0.0.1:<port>/v1/traces}. */

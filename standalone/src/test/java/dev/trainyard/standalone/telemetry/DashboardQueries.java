@@ -10,13 +10,19 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The chart's Grafana dashboard ({@code helm/trainyard/files/grafana-dashboard.json}) and the
- * metrics its panels' PromQL queries name.
+ * metrics its panels' PromQL queries name: scraped ones, and the series the chart's recording rules
+ * record (their names hold a colon, as Prometheus's convention has it, and a scraped name never
+ * does).
  */
 public final class DashboardQueries {
+  private static final Path CHART = Path.of("..", "helm", "trainyard");
+  private static final Pattern RECORD =
+      Pattern.compile("^\\s*- record:\\s*(\\S+)", Pattern.MULTILINE);
   private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Set<String> KEYWORDS =
       Set.of(
@@ -38,9 +44,26 @@ public final class DashboardQueries {
 
   public static JsonNode dashboard() throws IOException {
     return Json.mapper()
-        .readTree(
-            Files.readString(
-                Path.of("..", "helm", "trainyard", "files", "grafana-dashboard.json")));
+        .readTree(Files.readString(CHART.resolve(Path.of("files", "grafana-dashboard.json"))));
+  }
+
+  /**
+   * The names the chart's recording rules record: every {@code record:} of {@code
+   * files/alerts.yaml} and of {@code templates/monitoring.yaml} (the objectives rendered from the
+   * values), read as text.
+   */
+  public static Set<String> ruleRecords() throws IOException {
+    Set<String> names = new TreeSet<>();
+    for (Path file :
+        List.of(
+            CHART.resolve(Path.of("files", "alerts.yaml")),
+            CHART.resolve(Path.of("templates", "monitoring.yaml")))) {
+      Matcher m = RECORD.matcher(Files.readString(file));
+      while (m.find()) {
+        names.add(m.group(1));
+      }
+    }
+    return names;
   }
 
   /** Every {@code expr} of every panel (rows' panels included). */
@@ -66,6 +89,23 @@ public final class DashboardQueries {
     Set<String> names = new TreeSet<>();
     queries(dashboard).forEach(q -> names.addAll(metricNames(q)));
     return names;
+  }
+
+  /** The metric names the dashboard's queries name that a scrape holds: those without a colon. */
+  public static Set<String> scrapedNames(JsonNode dashboard) {
+    return metricNames(dashboard).stream()
+        .filter(n -> !n.contains(":"))
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /**
+   * The metric names the dashboard's queries name that a recording rule records, not a scrape:
+   * those with a colon.
+   */
+  public static Set<String> recordedNames(JsonNode dashboard) {
+    return metricNames(dashboard).stream()
+        .filter(n -> n.contains(":"))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   /**

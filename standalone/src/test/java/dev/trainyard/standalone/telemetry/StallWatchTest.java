@@ -27,7 +27,8 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 /**
  * The stall watch on a real document store: it counts the waiting and the stalled queues of its own
  * partitions only, and names the stalled ones in a WARN line when one more stalls and again once
- * the threshold has passed, not on every round.
+ * the threshold has passed, not on every round; a queue whose deadline passed 5 minutes ago (a run
+ * past its testing timeout the ticker did not fail) counts as overdue.
  */
 class StallWatchTest {
   private static final Duration AFTER = Duration.ofMinutes(30);
@@ -92,11 +93,44 @@ class StallWatchTest {
     assertThat(warnings()).hasSize(2);
   }
 
+  @Test
+  void countsTheQueuesWhoseDeadlinePassedMinutesAgoAndNamesThem() {
+    deadline("acme/run-past-timeout", NOW.minus(Duration.ofMinutes(6)));
+    deadline("acme/due-now", NOW.minus(Duration.ofSeconds(30))); // the next tick takes it
+    deadline("acme/later", NOW.plus(Duration.ofMinutes(20)));
+    deadline("other/run-past-timeout", NOW.minus(Duration.ofHours(1)));
+
+    watch.check();
+    assertThat(gauge("trainyard.queues.overdue")).isEqualTo(1);
+    assertThat(gauge("trainyard.queues.stalled")).isZero();
+    assertThat(warnings())
+        .singleElement()
+        .asString()
+        .startsWith("1 queue(s) overdue")
+        .endsWith(": acme/run-past-timeout");
+
+    deadline("acme/run-past-timeout", NOW.plus(Duration.ofMinutes(30))); // the tick failed it
+    watch.check();
+    assertThat(gauge("trainyard.queues.overdue")).isZero();
+  }
+
+  private void deadline(String id, Instant nextDeadline) {
+    upsert(
+        new Document("_id", id)
+            .append("org", "acme-org")
+            .append("nextDeadline", Timestamps.format(nextDeadline)));
+  }
+
   private void queue(String id, Instant waitingSince) {
     Document doc = new Document("_id", id).append("org", "acme-org");
     if (waitingSince != null) {
       doc.append("waitingSince", Timestamps.format(waitingSince));
     }
+    upsert(doc);
+  }
+
+  private void upsert(Document doc) {
+    String id = doc.getString("_id");
     mongo
         .getCollection(Collections.QUEUES)
         .replaceOne(

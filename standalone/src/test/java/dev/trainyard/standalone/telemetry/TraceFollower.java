@@ -112,6 +112,18 @@ public final class TraceFollower {
         span(spans, "trainyard-queue-worker", "worker SubmitPullRequest").orElseThrow();
     ReceivedSpan delivery =
         span(spans, "trainyard-webhook-dispatcher", "webhook pull_request.submitted").orElseThrow();
+    assertThat(command.attributes())
+        .as("the command's span, by the messaging conventions and with trainyard's attributes")
+        .containsEntry("messaging.system", "kafka")
+        .containsEntry("messaging.operation.type", "send")
+        .containsEntry("trainyard.pr", Long.toString(number))
+        .containsKeys("messaging.destination.name", "trainyard.org", "trainyard.queue");
+    assertThat(decision.attributes())
+        .containsEntry("messaging.operation.type", "process")
+        .containsEntry("trainyard.pr", Long.toString(number))
+        .containsEntry("trainyard.queue", command.attributes().get("trainyard.queue"))
+        .containsEntry(
+            "messaging.destination.name", command.attributes().get("messaging.destination.name"));
     assertThat(decision.parentId())
         .as("the decision continues the command")
         .isEqualTo(command.spanId());

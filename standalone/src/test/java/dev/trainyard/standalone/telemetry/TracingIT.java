@@ -138,7 +138,14 @@ class TracingIT extends QueueScenario {
             "trainyard_webhook_delivery_delay_seconds_count", // the dispatcher's
             "trainyard_flaky_test_cases_ingested_total", // the flaky-tests service's
             "trainyard_outbox_backlog",
+            "trainyard_queues_overdue",
+            "trainyard_webhook_deliveries_overdue_seconds",
+            "trainyard_flaky_uploads_unfinished",
             "http_server_requests_seconds_bucket");
+    assertThat(text)
+        .as("the merged PR's time from submit")
+        .containsPattern(
+            "(?m)^trainyard_pull_requests_time_to_merge_seconds_count(\\{[^}]*})? [1-9][0-9]*(\\.0)?$");
     Promtool.Verdict verdict = Promtool.checkMetrics(text);
     assertThat(verdict.exitCode()).as(verdict.output()).isIn(0, 3);
     assertThat(verdict.output().lines()).noneMatch(l -> l.contains("trainyard_"));

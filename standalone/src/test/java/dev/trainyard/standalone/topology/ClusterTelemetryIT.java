@@ -42,7 +42,8 @@ import tools.jackson.databind.JsonNode;
  * gateway's, the worker's and the dispatcher's log files and collected by an OTLP receiver on
  * loopback from the three processes; then each service's scrape after the merge flow passes {@code
  * promtool check metrics} with nothing said of trainyard's own meters, and every metric the Grafana
- * dashboard's panels query is in those scrapes.
+ * dashboard's panels query is in those scrapes or, a recorded series (a colon in its name), is one
+ * the chart's recording rules record.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -138,10 +139,17 @@ class ClusterTelemetryIT {
       }
       Api.Response customer = api.send(api.request("/v1/getMergeQueueMetrics").GET());
       scraped.addAll(Promtool.sampleNames(customer.body()));
-      assertThat(DashboardQueries.metricNames(DashboardQueries.dashboard()))
+      JsonNode dashboard = DashboardQueries.dashboard();
+      assertThat(DashboardQueries.scrapedNames(dashboard))
           .as("metrics the dashboard's panels query that no scrape holds")
           .isNotEmpty()
           .allSatisfy(m -> assertThat(scraped).as(m).contains(m));
+      // a name with a colon is a recording rule's, on no scrape: the chart's rules record it
+      Set<String> records = DashboardQueries.ruleRecords();
+      assertThat(DashboardQueries.recordedNames(dashboard))
+          .as("recorded series the dashboard queries that no rule records")
+          .isNotEmpty()
+          .allSatisfy(r -> assertThat(records).as(r).contains(r));
     }
   }
 

@@ -13,6 +13,7 @@ import dev.trainyard.common.webhook.WebhookDocuments;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.bson.Document;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
@@ -75,6 +76,19 @@ public class DeliveryStore {
         .find(WebhookDocuments.claimedBy(ids, owner, until))
         .forEach(d -> claimed.add(read(d)));
     return claimed;
+  }
+
+  /** When the pending delivery due the longest became due (none: nothing is due at {@code now}). */
+  public Optional<Instant> oldestDue(Instant now) {
+    Document first =
+        deliveries
+            .find(WebhookDocuments.due(now))
+            .projection(new Document(WebhookDocuments.NEXT_ATTEMPT_AT, 1))
+            .sort(WebhookDocuments.dueOrder())
+            .first();
+    return Optional.ofNullable(first)
+        .map(d -> d.getString(WebhookDocuments.NEXT_ATTEMPT_AT))
+        .map(Instant::parse);
   }
 
   /** Gives claimed deliveries back, due now, for whichever instance polls next. */

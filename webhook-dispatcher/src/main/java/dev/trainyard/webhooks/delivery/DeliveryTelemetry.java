@@ -5,6 +5,7 @@ import dev.trainyard.common.telemetry.LogFields;
 import dev.trainyard.common.telemetry.ScmCalls;
 import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.webhook.WebhookDelivery;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,12 +19,14 @@ import java.time.Instant;
  * {@code trainyard.webhook.attempts} by outcome ({@code delivered}, {@code failed}, {@code
  * refused}: the outbound guard made no connection) and status class ({@code none} without a
  * response). {@code trainyard.webhook.delivery.delay} is an event's publication to its 2xx; {@code
- * trainyard.webhook.endpoints.disabled} counts endpoints disabled for failing.
+ * trainyard.webhook.endpoints.disabled} counts endpoints disabled for failing; {@code
+ * trainyard.webhook.deliveries.overdue} is how long ago the oldest due delivery became due.
  */
 public final class DeliveryTelemetry {
   private final Traces traces;
   private final MeterRegistry meters;
   private final Timer delay;
+  private volatile double overdueSeconds;
 
   public DeliveryTelemetry(Traces traces, MeterRegistry meters) {
     this.traces = traces;
@@ -37,6 +40,17 @@ public final class DeliveryTelemetry {
             .maximumExpectedValue(Duration.ofHours(36))
             .register(meters);
     meters.counter("trainyard.webhook.endpoints.disabled");
+    Gauge.builder("trainyard.webhook.deliveries.overdue", this, t -> t.overdueSeconds)
+        .description(
+            "how long ago the oldest pending delivery became due (0: none is); a failing endpoint"
+                + " only moves its own retries later, so this grows when the dispatchers fall behind")
+        .baseUnit("seconds")
+        .strongReference(true)
+        .register(meters);
+  }
+
+  void overdue(Duration late) {
+    overdueSeconds = late.toMillis() / 1000.0;
   }
 
   /** Reports nothing. */

@@ -129,6 +129,25 @@ public class Dispatcher implements AutoCloseable {
     }
   }
 
+  /**
+   * Measures how long ago the oldest due delivery became due: seconds while the dispatchers keep
+   * up; more when they do not (an endpoint's own failures only move its retries later).
+   */
+  @Scheduled(
+      fixedDelayString = "${trainyard.webhook.overdue-check-interval:30s}",
+      initialDelayString = "${trainyard.webhook.overdue-check-interval:30s}")
+  public void measureOverdue() {
+    Instant now = clock.instant();
+    try {
+      telemetry.overdue(
+          deliveries.oldestDue(now).map(due -> Duration.between(due, now)).orElse(Duration.ZERO));
+    } catch (RuntimeException e) {
+      log.warn(
+          "could not look for overdue webhook deliveries; the next round retries: {}",
+          e.toString());
+    }
+  }
+
   @Override
   public void close() {
     pool.shutdownNow();
