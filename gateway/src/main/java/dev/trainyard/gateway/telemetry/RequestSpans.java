@@ -14,10 +14,10 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
 /**
- * Every response names its trace in a W3C {@code traceparent} header (a client's own {@code
- * traceparent} is continued: the request's span is its child), and the request's span is handed to
- * what the request sends on ({@link #of(ContextView)}), so a command continues the trace without
- * relying on thread-locals across the reactive chain.
+ * Every response names its trace in a W3C {@code traceparent} header (a trace of trainyard's own: a
+ * client's {@code traceparent} is linked, not joined, {@link EdgeTracing}), and the request's span
+ * is handed to what the request sends on ({@link #of(ContextView)}), so a command continues the
+ * trace without relying on thread-locals across the reactive chain.
  */
 @Component
 public class RequestSpans implements WebFilter, Ordered {

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class OtlpReceiver implements AutoCloseable {
   /**
    * One span as received: its service, ids (hex), parent (hex, empty at a root), name, start and
-   * end (ns since the epoch), and attributes (each value as text).
+   * end (ns since the epoch), attributes (each value as text), and links (each {@code <trace
+   * id>-<span id>}, hex).
    */
   public record ReceivedSpan(
       String service,
@@ -34,7 +35,8 @@ public final class OtlpReceiver implements AutoCloseable {
       String name,
       long startNanos,
       long endNanos,
-      Map<String, String> attributes) {
+      Map<String, String> attributes,
+      List<String> links) {
     public long nanos() {
       return endNanos - startNanos;
     }
@@ -100,7 +102,14 @@ public final class OtlpReceiver implements AutoCloseable {
                             s.getName(),
                             s.getStartTimeUnixNano(),
                             s.getEndTimeUnixNano(),
-                            attributes(s.getAttributesList()))));
+                            attributes(s.getAttributesList()),
+                            s.getLinksList().stream()
+                                .map(
+                                    l ->
+                                        hex.formatHex(l.getTraceId().toByteArray())
+                                            + "-"
+                                            + hex.formatHex(l.getSpanId().toByteArray()))
+                                .toList())));
       }
     }
   }

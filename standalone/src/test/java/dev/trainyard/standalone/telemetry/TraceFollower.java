@@ -21,10 +21,11 @@ import org.slf4j.Logger;
 
 /**
  * Follows one {@code submitPullRequest} from the client's {@code traceparent} to the webhook its
- * event becomes: the response names the trace; the gateway's, the worker's and the dispatcher's log
- * lines for the command carry its trace id (and the gateway's and the worker's its command id); the
- * OTLP receiver holds spans of the trace from all three services, the worker's decision a child of
- * the gateway's command span with its phases under it.
+ * event becomes: the response names the trace the gateway started (a root span linking the client's
+ * trace, not joining it); the gateway's, the worker's and the dispatcher's log lines for the
+ * command carry its trace id (and the gateway's and the worker's its command id); the OTLP receiver
+ * holds spans of the trace from all three services, the worker's decision a child of the gateway's
+ * command span with its phases under it.
  */
 public final class TraceFollower {
   static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -36,8 +37,12 @@ public final class TraceFollower {
     }
   }
 
-  private final String traceId = random(16);
+  private final String clientTraceId = random(16);
   private final String parentId = random(8);
+
+  /** The trace the gateway started for the submit (it links the client's, not joins it). */
+  private String traceId;
+
   private long number;
 
   /** Subscribes {@code receiver} to the organization's {@code pull_request.submitted} events. */
@@ -55,12 +60,19 @@ public final class TraceFollower {
     Api.Response answer =
         api.send(
             api.request("/v1/submitPullRequest")
-                .header("traceparent", "00-" + traceId + "-" + parentId + "-01")
+                .header("traceparent", "00-" + clientTraceId + "-" + parentId + "-01")
+                .header("tracestate", "vendor=client-state")
                 .POST(HttpRequest.BodyPublishers.ofString(Api.prBody(repo, number))));
     assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-    assertThat(answer.headers().firstValue("traceparent"))
-        .as("the response names the client's trace")
-        .hasValueSatisfying(t -> assertThat(t).startsWith("00-" + traceId + "-").endsWith("-01"));
+    String traceparent = answer.headers().firstValue("traceparent").orElseThrow();
+    assertThat(traceparent)
+        .as("the response names a trace of trainyard's own, not the client's")
+        .matches("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+        .doesNotContain(clientTraceId);
+    assertThat(Integer.parseInt(traceparent.substring(53), 16) & 1)
+        .as("sampled (the stack samples every trace it starts)")
+        .isEqualTo(1);
+    traceId = traceparent.substring(3, 35);
   }
 
   /** Waits until the logs hold the three services' lines of the trace, and checks them. */
@@ -137,11 +149,12 @@ public final class TraceFollower {
         .as("the decision's phases")
         .contains("decide", "store", "publish");
     assertThat(spans)
-        .as("the request's own span continues the client's")
+        .as("the request's own span starts the trace and links the client's")
         .anySatisfy(
             s -> {
               assertThat(s.service()).isEqualTo("trainyard-gateway");
-              assertThat(s.parentId()).isEqualTo(parentId);
+              assertThat(s.parentId()).isEmpty();
+              assertThat(s.links()).containsExactly(clientTraceId + "-" + parentId);
             });
   }
 

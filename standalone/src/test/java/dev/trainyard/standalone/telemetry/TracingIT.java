@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,7 @@ class TracingIT extends QueueScenario {
     return Map.of(
         "management.opentelemetry.tracing.export.otlp.endpoint", otlp.endpoint(),
         "management.opentelemetry.tracing.export.schedule-delay", "200ms",
-        "management.tracing.sampling.probability", "1.0");
+        "trainyard.tracing.sampling-probability", "1.0");
   }
 
   @AfterAll
@@ -146,9 +147,25 @@ class TracingIT extends QueueScenario {
         .as("the merged PR's time from submit")
         .containsPattern(
             "(?m)^trainyard_pull_requests_time_to_merge_seconds_count(\\{[^}]*})? [1-9][0-9]*(\\.0)?$");
+    assertThat(topBucket(text, "trainyard_webhook_delivery_delay_seconds_bucket"))
+        .as("a delivery's delay through its retries (hours), not capped at a minute")
+        .isGreaterThan(24 * 3600.0);
+    assertThat(topBucket(text, "trainyard_pull_requests_time_to_merge_seconds_bucket"))
+        .isGreaterThan(3 * 24 * 3600.0);
+    assertThat(topBucket(text, "trainyard_decide_store_seconds_bucket")).isEqualTo(60.0);
     Promtool.Verdict verdict = Promtool.checkMetrics(text);
     assertThat(verdict.exitCode()).as(verdict.output()).isIn(0, 3);
     assertThat(verdict.output().lines()).noneMatch(l -> l.contains("trainyard_"));
+  }
+
+  /** The largest finite {@code le} of a histogram's buckets in {@code exposition}. */
+  private static double topBucket(String exposition, String bucket) {
+    return Pattern.compile("(?m)^" + bucket + "\\{[^}]*le=\"([0-9.eE+]+)\"")
+        .matcher(exposition)
+        .results()
+        .mapToDouble(m -> Double.parseDouble(m.group(1)))
+        .max()
+        .orElse(0);
   }
 
   /** The lines logged so far (the appender appends under its own lock). */
