@@ -1,7 +1,9 @@
 package dev.trainyard.common.json;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -60,8 +62,47 @@ public final class Timestamps {
     return new String(text);
   }
 
+  /**
+   * The instant {@code text} denotes. Text in this class's own form (every stored and written
+   * timestamp) is read digit by digit — reads decode several per document, and {@code
+   * Instant.parse} resolves each through the ISO formatter's field map; anything else (another
+   * fraction, a leap second, a malformed text) goes to {@code Instant.parse}, which accepts or
+   * refuses it as before.
+   */
   public static Instant parse(String text) {
-    return text == null ? null : Instant.parse(text);
+    if (text == null) {
+      return null;
+    }
+    if (text.length() == TEMPLATE.length()) {
+      int[] fields = new int[FIELD_ENDS.length];
+      int start = 0;
+      boolean canonical = true;
+      for (int f = 0; f < FIELD_ENDS.length && canonical; f++) {
+        for (int i = start; i < FIELD_ENDS[f]; i++) {
+          char c = text.charAt(i);
+          if (c < '0' || c > '9') {
+            canonical = false;
+            break;
+          }
+          fields[f] = fields[f] * 10 + (c - '0');
+        }
+        canonical &= text.charAt(FIELD_ENDS[f]) == TEMPLATE.charAt(FIELD_ENDS[f]);
+        start = FIELD_ENDS[f] + 1;
+      }
+      if (canonical
+          && fields[1] >= 1
+          && fields[1] <= 12
+          && fields[2] >= 1
+          && fields[2] <= YearMonth.of(fields[0], fields[1]).lengthOfMonth()
+          && fields[3] <= 23
+          && fields[4] <= 59
+          && fields[5] <= 59) {
+        long days = LocalDate.of(fields[0], fields[1], fields[2]).toEpochDay();
+        long seconds = days * 86_400 + fields[3] * 3_600L + fields[4] * 60L + fields[5];
+        return Instant.ofEpochSecond(seconds, fields[6] * 1_000_000L);
+      }
+    }
+    return Instant.parse(text);
   }
 
   /** Parses any RFC 3339 timestamp (offsets allowed), empty when the text is not one. */

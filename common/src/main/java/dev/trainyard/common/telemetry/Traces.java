@@ -7,7 +7,6 @@ import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.header.Header;
@@ -51,10 +50,21 @@ public final class Traces {
     return span == null ? null : traceparent(span.context());
   }
 
+  /**
+   * Formats the W3C header straight from the ids, as every request's answer carries one (the
+   * propagator would build a map and pass baggage to write one string); null when tracing is off or
+   * the ids are not W3C's (a no-op span's are empty).
+   */
   private String traceparent(TraceContext context) {
-    Map<String, String> carrier = new HashMap<>();
-    propagator.inject(context, carrier, Map::put);
-    return carrier.get(TRACEPARENT);
+    if (propagator == Propagator.NOOP || context == null) {
+      return null;
+    }
+    String trace = context.traceId();
+    String span = context.spanId();
+    if (trace == null || trace.length() != 32 || span == null || span.length() != 16) {
+      return null;
+    }
+    return "00-" + trace + "-" + span + (Boolean.TRUE.equals(context.sampled()) ? "-01" : "-00");
   }
 
   /**

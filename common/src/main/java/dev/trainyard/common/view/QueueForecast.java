@@ -1,13 +1,10 @@
 package dev.trainyard.common.view;
 
-import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.queue.PrState;
-import dev.trainyard.common.queue.WireEnum;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Where the PRs of a queue stand (API.md §2 {@code queuePosition}, {@code estimatedMergeAt}), as
@@ -50,37 +47,23 @@ public record QueueForecast(Instant at, String prNumbers, String etaSeconds) {
 
   /** The 1-based place of {@code prNumber} in line, if it is in the forecast. */
   public Optional<Integer> position(long prNumber) {
-    int index = numbers().indexOf(prNumber);
+    int index = indexOf(prNumber);
     return index < 0 ? Optional.empty() : Optional.of(index + 1);
   }
 
   /** When {@code prNumber} is expected to land, not before {@code now}; empty when unknown. */
   public Optional<Instant> estimatedMergeAt(long prNumber, Instant now) {
-    int index = numbers().indexOf(prNumber);
-    String[] etas = etaSeconds.split(",", -1);
-    if (index < 0 || index >= etas.length || etas[index].isEmpty()) {
-      return Optional.empty();
-    }
-    Instant eta = at.plusSeconds(Long.parseLong(etas[index]));
-    return Optional.of(eta.isBefore(now) ? now : eta);
+    return Optional.ofNullable(eta(indexOf(prNumber), now));
   }
 
   /**
-   * {@code item} (a PR's view or list item as JSON) with its {@code queuePosition} and {@code
+   * {@code item} (a PR's view or list item) with its {@code queuePosition} and {@code
    * estimatedMergeAt}: null once concluded, or when it is not in the forecast. The stored views
    * never hold them, so a PR moving up in line rewrites no history row.
    */
-  public ObjectNode place(ObjectNode item, Instant now) {
-    long prNumber = item.get("prNumber").asLong();
-    boolean waiting =
-        WireEnum.parse(PrState.class, item.get("state").asString())
-            .filter(state -> !state.isFinal())
-            .isPresent();
-    Optional<Integer> place = waiting ? position(prNumber) : Optional.empty();
-    Optional<Instant> eta = waiting ? estimatedMergeAt(prNumber, now) : Optional.empty();
-    item.put("queuePosition", place.orElse(null));
-    item.put("estimatedMergeAt", eta.map(Timestamps::format).orElse(null));
-    return item;
+  public <T> Placed<T> place(T item, long prNumber, PrState state, Instant now) {
+    int index = state.isFinal() ? -1 : indexOf(prNumber);
+    return new Placed<>(item, index < 0 ? null : index + 1, eta(index, now));
   }
 
   /** The PR numbers in line. */
@@ -92,5 +75,48 @@ public record QueueForecast(Instant at, String prNumbers, String etaSeconds) {
       }
     }
     return numbers;
+  }
+
+  /**
+   * The 0-based index of {@code prNumber} in {@code prNumbers}, -1 when absent: one scan of the
+   * text, no split and no boxing (it runs on every read of a waiting PR).
+   */
+  private int indexOf(long prNumber) {
+    int index = 0;
+    int at = 0;
+    int length = prNumbers.length();
+    while (at < length) {
+      int end = prNumbers.indexOf(',', at);
+      if (end < 0) {
+        end = length;
+      }
+      if (Long.parseLong(prNumbers, at, end, 10) == prNumber) {
+        return index;
+      }
+      index++;
+      at = end + 1;
+    }
+    return -1;
+  }
+
+  /** The estimate of the {@code index}th PR in line, not before {@code now}; null: unknown. */
+  private Instant eta(int index, Instant now) {
+    if (index < 0) {
+      return null;
+    }
+    int at = 0;
+    for (int i = 0; i < index; i++) {
+      at = etaSeconds.indexOf(',', at) + 1;
+      if (at == 0) {
+        return null;
+      }
+    }
+    int end = etaSeconds.indexOf(',', at);
+    end = end < 0 ? etaSeconds.length() : end;
+    if (at >= end) {
+      return null;
+    }
+    Instant eta = at().plusSeconds(Long.parseLong(etaSeconds, at, end, 10));
+    return eta.isBefore(now) ? now : eta;
   }
 }

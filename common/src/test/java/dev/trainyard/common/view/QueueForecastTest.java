@@ -3,42 +3,64 @@ package dev.trainyard.common.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.PrState;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.JsonNode;
 
 class QueueForecastTest {
   private static final Instant AT = Instant.parse("2026-11-28T10:00:00Z");
   private static final QueueForecast FORECAST =
-      QueueForecast.of(AT, List.of(12L, 9L), Arrays.asList(AT.plusSeconds(600), null));
+      QueueForecast.of(
+          AT, List.of(12L, 9L, 130L), Arrays.asList(AT.plusSeconds(600), null, AT.plusSeconds(90)));
 
-  private static ObjectNode item(long pr, String state) {
-    return Json.mapper().createObjectNode().put("prNumber", pr).put("state", state);
+  private record Item(long prNumber, String title) {}
+
+  private static JsonNode placed(long pr, PrState state) {
+    return Json.mapper().valueToTree(FORECAST.place(new Item(pr, "t"), pr, state, AT));
   }
 
   @Test
   void aWaitingPrGetsItsPlaceAndEstimateAConcludedOneNulls() {
-    ObjectNode first = FORECAST.place(item(12, "testing"), AT);
+    JsonNode first = placed(12, PrState.TESTING);
     assertThat(first.get("queuePosition").asInt()).isEqualTo(1);
     assertThat(first.get("estimatedMergeAt").asString()).isEqualTo("2026-11-28T10:10:00.000Z");
+    assertThat(first.propertyNames())
+        .containsExactly("prNumber", "title", "queuePosition", "estimatedMergeAt");
 
-    ObjectNode unknown = FORECAST.place(item(9, "pending"), AT);
+    JsonNode unknown = placed(9, PrState.PENDING);
     assertThat(unknown.get("queuePosition").asInt()).isEqualTo(2);
     assertThat(unknown.get("estimatedMergeAt").isNull()).isTrue();
 
-    ObjectNode merged = FORECAST.place(item(12, "merged"), AT);
+    JsonNode last = placed(130, PrState.PENDING);
+    assertThat(last.get("queuePosition").asInt()).isEqualTo(3);
+    assertThat(last.get("estimatedMergeAt").asString()).isEqualTo("2026-11-28T10:01:30.000Z");
+
+    JsonNode merged = placed(12, PrState.MERGED);
     assertThat(merged.get("queuePosition").isNull()).isTrue();
     assertThat(merged.get("estimatedMergeAt").isNull()).isTrue();
-    assertThat(FORECAST.place(item(77, "pending"), AT).get("queuePosition").isNull()).isTrue();
+    // a number that is a prefix or a suffix of one in line is not in line
+    assertThat(placed(13, PrState.PENDING).get("queuePosition").isNull()).isTrue();
+    assertThat(placed(1, PrState.PENDING).get("queuePosition").isNull()).isTrue();
+    assertThat(placed(30, PrState.PENDING).get("queuePosition").isNull()).isTrue();
+  }
+
+  @Test
+  void anEmptyForecastPlacesNoOne() {
+    assertThat(QueueForecast.NONE.position(1)).isEmpty();
+    assertThat(QueueForecast.NONE.estimatedMergeAt(1, AT)).isEmpty();
+    QueueForecast noEstimates = QueueForecast.of(AT, List.of(4L), Arrays.asList((Instant) null));
+    assertThat(noEstimates.position(4)).contains(1);
+    assertThat(noEstimates.estimatedMergeAt(4, AT)).isEmpty();
   }
 
   @Test
   void anEstimateAlreadyPastReadsAsNow() {
     Instant later = AT.plusSeconds(3600);
     assertThat(FORECAST.estimatedMergeAt(12, later)).contains(later);
-    assertThat(FORECAST.prNumbers()).isEqualTo("12,9");
-    assertThat(FORECAST.etaSeconds()).isEqualTo("600,");
+    assertThat(FORECAST.prNumbers()).isEqualTo("12,9,130");
+    assertThat(FORECAST.etaSeconds()).isEqualTo("600,,90");
   }
 }

@@ -99,18 +99,29 @@ public class PullRequestHandler {
               }
               long number = byNumber ? body.prNumber() : -1;
               String branch = byBranch ? body.name("pr.branch") : null;
-              return queues
-                  .requireExists(key)
-                  .then(byNumber ? pulls.byNumber(key, number) : pulls.byBranch(key, branch))
-                  .switchIfEmpty(
-                      Mono.error(
-                          () ->
-                              ApiException.notFound(
-                                  "pull request "
-                                      + (byNumber ? Long.toString(number) : "of branch " + branch)
-                                      + " was never submitted to this queue")))
-                  .flatMap(row -> placed(key, row.view()))
-                  .flatMap(JsonResponses::ok);
+              // the queue's one read (its forecast) is also the check that it exists, and runs
+              // beside the PR's: two round trips at once, where a read took three one after another
+              Mono<Optional<PullRequestRow>> row =
+                  (byNumber ? pulls.byNumber(key, number) : pulls.byBranch(key, branch))
+                      .map(Optional::of)
+                      .defaultIfEmpty(Optional.empty());
+              return Mono.zip(queues.forecast(key), row)
+                  .flatMap(
+                      both -> {
+                        PullRequestView view =
+                            both.getT2()
+                                .orElseThrow(
+                                    () ->
+                                        ApiException.notFound(
+                                            "pull request "
+                                                + (byNumber
+                                                    ? Long.toString(number)
+                                                    : "of branch " + branch)
+                                                + " was never submitted to this queue"))
+                                .view();
+                        return JsonResponses.ok(
+                            both.getT1().place(view, view.prNumber(), view.state(), Instant.now()));
+                      });
             });
   }
 
@@ -192,38 +203,30 @@ public class PullRequestHandler {
                   body.optionalLong("take", 1, MAX_TAKE).orElse((long) DEFAULT_TAKE).intValue();
               String cursorText = body.optionalString("cursor").orElse(null);
               String scope = key.id() + "|" + filter;
-              return Mono.zip(queues.listingVersion(key), cursorSecret.get())
+              return Mono.zip(queues.listing(key), cursorSecret.get())
                   .flatMap(
                       both -> {
+                        QueueReader.Listing listing = both.getT1();
                         byte[] secret = both.getT2();
                         ListCursor after =
                             cursorText == null
                                 ? null
                                 : ListCursor.decode(cursorText, secret, scope);
-                        long snapshot = after == null ? both.getT1() : after.snapshot();
-                        return Mono.zip(
-                                pulls.page(key, snapshot, filter, after, take + 1),
-                                queues.forecast(key))
+                        long snapshot = after == null ? listing.version() : after.snapshot();
+                        return pulls
+                            .page(key, snapshot, filter, after, take + 1)
                             .flatMap(
-                                page ->
+                                rows ->
                                     JsonResponses.ok(
                                         page(
-                                            page.getT1(),
+                                            rows,
                                             take,
                                             snapshot,
                                             secret,
                                             scope,
-                                            page.getT2())));
+                                            listing.forecast())));
                       });
             });
-  }
-
-  /** The view with where the PR stands now (nothing once it concluded). */
-  private Mono<ObjectNode> placed(QueueKey key, PullRequestView view) {
-    ObjectNode json = Json.mapper().valueToTree(view);
-    return view.state().isFinal()
-        ? Mono.just(QueueForecast.NONE.place(json, Instant.now()))
-        : queues.forecast(key).map(forecast -> forecast.place(json, Instant.now()));
   }
 
   private static ObjectNode page(
@@ -238,7 +241,8 @@ public class PullRequestHandler {
     Instant now = Instant.now();
     ArrayNode items = out.putArray("pullRequests");
     for (PullRequestRow row : shown) {
-      items.add(forecast.place(Json.mapper().valueToTree(row.view().listItem()), now));
+      PullRequestView view = row.view();
+      items.addPOJO(forecast.place(view.listItem(), view.prNumber(), view.state(), now));
     }
     if (rows.size() > take) {
       PullRequestRow last = shown.get(shown.size() - 1);

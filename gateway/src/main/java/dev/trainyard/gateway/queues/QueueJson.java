@@ -25,7 +25,7 @@ final class QueueJson {
       ArrayNode enqueued = out.putArray("enqueuedPullRequests");
       Instant now = Instant.now();
       for (PullRequestListItem item : view.enqueuedPullRequests()) {
-        enqueued.add(view.forecast().place(Json.mapper().valueToTree(item), now));
+        enqueued.addPOJO(view.forecast().place(item, item.prNumber(), item.state(), now));
       }
     }
     return out;

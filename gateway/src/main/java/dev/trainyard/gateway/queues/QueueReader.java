@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.queues;
 
 import dev.trainyard.common.json.Json;
+import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.EntryTags;
@@ -9,6 +10,7 @@ import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.gateway.http.ApiException;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.List;
 import java.util.Set;
 import org.bson.Document;
@@ -102,32 +104,44 @@ public class QueueReader {
 
   /** Where the queue's PRs stand, as its newest version estimated (none for a missing queue). */
   public Mono<QueueForecast> forecast(QueueKey key) {
-    return find(key, "view.forecast")
-        .map(
-            doc -> {
-              Object forecast = doc.get("view", Document.class).get("forecast");
-              return forecast == null
-                  ? QueueForecast.NONE
-                  : Json.mapper().convertValue(forecast, QueueForecast.class);
-            });
+    return find(key, "view.forecast").map(QueueReader::forecastOf);
   }
 
+  /** What a listing reads of its queue, in one read: the version it lists and the forecast. */
+  public record Listing(long version, QueueForecast forecast) {}
+
   /**
-   * The queue version a listing reads: the newest one whose history rows are complete. While the
-   * newest version's outbox is still unpublished, that is the version before.
+   * The queue version a listing reads (the newest one whose history rows are complete: while the
+   * newest version's outbox is still unpublished, the version before) and its forecast.
    */
-  public Mono<Long> listingVersion(QueueKey key) {
-    return find(key, "version", "outboxId")
+  public Mono<Listing> listing(QueueKey key) {
+    return find(key, "version", "outboxId", "view.forecast")
         .flatMap(
             doc -> {
               long version = ((Number) doc.get("version")).longValue();
+              QueueForecast forecast = forecastOf(doc);
               String outbox = doc.getString("outboxId");
               return outbox == null
-                  ? Mono.just(version)
+                  ? Mono.just(new Listing(version, forecast))
                   : mongo
                       .exists(Query.query(Criteria.where("_id").is(outbox)), Collections.OUTBOXES)
-                      .map(unpublished -> unpublished ? version - 1 : version);
+                      .map(
+                          unpublished ->
+                              new Listing(unpublished ? version - 1 : version, forecast));
             });
+  }
+
+  /** The forecast a queue document holds, read from the document: no tree, no second parse. */
+  private static QueueForecast forecastOf(Document queue) {
+    Document forecast = queue.get("view", Document.class).get("forecast", Document.class);
+    if (forecast == null) {
+      return QueueForecast.NONE;
+    }
+    Object at = forecast.get("at");
+    return new QueueForecast(
+        at instanceof Date date ? date.toInstant() : Timestamps.parse((String) at),
+        forecast.getString("prNumbers"),
+        forecast.getString("etaSeconds"));
   }
 
   private Mono<Document> find(QueueKey key, String... fields) {
