@@ -104,7 +104,10 @@ public class CommandBus {
               // send() may block for metadata while the broker is away: keep it off the event loop.
               return Mono.fromFuture(() -> kafka.send(topics.commands(), key.id(), json))
                   .subscribeOn(Schedulers.boundedElastic())
-                  .then(Mono.fromFuture(reply));
+                  .then(Mono.fromFuture(reply))
+                  // the reply consumer's one thread completes every reply: the answer's own work
+                  // (audit write, response, log line) goes elsewhere, or replies queue behind it
+                  .publishOn(Schedulers.parallel());
             })
         .timeout(props.replyTimeout())
         .doOnNext(r -> outcome[0] = outcome(r))

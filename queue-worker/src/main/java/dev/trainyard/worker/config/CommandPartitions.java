@@ -36,7 +36,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 final class CommandPartitions implements ConsumerAwareRebalanceListener {
   private static final Logger log = LoggerFactory.getLogger(CommandPartitions.class);
   private final String commandTopic;
-  private final Runnable forgetCachedQueues;
+  private final Consumer<Collection<TopicPartition>> forgetCachedQueues;
   private final OwnedQueues owned;
   private final Consumer<Collection<TopicPartition>> release;
   private final IntSupplier configured;
@@ -49,7 +49,7 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
    */
   CommandPartitions(
       String commandTopic,
-      Runnable forgetCachedQueues,
+      Consumer<Collection<TopicPartition>> forgetCachedQueues,
       OwnedQueues owned,
       Consumer<Collection<TopicPartition>> release,
       IntSupplier configured,
@@ -79,8 +79,9 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
   public void onPartitionsRevokedAfterCommit(
       org.apache.kafka.clients.consumer.Consumer<?, ?> consumer,
       Collection<TopicPartition> partitions) {
-    if (!commands(partitions).isEmpty()) {
-      forgetCachedQueues.run();
+    List<TopicPartition> revoked = commands(partitions);
+    if (!revoked.isEmpty()) {
+      forgetCachedQueues.accept(revoked);
     }
   }
 
@@ -94,7 +95,7 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
       if (!given.isEmpty()) {
         release.accept(given);
       }
-      forgetCachedQueues.run();
+      forgetCachedQueues.accept(lost);
     }
   }
 
@@ -106,7 +107,7 @@ final class CommandPartitions implements ConsumerAwareRebalanceListener {
     if (assigned.isEmpty()) {
       return;
     }
-    forgetCachedQueues.run();
+    forgetCachedQueues.accept(assigned);
     int count = configured.getAsInt();
     List<TopicPartition> grown = assigned.stream().filter(p -> p.partition() >= count).toList();
     owned.took(

@@ -52,6 +52,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -172,7 +174,12 @@ public class WorkerConfiguration {
       ObjectProvider<KafkaListenerEndpointRegistry> registry) {
     return new CommandPartitions(
         topics.commands(),
-        () -> processor.getObject().forgetCachedQueues(),
+        moved ->
+            processor
+                .getObject()
+                .forgetCachedQueues(
+                    moved.stream().map(TopicPartition::partition).collect(Collectors.toSet()),
+                    owned::partitionOf),
         owned,
         given -> effects.ifAvailable(runner -> runner.release(given)),
         props::commandPartitions,

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -360,11 +361,13 @@ public class CommandProcessor {
   }
 
   /**
-   * Forgets every cached queue: called when partitions are assigned or revoked, so that a queue
-   * whose partition comes back after another worker held it is read again.
+   * Forgets the cached queues of {@code partitions} (by {@code partitionOf} a queue id): called
+   * when they are assigned or revoked, so that a queue whose partition comes back after another
+   * worker held it is read again. The queues of partitions this worker kept stay: no one else
+   * decided them meanwhile, and a peer's restart does not make every queue of this one cold.
    */
-  public void forgetCachedQueues() {
-    cache.clear();
+  public void forgetCachedQueues(Set<Integer> partitions, ToIntFunction<String> partitionOf) {
+    cache.forget(id -> partitions.contains(partitionOf.applyAsInt(id)));
   }
 
   /** How many queues this worker holds in memory (those of its partitions it decided lately). */
@@ -406,18 +409,22 @@ public class CommandProcessor {
   }
 
   /**
-   * The answers (a redelivery after the outbox is gone finds them) and the history rows first (a
-   * reply promises read-your-writes), then events and replies travel to the broker together, and
-   * the outboxes are deleted once all is acknowledged.
+   * What a reply's client reads next first (each PR's head, the test runs), then events and replies
+   * travel to the broker together; while they travel, the answers (a redelivery after the outbox is
+   * gone finds them) and the versioned rows (a listing reads the version before until the outbox is
+   * deleted) are written; the outboxes are deleted, journaled, once all is acknowledged (ADR 0022,
+   * 0037).
    */
   private void publish(List<Outbox> published, List<Publisher.Reply> replies) {
-    answers.recordFromOutboxes(published.stream().flatMap(o -> o.answers().stream()).toList());
-    history.write(published);
+    HistoryStore.Writes history = this.history.prepare(published);
+    this.history.writeCurrent(history);
     CompletableFuture<?>[] sends =
         Stream.concat(
                 published.stream().map(o -> publisher.events(o.queueId(), o.org(), o.events())),
                 replies.stream().map(publisher::reply))
             .toArray(CompletableFuture[]::new);
+    answers.recordFromOutboxes(published.stream().flatMap(o -> o.answers().stream()).toList());
+    this.history.writeRows(history);
     Publisher.await(sends);
     outboxes.delete(published);
   }

@@ -18,6 +18,7 @@ import dev.trainyard.worker.store.StoredQueue;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,12 +90,17 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
       log.warn("could not list the queues to poll; the next round retries: {}", e.toString());
       return;
     }
+    // each repository is checked and fetched once a round, not once for each of its queues
+    Map<OrgRepo, Optional<String>> problems = new HashMap<>();
     for (QueueKey key : active) {
       if (!mine.test(key.id())) {
         continue;
       }
       try {
-        String problem = problem(key.orgRepo());
+        String problem =
+            problems
+                .computeIfAbsent(key.orgRepo(), repo -> Optional.ofNullable(problem(repo)))
+                .orElse(null);
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }

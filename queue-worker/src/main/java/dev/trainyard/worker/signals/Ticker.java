@@ -1,6 +1,7 @@
 package dev.trainyard.worker.signals;
 
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.store.QueueStore;
 import java.time.InstantSource;
 import java.util.function.Predicate;
@@ -33,12 +34,10 @@ public class Ticker {
   public void tick() {
     Predicate<String> mine = owned.now();
     try {
-      for (String id : store.dueBefore(clock.instant())) {
-        if (mine.test(id)) {
-          store
-              .load(id)
-              .filter(q -> q.aggregate() != null)
-              .ifPresent(q -> signals.send(q.aggregate().key(), new QueueCommand.Tick()));
+      // the keys only: a due queue is loaded by the worker that decides its tick, not here too
+      for (QueueKey key : store.dueBefore(clock.instant())) {
+        if (mine.test(key.id())) {
+          signals.send(key, new QueueCommand.Tick());
         }
       }
       roundAt = System.nanoTime();

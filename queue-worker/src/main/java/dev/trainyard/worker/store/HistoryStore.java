@@ -46,13 +46,11 @@ public class HistoryStore {
   }
 
   /**
-   * Writes the rows and test runs of {@code published} versions, all by id: up to three round trips
-   * whatever the size of the history. A head is the newest row of a (queue, PR number) under a
-   * well-known id, in a collection of its own. Only the last round trip asks for the journal, and
-   * it makes the others durable with it ({@link Unjournaled}): a reply that follows finds its rows
-   * after a crash too.
+   * What {@code published} versions write, each row converted once: the rows, each PR number's head
+   * (the newest row of a (queue, PR number) under a well-known id, in a collection of its own) and
+   * the test runs, all by id, so at most three round trips whatever the size of the history.
    */
-  public void write(List<Outbox> published) {
+  public Writes prepare(List<Outbox> published) {
     List<WriteModel<Document>> rowWrites = new ArrayList<>();
     List<WriteModel<Document>> headWrites = new ArrayList<>();
     List<WriteModel<Document>> runWrites = new ArrayList<>();
@@ -72,7 +70,6 @@ public class HistoryStore {
                           Filters.gt("toVersion", row.fromVersion()))),
                   Updates.set("toVersion", row.fromVersion())));
         }
-        // the same fields under the head's id: converted once (a conversion walks the whole row)
         String headId = PullRequestRow.headId(row.queueKey(), row.prNumber());
         headWrites.add(
             new ReplaceOneModel<>(
@@ -92,13 +89,51 @@ public class HistoryStore {
                 UPSERT));
       }
     }
-    List<Batch> batches =
-        Stream.of(
-                new Batch(rows, rowWrites),
-                new Batch(heads, headWrites),
-                new Batch(runs, runWrites))
-            .filter(b -> !b.writes().isEmpty())
-            .toList();
+    return new Writes(rowWrites, headWrites, runWrites);
+  }
+
+  /** The writes of published versions, by collection. */
+  public record Writes(
+      List<WriteModel<Document>> rows,
+      List<WriteModel<Document>> heads,
+      List<WriteModel<Document>> runs) {}
+
+  /**
+   * Writes the heads and test runs, what a reply's client reads next ({@code
+   * getSubmittedPullRequest}, a run's details): before the replies. The last round trip asks for
+   * the journal and makes the first durable with it ({@link Unjournaled}).
+   */
+  public void writeCurrent(Writes writes) {
+    write(new Batch(runs, writes.runs()), new Batch(heads, writes.heads()));
+  }
+
+  /**
+   * Writes the versioned rows, unjournaled: after the replies (ADR 0022), since a listing reads the
+   * version before while the outbox is there, and the outbox's journaled deletion that follows
+   * makes them durable; an outbox left by a crash writes them again.
+   */
+  public void writeRows(Writes writes) {
+    if (!writes.rows().isEmpty()) {
+      writeNewer(Unjournaled.of(rows), writes.rows());
+    }
+  }
+
+  /**
+   * Writes the rows, heads and test runs of {@code published} versions at once (tools and tests
+   * that write a history; the worker splits it around its replies). Only the last round trip asks
+   * for the journal.
+   */
+  public void write(List<Outbox> published) {
+    Writes writes = prepare(published);
+    write(
+        new Batch(rows, writes.rows()),
+        new Batch(heads, writes.heads()),
+        new Batch(runs, writes.runs()));
+  }
+
+  /** Writes the non-empty batches in order, the last one journaled. */
+  private static void write(Batch... all) {
+    List<Batch> batches = Stream.of(all).filter(b -> !b.writes().isEmpty()).toList();
     for (int i = 0; i < batches.size(); i++) {
       Batch batch = batches.get(i);
       MongoCollection<Document> target =

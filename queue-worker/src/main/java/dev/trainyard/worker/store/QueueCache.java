@@ -4,13 +4,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The queues this worker wrote last, so that the next command of a queue it owns needs no read. A
  * stale entry (another worker wrote since: the partition moved away and came back) is caught three
  * ways: a write is checked against the stored version and fails; an answer that writes nothing is
- * checked against the stored versions before it is sent; and the whole cache is cleared whenever
- * this worker's partitions change.
+ * checked against the stored versions before it is sent; and the queues of a partition this worker
+ * is given or gives up are forgotten.
  */
 public final class QueueCache {
   private final Map<String, StoredQueue> entries;
@@ -44,5 +45,12 @@ public final class QueueCache {
 
   public void clear() {
     entries.clear();
+  }
+
+  /** Forgets the queues whose ids {@code which} accepts. */
+  public void forget(Predicate<String> which) {
+    synchronized (entries) {
+      entries.keySet().removeIf(which);
+    }
   }
 }

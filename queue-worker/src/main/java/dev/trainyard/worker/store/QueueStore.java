@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.Codec;
+import org.bson.conversions.Bson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -312,17 +313,23 @@ public class QueueStore {
 
   /** The keys of the queues that hold pull requests, for the source-host poller. */
   public List<QueueKey> activeQueues() {
-    List<QueueKey> active = new ArrayList<>();
+    return keys(Filters.gt("activeEntries", 0));
+  }
+
+  /** The keys of the queues {@code filter} selects, read from the index's documents' keys only. */
+  private List<QueueKey> keys(Bson filter) {
+    List<QueueKey> keys = new ArrayList<>();
     queues
-        .find(Filters.gt("activeEntries", 0))
+        .find(filter)
         .projection(new Document("aggregate.key", 1))
         .forEach(
-            d ->
-                active.add(
-                    Json.mapper()
-                        .convertValue(
-                            d.get("aggregate", Document.class).get("key"), QueueKey.class)));
-    return active;
+            d -> {
+              Document aggregate = d.get("aggregate", Document.class);
+              if (aggregate != null && aggregate.get("key") != null) {
+                keys.add(Json.mapper().convertValue(aggregate.get("key"), QueueKey.class));
+              }
+            });
+    return keys;
   }
 
   /** Queues whose state asks for source-host work, for the effect sweep. */
@@ -348,14 +355,12 @@ public class QueueStore {
     return waiting;
   }
 
-  /** Queues with a deadline at or before {@code now}, for the ticker. */
-  public List<String> dueBefore(Instant now) {
-    List<String> ids = new ArrayList<>();
-    queues
-        .find(Filters.lte("nextDeadline", Timestamps.format(now)))
-        .projection(new Document("_id", 1))
-        .forEach(d -> ids.add(d.getString("_id")));
-    return ids;
+  /**
+   * The keys of the queues with a deadline at or before {@code now}, for the ticker: it sends each
+   * a tick without loading it.
+   */
+  public List<QueueKey> dueBefore(Instant now) {
+    return keys(Filters.lte("nextDeadline", Timestamps.format(now)));
   }
 
   /** The pull requests in every queue that have not concluded (the sum of active entries). */
@@ -364,6 +369,8 @@ public class QueueStore {
         queues
             .aggregate(
                 List.of(
+                    // only queues that hold any (the partial index's): no scan of every queue
+                    new Document("$match", new Document("activeEntries", new Document("$gt", 0))),
                     new Document(
                         "$group",
                         new Document("_id", null)

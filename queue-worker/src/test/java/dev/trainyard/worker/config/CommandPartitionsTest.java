@@ -50,7 +50,7 @@ class CommandPartitionsTest {
     CommandPartitions listener =
         new CommandPartitions(
             Topics.QUEUE_COMMANDS,
-            forgotten::incrementAndGet,
+            moved -> forgotten.incrementAndGet(),
             owned,
             released::addAll,
             () -> COMMAND_PARTITIONS,
@@ -111,7 +111,7 @@ class CommandPartitionsTest {
     CommandPartitions listener =
         new CommandPartitions(
             Topics.QUEUE_COMMANDS,
-            () -> {},
+            moved -> {},
             owned,
             released::addAll,
             () -> COMMAND_PARTITIONS,

@@ -130,6 +130,44 @@ class JournaledWritesTest {
     assertThat(writes()).containsExactlyElementsOf(expected);
   }
 
+  /**
+   * The worker's publish (ADR 0044): what a reply's client reads next (the test runs, then the
+   * heads, journaled) before the replies; the versioned rows after them, unjournaled, ahead of the
+   * outbox's journaled delete.
+   */
+  @Test
+  void theHeadsAreJournaledBeforeTheRepliesTheRowsFollowThemUnjournaled() {
+    HistoryStore history = new HistoryStore(mongo);
+    OutboxStore outboxes = new OutboxStore(mongo);
+    Outbox outbox =
+        new Outbox(
+            "o-1",
+            KEY.id(),
+            "org",
+            1,
+            List.of(row(1), row(2)),
+            List.of(run(1)),
+            List.of(),
+            List.of());
+    outboxes.writeAll(List.of(outbox));
+    recorded.forget();
+
+    HistoryStore.Writes writes = history.prepare(List.of(outbox));
+    history.writeCurrent(writes);
+    List<String> beforeReplies = writes();
+    history.writeRows(writes);
+    outboxes.delete(List.of(outbox));
+
+    assertThat(beforeReplies)
+        .containsExactly(
+            Collections.TEST_RUNS + " unjournaled", Collections.PULL_REQUEST_HEADS + " journaled");
+    assertThat(writes().subList(beforeReplies.size(), writes().size()))
+        .containsExactly(
+            Collections.PULL_REQUESTS + " unjournaled", Collections.OUTBOXES + " journaled");
+    assertThat(mongo.getCollection(Collections.PULL_REQUESTS).countDocuments()).isEqualTo(2);
+    assertThat(mongo.getCollection(Collections.PULL_REQUEST_HEADS).countDocuments()).isEqualTo(2);
+  }
+
   /** Each write the store received: its collection, then "journaled" or "unjournaled". */
   private List<String> writes() {
     return recorded.sent().stream()

@@ -180,6 +180,38 @@ class SplitQueueStoreTest {
     assertThat(actual.rowVersions()).isEqualTo(expected.rowVersions());
   }
 
+  /**
+   * The ticker reads the keys of the due queues from their documents (it loads none), and the
+   * waiting gauge sums only the queues holding PRs; an empty queue without a deadline is neither.
+   */
+  @Test
+  void theTickerGetsKeysAndTheGaugeCountsTheQueuesHoldingPrs() {
+    Instant due = Instant.parse("2026-11-30T08:00:00Z");
+    StoredQueue waiting = full();
+    write(
+        new StoredQueue(
+            waiting.id(),
+            waiting.org(),
+            waiting.version(),
+            waiting.aggregate(),
+            waiting.view(),
+            due,
+            waiting.recent(),
+            waiting.outboxId(),
+            waiting.rowVersions(),
+            waiting.activeEntries(),
+            waiting.effectsPending(),
+            waiting.entryTags(),
+            waiting.waitingSince()),
+        StoredQueue.absent(KEY.id(), "org"));
+    write(QueueVersions.full(OTHER, 0), StoredQueue.absent(OTHER.id(), "org"));
+
+    assertThat(store.dueBefore(due)).containsExactly(KEY);
+    assertThat(store.dueBefore(due.minusSeconds(1))).isEmpty();
+    assertThat(store.activeEntries()).isEqualTo(PRS);
+    assertThat(store.activeQueues()).containsExactly(KEY);
+  }
+
   /** A queue holding {@value #PRS} waiting PRs, as version 1. */
   private StoredQueue full() {
     return QueueVersions.full(KEY, PRS);
