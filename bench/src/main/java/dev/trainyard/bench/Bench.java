@@ -8,6 +8,7 @@ import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.DashboardBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
+import dev.trainyard.bench.http.ReleaseComparison;
 import dev.trainyard.bench.http.SignInFloodBenchmark;
 import dev.trainyard.bench.http.SubmitFloorBenchmark;
 import dev.trainyard.bench.http.TelemetryCostBenchmark;
@@ -27,9 +28,10 @@ import java.util.Arrays;
  * QueueDepthBenchmark}, {@code github <args>} {@link GithubRequestsBenchmark}, {@code dashboard
  * <args>} {@link DashboardBenchmark}, {@code telemetry <args>} {@link TelemetryCostBenchmark},
  * {@code floor <args>} {@link SubmitFloorBenchmark}, {@code signin <args>} {@link
- * SignInFloodBenchmark}, {@code version-bytes <args>} {@link VersionBytesBenchmark}, {@code cluster
- * <args>} {@link HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark}
- * with the arguments as given.
+ * SignInFloodBenchmark}, {@code version-bytes <args>} {@link VersionBytesBenchmark}, {@code against
+ * <earlier jar> <jar> <args>} {@link ReleaseComparison}, {@code cluster <args>} {@link
+ * HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark} with the
+ * arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -65,6 +67,8 @@ public final class Bench {
       SignInFloodBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("version-bytes")) {
       VersionBytesBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("against")) {
+      ReleaseComparison.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

@@ -51,7 +51,26 @@ public final class HttpBenchmark {
     Stack start(Path jar) throws Exception;
   }
 
-  private static void run(Starter starter, String[] args) throws Exception {
+  /** What one run measured, for comparing jars ({@link ReleaseComparison}). */
+  record Summary(
+      double healthPerSecond,
+      double readsPerSecond,
+      double readCpuMillis,
+      double submitP50Millis,
+      double submitP99Millis,
+      double submitCpuMillis,
+      long errors) {
+    double readsOverHealth() {
+      return readsPerSecond / healthPerSecond;
+    }
+  }
+
+  /** One run against the standalone {@code args} name, as {@link #main}; what it measured. */
+  static Summary standalone(String[] args) throws Exception {
+    return run(StandaloneProcess::start, args);
+  }
+
+  private static Summary run(Starter starter, String[] args) throws Exception {
     Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 20);
     double rate = args.length > 2 ? Double.parseDouble(args[2]) : 200;
     int inFlight = args.length > 3 ? Integer.parseInt(args[3]) : 64;
@@ -103,6 +122,14 @@ public final class HttpBenchmark {
           healthAtRate,
           phase,
           inFlight);
+      return new Summary(
+          health.throughput(),
+          reads.throughput(),
+          cpu.perRequest(reads),
+          submits.p50Millis(),
+          submits.p99Millis(),
+          cpu.perRequest(submits),
+          health.errors() + reads.errors() + healthAtRate.errors() + submits.errors());
     }
   }
 
