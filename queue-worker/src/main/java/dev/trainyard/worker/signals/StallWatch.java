@@ -1,6 +1,5 @@
 package dev.trainyard.worker.signals;
 
-import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.store.QueueStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -104,12 +103,7 @@ public class StallWatch {
           store.waiting(now).entrySet().stream()
               .filter(e -> owns.test(e.getKey()))
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-      late =
-          store.dueBefore(now.minus(OVERDUE_AFTER)).stream()
-              .map(QueueKey::id)
-              .filter(owns)
-              .sorted()
-              .toList();
+      late = store.dueIds(now.minus(OVERDUE_AFTER)).stream().filter(owns).sorted().toList();
     } catch (RuntimeException e) {
       log.warn("could not look for stalled queues; the next round retries: {}", e.toString());
       return;

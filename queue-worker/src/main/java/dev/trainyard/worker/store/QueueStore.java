@@ -363,6 +363,16 @@ public class QueueStore {
     return keys(Filters.lte("nextDeadline", Timestamps.format(now)));
   }
 
+  /** The ids of the queues with a deadline at or before {@code at}, for the stall watch. */
+  public List<String> dueIds(Instant at) {
+    List<String> ids = new ArrayList<>();
+    queues
+        .find(Filters.lte("nextDeadline", Timestamps.format(at)))
+        .projection(new Document("_id", 1))
+        .forEach(d -> ids.add(d.getString("_id")));
+    return ids;
+  }
+
   /** The pull requests in every queue that have not concluded (the sum of active entries). */
   public long activeEntries() {
     Document sum =
