@@ -63,9 +63,9 @@ public class AuditLog {
     if (announce) {
       doc.append(PENDING, Date.from(stored.at()));
     }
-    // applied before the answer, durable with the next journaled write (the worker's next poll's,
-    // or the store's own commit within a second): one commit less on every mutation's path (ADR
-    // 0044); on a replica set the majority acknowledgement stays
+    // applied before the answer, durable with the next journaled write or read, or the store's own
+    // commit within a second (ADR 0044): no commit of its own before the answer; on a replica set
+    // the majority acknowledgement stays
     return mongo
         .getCollection(COLLECTION)
         .flatMap(
