@@ -2,6 +2,7 @@ package dev.trainyard.standalone.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.mongodb.ReadConcern;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -16,6 +17,10 @@ import de.bwaldvogel.mongo.MongoServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.bson.Document;
@@ -23,11 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a kill leaves of the writes the store acknowledged (ADR 0022): every journaled write, with
- * every write acknowledged before it, and everything a read saw; of the writes that asked for no
- * journaling and came after the last of those, nothing is promised. The kill is simulated by
- * closing the store file without writing ({@code closeImmediately}), with the background commit
- * turned off, so each case is decided by the writes alone.
+ * What a kill leaves of the writes the store acknowledged (ADR 0022, ADR 0045): every journaled
+ * write, with every write acknowledged before it, and everything a majority read saw; of the writes
+ * that asked for no journaling and came after the last of those, nothing is promised. The kill is
+ * simulated by closing the store file without writing ({@code closeImmediately}), with the
+ * background commit turned off, so each case is decided by the writes alone.
  */
 class JournalingTest {
   private static final WriteConcern NO_JOURNAL = WriteConcern.ACKNOWLEDGED.withJournal(false);
@@ -83,17 +88,90 @@ class JournalingTest {
   }
 
   @Test
-  void whatAReadSawIsDurableBeforeItIsAnswered() {
+  void whatAMajorityReadSawIsDurableBeforeItIsAnswered() {
     List<String> kept =
         killedAfter(
             (journaled, unjournaled) -> {
               journaled.insertOne(new Document("_id", "before"));
               unjournaled.insertOne(new Document("_id", "seen").append("n", 1));
-              assertThat(journaled.find(Filters.eq("_id", "seen")).first()).isNotNull();
+              assertThat(
+                      journaled
+                          .withReadConcern(ReadConcern.MAJORITY)
+                          .find(Filters.eq("_id", "seen"))
+                          .first())
+                  .isNotNull();
               unjournaled.insertOne(new Document("_id", "after the read"));
             });
 
-    assertThat(kept).as("a reader may act on what it saw").contains("before", "seen:1");
+    assertThat(kept).as("a reader may act on what it saw").containsExactly("before", "seen:1");
+  }
+
+  @Test
+  void aLocalReadSeesWhatIsAppliedAndCommitsNothing() {
+    List<String> kept =
+        killedAfter(
+            (journaled, unjournaled) -> {
+              journaled.insertOne(new Document("_id", "before"));
+              unjournaled.insertOne(new Document("_id", "seen").append("n", 1));
+              assertThat(journaled.find(Filters.eq("_id", "seen")).first())
+                  .as("applied, not yet journaled: MongoDB's local read concern")
+                  .isNotNull();
+              assertThat(journaled.countDocuments()).isEqualTo(2);
+            });
+
+    assertThat(kept).as("the file as the journaled write left it").containsExactly("before");
+  }
+
+  @Test
+  void journaledWritesSharingCommitsAreAllKept() {
+    int writers = 8;
+    int each = 50;
+    List<String> kept =
+        killedAfter(
+            (journaled, unjournaled) -> {
+              ExecutorService pool = Executors.newFixedThreadPool(writers);
+              try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                  String writer = "w" + w;
+                  done.add(
+                      pool.submit(
+                          () -> {
+                            for (int i = 0; i < each; i++) {
+                              unjournaled.insertOne(new Document("_id", writer + "-u" + i));
+                              journaled.insertOne(new Document("_id", writer + "-j" + i));
+                            }
+                          }));
+                }
+                for (Future<?> f : done) {
+                  f.get(60, TimeUnit.SECONDS);
+                }
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              } finally {
+                pool.shutdownNow();
+              }
+            });
+
+    assertThat(kept)
+        .as("every acknowledged journaled write, and every write acknowledged before one")
+        .hasSize(writers * each * 2);
+  }
+
+  @Test
+  void theReadConcernDecides() {
+    assertThat(DurableH2Backend.readsWhatAMajorityHas(find(null))).isFalse();
+    assertThat(DurableH2Backend.readsWhatAMajorityHas(find("local"))).isFalse();
+    assertThat(DurableH2Backend.readsWhatAMajorityHas(find("available"))).isFalse();
+    assertThat(DurableH2Backend.readsWhatAMajorityHas(find("majority"))).isTrue();
+    assertThat(DurableH2Backend.readsWhatAMajorityHas(find("linearizable"))).isTrue();
+  }
+
+  private static de.bwaldvogel.mongo.bson.Document find(String level) {
+    de.bwaldvogel.mongo.bson.Document command = new de.bwaldvogel.mongo.bson.Document("find", "c");
+    return level == null
+        ? command
+        : command.append("readConcern", new de.bwaldvogel.mongo.bson.Document("level", level));
   }
 
   @Test
