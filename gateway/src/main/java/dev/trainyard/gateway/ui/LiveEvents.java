@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -116,7 +117,11 @@ public class LiveEvents implements SmartLifecycle {
           Thread.sleep(1_000);
           continue;
         }
-        for (ConsumerRecord<String, String> record : c.poll(POLL)) {
+        ConsumerRecords<String, String> polled = c.poll(POLL);
+        if (changes.currentSubscriberCount() == 0) {
+          continue; // no dashboard listens: nothing to parse
+        }
+        for (ConsumerRecord<String, String> record : polled) {
           Change change =
               parse(
                   EventHeaders.value(record, EventHeaders.ORG),

@@ -37,6 +37,7 @@ import dev.trainyard.worker.store.AnswerStore;
 import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
+import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.WorkerIndexes;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -125,7 +126,8 @@ public class WorkerConfiguration {
       @Value("${trainyard.max-queue-prs:" + QueueEngine.DEFAULT_MAX_QUEUE_PRS + "}")
           int maxQueuePrs,
       // TRAINYARD_STATUS_SETTLE (API.md §3 requiredStatuses): the plain-git rule's settle time
-      @Value("${trainyard.status-settle:30s}") Duration statusSettle) {
+      @Value("${trainyard.status-settle:30s}") Duration statusSettle,
+      QueueCache cache) {
     MeterRegistry meterRegistry = meters.getIfAvailable(SimpleMeterRegistry::new);
     return new CommandProcessor(
         store,
@@ -141,7 +143,17 @@ public class WorkerConfiguration {
         afterStore(effects, checks),
         new QueueEngine(maxQueuePrs, statusSettle),
         new PollTelemetry(traces, meterRegistry, topics.commands()),
-        owned.fence());
+        owned.fence(),
+        cache);
+  }
+
+  /**
+   * The queues this worker wrote last: the command processor decides from them, and the source-host
+   * poller reads them instead of the store.
+   */
+  @Bean
+  QueueCache queueCache() {
+    return new QueueCache(QueueCache.DEFAULT_CAPACITY);
   }
 
   /**
@@ -237,8 +249,14 @@ public class WorkerConfiguration {
   }
 
   @Bean
-  Ticker ticker(QueueStore store, OwnedQueues owned, Signals signals, InstantSource clock) {
-    return new Ticker(store, owned, signals, clock);
+  Ticker ticker(
+      QueueStore store,
+      OwnedQueues owned,
+      Signals signals,
+      InstantSource clock,
+      ObjectProvider<MeterRegistry> meters) {
+    return new Ticker(
+        store, owned, signals, clock, meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
   @Bean
@@ -344,8 +362,19 @@ public class WorkerConfiguration {
   }
 
   @Bean
-  ScmPoller scmPoller(QueueStore store, OwnedQueues owned, Signals signals, ScmProvider scm) {
-    return new ScmPoller(store, owned, signals, scm);
+  ScmPoller scmPoller(
+      QueueStore store,
+      QueueCache cache,
+      OwnedQueues owned,
+      Signals signals,
+      ScmProvider scm,
+      ObjectProvider<MeterRegistry> meters) {
+    return new ScmPoller(
+        new ScmPoller.Queues(store, cache),
+        owned,
+        signals,
+        scm,
+        meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
   /** Carries out builds, merges and branch deletions for the queues of every source host. */

@@ -74,7 +74,7 @@ public class CommandProcessor {
   private final ScmRefresher refresher;
   private final Consumer<QueueAggregate> afterwards;
   private final RunViews runViews;
-  private final QueueCache cache = new QueueCache(10_000);
+  private final QueueCache cache;
   private final PollTelemetry telemetry;
   private final Fence fence;
 
@@ -92,8 +92,10 @@ public class CommandProcessor {
       Consumer<QueueAggregate> afterwards,
       QueueEngine engine,
       PollTelemetry telemetry,
-      Fence fence) {
+      Fence fence,
+      QueueCache cache) {
     this.telemetry = telemetry;
+    this.cache = cache;
     this.fence = fence;
     this.engine = engine;
     this.decider = new QueueBatch.Decider(engine, publicEvents, probe);

@@ -13,8 +13,12 @@ import dev.trainyard.worker.engine.RequiredChecks;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -40,12 +44,14 @@ import org.springframework.scheduling.annotation.Scheduled;
  * no adapter serves, or one that cannot be fetched, is recorded as the queue's source problem (the
  * reason its PRs are not ready); a queue whose problem is recorded is only re-checked, not re-read.
  * Runs on a thread of its own, never on the scheduler's or a listener's; mergeability is computed
- * once per (target head, PR head).
+ * once per (target head, PR head). A queue is read from the worker's cache when it holds it (the
+ * version the worker last wrote), so a round reads the store once for the keys, not twice per
+ * queue; {@code trainyard.scm.poll.round} times each round.
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
   private static final int REMEMBERED_MERGES = 10_000;
-  private final QueueStore store;
+  private final Queues queues;
   private final OwnedQueues owned;
   private final Signals signals;
   private final ScmProvider scm;
@@ -67,11 +73,46 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
             }
           });
 
-  public ScmPoller(QueueStore store, OwnedQueues owned, Signals signals, ScmProvider scm) {
-    this.store = store;
+  private final Timer round;
+  private final Counter fromCache;
+  private final Counter fromStore;
+
+  public ScmPoller(
+      Queues queues, OwnedQueues owned, Signals signals, ScmProvider scm, MeterRegistry meters) {
+    this.queues = queues;
     this.owned = owned;
     this.signals = signals;
     this.scm = scm;
+    this.round =
+        Timer.builder("trainyard.scm.poll.round")
+            .description("How long a round of the source-host poller took (its owned queues)")
+            .register(meters);
+    this.fromCache = read(meters, "cache");
+    this.fromStore = read(meters, "store");
+  }
+
+  private static Counter read(MeterRegistry meters, String from) {
+    return Counter.builder("trainyard.scm.poll.queues")
+        .description("Queues the source-host poller read, from the worker's cache or the store")
+        .tag("from", from)
+        .register(meters);
+  }
+
+  /**
+   * Where the poller reads queues: the keys of the active ones from the store, each queue from the
+   * worker's cache (the versions it wrote last, which its commands are decided from) and from the
+   * store only when the cache does not hold it.
+   */
+  public record Queues(QueueStore store, QueueCache cache) {}
+
+  private Optional<StoredQueue> load(String id) {
+    Optional<StoredQueue> cached = queues.cache().get(id);
+    if (cached.isPresent()) {
+      fromCache.increment();
+      return cached;
+    }
+    fromStore.increment();
+    return queues.store().load(id);
   }
 
   /** Every poll interval, a round on the poller's own thread (see {@link Rounds}). */
@@ -82,10 +123,14 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
 
   /** One round: every owned active queue's PRs read again. */
   public void poll() {
+    round.record(this::pollOnce);
+  }
+
+  private void pollOnce() {
     Predicate<String> mine = owned.now();
     List<QueueKey> active;
     try {
-      active = store.activeQueues();
+      active = queues.store().activeQueues();
     } catch (RuntimeException e) {
       log.warn("could not list the queues to poll; the next round retries: {}", e.toString());
       return;
@@ -104,7 +149,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }
-        store.load(key.id()).map(StoredQueue::aggregate).ifPresent(q -> observe(q, problem, false));
+        load(key.id()).map(StoredQueue::aggregate).ifPresent(q -> observe(q, problem, false));
       } catch (RuntimeException e) {
         log.warn("could not poll {}; the next round retries: {}", key.id(), e.toString());
       }
@@ -169,8 +214,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private List<CompletableFuture<?>> read(QueueKey key, Waiting refresh) {
     waiting.remove(key.id(), refresh);
     boolean checksChanged = refresh.start();
-    return store
-        .load(key.id())
+    return load(key.id())
         .map(StoredQueue::aggregate)
         .map(q -> observe(q, problem(key.orgRepo()), checksChanged))
         .orElse(List.of());

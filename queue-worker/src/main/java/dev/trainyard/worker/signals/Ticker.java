@@ -3,7 +3,10 @@ package dev.trainyard.worker.signals;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.store.QueueStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,13 +24,23 @@ public class Ticker {
   private final OwnedQueues owned;
   private final Signals signals;
   private final InstantSource clock;
+  private final Counter keysRead;
   private volatile long roundAt = System.nanoTime();
 
-  public Ticker(QueueStore store, OwnedQueues owned, Signals signals, InstantSource clock) {
+  public Ticker(
+      QueueStore store,
+      OwnedQueues owned,
+      Signals signals,
+      InstantSource clock,
+      MeterRegistry meters) {
     this.store = store;
     this.owned = owned;
     this.signals = signals;
     this.clock = clock;
+    this.keysRead =
+        Counter.builder("trainyard.worker.tick.keys.read")
+            .description("Keys of due queues the ticker read (it loads no queue)")
+            .register(meters);
   }
 
   @Scheduled(fixedDelayString = "${trainyard.worker.tick-interval:5s}")
@@ -35,7 +48,9 @@ public class Ticker {
     Predicate<String> mine = owned.now();
     try {
       // the keys only: a due queue is loaded by the worker that decides its tick, not here too
-      for (QueueKey key : store.dueBefore(clock.instant())) {
+      List<QueueKey> due = store.dueBefore(clock.instant());
+      keysRead.increment(due.size());
+      for (QueueKey key : due) {
         if (mine.test(key.id())) {
           signals.send(key, new QueueCommand.Tick());
         }

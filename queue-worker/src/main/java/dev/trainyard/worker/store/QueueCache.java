@@ -14,6 +14,9 @@ import java.util.function.Predicate;
  * is given or gives up are forgotten.
  */
 public final class QueueCache {
+  /** How many queues a worker keeps. */
+  public static final int DEFAULT_CAPACITY = 10_000;
+
   private final Map<String, StoredQueue> entries;
 
   public QueueCache(int capacity) {

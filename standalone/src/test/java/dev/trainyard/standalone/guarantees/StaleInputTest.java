@@ -35,6 +35,7 @@ import dev.trainyard.worker.store.AnswerStore;
 import dev.trainyard.worker.store.DeadCommandStore;
 import dev.trainyard.worker.store.HistoryStore;
 import dev.trainyard.worker.store.OutboxStore;
+import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -376,7 +377,8 @@ class StaleInputTest {
               state -> {},
               new QueueEngine(),
               PollTelemetry.off(),
-              fence);
+              fence,
+              new QueueCache(QueueCache.DEFAULT_CAPACITY));
     }
 
     /** Handles the command as one poll and returns its reply. */
