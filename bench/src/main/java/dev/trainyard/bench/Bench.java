@@ -6,6 +6,7 @@ import dev.trainyard.bench.flaky.FlappingSimulation;
 import dev.trainyard.bench.flaky.HistoryBenchmark;
 import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.DashboardBenchmark;
+import dev.trainyard.bench.http.FleetBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
 import dev.trainyard.bench.http.ReleaseComparison;
@@ -29,9 +30,9 @@ import java.util.Arrays;
  * <args>} {@link DashboardBenchmark}, {@code telemetry <args>} {@link TelemetryCostBenchmark},
  * {@code floor <args>} {@link SubmitFloorBenchmark}, {@code signin <args>} {@link
  * SignInFloodBenchmark}, {@code version-bytes <args>} {@link VersionBytesBenchmark}, {@code against
- * <earlier jar> <jar> <args>} {@link ReleaseComparison}, {@code cluster <args>} {@link
- * HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark} with the
- * arguments as given.
+ * <earlier jar> <jar> <args>} {@link ReleaseComparison}, {@code fleet <args>} {@link
+ * FleetBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology; anything
+ * else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -69,6 +70,8 @@ public final class Bench {
       VersionBytesBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("against")) {
       ReleaseComparison.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("fleet")) {
+      FleetBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

@@ -59,7 +59,9 @@ public final class HttpBenchmark {
       double submitP50Millis,
       double submitP99Millis,
       double submitCpuMillis,
-      long errors) {
+      long errors,
+      double readCpuWithoutJitMillis,
+      double submitCpuWithoutJitMillis) {
     double readsOverHealth() {
       return readsPerSecond / healthPerSecond;
     }
@@ -129,7 +131,9 @@ public final class HttpBenchmark {
           submits.p50Millis(),
           submits.p99Millis(),
           cpu.perRequest(submits),
-          health.errors() + reads.errors() + healthAtRate.errors() + submits.errors());
+          health.errors() + reads.errors() + healthAtRate.errors() + submits.errors(),
+          cpu.perRequestWithoutJit(reads),
+          cpu.perRequestWithoutJit(submits));
     }
   }
 
@@ -149,14 +153,19 @@ public final class HttpBenchmark {
   private static final class CpuMeter {
     private final Stack stack;
     private final Map<Result, Map<String, Double>> perRequest = new IdentityHashMap<>();
+    private final Map<Result, Double> compilingPerRequest = new IdentityHashMap<>();
 
     CpuMeter(Stack stack) {
       this.stack = stack;
     }
 
     Result measure(Supplier<Result> phase) {
+      Duration compiledBefore = total(stack.compileTimes());
       Map<String, Duration> before = stack.cpuTimes();
       Result result = phase.get();
+      Duration compiled = total(stack.compileTimes()).minus(compiledBefore);
+      compilingPerRequest.put(
+          result, compiled.toNanos() / 1e6 / Math.max(1, result.requests()));
       Map<String, Double> spent = new TreeMap<>();
       stack
           .cpuTimes()
@@ -171,9 +180,23 @@ public final class HttpBenchmark {
       return result;
     }
 
+    private static Duration total(Map<String, Duration> times) {
+      return times.values().stream().reduce(Duration.ZERO, Duration::plus);
+    }
+
     /** The whole stack's CPU per request. */
     double perRequest(Result result) {
       return perRequest.get(result).values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** The JIT compilers' time per request, within {@link #perRequest} (0 where not read). */
+    double compilingPerRequest(Result result) {
+      return compilingPerRequest.getOrDefault(result, 0.0);
+    }
+
+    /** The stack's CPU per request less its JIT compilers': the cost once it is warm. */
+    double perRequestWithoutJit(Result result) {
+      return perRequest(result) - compilingPerRequest(result);
     }
 
     /** Each service's CPU per request, when the stack has more than one process. */
@@ -264,21 +287,22 @@ public final class HttpBenchmark {
       int inFlight) {
     System.out.printf(
         Locale.ROOT,
-        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms | stack CPU ms/request |%n",
+        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms | stack CPU ms/request | of which JIT |%n",
         phase.toSeconds(),
         inFlight);
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (Result r : results) {
       System.out.printf(
           Locale.ROOT,
-          "| %s | %d | %d | %.0f | %.2f | %.2f | %.3f |%n",
+          "| %s | %d | %d | %.0f | %.2f | %.2f | %.3f | %.3f |%n",
           r.name(),
           r.requests(),
           r.errors(),
           r.throughput(),
           r.p50Millis(),
           r.p99Millis(),
-          cpu.perRequest(r));
+          cpu.perRequest(r),
+          cpu.compilingPerRequest(r));
       if (r.errors() > 0) {
         System.out.println("  statuses of " + r.name() + ": " + r.statuses() + " (-1 = no answer)");
       }

@@ -24,10 +24,17 @@ import reactor.util.retry.Retry;
 final class LoadGenerator {
   private final HttpClient client;
 
-  /** One request: method, path, body (null for GET) and an {@code Idempotency-Key} (null: none). */
-  record Call(String method, String path, String body, String idempotencyKey) {
+  /**
+   * One request: method, path, body (null for GET), an {@code Idempotency-Key} (null: none) and the
+   * API token it is sent with (null: the generator's).
+   */
+  record Call(String method, String path, String body, String idempotencyKey, String token) {
     Call(String method, String path, String body) {
-      this(method, path, body, null);
+      this(method, path, body, null, null);
+    }
+
+    Call(String method, String path, String body, String idempotencyKey) {
+      this(method, path, body, idempotencyKey, null);
     }
   }
 
@@ -185,10 +192,12 @@ final class LoadGenerator {
   }
 
   private Mono<Integer> send(Call call) {
+    HttpClient tokened =
+        call.token() == null ? client : client.headers(h -> h.set("x-api-token", call.token()));
     HttpClient keyed =
         call.idempotencyKey() == null
-            ? client
-            : client.headers(h -> h.add("Idempotency-Key", call.idempotencyKey()));
+            ? tokened
+            : tokened.headers(h -> h.add("Idempotency-Key", call.idempotencyKey()));
     HttpClient.ResponseReceiver<?> request =
         call.body() == null
             ? keyed.get().uri(call.path())

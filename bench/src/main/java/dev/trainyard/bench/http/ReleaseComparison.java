@@ -29,9 +29,17 @@ public final class ReleaseComparison {
           new Figure("reads at saturation", HttpBenchmark.Summary::readsPerSecond, "req/s"),
           new Figure("reads / health", HttpBenchmark.Summary::readsOverHealth, ""),
           new Figure("stack CPU per read", HttpBenchmark.Summary::readCpuMillis, "ms"),
+          new Figure(
+              "stack CPU per read without the JIT",
+              HttpBenchmark.Summary::readCpuWithoutJitMillis,
+              "ms"),
           new Figure("submit p50", HttpBenchmark.Summary::submitP50Millis, "ms"),
           new Figure("submit p99", HttpBenchmark.Summary::submitP99Millis, "ms"),
           new Figure("stack CPU per submit", HttpBenchmark.Summary::submitCpuMillis, "ms"),
+          new Figure(
+              "stack CPU per submit without the JIT",
+              HttpBenchmark.Summary::submitCpuWithoutJitMillis,
+              "ms"),
           new Figure("errors", s -> s.errors(), ""));
 
   public static void main(String[] args) throws Exception {

@@ -5,8 +5,6 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import dev.trainyard.bench.stack.ApiClient;
 import dev.trainyard.bench.stack.StandaloneProcess;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +38,7 @@ public final class VersionBytesBenchmark {
   }
 
   private static String measure(Path jar, int rounds) throws Exception {
-    int mongoPort = freePort();
+    int mongoPort = StandaloneProcess.freePort();
     try (StandaloneProcess standalone =
         StandaloneProcess.start(
             jar, List.of(), Map.of("TRAINYARD_MONGO_PORT", Integer.toString(mongoPort)))) {
@@ -94,11 +92,5 @@ public final class VersionBytesBenchmark {
 
   private static Codec<Document> codec(MongoDatabase db) {
     return db.getCodecRegistry().get(Document.class);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -17,6 +17,15 @@ public interface Stack extends AutoCloseable {
    */
   Map<String, Duration> cpuTimes();
 
+  /**
+   * The time each service's JIT compilers have spent so far (empty where it is not read): on two
+   * cores the compilers of a freshly started stack take a large share of the CPU for minutes, so a
+   * phase's CPU is also given without them.
+   */
+  default Map<String, Duration> compileTimes() {
+    return Map.of();
+  }
+
   @Override
   void close() throws InterruptedException;
 }

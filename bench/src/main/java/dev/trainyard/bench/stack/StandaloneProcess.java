@@ -17,6 +17,9 @@ import java.util.Map;
 /** The standalone distribution started as a child process on a fresh data directory. */
 public final class StandaloneProcess implements Stack {
   public static final String TOKEN = "bench-token";
+
+  /** {@code getconf CLK_TCK} on Linux, the unit of {@code /proc}'s CPU times. */
+  private static final long CLOCK_TICKS_PER_SECOND = 100;
   private final Process process;
   private final int port;
   private final Path data;
@@ -38,6 +41,37 @@ public final class StandaloneProcess implements Stack {
             .totalCpuDuration()
             .orElseThrow(
                 () -> new IllegalStateException("this system does not report process CPU")));
+  }
+
+  /**
+   * The CPU time of the process's JIT compiler threads ({@code C1/C2 CompilerThread*}), summed from
+   * {@code /proc/<pid>/task/*/stat}; empty where there is no {@code /proc}. A compiler thread the
+   * JVM retired takes its time with it, so this is a lower bound.
+   */
+  @Override
+  public Map<String, Duration> compileTimes() {
+    Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+    if (!Files.isDirectory(tasks)) {
+      return Map.of();
+    }
+    long ticks = 0;
+    try (var threads = Files.list(tasks)) {
+      for (Path task : threads.toList()) {
+        try {
+          if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+            String stat = Files.readString(task.resolve("stat"));
+            // after the command's closing parenthesis: state is field 3, utime 14, stime 15
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+          }
+        } catch (IOException e) {
+          // the thread ended meanwhile
+        }
+      }
+    } catch (IOException e) {
+      return Map.of();
+    }
+    return Map.of("standalone", Duration.ofMillis(ticks * 1000 / CLOCK_TICKS_PER_SECOND));
   }
 
   @Override
@@ -137,7 +171,8 @@ public final class StandaloneProcess implements Stack {
     process.waitFor();
   }
 
-  private static int freePort() throws IOException {
+  /** A port free now, for a service the bench reaches directly (the store, the metrics). */
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
