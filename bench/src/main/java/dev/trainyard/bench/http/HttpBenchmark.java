@@ -164,8 +164,7 @@ public final class HttpBenchmark {
       Map<String, Duration> before = stack.cpuTimes();
       Result result = phase.get();
       Duration compiled = total(stack.compileTimes()).minus(compiledBefore);
-      compilingPerRequest.put(
-          result, compiled.toNanos() / 1e6 / Math.max(1, result.requests()));
+      compilingPerRequest.put(result, compiled.toNanos() / 1e6 / Math.max(1, result.requests()));
       Map<String, Double> spent = new TreeMap<>();
       stack
           .cpuTimes()

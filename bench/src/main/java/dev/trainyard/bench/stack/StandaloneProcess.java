@@ -20,6 +20,7 @@ public final class StandaloneProcess implements Stack {
 
   /** {@code getconf CLK_TCK} on Linux, the unit of {@code /proc}'s CPU times. */
   private static final long CLOCK_TICKS_PER_SECOND = 100;
+
   private final Process process;
   private final int port;
   private final Path data;
@@ -45,8 +46,8 @@ public final class StandaloneProcess implements Stack {
 
   /**
    * The CPU time of the process's JIT compiler threads ({@code C1/C2 CompilerThread*}), summed from
-   * {@code /proc/<pid>/task/*/stat}; empty where there is no {@code /proc}. A compiler thread the
-   * JVM retired takes its time with it, so this is a lower bound.
+   * each thread's {@code stat} under {@code /proc/<pid>/task}; empty where there is no {@code
+   * /proc}. A compiler thread the JVM retired takes its time with it, so this is a lower bound.
    */
   @Override
   public Map<String, Duration> compileTimes() {
