@@ -21,8 +21,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -41,17 +39,16 @@ import org.h2.mvstore.MVStore;
  *       for no journaling is left to the next commit, as MongoDB leaves it to the next journal
  *       flush (ADR 0022). A commit is not a snapshot: it takes each map's newest state in turn
  *       while writes go on, so it may hold a later write without an earlier one of another map.
- *       Only a journaled write, committed before the next is sent, orders what a crash keeps. A
- *       read that asks for what a majority has commits what is unsaved before it is answered, so
- *       what it saw survives a kill, as a majority read's answer survives a failover; any other
- *       read answers what is applied, as MongoDB's {@code local} read concern does (ADR 0045).
- *       Journaled writes that arrive while a commit runs share the next one (group commit).
- *       (Commits are not forced to the disk: a power loss may lose the last of them.)
+ *       Only a journaled write, committed before the next is sent, orders what a crash keeps. Any
+ *       other command commits what is unsaved before it is answered, so what a reader sees is
+ *       durable, as when every write was committed. (Commits are not forced to the disk: a power
+ *       loss may lose the last of them.)
  *   <li>Queries use the indexes the services create, as they do on MongoDB. mongo-java-server uses
  *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
  *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
  *       page of 100,000 rows read and sorted all of them. Here a query fixing {@code _id} reads
- *       that one document, and the others go through an {@link OrderedIndex}.
+ *       that one document, and the others go through an {@link OrderedIndex} (a sparse one leaving
+ *       out the documents without its fields, ADR 0045).
  *   <li>Every command holds on to the store version it reads. A query scans a snapshot of the
  *       collection; without that registration, commits and the background compaction of other
  *       connections may drop the chunks the scan still has to read once they are older than the
@@ -82,23 +79,11 @@ final class DurableH2Backend extends H2Backend {
           "dropdatabase",
           "renamecollection");
 
-  private static final String MAJORITY = "majority";
-  private static final String LINEARIZABLE = "linearizable";
-
   /**
    * Told of each query no index serves (tests: MongoDB's {@code notablescan}, reported); null until
    * set, and while the superclass's constructor opens the stored collections.
    */
   private volatile Consumer<String> unindexed;
-
-  /** Writes applied so far, counted after each is applied. */
-  private final AtomicLong applied = new AtomicLong();
-
-  /** How many of the writes counted in {@link #applied} a finished commit has put in the file. */
-  private volatile long durable;
-
-  /** One commit at a time; the requests waiting behind it may find their writes in it. */
-  private final ReentrantLock committing = new ReentrantLock();
 
   DurableH2Backend(String fileName) {
     super(StoreFormat.open(fileName));
@@ -120,43 +105,21 @@ final class DurableH2Backend extends H2Backend {
       Channel channel, String databaseName, String command, Document query) {
     Document result =
         readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
-    if (WRITES.contains(command.toLowerCase(Locale.ROOT))) {
-      long written = applied.incrementAndGet();
-      if (journaled(query)) {
-        commitCovering(written);
+    if (!WRITES.contains(command.toLowerCase(Locale.ROOT))) {
+      // what a read saw is durable before it is answered (read-committed): a reader may act on
+      // it, as the worker deletes the entry documents a queue's version no longer names
+      if (getMvStore().hasUnsavedChanges()) {
+        commitDurably();
       }
-    } else if (readsWhatAMajorityHas(query) && getMvStore().hasUnsavedChanges()) {
-      // the read may have seen a write that is applied but not yet counted: commit all there is
-      commitCovering(Long.MAX_VALUE);
+    } else if (journaled(query)) {
+      commitDurably();
     }
     return result;
   }
 
   /**
-   * Returns once the first {@code written} writes are in the file (group commit): a commit takes
-   * every write applied before it starts, so the requests that queued behind one commit return
-   * without another when it covered them. {@link Long#MAX_VALUE}: whatever is applied now.
-   */
-  private void commitCovering(long written) {
-    if (durable >= written) {
-      return;
-    }
-    committing.lock();
-    try {
-      if (durable >= written) {
-        return;
-      }
-      long covered = applied.get();
-      commitDurably();
-      durable = Math.max(durable, covered);
-    } finally {
-      committing.unlock();
-    }
-  }
-
-  /**
    * Commits, and returns once what was written before is in the file. When there is nothing left to
-   * commit, another commit took the changes (MVStore's background one), and it writes its chunk
+   * commit, another commit took the changes, and MVStore's background commit writes its chunk
    * asynchronously: then wait for the store's serializer and writer to be done.
    */
   private void commitDurably() {
@@ -164,17 +127,6 @@ final class DurableH2Backend extends H2Backend {
     if (store.commit() < 0 && store.getFileStore() != null) {
       store.executeFilestoreOperation(() -> {});
     }
-  }
-
-  /**
-   * True for a read that asks for what a majority has ({@code readConcern} {@code majority} or
-   * {@code linearizable}): on a replica set it sees only what a failover cannot roll back, so here
-   * it sees only what a kill cannot lose. Any other read answers what is applied, as MongoDB's
-   * {@code local} read concern does, journaled or not.
-   */
-  static boolean readsWhatAMajorityHas(Document command) {
-    return command.get("readConcern") instanceof Document concern
-        && (MAJORITY.equals(concern.get("level")) || LINEARIZABLE.equals(concern.get("level")));
   }
 
   /**
