@@ -47,8 +47,7 @@ import org.h2.mvstore.MVStore;
  *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
  *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
  *       page of 100,000 rows read and sorted all of them. Here a query fixing {@code _id} reads
- *       that one document, and the others go through an {@link OrderedIndex} (a sparse one leaving
- *       out the documents without its fields, ADR 0045).
+ *       that one document, and the others go through an {@link OrderedIndex}.
  *   <li>Every command holds on to the store version it reads. A query scans a snapshot of the
  *       collection; without that registration, commits and the background compaction of other
  *       connections may drop the chunks the scan still has to read once they are older than the
@@ -184,7 +183,10 @@ final class DurableH2Backend extends H2Backend {
     @Override
     protected Index<Object> openOrCreateSecondaryIndex(
         String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
-      return new OrderedIndex(indexName, keys, sparse);
+      // a sparse index leaves out documents a query may still match: not used, as before
+      return sparse
+          ? super.openOrCreateSecondaryIndex(collectionName, indexName, keys, true)
+          : new OrderedIndex(indexName, keys);
     }
 
     @Override

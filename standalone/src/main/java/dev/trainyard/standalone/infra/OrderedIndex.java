@@ -27,8 +27,7 @@ import java.util.stream.Stream;
  * A secondary (non-unique) index of the embedded store, which mongo-java-server itself only accepts
  * and ignores: the documents' key values in the index's order, kept in memory and rebuilt from the
  * collection when the store opens. A query with equality on a prefix of the keys reads only that
- * range, in the order of the remaining keys, so a sorted, limited page stops after its rows; a
- * query bounding only the first key to a range of values (a deadline before now) reads that range;
+ * range, in the order of the remaining keys, so a sorted, limited page stops after its rows;
  * conditions on indexed fields alone (a keyset cursor's bound) are checked on the keys, before a
  * document is read. The same queries use the same index on MongoDB.
  *
@@ -47,20 +46,10 @@ final class OrderedIndex extends Index<Object> {
   private final ConcurrentSkipListMap<Key, Boolean> entries;
   private final Map<Object, Key> byPosition = new ConcurrentHashMap<>();
   private final QueryMatcher matcher = new DefaultQueryMatcher();
-  private final boolean sparse;
   private volatile boolean multikey;
 
   OrderedIndex(String name, List<IndexKey> keys) {
-    this(name, keys, false);
-  }
-
-  /**
-   * A sparse index leaves out the documents that have none of its fields, as MongoDB's does: it
-   * serves only a query whose condition on its first field no missing value meets.
-   */
-  OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
-    super(name, keys, sparse);
-    this.sparse = sparse;
+    super(name, keys, false);
     this.paths = keys.stream().map(IndexKey::getKey).toList();
     this.ascending = new boolean[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
@@ -139,17 +128,8 @@ final class OrderedIndex extends Index<Object> {
       prefix++;
     }
     Boolean forward = direction(orderBy, prefix);
-    Bounds first = Bounds.ALL;
-    for (Document conjunct : conjuncts) {
-      first = first.and(Bounds.of(conjunct, paths.get(0)));
-    }
-    if (sparse && prefix == 0 && !first.excludesMissing()) {
-      return Optional.empty(); // the documents the index leaves out may match
-    }
-    if (prefix == 0
-        && !first.excludesMissing()
-        && (forward == null || orderBy == null || orderBy.isEmpty())) {
-      return Optional.empty(); // neither a range of values of the first key nor the order
+    if (prefix == 0 && (forward == null || orderBy == null || orderBy.isEmpty())) {
+      return Optional.empty();
     }
     List<Document> onKeys = new ArrayList<>();
     int decided = 0;
@@ -256,16 +236,6 @@ final class OrderedIndex extends Index<Object> {
 
     boolean isEmpty() {
       return compareValues(lo, hi, true) > 0;
-    }
-
-    /**
-     * Whether every value inside is a value, so a document missing the field cannot match: a bound
-     * on a value that is not null (a range never crosses from a value to null, as a type bracket of
-     * MongoDB's comparisons).
-     */
-    boolean excludesMissing() {
-      return (lo != LOW && lo != null && !(lo instanceof Missing))
-          || (hi != HIGH && hi != null && !(hi instanceof Missing));
     }
   }
 
@@ -409,9 +379,6 @@ final class OrderedIndex extends Index<Object> {
     Object[] values = values(document);
     if (values == null) {
       multikey = true;
-      return;
-    }
-    if (sparse && Stream.of(values).allMatch(Missing.class::isInstance)) {
       return;
     }
     Key key = new Key(values, position);

@@ -7,7 +7,6 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (mongo-java-server's own in-memory backend, which scans): the same rows in the same order, and
  * the same counts — on fresh data, after updates, replaces and deletes, after the file is opened
  * again (the indexes are rebuilt), and once an indexed field holds an array (the index is then left
- * unused). A sparse index serves only the conditions no missing value meets.
+ * unused).
  */
 class IndexedStoreTest {
   private static final long BASE = 1_700_000_000_000L;
@@ -140,29 +139,7 @@ class IndexedStoreTest {
             "a missing field",
             Filters.and(Filters.eq("org", "a"), Filters.eq("repo", null)),
             null,
-            0),
-        new Case(
-            "a range of a sparse index's field, in its order",
-            Filters.lt("pending", boundary),
-            Sorts.orderBy(Sorts.ascending("pending"), Sorts.ascending("_id")),
-            12),
-        new Case(
-            "a range of a sparse index's field, any order",
-            Filters.gte("pending", boundary),
-            null,
-            0),
-        new Case("a sparse index's field missing", Filters.eq("pending", null), null, 0),
-        new Case(
-            "a sparse index's field, no value excluded",
-            Filters.exists("pending", false),
-            Sorts.ascending("_id"),
-            0),
-        new Case(
-            "only the order of a sparse index's field",
-            new Document(),
-            Sorts.orderBy(Sorts.ascending("pending"), Sorts.ascending("_id")),
-            40),
-        new Case("a range of the first key alone", Filters.lte("other", 2), null, 0));
+            0));
   }
 
   @Test
@@ -247,7 +224,6 @@ class IndexedStoreTest {
             Indexes.ascending("testId")));
     collection.insertMany(rows.subList(0, ROWS / 2));
     collection.createIndex(Indexes.ascending("other", "org"));
-    collection.createIndex(Indexes.ascending("pending"), new IndexOptions().sparse(true));
     collection.insertMany(rows.subList(ROWS / 2, rows.size()));
   }
 
@@ -264,10 +240,6 @@ class IndexedStoreTest {
     collection.replaceOne(
         Filters.and(Filters.eq("_id", "t00008"), Filters.eq("version", 5)),
         row(8).append("org", "b"));
-    collection.updateMany(Filters.eq("other", 2), Updates.unset("pending"));
-    collection.updateMany(
-        Filters.and(Filters.eq("other", 3), Filters.eq("org", "a")),
-        Updates.set("pending", new Date(BASE + 7 * 60_000L)));
     collection.deleteMany(Filters.eq("other", 5));
     collection.deleteOne(Filters.eq("_id", "t00100"));
   }
@@ -294,9 +266,6 @@ class IndexedStoreTest {
             .append("testId", id)
             .append("other", i % 7)
             .append("version", 1);
-    if (i % 13 == 0) {
-      row.append("pending", new Date(BASE + (i % 50) * 60_000L));
-    }
     if (i % 11 != 0) {
       row.append("repo", "r" + (i % 4));
     }
