@@ -127,7 +127,7 @@ final class GithubScenario {
             ci.pipelines(),
             ci.testRuns(),
             github.problems(),
-            standalone.data().resolve("standalone.log"));
+            standalone.data().resolve(StandaloneProcess.LOG));
       }
     }
   }

@@ -10,9 +10,12 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The request path's regression guard: {@link HttpBenchmark} against an earlier release's
- * standalone jar and against this one, in the same run, alternating (earlier, this, earlier, this,
- * …) so that the machine's drift falls on both alike. Prints each run's table, then each figure's
- * mean for both jars, their ratio and every run's value.
+ * standalone jar and against this one, in the same run, in pairs whose order alternates (earlier
+ * then this, this then earlier, …) so that the machine's drift and the order within a pair fall on
+ * both alike. The order matters: the second stack started in one bench process measured 1.5–1.8×
+ * the first's CPU per read (and per health request) whichever jar it was (bench/README, "The order
+ * effect"). Prints each run's table, then each figure's mean for both jars, their ratio and every
+ * pair's ratio.
  *
  * <p>Arguments: {@code <earlier jar> <jar> [runs of each, 2] [seconds per phase] [submit rate/s]
  * [in-flight] [queues]}, the last four as {@link HttpBenchmark} takes them.
@@ -59,12 +62,25 @@ public final class ReleaseComparison {
     List<HttpBenchmark.Summary> before = new ArrayList<>();
     List<HttpBenchmark.Summary> after = new ArrayList<>();
     for (int run = 1; run <= runs; run++) {
-      before.add(once("earlier", earlier, run, runs, rest));
-      after.add(once("this", current, run, runs, rest));
+      // the second stack of a pair measures worse than the first whichever jar it runs (see the
+      // class comment): each pair swaps the order of the one before, so an even count cancels it
+      if (run % 2 == 1) {
+        before.add(once("earlier", earlier, run, runs, rest));
+        after.add(once("this", current, run, runs, rest));
+      } else {
+        after.add(once("this", current, run, runs, rest));
+        before.add(once("earlier", earlier, run, runs, rest));
+      }
+    }
+    if (runs % 2 == 1) {
+      System.out.println(
+          "\nWARNING: an odd number of runs: the last pair ran the earlier jar first, and the"
+              + " second stack of a pair measured up to 1.8x the CPU per read of the first here;"
+              + " use an even number of runs to compare.");
     }
     System.out.printf(
         Locale.ROOT,
-        "%n| %s: %s against %s, %d runs each, alternating | earlier | this | this / earlier |"
+        "%n| %s: %s against %s, %d runs each, order alternating | earlier | this | this / earlier |"
             + " each pair's ratio | earlier's runs | this one's runs |%n",
         "figure",
         current.getFileName(),
@@ -108,7 +124,7 @@ public final class ReleaseComparison {
   }
 
   /**
-   * Each run of this jar over the earlier jar's run just before it: the machine's speed drifts
+   * Each run of this jar over the earlier jar's run of the same pair: the machine's speed drifts
    * between pairs far more than within one (health at saturation moved 3× in one hour here).
    */
   private static String pairs(

@@ -13,10 +13,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.springframework.util.FileSystemUtils;
 
 /** The standalone distribution started as a child process on a fresh data directory. */
 public final class StandaloneProcess implements Stack {
   public static final String TOKEN = "bench-token";
+
+  /** The stack's output, in its data directory; kept when the stack stops. */
+  public static final String LOG = "standalone.log";
 
   /** {@code getconf CLK_TCK} on Linux, the unit of {@code /proc}'s CPU times. */
   private static final long CLOCK_TICKS_PER_SECOND = 100;
@@ -114,7 +119,7 @@ public final class StandaloneProcess implements Stack {
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(data.resolve("standalone.log").toFile());
+            .redirectOutput(data.resolve(LOG).toFile());
     builder.environment().put("TRAINYARD_DATA_DIR", data.toString());
     builder.environment().put("SERVER_PORT", Integer.toString(port));
     builder.environment().put("TRAINYARD_KAFKA_PORT", "0");
@@ -147,8 +152,7 @@ public final class StandaloneProcess implements Stack {
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "the standalone exited; see " + data.resolve("standalone.log"));
+        throw new IllegalStateException("the standalone exited; see " + data.resolve(LOG));
       }
       try {
         HttpResponse<Void> r =
@@ -166,10 +170,21 @@ public final class StandaloneProcess implements Stack {
     throw new IllegalStateException("the standalone did not become healthy in " + timeout);
   }
 
+  /**
+   * Stops the stack and removes its data but its log (a stack of {@code bench against} leaves a
+   * gigabyte or more otherwise; a report may still point at the log).
+   */
   @Override
   public void close() throws InterruptedException {
     process.destroy();
     process.waitFor();
+    try (Stream<Path> children = Files.list(data)) {
+      for (Path child : children.filter(c -> !c.getFileName().toString().equals(LOG)).toList()) {
+        FileSystemUtils.deleteRecursively(child);
+      }
+    } catch (IOException e) {
+      System.err.println("could not remove the data of " + data + ": " + e);
+    }
   }
 
   /** A port free now, for a service the bench reaches directly (the store, the metrics). */
