@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.trainyard.common.json.Json;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -29,6 +30,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -754,5 +756,10 @@ public final class GithubSimulator implements AutoCloseable {
     ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     webhooks.close();
     repositories.values().forEach(r -> r.git().close());
+    try {
+      FileSystemUtils.deleteRecursively(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not remove " + dir, e);
+    }
   }
 }
