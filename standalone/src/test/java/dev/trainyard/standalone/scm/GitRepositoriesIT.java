@@ -26,6 +26,13 @@ import tools.jackson.databind.JsonNode;
  * merge, and queues the ready ones; a push updates the PR, a deleted ref closes it.
  */
 class GitRepositoriesIT extends OwnStack {
+  /**
+   * How long a PR may take to reach a state: a stack that just started may still rebalance its
+   * command partitions once, and an effect whose result the new epoch refuses is started again only
+   * after the worker's effect patience (30 s). CI once saw a PR stay pending here for 30 s.
+   */
+  private static final Duration PATIENCE = Duration.ofSeconds(75);
+
   private final Path gitRoot = GitHost.newRoot();
 
   @Override
@@ -117,7 +124,7 @@ class GitRepositoriesIT extends OwnStack {
 
       awaitPr(owner, name, 1, pr -> pr.get("state").asString().equals("testing"));
       Awaitility.await()
-          .atMost(Duration.ofSeconds(30))
+          .atMost(PATIENCE)
           .until(() -> git.repo().refs("refs/heads/trainyard-merge/").size() == 1);
 
       JsonNode theirs = stranger.post("/v1/getSubmittedPullRequest", prBody(name, 1)).json();
@@ -141,7 +148,7 @@ class GitRepositoriesIT extends OwnStack {
   private static JsonNode awaitPr(
       Api api, String repo, long number, Predicate<JsonNode> condition) {
     return Awaitility.await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(PATIENCE)
         .until(
             () -> api.post("/v1/getSubmittedPullRequest", prBody(repo, number)).json(),
             condition::test);
