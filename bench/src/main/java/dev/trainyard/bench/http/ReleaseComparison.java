@@ -12,10 +12,10 @@ import java.util.function.ToDoubleFunction;
  * The request path's regression guard: {@link HttpBenchmark} against an earlier release's
  * standalone jar and against this one, in the same run, in pairs whose order alternates (earlier
  * then this, this then earlier, …) so that the machine's drift and the order within a pair fall on
- * both alike. The order matters: the second stack started in one bench process measured 1.5–1.8×
- * the first's CPU per read (and per health request) whichever jar it was (bench/README, "The order
- * effect"). Prints each run's table, then each figure's mean for both jars, their ratio and every
- * pair's ratio.
+ * both alike. The order can matter: in five single pairs the second stack started in one bench
+ * process measured 1.5–1.8× the first's CPU per read (and per health request) whichever jar it was,
+ * though not in every pair since (bench/README, "The order effect"). Prints each run's table, then
+ * each figure's mean for both jars, their ratio and every pair's ratio.
  *
  * <p>Arguments: {@code <earlier jar> <jar> [runs of each, 2] [seconds per phase] [submit rate/s]
  * [in-flight] [queues]}, the last four as {@link HttpBenchmark} takes them.
@@ -62,8 +62,8 @@ public final class ReleaseComparison {
     List<HttpBenchmark.Summary> before = new ArrayList<>();
     List<HttpBenchmark.Summary> after = new ArrayList<>();
     for (int run = 1; run <= runs; run++) {
-      // the second stack of a pair measures worse than the first whichever jar it runs (see the
-      // class comment): each pair swaps the order of the one before, so an even count cancels it
+      // the second stack of a pair has measured worse than the first whichever jar it ran (see the
+      // class comment): each pair swaps the order of the one before, so an even count balances it
       if (run % 2 == 1) {
         before.add(once("earlier", earlier, run, runs, rest));
         after.add(once("this", current, run, runs, rest));
@@ -75,7 +75,7 @@ public final class ReleaseComparison {
     if (runs % 2 == 1) {
       System.out.println(
           "\nWARNING: an odd number of runs: the last pair ran the earlier jar first, and the"
-              + " second stack of a pair measured up to 1.8x the CPU per read of the first here;"
+              + " second stack of a pair has measured up to 1.8x the CPU per read of the first here;"
               + " use an even number of runs to compare.");
     }
     System.out.printf(
