@@ -33,6 +33,9 @@ public final class MeterDescriptions {
               "whether this process reaches its broker and its store (1) or not (0), checked every 10 s"),
           Map.entry(
               "trainyard.effects", "effects run against the source host, by kind and outcome"),
+          Map.entry(
+              "trainyard.effects.waiting",
+              "effects waiting for one of their source host's threads, by host"),
           Map.entry("trainyard.outbox.backlog", "outboxes written, not yet published"),
           Map.entry(
               "trainyard.pull.requests.waiting", "pull requests of every queue not yet concluded"),

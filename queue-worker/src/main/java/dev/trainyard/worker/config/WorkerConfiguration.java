@@ -17,6 +17,7 @@ import dev.trainyard.worker.processing.ProcessingProbe;
 import dev.trainyard.worker.processing.Publisher;
 import dev.trainyard.worker.processing.RetryFromTheLog;
 import dev.trainyard.worker.projection.PublicEvents;
+import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.MeteredScm;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmRouter;
@@ -368,12 +369,14 @@ public class WorkerConfiguration {
       OwnedQueues owned,
       Signals signals,
       ScmProvider scm,
-      ObjectProvider<MeterRegistry> meters) {
+      ObjectProvider<MeterRegistry> meters,
+      @Value("${trainyard.scm.poll-threads-per-host:4}") int threadsPerHost) {
     return new ScmPoller(
         new ScmPoller.Queues(store, cache),
         owned,
         signals,
         scm,
+        HostLanes.limits(threadsPerHost, ""),
         meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
@@ -387,7 +390,9 @@ public class WorkerConfiguration {
       InstantSource clock,
       Traces traces,
       ObjectProvider<MeterRegistry> meters,
-      @Value("${trainyard.worker.effect-patience:30s}") Duration patience) {
+      @Value("${trainyard.worker.effect-patience:30s}") Duration patience,
+      @Value("${trainyard.worker.effect-threads-per-host:4}") int threadsPerHost,
+      @Value("${trainyard.worker.effect-threads-by-host:}") String threadsByHost) {
     return new EffectRunner(
         scm,
         signals::send,
@@ -395,7 +400,7 @@ public class WorkerConfiguration {
         owned,
         clock,
         patience,
-        2,
+        HostLanes.limits(threadsPerHost, threadsByHost),
         traces,
         meters.getIfAvailable(SimpleMeterRegistry::new));
   }

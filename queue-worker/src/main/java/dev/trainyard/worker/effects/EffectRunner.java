@@ -14,6 +14,7 @@ import dev.trainyard.worker.engine.Effect;
 import dev.trainyard.worker.engine.Effects;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.TestedPr;
+import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -22,6 +23,7 @@ import dev.trainyard.worker.scm.TestBranchResult;
 import dev.trainyard.worker.signals.OwnedQueues;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.tracing.Span;
@@ -36,8 +38,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -53,10 +54,11 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.annotation.Scheduled;
 
 /**
- * Runs the effects a queue's state asks for on a small pool of its own and sends each result as a
- * command. Called after every processed poll with the queue states it produced, and every sweep
- * interval for the owned queues that still ask for effects (a worker that restarts or takes over a
- * partition finishes what its predecessor left).
+ * Runs the effects a queue's state asks for on the threads of its repository's host ({@link
+ * HostLanes}: a slow host holds only its own effects, a busy queue never all of its host's threads)
+ * and sends each result as a command. Called after every processed poll with the queue states it
+ * produced, and every sweep interval for the owned queues that still ask for effects (a worker that
+ * restarts or takes over a partition finishes what its predecessor left).
  *
  * <p>Effects are fenced by ownership ({@link OwnedQueues}): one starts only for a queue whose
  * partition this worker holds, its result carries the epoch in which the worker took it (a later
@@ -88,7 +90,7 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
   private final OwnedQueues owned;
   private final InstantSource clock;
   private final InFlight inFlight;
-  private final ExecutorService pool;
+  private final HostLanes lanes;
   private final Traces traces;
   private final MeterRegistry meters;
 
@@ -107,7 +109,7 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
       OwnedQueues owned,
       InstantSource clock,
       Duration patience,
-      int threads,
+      ToIntFunction<String> threadsPerHost,
       Traces traces,
       MeterRegistry meters) {
     this.traces = traces;
@@ -118,7 +120,7 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
     this.owned = owned;
     this.clock = clock;
     this.inFlight = new InFlight(patience);
-    this.pool = Executors.newFixedThreadPool(threads);
+    this.lanes = new HostLanes("effects", threadsPerHost, this::gauge);
   }
 
   /**
@@ -154,11 +156,11 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
   }
 
   /**
-   * Runs {@code work} on the pool, known as running until it ends ({@link #release}), and only
-   * while this worker still holds the queue in {@code epoch} when its turn comes (a sweep may have
-   * read the epoch just before the partition was given up). One that does not run — given up,
-   * cancelled while queued, refused by a pool shutting down — is left to be asked for again, never
-   * counted as running.
+   * Runs {@code work} on its host's lane, known as running until it ends ({@link #release}), and
+   * only while this worker still holds the queue in {@code epoch} when its turn comes (a sweep may
+   * have read the epoch just before the partition was given up). One that does not run — given up,
+   * cancelled while queued, dropped or refused by lanes shutting down — is left to be asked for
+   * again, never counted as running.
    */
   private void start(QueueKey key, String runKey, long epoch, Runnable work) {
     AtomicBoolean ran = new AtomicBoolean();
@@ -181,17 +183,27 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
           }
         };
     try {
-      pool.execute(
+      lanes.execute(
+          key.repo().host(),
+          key.id(),
           () -> {
             try {
               task.run();
             } finally {
               settle.run();
             }
-          });
+          },
+          settle);
     } catch (RejectedExecutionException stopping) {
       settle.run();
     }
+  }
+
+  /** The effects waiting for a thread of a new lane's host: {@code trainyard.effects.waiting}. */
+  private void gauge(String lane) {
+    Gauge.builder("trainyard.effects.waiting", this, runner -> runner.lanes.waiting(lane))
+        .tag("host", lane)
+        .register(meters);
   }
 
   /**
@@ -270,16 +282,16 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
    */
   @Override
   public void close() {
-    pool.shutdown();
+    lanes.shutdown();
     try {
-      if (!pool.awaitTermination(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!lanes.awaitTermination(DRAIN)) {
         log.info(
             "effects still running after {}; the next owner of their queues redoes them", DRAIN);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    pool.shutdownNow();
+    lanes.close();
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.RequiredChecks;
+import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
@@ -22,17 +23,20 @@ import io.micrometer.core.instrument.Timer;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -43,10 +47,11 @@ import org.springframework.scheduling.annotation.Scheduled;
  * from what the queue recorded (or that disappeared after it had been seen: closed). A repository
  * no adapter serves, or one that cannot be fetched, is recorded as the queue's source problem (the
  * reason its PRs are not ready); a queue whose problem is recorded is only re-checked, not re-read.
- * Runs on a thread of its own, never on the scheduler's or a listener's; mergeability is computed
- * once per (target head, PR head). A queue is read from the worker's cache when it holds it (the
- * version the worker last wrote), so a round reads the store once for the keys, not twice per
- * queue; {@code trainyard.scm.poll.round} times each round.
+ * Each repository is read on its host's lane, never on the scheduler's or a listener's thread, so a
+ * slow host or a busy repository holds back only itself; mergeability is computed once per (target
+ * head, PR head). A queue is read from the worker's cache when it holds it (the version the worker
+ * last wrote), so a round reads the store once for the keys, not twice per queue; {@code
+ * trainyard.scm.poll.round} times each round.
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
@@ -57,6 +62,10 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final ScmProvider scm;
   private final ExecutorService refreshes = Executors.newFixedThreadPool(2);
   private final Rounds rounds = new Rounds("scm-poller");
+  private final HostLanes lanes;
+
+  /** The repositories whose read a round started and has not ended. */
+  private final Set<OrgRepo> reading = ConcurrentHashMap.newKeySet();
 
   /** Per queue, the refresh whose read has not started yet. */
   private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
@@ -77,8 +86,17 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final Counter fromCache;
   private final Counter fromStore;
 
+  /**
+   * @param threadsPerHost how many repositories of one host are read at once
+   */
   public ScmPoller(
-      Queues queues, OwnedQueues owned, Signals signals, ScmProvider scm, MeterRegistry meters) {
+      Queues queues,
+      OwnedQueues owned,
+      Signals signals,
+      ScmProvider scm,
+      ToIntFunction<String> threadsPerHost,
+      MeterRegistry meters) {
+    this.lanes = new HostLanes("scm-poll", threadsPerHost, lane -> {});
     this.queues = queues;
     this.owned = owned;
     this.signals = signals;
@@ -115,37 +133,76 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     return queues.store().load(id);
   }
 
-  /** Every poll interval, a round on the poller's own thread (see {@link Rounds}). */
+  /** Every poll interval, a round started on the poller's own thread (see {@link Rounds}). */
   @Scheduled(fixedDelayString = "${trainyard.scm.poll-interval:5s}")
   public void scheduled() {
     rounds.trigger(this::poll);
   }
 
-  /** One round: every owned active queue's PRs read again. */
-  public void poll() {
-    round.record(this::pollOnce);
-  }
-
-  private void pollOnce() {
+  /**
+   * One round: each owned repository with active queues read again on its host's lane ({@link
+   * HostLanes}), the organizations taking turns, unless it is still being read from an earlier
+   * round (a host waiting out a rate limit holds its own repositories, not the others'). The round
+   * is timed once every repository it started has been read.
+   *
+   * @return when every repository this round started has been read
+   */
+  public CompletableFuture<Void> poll() {
+    long start = System.nanoTime();
     Predicate<String> mine = owned.now();
     List<QueueKey> active;
     try {
       active = queues.store().activeQueues();
     } catch (RuntimeException e) {
       log.warn("could not list the queues to poll; the next round retries: {}", e.toString());
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     // each repository is checked and fetched once a round, not once for each of its queues
-    Map<OrgRepo, Optional<String>> problems = new HashMap<>();
+    Map<OrgRepo, List<QueueKey>> byRepository = new LinkedHashMap<>();
     for (QueueKey key : active) {
-      if (!mine.test(key.id())) {
-        continue;
+      if (mine.test(key.id())) {
+        byRepository.computeIfAbsent(key.orgRepo(), repo -> new ArrayList<>()).add(key);
       }
+    }
+    List<CompletableFuture<Void>> reads = new ArrayList<>();
+    for (Map.Entry<OrgRepo, List<QueueKey>> repository : byRepository.entrySet()) {
+      OrgRepo repo = repository.getKey();
+      if (!reading.add(repo)) {
+        continue; // an earlier round's read of it has not ended
+      }
+      CompletableFuture<Void> read = new CompletableFuture<>();
+      reads.add(read);
+      Runnable done =
+          () -> {
+            reading.remove(repo);
+            read.complete(null);
+          };
       try {
-        String problem =
-            problems
-                .computeIfAbsent(key.orgRepo(), repo -> Optional.ofNullable(problem(repo)))
-                .orElse(null);
+        lanes.execute(
+            repo.repo().host(),
+            repo.org(),
+            () -> {
+              try {
+                pollRepository(repo, repository.getValue());
+              } finally {
+                done.run();
+              }
+            },
+            done);
+      } catch (RejectedExecutionException closing) {
+        done.run();
+        break;
+      }
+    }
+    return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+        .whenComplete((ok, error) -> round.record(System.nanoTime() - start, TimeUnit.NANOSECONDS));
+  }
+
+  /** Checks and fetches {@code repo} once, then reads the PRs of each of its active queues. */
+  private void pollRepository(OrgRepo repo, List<QueueKey> keys) {
+    String problem = problem(repo);
+    for (QueueKey key : keys) {
+      try {
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }
@@ -225,6 +282,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   public void close() {
     refreshes.shutdownNow();
     rounds.close();
+    lanes.close();
   }
 
   /**
@@ -283,6 +341,20 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     return sends;
   }
 
+  /**
+   * Whether {@code head} merges into {@code target}, asked of the host once per pair. Asked outside
+   * the remembered pairs' lock: the repositories of other hosts are read meanwhile.
+   */
+  private Mergeability mergeability(OrgRepo repo, String branch, String target, String head) {
+    String pair = target + ".." + head;
+    Mergeability known = merges.get(pair);
+    if (known == null) {
+      known = scm.mergeability(repo, branch, head);
+      merges.put(pair, known);
+    }
+    return known;
+  }
+
   private void readPullRequests(QueueAggregate queue, List<CompletableFuture<?>> sends) {
     QueueKey key = queue.key();
     OrgRepo repo = key.orgRepo();
@@ -307,11 +379,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           seen.mergeability() != null
               ? seen.mergeability()
               : target
-                  .map(
-                      t ->
-                          merges.computeIfAbsent(
-                              t + ".." + seen.headSha(),
-                              k -> scm.mergeability(repo, key.branch(), seen.headSha())))
+                  .map(t -> mergeability(repo, key.branch(), t, seen.headSha()))
                   .orElse(Mergeability.NOT_MERGEABLE);
       RecordPullRequestState observed =
           new RecordPullRequestState(

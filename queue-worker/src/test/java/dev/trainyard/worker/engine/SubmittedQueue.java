@@ -1,0 +1,57 @@
+package dev.trainyard.worker.engine;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** Queue states for the tests of what runs around the engine, made by the engine itself. */
+public final class SubmittedQueue {
+  private SubmittedQueue() {}
+
+  /** A queue on {@code key} holding PR 1, submitted and not yet read from its host. */
+  public static QueueAggregate submitted(QueueKey key, Instant now) {
+    return run(
+        key,
+        now,
+        new QueueCommand.CreateQueue(QueueMode.SINGLE, 5),
+        new QueueCommand.SubmitPullRequest(1, null, null));
+  }
+
+  /** ... and read: open and mergeable at {@code sha-1}, so its test branch is asked for. */
+  public static QueueAggregate ready(QueueKey key, Instant now) {
+    return run(
+        key,
+        now,
+        new QueueCommand.CreateQueue(QueueMode.SINGLE, 5),
+        new QueueCommand.SubmitPullRequest(1, null, null),
+        new QueueCommand.RecordPullRequestState(
+            1,
+            true,
+            "sha-1",
+            "Change 1",
+            "dev",
+            "main",
+            null,
+            Mergeability.MERGEABLE,
+            null,
+            List.of()));
+  }
+
+  private static QueueAggregate run(QueueKey key, Instant now, QueueCommand... commands) {
+    QueueEngine engine = new QueueEngine();
+    QueueAggregate state = null;
+    for (QueueCommand command : commands) {
+      Decision decision =
+          engine.decide(state, key, command, new CommandContext(UUID.randomUUID().toString(), now));
+      if (!decision.isAccepted()) {
+        throw new AssertionError(command + " was refused: " + decision.rejection());
+      }
+      state = EventApplier.applyAll(state, decision.events());
+    }
+    return state;
+  }
+}

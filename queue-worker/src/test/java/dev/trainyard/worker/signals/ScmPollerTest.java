@@ -1,0 +1,185 @@
+package dev.trainyard.worker.signals;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.json.Json;
+import dev.trainyard.common.queue.Mergeability;
+import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.view.EntryTags;
+import dev.trainyard.worker.engine.SubmittedQueue;
+import dev.trainyard.worker.scm.HostLanes;
+import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.store.QueueCache;
+import dev.trainyard.worker.store.QueueStore;
+import dev.trainyard.worker.store.StoredQueue;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+
+/**
+ * A round reads each repository on its host's lane: one whose fetch does not end holds back neither
+ * another host's repositories nor another repository of its own host, and the next round does not
+ * read it a second time while the first read goes on.
+ */
+class ScmPollerTest {
+  private static final Instant NOW = Instant.parse("2026-11-30T10:00:00Z");
+  private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+  private static final QueueKey STUCK = QueueKey.of("acme", "git.example", "acme", "stuck", "main");
+  private static final QueueKey NEIGHBOUR =
+      QueueKey.of("acme", "git.example", "acme", "neighbour", "main");
+  private static final QueueKey ELSEWHERE =
+      QueueKey.of("beta", "github.com", "beta", "rocket", "main");
+
+  private final MongoServer server = new MongoServer(new MemoryBackend());
+  private final MongoClient client;
+  private final MongoTemplate mongo;
+  private final CountDownLatch gate = new CountDownLatch(1);
+  private final Map<OrgRepo, Integer> fetches = new ConcurrentHashMap<>();
+  private final Map<String, QueueCommand> sent = new ConcurrentHashMap<>();
+  private final ScmPoller poller;
+
+  ScmPollerTest() {
+    InetSocketAddress address = server.bind();
+    client = MongoClients.create("mongodb://127.0.0.1:" + address.getPort());
+    mongo = new MongoTemplate(client, "worker");
+    QueueCache cache = new QueueCache(100);
+    for (QueueKey key : List.of(STUCK, NEIGHBOUR, ELSEWHERE)) {
+      // the poller finds active queues by their documents' keys and reads each from the cache
+      mongo
+          .getCollection(Collections.QUEUES)
+          .insertOne(
+              new Document("_id", key.id())
+                  .append("activeEntries", 1)
+                  .append(
+                      "aggregate",
+                      new Document("key", Document.parse(Json.mapper().writeValueAsString(key)))));
+      cache.put(
+          new StoredQueue(
+              key.id(),
+              key.org(),
+              2,
+              SubmittedQueue.submitted(key, NOW),
+              null,
+              null,
+              List.of(),
+              null,
+              Map.of(),
+              1,
+              false,
+              EntryTags.NONE,
+              null));
+    }
+    OwnedQueues owned =
+        new OwnedQueues(new KafkaListenerEndpointRegistry(), 1) {
+          @Override
+          public Predicate<String> now() {
+            return id -> true; // every partition held, as by a worker alone
+          }
+        };
+    poller =
+        new ScmPoller(
+            new ScmPoller.Queues(new QueueStore(mongo, 1 << 20), cache),
+            owned,
+            new Signals(null, null, null, null) {
+              @Override
+              public CompletableFuture<?> send(QueueKey key, QueueCommand command) {
+                sent.put(key.id(), command);
+                return CompletableFuture.completedFuture(null);
+              }
+            },
+            hosts(),
+            HostLanes.limits(3, ""), // an organization may hold two of a host's three
+            new SimpleMeterRegistry());
+  }
+
+  @AfterEach
+  void close() {
+    gate.countDown();
+    poller.close();
+    client.close();
+    server.shutdownNow();
+  }
+
+  @Test
+  void aRepositoryWhoseFetchDoesNotEndHoldsBackOnlyItself() {
+    CompletableFuture<Void> first = poller.poll();
+
+    await()
+        .atMost(PATIENCE)
+        .until(() -> sent.containsKey(NEIGHBOUR.id()) && sent.containsKey(ELSEWHERE.id()));
+    assertThat(sent.get(ELSEWHERE.id())).isInstanceOf(QueueCommand.RecordPullRequestState.class);
+    assertThat(sent).doesNotContainKey(STUCK.id());
+    assertThat(first).isNotDone();
+
+    CompletableFuture<Void> second = poller.poll(); // the stuck repository is still being read
+    await().atMost(PATIENCE).until(second::isDone);
+    assertThat(fetches.get(STUCK.orgRepo())).isEqualTo(1);
+    assertThat(fetches.get(NEIGHBOUR.orgRepo())).isEqualTo(2);
+
+    gate.countDown();
+
+    await().atMost(PATIENCE).until(first::isDone);
+    assertThat(sent.get(STUCK.id())).isInstanceOf(QueueCommand.RecordPullRequestState.class);
+  }
+
+  /** Serves every repository; the fetch of {@link #STUCK}'s waits at the gate. */
+  private ScmProvider hosts() {
+    return (ScmProvider)
+        Proxy.newProxyInstance(
+            ScmProvider.class.getClassLoader(),
+            new Class<?>[] {ScmProvider.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "serves" -> true;
+                  case "fetch" -> {
+                    OrgRepo repo = (OrgRepo) args[0];
+                    fetches.merge(repo, 1, Integer::sum);
+                    if (repo.equals(STUCK.orgRepo())) {
+                      gate.await(30, TimeUnit.SECONDS);
+                    }
+                    yield null;
+                  }
+                  case "requiredChecks" -> Optional.empty();
+                  case "branchHead" -> Optional.of("target");
+                  case "emptyMeansClosed" -> false;
+                  case "pullRequest" ->
+                      Optional.of(
+                          new ScmPullRequest(
+                              1,
+                              "sha-1",
+                              "dev",
+                              "main",
+                              "Change 1",
+                              "dev",
+                              Mergeability.MERGEABLE,
+                              null,
+                              List.of()));
+                  default -> throw new UnsupportedOperationException(method.getName());
+                });
+  }
+}
