@@ -5,11 +5,13 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import dev.trainyard.bench.http.LoadGenerator.Call;
 import dev.trainyard.bench.http.LoadGenerator.Result;
+import dev.trainyard.bench.merge.BareRepository;
 import dev.trainyard.bench.stack.ApiClient;
 import dev.trainyard.bench.stack.StandaloneProcess;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,9 +33,10 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  * Many queues of many organizations on one standalone (one worker): what grows with the number of
  * queues rather than with the work (issue 52). It creates {@code orgs} organizations (a token each)
  * and {@code queues} queues spread over them (each organization's repositories {@code r0, r1, …}
- * with ten target branches each); a share of the queues is active (holds PRs), the rest idle. Then
- * it lets the worker's rounds run over the fleet, submits at a fixed rate to the active queues
- * (warm-up, then measured), and prints:
+ * with ten target branches each); a share of the queues is active (holds PRs, their repositories
+ * served from bare repositories under the git root), the rest idle. Then it lets the worker's
+ * rounds run over the fleet, submits at a fixed rate to the active queues (warm-up, then measured),
+ * and prints:
  *
  * <ul>
  *   <li>the queue document's bytes (every version rewrites it) and an entry document's (written
@@ -62,12 +66,24 @@ public final class FleetBenchmark {
   /** Where each queue is: its organization's index and token, repository and branch. */
   private record Fleet(int queues, int orgs, int active, List<String> tokens) {
     String queueBody(int q) {
-      int inOrg = q / orgs;
-      return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"fleet\",\"name\":\"r"
-          + inOrg / BRANCHES
-          + "\"},\"targetBranch\":\"b"
-          + inOrg % BRANCHES
+      return "{\"repo\":{\"host\":\"github.com\",\"owner\":\"fleet\",\"name\":\""
+          + repository(q)
+          + "\"},\"targetBranch\":\""
+          + branch(q)
           + "\"}";
+    }
+
+    String repository(int q) {
+      return "r" + q / orgs / BRANCHES;
+    }
+
+    String branch(int q) {
+      return "b" + q / orgs % BRANCHES;
+    }
+
+    /** Where the git adapter finds queue {@code q}'s repository under the standalone's git root. */
+    Path repositoryDir(Path gitRoot, int q) {
+      return gitRoot.resolve("fleet-" + q % orgs + "/github.com/fleet/" + repository(q) + ".git");
     }
 
     String prBody(int q, long number) {
@@ -118,6 +134,7 @@ public final class FleetBenchmark {
               Math.max(1, (int) (queues * activeShare)),
               organizations(standalone.baseUrl(), orgs));
       LoadGenerator load = new LoadGenerator(standalone.baseUrl(), standalone.token());
+      serve(standalone.data().resolve("git"), fleet, prsPerActive);
       seed(load, fleet, prsPerActive);
       Thread.sleep(SETTLE.toMillis()); // the poller's and the ticker's rounds go over the fleet
       Scrape before = Scrape.of(metrics);
@@ -184,6 +201,43 @@ public final class FleetBenchmark {
       throw new IllegalStateException(
           "seeding failed: " + created.statuses() + " " + submitted.statuses());
     }
+  }
+
+  /**
+   * The repositories of the active queues, bare under the standalone's git root (the git adapter's
+   * layout), with ten branches each and every seeded PR as a ref onto its queue's branch: the
+   * poller reads real PRs, and the worker builds real test branches for them. The idle queues'
+   * repositories are left out: the poller reads only queues that hold PRs.
+   */
+  private static void serve(Path gitRoot, Fleet fleet, int prsPerActive) throws IOException {
+    long start = System.nanoTime();
+    Map<Path, BareRepository> repositories = new HashMap<>();
+    try {
+      for (int q = 0; q < fleet.active(); q++) {
+        Path dir = fleet.repositoryDir(gitRoot, q);
+        if (!repositories.containsKey(dir)) {
+          BareRepository repository = new BareRepository(dir);
+          repositories.put(dir, repository);
+          for (int b = 0; b < BRANCHES; b++) {
+            repository.branch("b" + b);
+          }
+        }
+      }
+      for (long pr = 0; pr < (long) fleet.active() * prsPerActive; pr++) {
+        int q = (int) (pr % fleet.active());
+        repositories
+            .get(fleet.repositoryDir(gitRoot, q))
+            .openPr(pr, "f" + pr + ".txt", fleet.branch(q));
+      }
+    } finally {
+      repositories.values().forEach(BareRepository::close);
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "served %d repositories with %d PRs in %.1f s%n",
+        repositories.size(),
+        (long) fleet.active() * prsPerActive,
+        (System.nanoTime() - start) / 1e9);
   }
 
   /** The stored size of every document of {@code collection}, sorted. */
@@ -273,6 +327,17 @@ public final class FleetBenchmark {
             "%.0f / %.0f",
             after.delta(before, "trainyard_scm_poll_queues_total", "from=\"cache\"") / minutes,
             after.delta(before, "trainyard_scm_poll_queues_total", "from=\"store\"") / minutes),
+        "");
+    row(
+        "effects run per minute (all kinds)",
+        String.format(
+            Locale.ROOT,
+            "%.0f",
+            after.delta(before, "trainyard_effects_seconds_count", "") / minutes),
+        "");
+    row(
+        "effects waiting for a thread of their host, at the end",
+        String.format(Locale.ROOT, "%.0f", after.value("trainyard_effects_waiting", "")),
         "");
     row(
         "ticker keys read per minute",

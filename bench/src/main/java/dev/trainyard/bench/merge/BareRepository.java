@@ -25,14 +25,15 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * The benchmark's git server side: a bare repository whose PRs each add one file on top of main,
- * and the baseline operation, a merge commit of a PR into main computed in memory.
+ * The benchmark's git server side: a bare repository whose PRs each add one file on top of a
+ * branch, and the baseline operation, a merge commit of a PR into main computed in memory.
  */
-final class BareRepository implements AutoCloseable {
+public final class BareRepository implements AutoCloseable {
   private static final PersonIdent AUTHOR = new PersonIdent("bench", "bench@localhost");
   private final Repository git;
 
-  BareRepository(Path dir) throws IOException {
+  /** A new bare repository at {@code dir} whose {@code main} holds one commit. */
+  public BareRepository(Path dir) throws IOException {
     git = FileRepositoryBuilder.create(dir.toFile());
     git.create(true);
     try (ObjectInserter inserter = git.newObjectInserter()) {
@@ -46,13 +47,26 @@ final class BareRepository implements AutoCloseable {
 
   /** PR {@code number}: main's tree plus {@code file}, pushed as {@code refs/pull/<n>/head}. */
   ObjectId openPr(long number, String file) throws IOException {
-    ObjectId main = head("refs/heads/main");
+    return openPr(number, file, "main");
+  }
+
+  /** Branch {@code name} where main is. */
+  public void branch(String name) throws IOException {
+    setRef(Constants.R_HEADS + name, head("refs/heads/main"));
+  }
+
+  /**
+   * PR {@code number} onto {@code base}: its tree plus {@code file}, pushed as {@code
+   * refs/pull/<n>/head}.
+   */
+  public ObjectId openPr(long number, String file, String base) throws IOException {
+    ObjectId onto = head(Constants.R_HEADS + base);
     try (ObjectInserter inserter = git.newObjectInserter();
         RevWalk walk = new RevWalk(git);
         TreeWalk tree = new TreeWalk(git)) {
       DirCache index = DirCache.newInCore();
       DirCacheBuilder builder = index.builder();
-      tree.addTree(walk.parseCommit(main).getTree());
+      tree.addTree(walk.parseCommit(onto).getTree());
       tree.setRecursive(true);
       while (tree.next()) {
         DirCacheEntry e = new DirCacheEntry(tree.getPathString());
@@ -65,7 +79,7 @@ final class BareRepository implements AutoCloseable {
       added.setObjectId(inserter.insert(Constants.OBJ_BLOB, bytes(number + "\n")));
       builder.add(added);
       builder.finish();
-      ObjectId head = commit(inserter, index.writeTree(inserter), main, "Add " + file);
+      ObjectId head = commit(inserter, index.writeTree(inserter), onto, "Add " + file);
       setRef("refs/pull/" + number + "/head", head);
       return head;
     }

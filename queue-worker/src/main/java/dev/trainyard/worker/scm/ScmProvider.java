@@ -27,6 +27,18 @@ public interface ScmProvider {
    */
   default void fetch(OrgRepo repo) {}
 
+  /**
+   * A value that changes whenever anything this provider reads of {@code repo}'s pull requests may
+   * have changed (after {@link #fetch}): the poller does not read again the queues of a repository
+   * whose value and queue are both as at their last read. Empty where the provider cannot say
+   * cheaply (GitHub, whose unchanged reads its conditional requests already make cheap).
+   *
+   * @throws java.io.UncheckedIOException when the repository cannot be read
+   */
+  default Optional<String> refsVersion(OrgRepo repo) {
+    return Optional.empty();
+  }
+
   /** The pull request, if the host has it; its base defaults to {@code targetBranch}. */
   Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch);
 

@@ -33,6 +33,11 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public Optional<String> refsVersion(OrgRepo repo) {
+    return of(repo).refsVersion(repo);
+  }
+
+  @Override
   public Optional<ScmPullRequest> pullRequest(OrgRepo repo, long number, String targetBranch) {
     return of(repo).pullRequest(repo, number, targetBranch);
   }

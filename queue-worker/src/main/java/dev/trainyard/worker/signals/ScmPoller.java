@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.Timer;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final Rounds rounds = new Rounds("scm-poller");
   private final HostLanes lanes;
 
+  /** Per queue, what its last read saw (only where the host can say: {@link LastRead}). */
+  private final Map<String, LastRead> lastRead = new ConcurrentHashMap<>();
+
   /** The repositories whose read a round started and has not ended. */
   private final Set<OrgRepo> reading = ConcurrentHashMap.newKeySet();
 
@@ -85,6 +89,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private final Timer round;
   private final Counter fromCache;
   private final Counter fromStore;
+  private final Counter unchanged;
 
   /**
    * @param threadsPerHost how many repositories of one host are read at once
@@ -107,6 +112,12 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
             .register(meters);
     this.fromCache = read(meters, "cache");
     this.fromStore = read(meters, "store");
+    this.unchanged =
+        Counter.builder("trainyard.scm.poll.unchanged")
+            .description(
+                "Queues a poller round did not read again: their repository's refs and the queue"
+                    + " were as at their last read")
+            .register(meters);
   }
 
   private static Counter read(MeterRegistry meters, String from) {
@@ -164,6 +175,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         byRepository.computeIfAbsent(key.orgRepo(), repo -> new ArrayList<>()).add(key);
       }
     }
+    Set<String> polled = new HashSet<>();
+    byRepository.values().forEach(keys -> keys.forEach(k -> polled.add(k.id())));
+    lastRead.keySet().retainAll(polled); // queues that left this worker or hold no PR now
     List<CompletableFuture<Void>> reads = new ArrayList<>();
     for (Map.Entry<OrgRepo, List<QueueKey>> repository : byRepository.entrySet()) {
       OrgRepo repo = repository.getKey();
@@ -198,18 +212,48 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         .whenComplete((ok, error) -> round.record(System.nanoTime() - start, TimeUnit.NANOSECONDS));
   }
 
-  /** Checks and fetches {@code repo} once, then reads the PRs of each of its active queues. */
+  /**
+   * Checks and fetches {@code repo} once, then reads the PRs of each of its active queues — but not
+   * of a queue whose stored version and repository's {@link ScmProvider#refsVersion} are both what
+   * they were at its last read: nothing it would read has changed.
+   */
   private void pollRepository(OrgRepo repo, List<QueueKey> keys) {
     String problem = problem(repo);
+    Optional<String> refs = problem == null ? refsVersion(repo) : Optional.empty();
     for (QueueKey key : keys) {
       try {
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }
-        load(key.id()).map(StoredQueue::aggregate).ifPresent(q -> observe(q, problem, false));
+        Optional<StoredQueue> queue = load(key.id());
+        if (queue.isEmpty()) {
+          continue;
+        }
+        LastRead now = refs.map(r -> new LastRead(r, queue.get().version())).orElse(null);
+        if (now != null && now.equals(lastRead.get(key.id()))) {
+          unchanged.increment();
+          continue;
+        }
+        boolean same = observe(queue.get().aggregate(), problem, false).sameAsQueue();
+        if (now != null && same) {
+          lastRead.put(key.id(), now);
+        } else {
+          lastRead.remove(key.id()); // a send may be lost: the next round reads it again
+        }
       } catch (RuntimeException e) {
         log.warn("could not poll {}; the next round retries: {}", key.id(), e.toString());
       }
+    }
+  }
+
+  /** What a queue's last read saw: its repository's refs and its own stored version. */
+  private record LastRead(String refs, long queueVersion) {}
+
+  private Optional<String> refsVersion(OrgRepo repo) {
+    try {
+      return scm.refsVersion(repo);
+    } catch (RuntimeException e) {
+      return Optional.empty(); // read every queue; the reads say what is wrong
     }
   }
 
@@ -273,7 +317,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     boolean checksChanged = refresh.start();
     return load(key.id())
         .map(StoredQueue::aggregate)
-        .map(q -> observe(q, problem(key.orgRepo()), checksChanged))
+        .map(q -> observe(q, problem(key.orgRepo()), checksChanged).sends())
         .orElse(List.of());
   }
 
@@ -312,8 +356,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
    * they changed, then every PR that changed: on one key, in that order, so no PR is ready before
    * the checks that decide its runs are on the queue.
    */
-  private List<CompletableFuture<?>> observe(
-      QueueAggregate queue, String problem, boolean checksChanged) {
+  private Observed observe(QueueAggregate queue, String problem, boolean checksChanged) {
     List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
     if (problem != null) {
@@ -323,14 +366,15 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
       } else {
         reported.put(key.id(), problem); // seen recorded: later rounds need not load the queue
       }
-      return sends;
+      return new Observed(sends, false);
     }
     String refused = null;
+    boolean whole = false;
     try {
       scm.requiredChecks(key.orgRepo(), key.branch(), checksChanged)
           .filter(read -> !recorded(queue, read))
           .ifPresent(read -> sends.add(signals.send(key, read)));
-      readPullRequests(queue, sends);
+      whole = readPullRequests(queue, sends);
     } catch (UncheckedIOException e) {
       // the host answers, but not for this (a permission missing): the PRs show why they wait
       refused = e.getCause().getMessage();
@@ -338,7 +382,18 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     if (!Objects.equals(refused, queue.sourceProblem())) {
       sends.add(signals.send(key, new RecordSourceProblem(refused)));
     }
-    return sends;
+    return new Observed(sends, whole && refused == null);
+  }
+
+  /**
+   * What a read of one queue sent, and whether it read every PR of it (none unreadable, no
+   * problem): only then may an unchanged repository spare the queue its next read.
+   */
+  private record Observed(List<CompletableFuture<?>> sends, boolean whole) {
+    /** Nothing differed from what the queue holds, and nothing was left unread. */
+    boolean sameAsQueue() {
+      return whole && sends.isEmpty();
+    }
   }
 
   /**
@@ -355,7 +410,11 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     return known;
   }
 
-  private void readPullRequests(QueueAggregate queue, List<CompletableFuture<?>> sends) {
+  /**
+   * @return whether every PR was read (none unreadable)
+   */
+  private boolean readPullRequests(QueueAggregate queue, List<CompletableFuture<?>> sends) {
+    boolean whole = true;
     QueueKey key = queue.key();
     OrgRepo repo = key.orgRepo();
     Optional<String> target = scm.branchHead(repo, key.branch());
@@ -365,6 +424,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
       } catch (PullRequestUnreadable e) {
         log.info("{}: {}; read again next round", key.id(), e.getMessage());
+        whole = false;
         continue;
       }
       if (pr.isEmpty()) {
@@ -398,6 +458,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         sends.add(signals.send(key, observed));
       }
     }
+    return whole;
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.EntryTags;
+import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.SubmittedQueue;
 import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -54,6 +55,8 @@ class ScmPollerTest {
       QueueKey.of("acme", "git.example", "acme", "neighbour", "main");
   private static final QueueKey ELSEWHERE =
       QueueKey.of("beta", "github.com", "beta", "rocket", "main");
+  private static final QueueKey QUIET =
+      QueueKey.of("gamma", "git.example", "gamma", "quiet", "main");
 
   private final MongoServer server = new MongoServer(new MemoryBackend());
   private final MongoClient client;
@@ -61,38 +64,17 @@ class ScmPollerTest {
   private final CountDownLatch gate = new CountDownLatch(1);
   private final Map<OrgRepo, Integer> fetches = new ConcurrentHashMap<>();
   private final Map<String, QueueCommand> sent = new ConcurrentHashMap<>();
+  private final Map<OrgRepo, Integer> reads = new ConcurrentHashMap<>();
+  private final Map<OrgRepo, String> refs = new ConcurrentHashMap<>();
+  private final QueueCache cache = new QueueCache(100);
   private final ScmPoller poller;
 
   ScmPollerTest() {
     InetSocketAddress address = server.bind();
     client = MongoClients.create("mongodb://127.0.0.1:" + address.getPort());
     mongo = new MongoTemplate(client, "worker");
-    QueueCache cache = new QueueCache(100);
     for (QueueKey key : List.of(STUCK, NEIGHBOUR, ELSEWHERE)) {
-      // the poller finds active queues by their documents' keys and reads each from the cache
-      mongo
-          .getCollection(Collections.QUEUES)
-          .insertOne(
-              new Document("_id", key.id())
-                  .append("activeEntries", 1)
-                  .append(
-                      "aggregate",
-                      new Document("key", Document.parse(Json.mapper().writeValueAsString(key)))));
-      cache.put(
-          new StoredQueue(
-              key.id(),
-              key.org(),
-              2,
-              SubmittedQueue.submitted(key, NOW),
-              null,
-              null,
-              List.of(),
-              null,
-              Map.of(),
-              1,
-              false,
-              EntryTags.NONE,
-              null));
+      store(key, SubmittedQueue.submitted(key, NOW), 2);
     }
     OwnedQueues owned =
         new OwnedQueues(new KafkaListenerEndpointRegistry(), 1) {
@@ -147,7 +129,70 @@ class ScmPollerTest {
     assertThat(sent.get(STUCK.id())).isInstanceOf(QueueCommand.RecordPullRequestState.class);
   }
 
-  /** Serves every repository; the fetch of {@link #STUCK}'s waits at the gate. */
+  @Test
+  void aQueueWhoseRepositoryAndVersionAreAsAtItsLastReadIsNotReadAgain() {
+    gate.countDown();
+    store(QUIET, SubmittedQueue.ready(QUIET, NOW), 2);
+
+    poller.poll().join();
+    assertThat(reads.get(QUIET.orgRepo())).isEqualTo(1);
+    assertThat(sent).doesNotContainKey(QUIET.id()); // the host shows what the queue holds
+
+    poller.poll().join();
+    assertThat(reads.get(QUIET.orgRepo())).isEqualTo(1);
+    assertThat(reads.get(ELSEWHERE.orgRepo())).isEqualTo(2); // its host cannot say: every round
+    assertThat(reads.get(STUCK.orgRepo())).isEqualTo(2); // its last read sent a change
+
+    refs.put(QUIET.orgRepo(), "pushed"); // a ref moved
+    poller.poll().join();
+    assertThat(reads.get(QUIET.orgRepo())).isEqualTo(2);
+    poller.poll().join();
+    assertThat(reads.get(QUIET.orgRepo())).isEqualTo(2);
+
+    store(QUIET, SubmittedQueue.ready(QUIET, NOW), 3); // a command changed the queue
+    poller.poll().join();
+    assertThat(reads.get(QUIET.orgRepo())).isEqualTo(3);
+  }
+
+  /** A queue of PR 1 on {@code key}: its document names its key, the cache holds it. */
+  private void store(QueueKey key, QueueAggregate aggregate, long version) {
+    try {
+      // the poller finds active queues by their documents' keys and reads each from the cache
+      mongo
+          .getCollection(Collections.QUEUES)
+          .replaceOne(
+              new Document("_id", key.id()),
+              new Document("_id", key.id())
+                  .append("activeEntries", 1)
+                  .append(
+                      "aggregate",
+                      new Document("key", Document.parse(Json.mapper().writeValueAsString(key)))),
+              new com.mongodb.client.model.ReplaceOptions().upsert(true));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    cache.put(
+        new StoredQueue(
+            key.id(),
+            key.org(),
+            version,
+            aggregate,
+            null,
+            null,
+            List.of(),
+            null,
+            Map.of(),
+            1,
+            false,
+            EntryTags.NONE,
+            null));
+  }
+
+  /**
+   * Serves every repository as holding PR 1 at {@code sha-1}; the fetch of {@link #STUCK}'s waits
+   * at the gate. Repositories of {@code git.example} say their refs' version ({@link #refs}),
+   * GitHub's do not.
+   */
   private ScmProvider hosts() {
     return (ScmProvider)
         Proxy.newProxyInstance(
@@ -164,21 +209,27 @@ class ScmPollerTest {
                     }
                     yield null;
                   }
+                  case "refsVersion" ->
+                      ((OrgRepo) args[0]).repo().host().equals("git.example")
+                          ? Optional.of(refs.getOrDefault((OrgRepo) args[0], "initial"))
+                          : Optional.empty();
                   case "requiredChecks" -> Optional.empty();
                   case "branchHead" -> Optional.of("target");
                   case "emptyMeansClosed" -> false;
-                  case "pullRequest" ->
-                      Optional.of(
-                          new ScmPullRequest(
-                              1,
-                              "sha-1",
-                              "dev",
-                              "main",
-                              "Change 1",
-                              "dev",
-                              Mergeability.MERGEABLE,
-                              null,
-                              List.of()));
+                  case "pullRequest" -> {
+                    reads.merge((OrgRepo) args[0], 1, Integer::sum);
+                    yield Optional.of(
+                        new ScmPullRequest(
+                            1,
+                            "sha-1",
+                            null,
+                            "main",
+                            "Change 1",
+                            "dev",
+                            Mergeability.MERGEABLE,
+                            null,
+                            List.of()));
+                  }
                   default -> throw new UnsupportedOperationException(method.getName());
                 });
   }

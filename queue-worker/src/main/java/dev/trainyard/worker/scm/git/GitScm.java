@@ -14,9 +14,15 @@ import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Date;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,6 +87,31 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         () -> {
           place(repo).sync();
           return null;
+        });
+  }
+
+  /**
+   * A digest of every ref of the repository (its mirror, for a remote): a PR's head, its base ref
+   * and the target branch are all refs, and the commits they name never change, so whatever the
+   * poller reads of a plain git repository changes only with it.
+   */
+  @Override
+  public Optional<String> refsVersion(OrgRepo repo) {
+    return io(
+        () -> {
+          List<Ref> refs =
+              new ArrayList<>(place(repo).repository().getRefDatabase().getRefsByPrefix("refs/"));
+          refs.sort(Comparator.comparing(Ref::getName));
+          MessageDigest digest = sha256();
+          for (Ref ref : refs) {
+            digest.update(ref.getName().getBytes(StandardCharsets.UTF_8));
+            if (ref.isSymbolic()) { // a PR's base ref names its base branch
+              digest.update(ref.getTarget().getName().getBytes(StandardCharsets.UTF_8));
+            }
+            ObjectId id = ref.getObjectId();
+            digest.update(id == null ? new byte[1] : id.name().getBytes(StandardCharsets.US_ASCII));
+          }
+          return Optional.of(HexFormat.of().formatHex(digest.digest()));
         });
   }
 
@@ -437,6 +468,14 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   /** A git operation that may fail with an I/O error. */
   private interface GitIo<T> {
     T run() throws IOException;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
   }
 
   private static <T> T io(GitIo<T> operation) {

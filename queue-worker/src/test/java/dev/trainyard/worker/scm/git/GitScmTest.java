@@ -111,6 +111,31 @@ class GitScmTest {
   }
 
   @Test
+  void theRefsVersionChangesWithEveryRefThePollerReadsAndOnlyWithThem() throws Exception {
+    String initial = scm.refsVersion(REPO).orElseThrow();
+    assertThat(scm.refsVersion(REPO)).contains(initial);
+
+    ObjectId head = pr(7, "b.txt", "b\n", "Add b");
+    String opened = scm.refsVersion(REPO).orElseThrow();
+    repo.setRef("refs/pull/7/head", repo.commit(main, repo.tree(head), "Add b, again", "alice"));
+    String pushed = scm.refsVersion(REPO).orElseThrow();
+    repo.setSymbolicRef("refs/pull/7/base", "refs/heads/main");
+    String based = scm.refsVersion(REPO).orElseThrow();
+    repo.setRef("refs/heads/release", main);
+    String released = scm.refsVersion(REPO).orElseThrow();
+    repo.setSymbolicRef("refs/pull/7/base", "refs/heads/release"); // the same commit as main's
+    String rebased = scm.refsVersion(REPO).orElseThrow();
+    repo.setRef("refs/heads/main", repo.commit(main, repo.tree(main), "Main moves", "carol"));
+    String moved = scm.refsVersion(REPO).orElseThrow();
+    repo.deleteRef("refs/pull/7/head");
+    String closed = scm.refsVersion(REPO).orElseThrow();
+
+    assertThat(List.of(initial, opened, pushed, based, released, rebased, moved, closed))
+        .doesNotHaveDuplicates();
+    assertThat(scm.refsVersion(REPO)).contains(closed);
+  }
+
+  @Test
   void theHeadCommitsDependsOnLinesNameItsDependencies() throws Exception {
     pr(7, "b.txt", "b\n", "Add b\n\nNeeds the new API.\n\nDepends-On: #5, #6\ndepends-on: #5");
 
