@@ -55,6 +55,8 @@ class ScmPollerTest {
       QueueKey.of("acme", "git.example", "acme", "neighbour", "main");
   private static final QueueKey ELSEWHERE =
       QueueKey.of("beta", "github.com", "beta", "rocket", "main");
+  private static final QueueKey REFUSED =
+      QueueKey.of("gamma", "git.example", "gamma", "refused", "main");
   private static final QueueKey QUIET =
       QueueKey.of("gamma", "git.example", "gamma", "quiet", "main");
 
@@ -154,6 +156,17 @@ class ScmPollerTest {
     assertThat(reads.get(QUIET.orgRepo())).isEqualTo(3);
   }
 
+  @Test
+  void aRepositoryThatCannotBeFetchedIsTheQueuesSourceProblem() {
+    gate.countDown();
+    store(REFUSED, SubmittedQueue.submitted(REFUSED, NOW), 2);
+
+    poller.poll().join();
+
+    assertThat(sent.get(REFUSED.id()))
+        .isEqualTo(new QueueCommand.RecordSourceProblem("not authorized"));
+  }
+
   /** A queue of PR 1 on {@code key}: its document names its key, the cache holds it. */
   private void store(QueueKey key, QueueAggregate aggregate, long version) {
     try {
@@ -204,6 +217,10 @@ class ScmPollerTest {
                   case "fetch" -> {
                     OrgRepo repo = (OrgRepo) args[0];
                     fetches.merge(repo, 1, Integer::sum);
+                    if (repo.equals(REFUSED.orgRepo())) {
+                      throw new java.io.UncheckedIOException(
+                          new java.io.IOException("not authorized"));
+                    }
                     if (repo.equals(STUCK.orgRepo())) {
                       gate.await(30, TimeUnit.SECONDS);
                     }
