@@ -329,6 +329,13 @@ public final class FleetBenchmark {
             after.delta(before, "trainyard_scm_poll_queues_total", "from=\"store\"") / minutes),
         "");
     row(
+        "poller: queues not read again per minute (repository and queue unchanged)",
+        String.format(
+            Locale.ROOT,
+            "%.0f",
+            after.delta(before, "trainyard_scm_poll_unchanged_total", "") / minutes),
+        "");
+    row(
         "effects run per minute (all kinds)",
         String.format(
             Locale.ROOT,
