@@ -9,10 +9,10 @@ import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.worker.engine.SubmittedQueue;
 import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.ScmProvider;
+import dev.trainyard.worker.scm.ScriptedHost;
 import dev.trainyard.worker.scm.TestBranchResult;
 import dev.trainyard.worker.signals.OwnedQueues;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -88,22 +88,19 @@ class EffectLanesTest {
 
   /** Builds every test branch, those of {@link #SLOW} only once the gate opens. */
   private ScmProvider hosts() {
-    return (ScmProvider)
-        Proxy.newProxyInstance(
-            ScmProvider.class.getClassLoader(),
-            new Class<?>[] {ScmProvider.class},
-            (proxy, method, args) ->
-                switch (method.getName()) {
-                  case "serves" -> true;
-                  case "buildTestBranch" -> {
-                    if (args[0].toString().contains("/" + SLOW + "/")) {
-                      slowBuilds.incrementAndGet();
-                      gate.await(30, TimeUnit.SECONDS);
-                    }
-                    yield new TestBranchResult.Built(
-                        (String) args[2], "base", "tested", List.of("sha-1"));
-                  }
-                  default -> throw new UnsupportedOperationException(method.getName());
-                });
+    return ScriptedHost.of(
+        (method, args) ->
+            switch (method) {
+              case "serves" -> true;
+              case "buildTestBranch" -> {
+                if (args[0].toString().contains("/" + SLOW + "/")) {
+                  slowBuilds.incrementAndGet();
+                  gate.await(30, TimeUnit.SECONDS);
+                }
+                yield new TestBranchResult.Built(
+                    (String) args[2], "base", "tested", List.of("sha-1"));
+              }
+              default -> throw new UnsupportedOperationException(method);
+            });
   }
 }

@@ -19,11 +19,11 @@ import dev.trainyard.worker.engine.SubmittedQueue;
 import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.ScmProvider;
 import dev.trainyard.worker.scm.ScmPullRequest;
+import dev.trainyard.worker.scm.ScriptedHost;
 import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -207,47 +207,43 @@ class ScmPollerTest {
    * GitHub's do not.
    */
   private ScmProvider hosts() {
-    return (ScmProvider)
-        Proxy.newProxyInstance(
-            ScmProvider.class.getClassLoader(),
-            new Class<?>[] {ScmProvider.class},
-            (proxy, method, args) ->
-                switch (method.getName()) {
-                  case "serves" -> true;
-                  case "fetch" -> {
-                    OrgRepo repo = (OrgRepo) args[0];
-                    fetches.merge(repo, 1, Integer::sum);
-                    if (repo.equals(REFUSED.orgRepo())) {
-                      throw new java.io.UncheckedIOException(
-                          new java.io.IOException("not authorized"));
-                    }
-                    if (repo.equals(STUCK.orgRepo())) {
-                      gate.await(30, TimeUnit.SECONDS);
-                    }
-                    yield null;
-                  }
-                  case "refsVersion" ->
-                      ((OrgRepo) args[0]).repo().host().equals("git.example")
-                          ? Optional.of(refs.getOrDefault((OrgRepo) args[0], "initial"))
-                          : Optional.empty();
-                  case "requiredChecks" -> Optional.empty();
-                  case "branchHead" -> Optional.of("target");
-                  case "emptyMeansClosed" -> false;
-                  case "pullRequest" -> {
-                    reads.merge((OrgRepo) args[0], 1, Integer::sum);
-                    yield Optional.of(
-                        new ScmPullRequest(
-                            1,
-                            "sha-1",
-                            null,
-                            "main",
-                            "Change 1",
-                            "dev",
-                            Mergeability.MERGEABLE,
-                            null,
-                            List.of()));
-                  }
-                  default -> throw new UnsupportedOperationException(method.getName());
-                });
+    return ScriptedHost.of(
+        (method, args) ->
+            switch (method) {
+              case "serves" -> true;
+              case "fetch" -> {
+                OrgRepo repo = (OrgRepo) args[0];
+                fetches.merge(repo, 1, Integer::sum);
+                if (repo.equals(REFUSED.orgRepo())) {
+                  throw new java.io.UncheckedIOException(new java.io.IOException("not authorized"));
+                }
+                if (repo.equals(STUCK.orgRepo())) {
+                  gate.await(30, TimeUnit.SECONDS);
+                }
+                yield null;
+              }
+              case "refsVersion" ->
+                  ((OrgRepo) args[0]).repo().host().equals("git.example")
+                      ? Optional.of(refs.getOrDefault((OrgRepo) args[0], "initial"))
+                      : Optional.empty();
+              case "requiredChecks" -> Optional.empty();
+              case "branchHead" -> Optional.of("target");
+              case "emptyMeansClosed" -> false;
+              case "pullRequest" -> {
+                reads.merge((OrgRepo) args[0], 1, Integer::sum);
+                yield Optional.of(
+                    new ScmPullRequest(
+                        1,
+                        "sha-1",
+                        null,
+                        "main",
+                        "Change 1",
+                        "dev",
+                        Mergeability.MERGEABLE,
+                        null,
+                        List.of()));
+              }
+              default -> throw new UnsupportedOperationException(method);
+            });
   }
 }
