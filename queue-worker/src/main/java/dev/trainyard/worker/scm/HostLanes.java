@@ -179,6 +179,12 @@ public final class HostLanes implements AutoCloseable {
       synchronized (this) {
         waiting.computeIfAbsent(job.group(), g -> new ArrayDeque<>()).add(job);
       }
+      if (closed) { // closed while it was being added: dropped like the others that waited
+        List<Job> dropped = new ArrayList<>();
+        drain(dropped);
+        dropped.forEach(j -> j.dropped().run());
+        return;
+      }
       dispatch();
     }
 
