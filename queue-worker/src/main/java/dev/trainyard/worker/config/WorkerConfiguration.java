@@ -370,7 +370,7 @@ public class WorkerConfiguration {
       Signals signals,
       ScmProvider scm,
       ObjectProvider<MeterRegistry> meters,
-      @Value("${trainyard.scm.poll-threads-per-host:4}") int threadsPerHost) {
+      @Value("${trainyard.scm.poll-threads-per-host:1}") int threadsPerHost) {
     return new ScmPoller(
         new ScmPoller.Queues(store, cache),
         owned,
@@ -391,7 +391,7 @@ public class WorkerConfiguration {
       Traces traces,
       ObjectProvider<MeterRegistry> meters,
       @Value("${trainyard.worker.effect-patience:30s}") Duration patience,
-      @Value("${trainyard.worker.effect-threads-per-host:4}") int threadsPerHost,
+      @Value("${trainyard.worker.effect-threads-per-host:2}") int threadsPerHost,
       @Value("${trainyard.worker.effect-threads-by-host:}") String threadsByHost) {
     return new EffectRunner(
         scm,

@@ -22,8 +22,9 @@ import java.util.function.ToIntFunction;
  * Work for source hosts, each host on threads of its own (ADR 0046): a host that answers slowly —
  * GitHub refusing a landing for minutes, a remote behind a slow link — holds only its own threads,
  * never another host's work. Within a host, waiting work is taken group by group in turn (a queue's
- * effects, an organization's repositories), and a group never holds the host's last thread: one is
- * always left for the others, so a hot queue does not starve the quiet ones beside it.
+ * effects, an organization's repositories), and on a host of three threads or more a group never
+ * holds the last one: it is left for the others, so a hot queue does not starve the quiet ones
+ * beside it.
  *
  * <p>Hosts are named by the repositories, which tenants type: beyond {@link #MAX_HOSTS} distinct
  * hosts, the rest share one lane. A lane's threads end after a minute without work.
@@ -172,7 +173,7 @@ public final class HostLanes implements AutoCloseable {
 
     Lane(int limit) {
       this.limit = limit;
-      this.perGroup = Math.max(1, limit - 1);
+      this.perGroup = limit >= 3 ? limit - 1 : limit;
     }
 
     void add(Job job) {
