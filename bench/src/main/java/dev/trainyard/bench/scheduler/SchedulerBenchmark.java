@@ -10,8 +10,9 @@ import java.util.Locale;
  * table row per scenario beside its reference bounds. Defaults: T = 30 min, p = 5 %, C = 10,
  * arrivals above capacity (a standing backlog), 500 simulated hours.
  *
- * <p>Arguments: {@code [hours] [seed] [fixed | self-tuning | engine]} (all three when none is
- * named).
+ * <p>Arguments: {@code [hours] [seed] [fixed | self-tuning | engine | teams]} (the first three when
+ * none is named; {@code teams}, issue 53's workloads like real teams', only when named, with {@code
+ * hours} of arrivals per row).
  */
 public final class SchedulerBenchmark {
   private SchedulerBenchmark() {}
@@ -38,6 +39,17 @@ public final class SchedulerBenchmark {
     boolean tuningRows = only.isEmpty() || only.equals("self-tuning");
     boolean engineRows = only.isEmpty() || only.equals("engine");
     long started = System.nanoTime();
+    if (only.equals("teams")) {
+      TeamRows teams = TeamRows.run(hours, seed);
+      System.out.printf(
+          Locale.ROOT,
+          "%nseed %d, %d h of arrivals per row (%.1f s)%n",
+          seed,
+          hours,
+          (System.nanoTime() - started) / 1e9);
+      teams.print();
+      return;
+    }
     List<Simulation.Result> results = fixedRows ? runAll(scenarios) : List.of();
     List<Sweep> sweeps = tuningRows ? sweeps(plain) : List.of();
     Simulation.Result window =

@@ -7,6 +7,7 @@ import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OptimizationMode;
 import dev.trainyard.common.queue.PrState;
+import dev.trainyard.common.queue.Priority;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettingsPatch;
@@ -41,7 +42,7 @@ import java.util.Set;
  */
 final class Simulation {
   private static final QueueKey KEY = QueueKey.of("bench", "sim", "acme", "rocket", "main");
-  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
   private record Due(Instant at, long order, Runnable action) {}
 
@@ -79,9 +80,34 @@ final class Simulation {
   private int merged;
   private int wronglyFailed;
   private int brokenMerged;
+  private final TeamWorld world;
+  private final TeamLedger ledger;
+  private final Rival rival;
+  private final ZuulWindow zuul = new ZuulWindow();
+  private final BurstDetector bursts = new BurstDetector(Duration.ofMinutes(30));
+  private long window;
 
   Simulation(Scenario scenario) {
+    this(scenario, null);
+  }
+
+  Simulation(Scenario scenario, TeamWorkload team) {
+    this(scenario, team, Rival.NONE);
+  }
+
+  /**
+   * The scenario's queue in {@code team}'s world when it is given: its arrivals, PRs and CI runs
+   * (the scenario's own arrivals, rates and CI time are then not used), with a drain phase; driven
+   * by {@code rival}'s rule when it is one.
+   */
+  Simulation(Scenario scenario, TeamWorkload team, Rival rival) {
     this.scenario = scenario;
+    this.rival = rival;
+    this.world =
+        team == null
+            ? null
+            : new TeamWorld(team, TeamWorkload.REFERENCE_CONCURRENCY, scenario.seed(), START);
+    this.ledger = team == null ? null : new TeamLedger(world);
     this.random = new Random(scenario.seed());
     this.end = START.plus(Duration.ofHours(scenario.hours()));
     this.engine =
@@ -96,6 +122,7 @@ final class Simulation {
     QueueMode mode = scenario.lanes() > 0 ? QueueMode.PARALLEL : QueueMode.SINGLE;
     apply(new QueueCommand.CreateQueue(mode, scenario.concurrency()));
     apply(new QueueCommand.UpdateQueue(settings()));
+    resizeWindow();
     Scenario.Workload w = scenario.workload();
     if (w.weekdayWindow()) {
       apply(
@@ -115,21 +142,27 @@ final class Simulation {
         schedule(at, () -> apply(new QueueCommand.FreezeQueue("release", until)));
       }
     }
-    boolean openLoop = w.arrivalsPerHour() > 0;
-    if (openLoop) {
+    boolean openLoop = w.arrivalsPerHour() > 0 || world != null;
+    if (world != null) {
+      scheduleTeamArrival();
+    } else if (openLoop) {
       scheduleArrival();
     } else {
       topUp();
     }
-    while (!agenda.isEmpty() && agenda.peek().at().isBefore(end)) {
+    Instant stop = world == null ? end : end.plus(Duration.ofHours(world.drainHours()));
+    while (!agenda.isEmpty() && agenda.peek().at().isBefore(stop)) {
       Due next = agenda.poll();
       now = next.at();
       next.action().run();
       if (!openLoop) {
         topUp();
       }
+      if (world != null && (drained() || overflowed())) {
+        break;
+      }
     }
-    now = end;
+    now = world == null ? end : now;
     // PRs still waiting at the end count with the time they have waited so far: a PR starved
     // for the whole run is not left out of its percentile
     for (Entry e : state.entries()) {
@@ -154,7 +187,89 @@ final class Simulation {
         etaErrors.size(),
         new CiSpend(ciRuns, bisectionRuns, wastedRuns, halvesLanded),
         percentileHours(spanningTimes, 95),
-        spanningTimes.size());
+        spanningTimes.size(),
+        ledger == null ? null : ledger.close(now, merged));
+  }
+
+  /**
+   * The queue holds more than {@link TeamLedger#UNSTABLE_AT} PRs: it does not keep up with its
+   * arrivals, and running on only costs time (each command reads the whole queue). Its waiting PRs
+   * count with what they waited so far.
+   */
+  private boolean overflowed() {
+    if (state.entries().size() <= TeamLedger.UNSTABLE_AT) {
+      return false;
+    }
+    ledger.overflowed(now);
+    return true;
+  }
+
+  /** Arrivals have stopped and every PR has left the queue, none to come back. */
+  private boolean drained() {
+    return !now.isBefore(end) && state.entries().isEmpty() && ledger.returning() == 0;
+  }
+
+  /** The next arrival of the team's world, while arrivals last. */
+  private void scheduleTeamArrival() {
+    Instant at = world.nextArrival(now);
+    if (at.isBefore(end)) {
+      schedule(
+          at,
+          () -> {
+            submitTeamPr(nextPr++);
+            scheduleTeamArrival();
+          });
+    }
+  }
+
+  /**
+   * Submits PR {@code pr} of the team's world: drawn on its first submit (broken, partner, the
+   * queued PR it is stacked on, a push to come), submitted again by its author after it was pushed
+   * to or taken out though good.
+   */
+  private void submitTeamPr(long pr) {
+    List<Long> queued = state.entries().stream().map(Entry::prNumber).toList();
+    TeamWorld.Pr drawn = world.pr(pr);
+    if (drawn == null) {
+      drawn = world.draw(pr, queued);
+      submitted.put(pr, now);
+      ledger.arrived(pr, now);
+      if (drawn.broken()) {
+        broken.add(pr);
+      }
+      if (drawn.pushAfter() != null) {
+        schedule(now.plus(drawn.pushAfter()), () -> pushTo(pr));
+      }
+    }
+    Long parent = drawn.parent();
+    List<Long> dependsOn = parent != null && queued.contains(parent) ? List.of(parent) : null;
+    Priority priority =
+        rival == Rival.SUBMIT_QUEUE ? Priority.ofValue(Rival.rank(drawn.predicted())) : null;
+    Boolean alone = null;
+    if (rival == Rival.RISK_AWARE && drawn.predicted() >= Rival.RISKY) {
+      priority = Priority.LOW;
+      alone = true;
+      schedule(now.plus(Rival.AGING), () -> age(pr));
+    }
+    apply(new QueueCommand.SubmitPullRequest(pr, priority, alone, null, dependsOn));
+    apply(observed(pr, ledger.head(pr), null));
+  }
+
+  /** A risky PR still waiting after {@link Rival#AGING} queues at the default priority. */
+  private void age(long pr) {
+    state
+        .activeEntry(pr)
+        .filter(e -> e.testRunId() == null && e.priority().equals(Priority.LOW))
+        .ifPresent(e -> apply(new QueueCommand.SubmitPullRequest(pr, Priority.DEFAULT, null)));
+  }
+
+  /** The author pushes to PR {@code pr} while it is queued: the queue takes it out. */
+  private void pushTo(long pr) {
+    if (state.activeEntry(pr).isEmpty()) {
+      return;
+    }
+    ledger.pushed(pr);
+    apply(observed(pr, ledger.head(pr), null));
   }
 
   private static final Duration DAY = Duration.ofDays(1);
@@ -196,11 +311,11 @@ final class Simulation {
     // drawn only where the workload has drafts, so the other rows keep their random streams
     double drafts = scenario.workload().notReadyRate();
     boolean draft = drafts > 0 && random.nextDouble() < drafts;
-    apply(observed(pr, draft ? "it is a draft pull request" : null));
+    apply(observed(pr, "pr" + pr, draft ? "it is a draft pull request" : null));
     if (draft) {
       schedule(
           now.plusMillis((long) (random.nextDouble() * 4 * 3_600_000)),
-          () -> apply(observed(pr, null)));
+          () -> apply(observed(pr, "pr" + pr, null)));
     }
     // what getSubmittedPullRequest would answer now
     Forecast.of(state, now).estimatedMergeAt(pr, now).ifPresent(eta -> estimated.put(pr, eta));
@@ -233,18 +348,9 @@ final class Simulation {
     return ImpactedTargets.of(parts, String.join("+", parts));
   }
 
-  private static QueueCommand observed(long pr, String hold) {
+  private static QueueCommand observed(long pr, String head, String hold) {
     return new QueueCommand.RecordPullRequestState(
-        pr,
-        true,
-        "pr" + pr,
-        "PR " + pr,
-        "dev",
-        "main",
-        null,
-        Mergeability.MERGEABLE,
-        hold,
-        List.of());
+        pr, true, head, "PR " + pr, "dev", "main", null, Mergeability.MERGEABLE, hold, List.of());
   }
 
   private void apply(QueueCommand command) {
@@ -261,6 +367,9 @@ final class Simulation {
           && built.contains(c.runId())
           && before.runs().live(c.runId()).filter(TestRun::bisection).isEmpty()) {
         wastedRuns++;
+      }
+      if (event instanceof QueueEvent.TestRunCancelled c && ledger != null) {
+        ledger.cancelled(c.runId(), now);
       } else if (event instanceof QueueEvent.BisectionHalfPassed) {
         halvesLanded++;
       }
@@ -295,6 +404,23 @@ final class Simulation {
       apply(
           new QueueCommand.RecordTestBranch(
               b.runId(), b.baseSha() != null ? b.baseSha() : target, head));
+      if (world != null) {
+        TeamWorld.Run run = world.run(new HashSet<>(content), now);
+        ledger.started(b.runId(), now);
+        schedule(
+            now.plus(run.duration()),
+            () -> {
+              ledger.ended(b.runId(), now);
+              apply(
+                  new QueueCommand.ReportStatus(
+                      head,
+                      "ci",
+                      run.red() ? CommitState.FAILURE : CommitState.SUCCESS,
+                      null,
+                      null));
+            });
+        return;
+      }
       double factor = 0.8 + 0.4 * random.nextDouble();
       Duration ci = Duration.ofMillis((long) (scenario.ciTime().toMillis() * factor));
       boolean red =
@@ -339,6 +465,10 @@ final class Simulation {
       if (last == null) {
         continue;
       }
+      if (ledger != null) {
+        concludeTeamPr(last);
+        continue;
+      }
       if (last.state() == PrState.MERGED) {
         merged++;
         timeInQueue.add(Duration.between(submitted.get(e.prNumber()), now));
@@ -355,6 +485,70 @@ final class Simulation {
       } else if (last.state() == PrState.FAILED && !broken.contains(e.prNumber())) {
         wronglyFailed++;
       }
+    }
+  }
+
+  /**
+   * A PR of the team's world left the queue: merged (broken merged when its tree breaks), or taken
+   * out — submitted again by its author when good (10 min after a push, an hour after a failure or
+   * a cancellation), left for good when broken.
+   */
+  private void concludeTeamPr(Entry last) {
+    long pr = last.prNumber();
+    Set<Long> tree = new HashSet<>(commits.get(target));
+    if (last.state() == PrState.MERGED) {
+      merged++;
+      timeInQueue.add(Duration.between(submitted.get(pr), now));
+      if (world.breaksWith(pr, tree)) {
+        brokenMerged++;
+      }
+      ledger.merged(pr, now);
+      if (rival == Rival.ZUUL) {
+        zuul.merged();
+      }
+      resizeWindow();
+      return;
+    }
+    if (last.state() == PrState.FAILED) {
+      zuul.failed();
+      bursts.failed(now);
+      resizeWindow();
+    }
+    boolean partnerAround =
+        world.partners(pr).stream()
+            .anyMatch(p -> tree.contains(p) || state.activeEntry(p).isPresent());
+    if (world.pr(pr).broken() || partnerAround) {
+      ledger.left(pr);
+      return;
+    }
+    if (last.state() == PrState.FAILED) {
+      wronglyFailed++;
+      ledger.wronglyFailed();
+    }
+    Duration after = ledger.wasPushed(pr) ? Duration.ofMinutes(10) : Duration.ofHours(1);
+    ledger.leaving();
+    schedule(
+        now.plus(after),
+        () -> {
+          ledger.returned();
+          submitTeamPr(pr);
+        });
+  }
+
+  /**
+   * The queue's concurrency set by the rival's window: Zuul's, or the risk-aware one's (one run in
+   * a burst, the scenario's otherwise); sent only when it changes.
+   */
+  private void resizeWindow() {
+    long size =
+        switch (rival) {
+          case ZUUL -> zuul.size();
+          case RISK_AWARE -> bursts.inBurst(now) ? 1 : scenario.concurrency();
+          default -> 0;
+        };
+    if (size > 0 && size != window) {
+      window = size;
+      apply(new QueueCommand.UpdateQueue(QueueSettingsPatch.concurrency(size)));
     }
   }
 
@@ -429,7 +623,8 @@ final class Simulation {
       int estimatedMerges,
       CiSpend spend,
       double spanningP95Hours,
-      int spanningPrs) {}
+      int spanningPrs,
+      TeamLedger.Figures team) {}
 
   /**
    * Where the CI runs went: {@code runs} in all, of which {@code bisection} tested halves of failed

@@ -60,33 +60,39 @@ public record QueueSettingsPatch(
 
   /** A patch that changes only the mode. */
   public static QueueSettingsPatch mode(QueueMode mode) {
-    return only(mode, null, null, null);
+    return only(mode, null, null, null, null);
   }
 
   /** A patch that changes only the merge windows. */
   public static QueueSettingsPatch mergeWindows(List<MergeWindow> windows) {
-    return only(null, null, windows, null);
+    return only(null, null, null, windows, null);
   }
 
   /** A patch that changes only the merge method (a queue created with one). */
   public static QueueSettingsPatch mergeMethod(MergeMethod mergeMethod) {
-    return only(null, mergeMethod, null, null);
+    return only(null, null, mergeMethod, null, null);
   }
 
   /** A patch that changes only the direct merge mode. */
   public static QueueSettingsPatch directMergeMode(DirectMergeMode directMergeMode) {
-    return only(null, null, null, directMergeMode);
+    return only(null, null, null, null, directMergeMode);
+  }
+
+  /** A patch that changes only the concurrency (a scheduler simulating another's window). */
+  public static QueueSettingsPatch concurrency(long concurrency) {
+    return only(null, concurrency, null, null, null);
   }
 
   private static QueueSettingsPatch only(
       QueueMode mode,
+      Long concurrency,
       MergeMethod mergeMethod,
       List<MergeWindow> windows,
       DirectMergeMode directMergeMode) {
     return new QueueSettingsPatch(
         null,
         mode,
-        null,
+        concurrency,
         null,
         null,
         null,

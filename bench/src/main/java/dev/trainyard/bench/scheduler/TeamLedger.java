@@ -1,0 +1,165 @@
+package dev.trainyard.bench.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a run in a team's world is judged by: every good PR's time to merge (good: not broken, and
+ * not one of a pair that breaks together, whose fate depends on the order) — from its first submit,
+ * through pushes and resubmits, and for a PR still not merged when the run stops, the time it has
+ * waited so far (nothing censored) — and the CI minutes spent, a cancelled run counting until it
+ * was cancelled.
+ */
+final class TeamLedger {
+  /**
+   * {@code p50Hours}/{@code p95Hours}: good PRs' time to merge; {@code ciMinutesPerMerge}; {@code
+   * goodPrs} submitted, {@code openAtEnd} of them not merged when the run stopped; {@code
+   * wronglyFailed} failures of good PRs; {@code predictorAuc} as measured on the world's presample;
+   * {@code unstableAt} when the queue outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
+   */
+  record Figures(
+      double p50Hours,
+      double p95Hours,
+      double ciMinutesPerMerge,
+      int goodPrs,
+      int openAtEnd,
+      int wronglyFailed,
+      double predictorAuc,
+      Instant unstableAt) {}
+
+  /** A queue holding more PRs than this does not keep up with its arrivals. */
+  static final int UNSTABLE_AT = 400;
+
+  private final TeamWorld world;
+  private final Map<Long, Instant> goodSince = new HashMap<>();
+  private final List<Duration> goodTimes = new ArrayList<>();
+  private final Map<Long, Integer> revisions = new HashMap<>();
+  private final Set<Long> pushed = new HashSet<>();
+  private final Map<String, Instant> running = new HashMap<>();
+  private long ciMillis;
+  private int goodPrs;
+  private int returning;
+  private int wronglyFailed;
+  private Instant unstableAt;
+
+  TeamLedger(TeamWorld world) {
+    this.world = world;
+  }
+
+  /** PR {@code pr} was first submitted: one not broken is timed from now. */
+  void arrived(long pr, Instant now) {
+    if (!world.pr(pr).broken()) {
+      goodSince.put(pr, now);
+    }
+  }
+
+  void merged(long pr, Instant now) {
+    Instant since = goodSince.remove(pr);
+    if (since != null && world.partners(pr).isEmpty()) {
+      goodTimes.add(Duration.between(since, now));
+      goodPrs++;
+    }
+  }
+
+  /** PR {@code pr} left the queue for good (broken, or its pair broke). */
+  void left(long pr) {
+    goodSince.remove(pr);
+  }
+
+  /** The head the source host shows of PR {@code pr}: a new one after every push. */
+  String head(long pr) {
+    return "pr" + pr + "." + revisions.getOrDefault(pr, 0);
+  }
+
+  void pushed(long pr) {
+    revisions.merge(pr, 1, Integer::sum);
+    pushed.add(pr);
+  }
+
+  /** Whether PR {@code pr} was taken out by a push (asked once per removal). */
+  boolean wasPushed(long pr) {
+    return pushed.remove(pr);
+  }
+
+  /** The queue outgrew {@link #UNSTABLE_AT} PRs at {@code now} and the run stopped. */
+  void overflowed(Instant now) {
+    unstableAt = now;
+  }
+
+  void wronglyFailed() {
+    wronglyFailed++;
+  }
+
+  /** A PR was taken out and its author will submit it again. */
+  void leaving() {
+    returning++;
+  }
+
+  void returned() {
+    returning--;
+  }
+
+  /** PRs taken out whose authors have not submitted them again yet. */
+  int returning() {
+    return returning;
+  }
+
+  void started(String runId, Instant now) {
+    running.put(runId, now);
+  }
+
+  /** Run {@code runId} reported: its minutes are spent. */
+  void ended(String runId, Instant now) {
+    charge(runId, now);
+  }
+
+  /** Run {@code runId} was cancelled: it is charged until now (a report after it is not). */
+  void cancelled(String runId, Instant now) {
+    charge(runId, now);
+  }
+
+  private void charge(String runId, Instant now) {
+    Instant start = running.remove(runId);
+    if (start != null) {
+      ciMillis += Duration.between(start, now).toMillis();
+    }
+  }
+
+  /** The figures when the run stops at {@code now}, having merged {@code merged} PRs. */
+  Figures close(Instant now, int merged) {
+    List<Duration> times = new ArrayList<>(goodTimes);
+    int open = 0;
+    for (Map.Entry<Long, Instant> waiting : goodSince.entrySet()) {
+      if (world.partners(waiting.getKey()).isEmpty()) {
+        times.add(Duration.between(waiting.getValue(), now));
+        open++;
+      }
+    }
+    running.values().forEach(start -> ciMillis += Duration.between(start, now).toMillis());
+    running.clear();
+    times.sort(Duration::compareTo);
+    return new Figures(
+        hoursAt(times, 50),
+        hoursAt(times, 95),
+        merged == 0 ? 0 : ciMillis / 60_000.0 / merged,
+        goodPrs + open,
+        open,
+        wronglyFailed,
+        world.measuredAuc(),
+        unstableAt);
+  }
+
+  private static double hoursAt(List<Duration> sorted, int p) {
+    if (sorted.isEmpty()) {
+      return 0;
+    }
+    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+    return sorted.get(Math.max(0, index)).toSeconds() / 3600.0;
+  }
+}

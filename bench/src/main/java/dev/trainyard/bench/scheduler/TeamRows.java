@@ -1,0 +1,202 @@
+package dev.trainyard.bench.scheduler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BiFunction;
+
+/**
+ * Issue 53's rows: each team workload at each load, run by a grid of fixed batch sizes and
+ * concurrencies and by today's self-tuning queue, in the same seeded world. Every queue has the
+ * anti-flake settings a team would set (pendingFailureDepth 1, optimistic merge).
+ */
+final class TeamRows {
+  static final int[] BATCHES = {1, 4, 8};
+  static final int[] CONCURRENCIES = {5, 10};
+  static final double[] LOADS = {0.8, 0.95};
+
+  /** One queue in one world: the world, the queue's name and what it measured. */
+  record Row(TeamWorkload world, String queue, Simulation.Result result) {
+    TeamLedger.Figures figures() {
+      return result.team();
+    }
+  }
+
+  private final List<Row> rows = new ArrayList<>();
+  private final List<TeamWorkload> worlds = new ArrayList<>();
+  private final List<Row> stability = new ArrayList<>();
+
+  private TeamRows() {}
+
+  static TeamRows run(int hours, long seed) {
+    TeamRows rows = new TeamRows();
+    List<BiFunction<Double, Integer, TeamWorkload>> kinds =
+        List.of(
+            TeamWorkload::homogeneous,
+            (load, h) -> TeamWorkload.skewed(load, 0.7, h),
+            (load, h) -> TeamWorkload.skewed(load, 0.85, h),
+            TeamWorkload::bursty,
+            TeamWorkload::pairwise);
+    for (BiFunction<Double, Integer, TeamWorkload> kind : kinds) {
+      for (double load : LOADS) {
+        TeamWorkload world = kind.apply(load, hours);
+        rows.worlds.add(world);
+        for (int c : CONCURRENCIES) {
+          for (int b : BATCHES) {
+            rows.add(
+                world, String.format(Locale.ROOT, "fixed B = %d, C = %d", b, c), fixed(b, c, seed));
+          }
+        }
+        rows.add(world, "today's self-tuning queue", adaptive(seed));
+        rows.add(world, "Zuul's window (20, floor 3, +1, ÷2)", zuul(seed), Rival.ZUUL);
+        for (int c : CONCURRENCIES) {
+          rows.add(
+              world,
+              String.format(Locale.ROOT, "SubmitQueue's ranking, C = %d", c),
+              fixed(1, c, seed),
+              Rival.SUBMIT_QUEUE);
+        }
+        rows.add(
+            world,
+            "risk-aware prototype, B = 8, C = 10",
+            fixed(8, TeamWorkload.REFERENCE_CONCURRENCY, seed),
+            Rival.RISK_AWARE);
+      }
+    }
+    for (int h : new int[] {hours / 2, hours * 2}) {
+      TeamWorkload world = TeamWorkload.homogeneous(0.95, h);
+      rows.stability.add(
+          new Row(world, h + " h", new Simulation(adaptive(seed).lasting(h), world).run()));
+    }
+    return rows;
+  }
+
+  private void add(TeamWorkload world, String queue, Scenario scenario) {
+    add(world, queue, scenario, Rival.NONE);
+  }
+
+  private void add(TeamWorkload world, String queue, Scenario scenario, Rival rival) {
+    Scenario lasting = scenario.lasting(world.hours()).named(world.name() + ", " + queue);
+    rows.add(new Row(world, queue, new Simulation(lasting, world, rival).run()));
+  }
+
+  /** One change a run, no anti-flake; the window sets the concurrency. */
+  private static Scenario zuul(long seed) {
+    return Scenario.plain("zuul", Duration.ofMinutes(30), 0.05, ZuulWindow.START, 1, seed);
+  }
+
+  private static Scenario fixed(int batch, int concurrency, long seed) {
+    return Scenario.plain("fixed", Duration.ofMinutes(30), 0.05, concurrency, 1, seed)
+        .batches(batch)
+        .antiFlake(1, true);
+  }
+
+  private static Scenario adaptive(long seed) {
+    return fixed(4, TeamWorkload.REFERENCE_CONCURRENCY, seed)
+        .withAdaptiveBatching()
+        .withAdaptiveConcurrency();
+  }
+
+  void print() {
+    System.out.println();
+    System.out.println("### Team workloads (issue 53)");
+    System.out.println();
+    for (TeamWorkload world : worlds) {
+      System.out.println("- " + world.describe(TeamWorkload.REFERENCE_CONCURRENCY));
+    }
+    System.out.println();
+    System.out.println(
+        "| workload | ρ | queue | merged | good PRs' time to merge p50 / p95 h | not merged at"
+            + " the end | CI minutes per merged PR | good PRs wrongly failed | broken merged |"
+            + " predictor AUC |");
+    System.out.println("|---|---:|---|---:|---|---:|---:|---:|---:|---:|");
+    for (Row row : rows) {
+      print(row);
+    }
+    targets();
+  }
+
+  private static void print(Row row) {
+    TeamLedger.Figures f = row.figures();
+    Simulation.Result r = row.result();
+    System.out.printf(
+        Locale.ROOT,
+        "| %s | %.2f | %s | %d | %s%.1f / %.1f | %d of %d | %.0f | %d (%.2f %%) | %d | %.2f |%n",
+        row.world().name(),
+        row.world().load(),
+        row.queue(),
+        r.merged(),
+        f.unstableAt() == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "over %d PRs waiting at hour %d, stopped: ≥ ",
+                TeamLedger.UNSTABLE_AT,
+                Duration.between(Simulation.START, f.unstableAt()).toHours()),
+        f.p50Hours(),
+        f.p95Hours(),
+        f.openAtEnd(),
+        f.goodPrs(),
+        f.ciMinutesPerMerge(),
+        f.wronglyFailed(),
+        100.0 * f.wronglyFailed() / Math.max(1, f.goodPrs()),
+        r.brokenMerged(),
+        f.predictorAuc());
+  }
+
+  /** The targets of issue 53 this run can read; the rival schedulers are not built yet. */
+  private void targets() {
+    System.out.println();
+    System.out.println("| target | measured | goal |");
+    System.out.println("|---|---:|---:|");
+    for (TeamWorkload world : worlds) {
+      if (!world.name().equals("homogeneous")) {
+        continue;
+      }
+      List<Row> mine = rows.stream().filter(r -> r.world() == world).toList();
+      Row tuned =
+          mine.stream().filter(r -> r.queue().startsWith("today")).findFirst().orElseThrow();
+      double bestFixed =
+          mine.stream()
+              .filter(r -> r.queue().startsWith("fixed"))
+              .mapToDouble(r -> r.figures().p95Hours())
+              .min()
+              .orElse(Double.NaN);
+      row(
+          String.format(
+              Locale.ROOT,
+              "homogeneous, ρ = %.2f: today's self-tuning p95 / best fixed p95",
+              world.load()),
+          tuned.figures().p95Hours() / bestFixed,
+          "≤ 1.05");
+    }
+    for (String queue : List.of("fixed", "today", "Zuul", "SubmitQueue", "risk-aware")) {
+      List<Row> those = rows.stream().filter(r -> r.queue().startsWith(queue)).toList();
+      int failed = those.stream().mapToInt(r -> r.figures().wronglyFailed()).sum();
+      int good = those.stream().mapToInt(r -> r.figures().goodPrs()).sum();
+      row(
+          "good PRs wrongly failed (%), all rows of: " + queue,
+          100.0 * failed / Math.max(1, good),
+          "≤ 0.10");
+    }
+    row(
+        "broken PRs merged, all rows",
+        rows.stream().mapToInt(r -> r.result().brokenMerged()).sum(),
+        "0");
+    Row shorter = stability.get(0);
+    Row longer = stability.get(1);
+    row(
+        String.format(
+            Locale.ROOT,
+            "homogeneous, ρ = 0.95, today's self-tuning: p95 at %s / p95 at %s",
+            longer.queue(),
+            shorter.queue()),
+        longer.figures().p95Hours() / shorter.figures().p95Hours(),
+        "≤ 1.10");
+  }
+
+  private static void row(String target, double measured, String goal) {
+    System.out.printf(Locale.ROOT, "| %s | %.2f | %s |%n", target, measured, goal);
+  }
+}
