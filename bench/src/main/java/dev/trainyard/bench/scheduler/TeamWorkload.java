@@ -100,50 +100,36 @@ record TeamWorkload(
 
   /** A team's week with CI outages: one every ~2 days, ~30 min, 80 % of the runs then red. */
   static TeamWorkload bursty(double load, int hours) {
-    TeamWorkload team = skewed(load, 0.7, hours);
-    return new TeamWorkload(
-        "bursty outages",
-        load,
-        true,
-        team.riskMean,
-        team.riskAlpha,
-        team.riskBeta,
-        team.auc,
-        0,
-        48,
-        30,
-        0.8,
-        team.flakeRate,
-        true,
-        team.ciMedian,
-        team.pushedShare,
-        team.stackedShare,
-        hours,
-        hours / 2);
+    return skewed(load, 0.7, hours).breaking("bursty outages", 0, 48, 30, 0.8);
   }
 
   /** A team's week where 5 % of PRs break only together with a queued PR of the same targets. */
   static TeamWorkload pairwise(double load, int hours) {
-    TeamWorkload team = skewed(load, 0.7, hours);
+    return skewed(load, 0.7, hours).breaking("pairwise breaks", 0.05, 0, 0, 0);
+  }
+
+  /** This week with other ways to break: pairs and outages. */
+  private TeamWorkload breaking(
+      String newName, double pairs, double outageEvery, double outageLength, double outageReds) {
     return new TeamWorkload(
-        "pairwise breaks",
+        newName,
         load,
-        true,
-        team.riskMean,
-        team.riskAlpha,
-        team.riskBeta,
-        team.auc,
-        0.05,
-        0,
-        0,
-        0,
-        team.flakeRate,
-        true,
-        team.ciMedian,
-        team.pushedShare,
-        team.stackedShare,
+        weekly,
+        riskMean,
+        riskAlpha,
+        riskBeta,
+        auc,
+        pairs,
+        outageEvery,
+        outageLength,
+        outageReds,
+        flakeRate,
+        logNormalCi,
+        ciMedian,
+        pushedShare,
+        stackedShare,
         hours,
-        hours / 2);
+        drainHours);
   }
 
   /** The mean CI time of a green run. */
