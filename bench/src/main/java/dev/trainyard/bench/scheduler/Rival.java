@@ -15,8 +15,9 @@ package dev.trainyard.bench.scheduler;
  *   <li>{@link #RISK_AWARE}: a prototype of issue 53's scheduler made of the engine's existing
  *       knobs, to see what the idea is worth before the engine learns it: batches as the queue sets
  *       them, a PR predicted at {@link #RISKY} or more run alone ({@code noBatch}) at the tail (low
- *       priority), raised back to the default priority after {@link #AGING} (so it never starves);
- *       the window cut to one run while a {@link BurstDetector} sees a burst, full otherwise.
+ *       priority), raised back to the default priority after {@link #AGING} (still alone; so it
+ *       never starves); the window cut to one run while a {@link BurstDetector} sees a burst, full
+ *       otherwise.
  * </ul>
  */
 enum Rival {

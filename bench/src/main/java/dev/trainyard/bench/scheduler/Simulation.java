@@ -68,6 +68,7 @@ final class Simulation {
   private Instant now = START;
   private Instant lastTick;
   private final Instant end;
+  private final Instant stop;
   private String target = "t0";
   private long order;
   private long nextPr = 1;
@@ -110,6 +111,7 @@ final class Simulation {
     this.ledger = team == null ? null : new TeamLedger(world);
     this.random = new Random(scenario.seed());
     this.end = START.plus(Duration.ofHours(scenario.hours()));
+    this.stop = world == null ? end : end.plus(Duration.ofHours(world.drainHours()));
     this.engine =
         new QueueEngine(
             QueueEngine.DEFAULT_MAX_QUEUE_PRS,
@@ -150,7 +152,7 @@ final class Simulation {
     } else {
       topUp();
     }
-    Instant stop = world == null ? end : end.plus(Duration.ofHours(world.drainHours()));
+    boolean stopped = false;
     while (!agenda.isEmpty() && agenda.peek().at().isBefore(stop)) {
       Due next = agenda.poll();
       now = next.at();
@@ -159,10 +161,12 @@ final class Simulation {
         topUp();
       }
       if (world != null && (drained() || overflowed())) {
+        stopped = true;
         break;
       }
     }
-    now = world == null ? end : now;
+    // a team's run that neither drained nor overflowed went on until its stop
+    now = stopped ? now : stop;
     // PRs still waiting at the end count with the time they have waited so far: a PR starved
     // for the whole run is not left out of its percentile
     for (Entry e : state.entries()) {
@@ -228,10 +232,9 @@ final class Simulation {
    * to or taken out though good.
    */
   private void submitTeamPr(long pr) {
-    List<Long> queued = state.entries().stream().map(Entry::prNumber).toList();
     TeamWorld.Pr drawn = world.pr(pr);
     if (drawn == null) {
-      drawn = world.draw(pr, queued);
+      drawn = world.draw(pr);
       submitted.put(pr, now);
       ledger.arrived(pr, now);
       if (drawn.broken()) {
@@ -242,7 +245,8 @@ final class Simulation {
       }
     }
     Long parent = drawn.parent();
-    List<Long> dependsOn = parent != null && queued.contains(parent) ? List.of(parent) : null;
+    List<Long> dependsOn =
+        parent != null && state.activeEntry(parent).isPresent() ? List.of(parent) : null;
     Priority priority =
         rival == Rival.SUBMIT_QUEUE ? Priority.ofValue(Rival.rank(drawn.predicted())) : null;
     Boolean alone = null;
@@ -382,7 +386,7 @@ final class Simulation {
     }
     engine
         .nextDeadline(state, now)
-        .filter(at -> at.isBefore(end) && !at.equals(lastTick))
+        .filter(at -> at.isBefore(stop) && !at.equals(lastTick))
         .ifPresent(
             at -> {
               lastTick = at;
@@ -405,8 +409,11 @@ final class Simulation {
           new QueueCommand.RecordTestBranch(
               b.runId(), b.baseSha() != null ? b.baseSha() : target, head));
       if (world != null) {
+        if (state.runs().live(b.runId()).isEmpty()) {
+          return; // cancelled before CI started it: no run, no minutes
+        }
         TeamWorld.Run run = world.run(new HashSet<>(content), now);
-        ledger.started(b.runId(), now);
+        ledger.started(b.runId(), now, run);
         schedule(
             now.plus(run.duration()),
             () -> {
@@ -503,27 +510,24 @@ final class Simulation {
         brokenMerged++;
       }
       ledger.merged(pr, now);
-      if (rival == Rival.ZUUL) {
-        zuul.merged();
-      }
-      resizeWindow();
+      zuul.merged();
+      schedule(now, this::resizeWindow);
       return;
     }
     if (last.state() == PrState.FAILED) {
       zuul.failed();
       bursts.failed(now);
-      resizeWindow();
+      schedule(now, this::resizeWindow);
     }
-    boolean partnerAround =
-        world.partners(pr).stream()
-            .anyMatch(p -> tree.contains(p) || state.activeEntry(p).isPresent());
-    if (world.pr(pr).broken() || partnerAround) {
+    if (world.pr(pr).broken() || !world.partners(pr).isEmpty()) {
+      // broken, or one of a pair whose fate hangs on the order: its author takes it back
       ledger.left(pr);
+      rebaseChildren(pr);
       return;
     }
     if (last.state() == PrState.FAILED) {
       wronglyFailed++;
-      ledger.wronglyFailed();
+      ledger.wronglyFailed(pr);
     }
     Duration after = ledger.wasPushed(pr) ? Duration.ofMinutes(10) : Duration.ofHours(1);
     ledger.leaving();
@@ -536,8 +540,27 @@ final class Simulation {
   }
 
   /**
+   * PR {@code parent} left without landing: the PRs stacked on it are rebased off it by their
+   * authors (submitted again depending on nothing), or they would wait for it until the queue's
+   * not-ready timeout.
+   */
+  private void rebaseChildren(long parent) {
+    List<Long> children =
+        state.entries().stream()
+            .filter(e -> e.dependsOn() != null && e.dependsOn().contains(parent))
+            .map(Entry::prNumber)
+            .toList();
+    for (long child : children) {
+      schedule(
+          now, () -> apply(new QueueCommand.SubmitPullRequest(child, null, null, null, List.of())));
+    }
+  }
+
+  /**
    * The queue's concurrency set by the rival's window: Zuul's, or the risk-aware one's (one run in
-   * a burst, the scenario's otherwise); sent only when it changes.
+   * a burst, the scenario's otherwise); sent only when it changes. After a PR concluded it runs as
+   * the next step of the agenda, not inside the command that concluded it. Both windows follow
+   * every queue's merges and failures; only the rival's is sent.
    */
   private void resizeWindow() {
     long size =

@@ -20,8 +20,10 @@ final class TeamLedger {
   /**
    * {@code p50Hours}/{@code p95Hours}: good PRs' time to merge; {@code ciMinutesPerMerge}; {@code
    * goodPrs} submitted, {@code openAtEnd} of them not merged when the run stopped; {@code
-   * wronglyFailed} failures of good PRs; {@code predictorAuc} as measured on the world's presample;
-   * {@code unstableAt} when the queue outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
+   * wronglyFailed} good PRs failed at least once; {@code flakeRate} the share of runs on a tree
+   * that does not break that CI reported red all the same (flaky tests, outages); {@code
+   * predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the queue
+   * outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
    */
   record Figures(
       double p50Hours,
@@ -30,8 +32,10 @@ final class TeamLedger {
       int goodPrs,
       int openAtEnd,
       int wronglyFailed,
+      double flakeRate,
       double predictorAuc,
-      Instant unstableAt) {}
+      Instant unstableAt,
+      int arrived) {}
 
   /** A queue holding more PRs than this does not keep up with its arrivals. */
   static final int UNSTABLE_AT = 400;
@@ -42,10 +46,14 @@ final class TeamLedger {
   private final Map<Long, Integer> revisions = new HashMap<>();
   private final Set<Long> pushed = new HashSet<>();
   private final Map<String, Instant> running = new HashMap<>();
+  private final Map<String, TeamWorld.Run> outcomes = new HashMap<>();
+  private final Set<Long> failedGood = new HashSet<>();
+  private int cleanRuns;
+  private int arrived;
+  private int flakedRuns;
   private long ciMillis;
   private int goodPrs;
   private int returning;
-  private int wronglyFailed;
   private Instant unstableAt;
 
   TeamLedger(TeamWorld world) {
@@ -54,6 +62,7 @@ final class TeamLedger {
 
   /** PR {@code pr} was first submitted: one not broken is timed from now. */
   void arrived(long pr, Instant now) {
+    arrived++;
     if (!world.pr(pr).broken()) {
       goodSince.put(pr, now);
     }
@@ -92,8 +101,9 @@ final class TeamLedger {
     unstableAt = now;
   }
 
-  void wronglyFailed() {
-    wronglyFailed++;
+  /** Good PR {@code pr} was failed (counted once however often). */
+  void wronglyFailed(long pr) {
+    failedGood.add(pr);
   }
 
   /** A PR was taken out and its author will submit it again. */
@@ -110,17 +120,28 @@ final class TeamLedger {
     return returning;
   }
 
-  void started(String runId, Instant now) {
+  /** Run {@code runId} started at {@code now} and will go as {@code run} says. */
+  void started(String runId, Instant now, TeamWorld.Run run) {
     running.put(runId, now);
+    outcomes.put(runId, run);
   }
 
-  /** Run {@code runId} reported: its minutes are spent. */
+  /**
+   * Run {@code runId} reported: its minutes are spent, and a tree that does not break counts toward
+   * the flake rate CI showed this queue.
+   */
   void ended(String runId, Instant now) {
+    TeamWorld.Run run = outcomes.remove(runId);
+    if (running.containsKey(runId) && run != null && !run.breaks()) {
+      cleanRuns++;
+      flakedRuns += run.flaked() ? 1 : 0;
+    }
     charge(runId, now);
   }
 
   /** Run {@code runId} was cancelled: it is charged until now (a report after it is not). */
   void cancelled(String runId, Instant now) {
+    outcomes.remove(runId);
     charge(runId, now);
   }
 
@@ -150,9 +171,11 @@ final class TeamLedger {
         merged == 0 ? 0 : ciMillis / 60_000.0 / merged,
         goodPrs + open,
         open,
-        wronglyFailed,
+        failedGood.size(),
+        cleanRuns == 0 ? 0 : flakedRuns / (double) cleanRuns,
         world.measuredAuc(),
-        unstableAt);
+        unstableAt,
+        arrived);
   }
 
   private static double hoursAt(List<Duration> sorted, int p) {

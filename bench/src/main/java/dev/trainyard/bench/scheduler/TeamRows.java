@@ -103,14 +103,23 @@ final class TeamRows {
     System.out.println("### Team workloads (issue 53)");
     System.out.println();
     for (TeamWorkload world : worlds) {
-      System.out.println("- " + world.describe(TeamWorkload.REFERENCE_CONCURRENCY));
+      // what the run offered: weekly arrivals over a run of part weeks are not exactly the mean
+      Row first = rows.stream().filter(r -> r.world() == world).findFirst().orElseThrow();
+      int arrived = first.figures().arrived();
+      System.out.printf(
+          Locale.ROOT,
+          "- %s; offered: %d PRs in %d h, %.2f/h%n",
+          world.describe(TeamWorkload.REFERENCE_CONCURRENCY),
+          arrived,
+          world.hours(),
+          arrived / (double) world.hours());
     }
     System.out.println();
     System.out.println(
         "| workload | ρ | queue | merged | good PRs' time to merge p50 / p95 h | not merged at"
             + " the end | CI minutes per merged PR | good PRs wrongly failed | broken merged |"
-            + " predictor AUC |");
-    System.out.println("|---|---:|---|---:|---|---:|---:|---:|---:|---:|");
+            + " CI's own reds on good trees | predictor AUC |");
+    System.out.println("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|");
     for (Row row : rows) {
       print(row);
     }
@@ -122,7 +131,8 @@ final class TeamRows {
     Simulation.Result r = row.result();
     System.out.printf(
         Locale.ROOT,
-        "| %s | %.2f | %s | %d | %s%.1f / %.1f | %d of %d | %.0f | %d (%.2f %%) | %d | %.2f |%n",
+        "| %s | %.2f | %s | %d | %s%.1f / %.1f | %d of %d | %.0f | %d (%.2f %%) | %d | %.1f %% |"
+            + " %.2f |%n",
         row.world().name(),
         row.world().load(),
         row.queue(),
@@ -131,7 +141,7 @@ final class TeamRows {
             ? ""
             : String.format(
                 Locale.ROOT,
-                "over %d PRs waiting at hour %d, stopped: ≥ ",
+                "over %d PRs in the queue at hour %d, stopped: ≥ ",
                 TeamLedger.UNSTABLE_AT,
                 Duration.between(Simulation.START, f.unstableAt()).toHours()),
         f.p50Hours(),
@@ -142,6 +152,7 @@ final class TeamRows {
         f.wronglyFailed(),
         100.0 * f.wronglyFailed() / Math.max(1, f.goodPrs()),
         r.brokenMerged(),
+        100 * f.flakeRate(),
         f.predictorAuc());
   }
 

@@ -17,8 +17,9 @@ import java.util.Set;
  * The seeded world of a {@link TeamWorkload}: when PRs arrive, what each one is (its risk, whether
  * it is broken, what the predictor says of it, its targets, a partner it breaks with, a PR it is
  * stacked on, a push while queued) and how each CI run goes. Each aspect draws from a stream of its
- * own, so two schedulers given the same seed meet the same PRs at the same times and the same
- * outages, whatever runs they start.
+ * own, and what a PR is depends only on the PRs that arrived before it, never on the queue: two
+ * schedulers given the same seed meet the same PRs at the same times and the same outages, whatever
+ * runs they start.
  */
 final class TeamWorld {
   /** Weekday working hours (UTC) run at this multiple of the mean arrival rate. */
@@ -29,8 +30,12 @@ final class TeamWorld {
 
   private static final int FLAKY_TESTS = 100;
   private static final double TAIL = 1.1;
-  private static final double STICKY_FACTOR = 5;
-  private static final Duration STICKY_FOR = Duration.ofHours(12);
+  private static final double STICKY_FACTOR = 2;
+  private static final Duration STICKY_FOR = Duration.ofHours(2);
+
+  /** A PR's partner, when it has one, is among the last this many arrivals of its target group. */
+  static final int PAIR_WITHIN = 20;
+
   private static final int PRESAMPLE = 20_000;
   private static final int CALIBRATION_BINS = 20;
 
@@ -45,8 +50,15 @@ final class TeamWorld {
       Long parent,
       Duration pushAfter) {}
 
-  /** How one CI run went: its length and whether it was red. */
-  record Run(Duration duration, boolean red) {}
+  /**
+   * How one CI run went: its length, whether its tree breaks, and whether CI went red on its own (a
+   * flaky test or an outage) on a tree that does not.
+   */
+  record Run(Duration duration, boolean breaks, boolean flaked) {
+    boolean red() {
+      return breaks || flaked;
+    }
+  }
 
   private final TeamWorkload workload;
   private final double arrivalsPerHour;
@@ -58,6 +70,8 @@ final class TeamWorld {
   private final Instant[] stickyUntil = new Instant[FLAKY_TESTS];
   private final Map<Long, Pr> prs = new HashMap<>();
   private final Map<Long, List<Long>> partneredBy = new HashMap<>();
+  private final Map<Integer, java.util.ArrayDeque<Long>> recentByGroup = new HashMap<>();
+  private final boolean aucReached;
   private final double noise;
   private final double measuredAuc;
   private final double[] binEdges;
@@ -72,11 +86,24 @@ final class TeamWorld {
     Random setup = new Random(seed * 31 + 3);
     drawOutages(setup, start);
     drawFlakyTests(setup);
-    this.noise = calibrate(new Random(seed * 31 + 4));
-    Predictor predictor = predictor(new Random(seed * 31 + 5), noise);
-    this.measuredAuc = predictor.auc;
-    this.binEdges = predictor.edges;
-    this.binRisk = predictor.risk;
+    Calibration calibration =
+        CALIBRATIONS.computeIfAbsent(
+            List.of(workload.riskAlpha(), workload.riskBeta(), workload.auc(), (double) seed),
+            key -> calibrate(seed));
+    this.noise = calibration.noise;
+    this.aucReached = calibration.reached;
+    this.measuredAuc = calibration.predictor.auc;
+    this.binEdges = calibration.predictor.edges;
+    this.binRisk = calibration.predictor.risk;
+  }
+
+  /** Calibrations by risk shape, asked AUC and seed: each costs a bisection over presamples. */
+  private static final Map<List<Double>, Calibration> CALIBRATIONS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Whether the asked AUC was reached (else the predictor is the true risk, binned). */
+  boolean aucReached() {
+    return aucReached;
   }
 
   int drainHours() {
@@ -117,10 +144,12 @@ final class TeamWorld {
   }
 
   /**
-   * Draws PR {@code number}, submitted while {@code queued} (oldest first) wait: its partner is a
-   * queued PR of its targets, and it is stacked on the newest queued PR.
+   * Draws PR {@code number}, the next to arrive: its partner, when it has one, is one of the last
+   * {@link #PAIR_WITHIN} arrivals of its target group, and a stacked PR sits on the one that
+   * arrived just before it. Every draw is made whether or not it is used, so the stream does not
+   * depend on what came before.
    */
-  Pr draw(long number, List<Long> queued) {
+  Pr draw(long number) {
     double risk =
         workload.riskAlpha() > 0
             ? Draws.beta(traits, workload.riskAlpha(), workload.riskBeta())
@@ -128,19 +157,23 @@ final class TeamWorld {
     boolean broken = traits.nextDouble() < risk;
     double predicted = predict(risk, traits.nextGaussian());
     int group = traits.nextInt(TeamWorkload.TARGET_GROUPS);
+    boolean paired = traits.nextDouble() < workload.pairShare();
+    double which = traits.nextDouble();
+    java.util.ArrayDeque<Long> recent =
+        recentByGroup.computeIfAbsent(group, g -> new java.util.ArrayDeque<>());
     Long partner = null;
-    if (traits.nextDouble() < workload.pairShare()) {
-      List<Long> same = queued.stream().filter(q -> prs.get(q).group() == group).toList();
-      partner = same.isEmpty() ? null : same.get(traits.nextInt(same.size()));
+    if (paired && !recent.isEmpty()) {
+      partner = new ArrayList<>(recent).get((int) (which * recent.size()));
     }
-    Long parent = null;
-    if (traits.nextDouble() < workload.stackedShare() && !queued.isEmpty()) {
-      parent = queued.get(queued.size() - 1);
+    recent.addLast(number);
+    if (recent.size() > PAIR_WITHIN) {
+      recent.removeFirst();
     }
-    Duration pushAfter = null;
-    if (traits.nextDouble() < workload.pushedShare()) {
-      pushAfter = Duration.ofMillis((long) (traits.nextDouble() * 2 * 3.6e6));
-    }
+    boolean stacked = traits.nextDouble() < workload.stackedShare();
+    Long parent = stacked && prs.containsKey(number - 1) ? number - 1 : null;
+    boolean pushed = traits.nextDouble() < workload.pushedShare();
+    double pushAt = traits.nextDouble();
+    Duration pushAfter = pushed ? Duration.ofMillis((long) (pushAt * 2 * 3.6e6)) : null;
     Pr pr = new Pr(number, risk, broken, predicted, group, partner, parent, pushAfter);
     prs.put(number, pr);
     if (partner != null) {
@@ -182,14 +215,18 @@ final class TeamWorld {
         workload.logNormalCi()
             ? Draws.logNormal(ci, workload.ciMedian().toMillis(), TeamWorkload.CI_SIGMA)
             : workload.ciMedian().toMillis() * (0.8 + 0.4 * ci.nextDouble());
-    boolean red = tree.stream().anyMatch(n -> breaksWith(n, tree));
-    red |= flakes(start);
-    double millis = red ? full * (0.3 + 0.7 * ci.nextDouble()) : full;
-    Instant end = start.plusMillis((long) millis);
-    if (!red && inOutage(end) && ci.nextDouble() < workload.outageRed()) {
-      red = true;
+    boolean breaks = tree.stream().anyMatch(n -> breaksWith(n, tree));
+    boolean flaked = flakes(start) && !breaks;
+    double early = 0.3 + 0.7 * ci.nextDouble();
+    double millis = breaks || flaked ? full * early : full;
+    double outageDraw = ci.nextDouble();
+    if (!breaks
+        && !flaked
+        && inOutage(start.plusMillis((long) millis))
+        && outageDraw < workload.outageRed()) {
+      flaked = true;
     }
-    return new Run(Duration.ofMillis((long) millis), red);
+    return new Run(Duration.ofMillis((long) millis), breaks, flaked);
   }
 
   private boolean flakes(Instant at) {
@@ -269,88 +306,88 @@ final class TeamWorld {
     if (workload.riskAlpha() <= 0) {
       return workload.riskMean();
     }
-    double s = score(risk, noise, gaussian);
-    int bin = Arrays.binarySearch(binEdges, s);
-    bin = bin >= 0 ? bin : -bin - 1;
-    return binRisk[Math.min(bin, binRisk.length - 1)];
+    return binRisk[bin(binEdges, score(risk, noise, gaussian))];
   }
 
+  private record Calibration(double noise, boolean reached, Predictor predictor) {}
+
   /**
-   * The blur that holds the predictor's AUC at the workload's: found by bisection on a presample;
-   * none when even the true risk tells broken from good less well than asked.
+   * The blur that holds the predictor's AUC at the workload's: found by bisection, each step's
+   * predictor binned on one presample and its AUC measured on another; none (the true risk, binned)
+   * when even that tells broken from good less well than asked.
    */
-  private double calibrate(Random random) {
+  private Calibration calibrate(long seed) {
     if (workload.riskAlpha() <= 0) {
-      return 0;
+      return new Calibration(
+          0, true, new Predictor(new double[0], new double[] {workload.riskMean()}, 0.5));
     }
-    double[] risk = new double[PRESAMPLE];
-    boolean[] broken = new boolean[PRESAMPLE];
-    double[] gaussian = new double[PRESAMPLE];
-    for (int i = 0; i < PRESAMPLE; i++) {
-      risk[i] = Draws.beta(random, workload.riskAlpha(), workload.riskBeta());
-      broken[i] = random.nextDouble() < risk[i];
-      gaussian[i] = random.nextGaussian();
+    double[][] fit = presample(new Random(seed * 31 + 4));
+    double[][] check = presample(new Random(seed * 31 + 5));
+    Predictor sharpest = predictor(fit, check, 0);
+    if (sharpest.auc <= workload.auc()) {
+      return new Calibration(0, false, sharpest);
     }
     double low = 0;
     double high = 50;
-    if (aucAt(low, risk, broken, gaussian) <= workload.auc()) {
-      return 0;
-    }
-    for (int step = 0; step < 30; step++) {
+    for (int step = 0; step < 25; step++) {
       double mid = (low + high) / 2;
-      if (aucAt(mid, risk, broken, gaussian) > workload.auc()) {
+      if (predictor(fit, check, mid).auc > workload.auc()) {
         low = mid;
       } else {
         high = mid;
       }
     }
-    return (low + high) / 2;
+    double blur = (low + high) / 2;
+    return new Calibration(blur, true, predictor(fit, check, blur));
   }
 
-  private static double aucAt(double noise, double[] risk, boolean[] broken, double[] gaussian) {
-    double[] scores = new double[risk.length];
-    for (int i = 0; i < risk.length; i++) {
-      scores[i] = score(risk[i], noise, gaussian[i]);
+  /** PRs of this world's risk: each one's risk, whether it broke, and its blur's gaussian. */
+  private double[][] presample(Random random) {
+    double[][] sample = new double[PRESAMPLE][];
+    for (int i = 0; i < PRESAMPLE; i++) {
+      double r = Draws.beta(random, workload.riskAlpha(), workload.riskBeta());
+      sample[i] = new double[] {r, random.nextDouble() < r ? 1 : 0, random.nextGaussian()};
     }
-    return Draws.auc(scores, broken);
+    return sample;
   }
 
   private record Predictor(double[] edges, double[] risk, double auc) {}
 
   /**
-   * Calibrates the blurred score on a fresh presample: quantile bins of the score, each answering
-   * the share of its PRs that were broken; and measures the AUC of those answers.
+   * The predictor at blur {@code blur}: quantile bins of the blurred score over {@code fit}, each
+   * answering the share of its PRs that broke; its AUC measured on {@code check}.
    */
-  private Predictor predictor(Random random, double blur) {
-    if (workload.riskAlpha() <= 0) {
-      return new Predictor(new double[0], new double[] {workload.riskMean()}, 0.5);
+  private static Predictor predictor(double[][] fit, double[][] check, double blur) {
+    double[][] scored = new double[fit.length][];
+    for (int i = 0; i < fit.length; i++) {
+      scored[i] = new double[] {score(fit[i][0], blur, fit[i][2]), fit[i][1]};
     }
-    double[][] sample = new double[PRESAMPLE][];
-    for (int i = 0; i < PRESAMPLE; i++) {
-      double r = Draws.beta(random, workload.riskAlpha(), workload.riskBeta());
-      boolean broken = random.nextDouble() < r;
-      sample[i] = new double[] {score(r, blur, random.nextGaussian()), broken ? 1 : 0};
-    }
-    Arrays.sort(sample, (a, b) -> Double.compare(a[0], b[0]));
-    int per = PRESAMPLE / CALIBRATION_BINS;
+    Arrays.sort(scored, (a, b) -> Double.compare(a[0], b[0]));
+    int per = fit.length / CALIBRATION_BINS;
     double[] edges = new double[CALIBRATION_BINS - 1];
     double[] risk = new double[CALIBRATION_BINS];
-    double[] scores = new double[PRESAMPLE];
-    boolean[] positive = new boolean[PRESAMPLE];
     for (int b = 0; b < CALIBRATION_BINS; b++) {
       double brokenInBin = 0;
       for (int i = b * per; i < (b + 1) * per; i++) {
-        brokenInBin += sample[i][1];
+        brokenInBin += scored[i][1];
       }
       risk[b] = brokenInBin / per;
       if (b < CALIBRATION_BINS - 1) {
-        edges[b] = sample[(b + 1) * per][0];
+        edges[b] = scored[(b + 1) * per][0];
       }
     }
-    for (int i = 0; i < PRESAMPLE; i++) {
-      scores[i] = risk[Math.min(i / per, CALIBRATION_BINS - 1)];
-      positive[i] = sample[i][1] > 0;
+    double[] answers = new double[check.length];
+    boolean[] broke = new boolean[check.length];
+    for (int i = 0; i < check.length; i++) {
+      answers[i] = risk[bin(edges, score(check[i][0], blur, check[i][2]))];
+      broke[i] = check[i][1] > 0;
     }
-    return new Predictor(edges, risk, Draws.auc(scores, positive));
+    return new Predictor(edges, risk, Draws.auc(answers, broke));
+  }
+
+  /** The bin of {@code score}: the number of edges at or below it. */
+  private static int bin(double[] edges, double score) {
+    int at = Arrays.binarySearch(edges, score);
+    return at >= 0 ? at + 1 : -at - 1;
   }
 }

@@ -54,7 +54,7 @@ class TeamWorldTest {
     // and on the PRs the run draws, not only on the presample it was calibrated with
     List<TeamWorld.Pr> prs = new ArrayList<>();
     for (long n = 1; n <= 30_000; n++) {
-      prs.add(world.draw(n, List.of()));
+      prs.add(world.draw(n));
     }
     double[] scores = prs.stream().mapToDouble(TeamWorld.Pr::predicted).toArray();
     boolean[] broken = new boolean[prs.size()];
@@ -100,24 +100,29 @@ class TeamWorldTest {
   @Test
   void greenRunsFlakeAtTheWorkloadsRateAndRedRunsEndEarly() {
     TeamWorld world = world(TeamWorkload.skewed(0.8, 0.7, 100), 13);
-    world.draw(1, List.of());
-    Set<Long> tree = world.pr(1).broken() ? Set.of() : Set.of(1L);
+    Set<Long> tree = Set.of();
     int red = 0;
     int n = 20_000;
     List<Long> greenMinutes = new ArrayList<>();
+    List<Long> redMinutes = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      // a run every 30 min, so sticky tests come and go as they would
-      TeamWorld.Run run = world.run(tree, THURSDAY.plus(Duration.ofMinutes(30L * i)));
+      // a run every 5 min, as a busy queue starts them: stickiness must not run away with it
+      TeamWorld.Run run = world.run(tree, THURSDAY.plus(Duration.ofMinutes(5L * i)));
+      assertThat(run.breaks()).isFalse();
       if (run.red()) {
         red++;
+        redMinutes.add(run.duration().toMinutes());
       } else {
         greenMinutes.add(run.duration().toMinutes());
       }
     }
-    // stickiness raises the rate above the 3 % of a run whose tests all start clean
-    assertThat(red / (double) n).isBetween(0.03, 0.09);
+    // stickiness raises the rate above the 3 % of a run whose tests all start clean, not far
+    assertThat(red / (double) n).isBetween(0.03, 0.05);
     greenMinutes.sort(Long::compare);
+    redMinutes.sort(Long::compare);
     assertThat(greenMinutes.get(greenMinutes.size() / 2)).isBetween(28L, 32L);
+    // a red run stops at its first failure: 30–100 % of its length, 65 % at the median
+    assertThat(redMinutes.get(redMinutes.size() / 2)).isBetween(15L, 24L);
     double[] chances = world.flakeChances();
     java.util.Arrays.sort(chances);
     // a heavy tail: the flakiest test alone flakes more often than the 50 least flaky together
@@ -131,24 +136,32 @@ class TeamWorldTest {
   @Test
   void aRunHoldingABrokenPrOrBothHalvesOfAPairIsRed() {
     TeamWorld world = world(TeamWorkload.pairwise(0.8, 100), 17);
-    List<Long> queued = new ArrayList<>();
     TeamWorld.Pr paired = null;
+    TeamWorld.Pr broken = null;
     long n = 1;
-    while (paired == null) {
-      TeamWorld.Pr pr = world.draw(n, queued);
-      queued.add(n++);
-      if (pr.partner() != null && !pr.broken() && !world.pr(pr.partner()).broken()) {
+    while (paired == null || broken == null) {
+      TeamWorld.Pr pr = world.draw(n++);
+      if (pr.partner() != null
+          && !pr.broken()
+          && !world.pr(pr.partner()).broken()
+          && world.pr(pr.partner()).partner() == null) {
         paired = pr;
       }
+      if (pr.broken() && pr.partner() == null) {
+        broken = pr;
+      }
     }
+    // the partner is a recent arrival of the same targets
+    assertThat(world.pr(paired.partner()).group()).isEqualTo(paired.group());
+    assertThat(paired.number() - paired.partner()).isPositive();
     Set<Long> alone = Set.of(paired.number());
     Set<Long> both = Set.of(paired.number(), paired.partner());
     assertThat(world.breaksWith(paired.number(), alone)).isFalse();
     assertThat(world.breaksWith(paired.number(), both)).isTrue();
     assertThat(world.partners(paired.partner())).contains(paired.number());
-    assertThat(world.run(both, THURSDAY).red()).isTrue();
-    assertThat(world.run(both, THURSDAY).duration())
-        .isLessThan(Duration.ofMinutes(30).multipliedBy(4));
+    assertThat(world.run(both, THURSDAY).breaks()).isTrue();
+    assertThat(world.run(Set.of(broken.number()), THURSDAY).breaks()).isTrue();
+    assertThat(world.run(alone, THURSDAY).breaks()).isFalse();
   }
 
   @Test
@@ -166,36 +179,42 @@ class TeamWorldTest {
     assertThat(world.inOutage(first[1])).isFalse();
   }
 
+  /**
+   * Two queues of one seed start different runs at different times; the PRs they meet must not
+   * notice: arrivals and what each PR is come from streams CI's draws do not touch.
+   */
   @Test
-  void theSameSeedDrawsTheSameWorld() {
+  void theSameSeedDrawsTheSamePrsWhateverRunsAQueueStarts() {
     TeamWorkload team = TeamWorkload.pairwise(0.95, 100);
     TeamWorld one = world(team, 23);
     TeamWorld two = world(team, 23);
-    List<Long> queued = new ArrayList<>();
     Instant a = THURSDAY;
     Instant b = THURSDAY;
     for (long n = 1; n <= 500; n++) {
       a = one.nextArrival(a);
       b = two.nextArrival(b);
       assertThat(a).isEqualTo(b);
-      assertThat(one.draw(n, queued)).isEqualTo(two.draw(n, queued));
-      queued.add(n);
+      assertThat(one.draw(n)).isEqualTo(two.draw(n));
+      // the first queue runs CI three times for each PR, the second once every fifth
+      for (int k = 0; k < 3; k++) {
+        one.run(Set.of(n), a);
+      }
+      if (n % 5 == 0) {
+        two.run(new HashSet<>(List.of(n, n - 1)), b);
+      }
     }
-    Set<Long> tree = new HashSet<>(queued.subList(0, 3));
-    assertThat(one.run(tree, a)).isEqualTo(two.run(tree, b));
   }
 
   @Test
-  void aStackedPrSitsOnTheNewestQueuedOneAndAPushComesWithinTwoHours() {
+  void aStackedPrSitsOnThePrBeforeItAndAPushComesWithinTwoHours() {
     TeamWorld world = world(TeamWorkload.skewed(0.8, 0.7, 100), 29);
-    List<Long> queued = List.of(5L, 9L);
     int stacked = 0;
     int pushed = 0;
     int n = 20_000;
-    for (long i = 10; i < 10 + n; i++) {
-      TeamWorld.Pr pr = world.draw(i, queued);
+    for (long i = 1; i <= n; i++) {
+      TeamWorld.Pr pr = world.draw(i);
       if (pr.parent() != null) {
-        assertThat(pr.parent()).isEqualTo(9L);
+        assertThat(pr.parent()).isEqualTo(i - 1);
         stacked++;
       }
       if (pr.pushAfter() != null) {
