@@ -103,9 +103,14 @@ final class TeamRows {
     System.out.println("### Team workloads (issue 53)");
     System.out.println();
     for (TeamWorkload world : worlds) {
-      // what the run offered: weekly arrivals over a run of part weeks are not exactly the mean
-      Row first = rows.stream().filter(r -> r.world() == world).findFirst().orElseThrow();
-      int arrived = first.figures().arrived();
+      // what the run offered (weekly arrivals over part weeks are not exactly the mean), read
+      // from a queue that was not stopped early
+      int arrived =
+          rows.stream()
+              .filter(r -> r.world() == world)
+              .mapToInt(r -> r.figures().arrived())
+              .max()
+              .orElse(0);
       System.out.printf(
           Locale.ROOT,
           "- %s; offered: %d PRs in %d h, %.2f/h%n",
