@@ -1,5 +1,7 @@
 package dev.trainyard.bench.scheduler;
 
+import java.time.Duration;
+
 /**
  * Another system's scheduling rule, driving the real engine from outside in a team's world: how its
  * speculation would choose on the same PRs, the same CI and the same engine underneath.
@@ -30,7 +32,7 @@ enum Rival {
   static final double RISKY = 0.15;
 
   /** How long a risky PR waits at the tail before it queues as any other. */
-  static final java.time.Duration AGING = java.time.Duration.ofHours(2);
+  static final Duration AGING = Duration.ofHours(2);
 
   /**
    * The priority a PR of predicted risk {@code predicted} is submitted with when ranked: 1 (most

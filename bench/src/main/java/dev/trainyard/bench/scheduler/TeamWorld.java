@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The seeded world of a {@link TeamWorkload}: when PRs arrive, what each one is (its risk, whether
@@ -70,8 +72,7 @@ final class TeamWorld {
   private final Instant[] stickyUntil = new Instant[FLAKY_TESTS];
   private final Map<Long, Pr> prs = new HashMap<>();
   private final Map<Long, List<Long>> partneredBy = new HashMap<>();
-  private final Map<Integer, java.util.ArrayDeque<Long>> recentByGroup = new HashMap<>();
-  private final boolean aucReached;
+  private final Map<Integer, ArrayDeque<Long>> recentByGroup = new HashMap<>();
   private final double noise;
   private final double measuredAuc;
   private final double[] binEdges;
@@ -91,20 +92,13 @@ final class TeamWorld {
             List.of(workload.riskAlpha(), workload.riskBeta(), workload.auc(), (double) seed),
             key -> calibrate(seed));
     this.noise = calibration.noise;
-    this.aucReached = calibration.reached;
     this.measuredAuc = calibration.predictor.auc;
     this.binEdges = calibration.predictor.edges;
     this.binRisk = calibration.predictor.risk;
   }
 
   /** Calibrations by risk shape, asked AUC and seed: each costs a bisection over presamples. */
-  private static final Map<List<Double>, Calibration> CALIBRATIONS =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
-  /** Whether the asked AUC was reached (else the predictor is the true risk, binned). */
-  boolean aucReached() {
-    return aucReached;
-  }
+  private static final Map<List<Double>, Calibration> CALIBRATIONS = new ConcurrentHashMap<>();
 
   int drainHours() {
     return workload.drainHours();
@@ -159,8 +153,7 @@ final class TeamWorld {
     int group = traits.nextInt(TeamWorkload.TARGET_GROUPS);
     boolean paired = traits.nextDouble() < workload.pairShare();
     double which = traits.nextDouble();
-    java.util.ArrayDeque<Long> recent =
-        recentByGroup.computeIfAbsent(group, g -> new java.util.ArrayDeque<>());
+    ArrayDeque<Long> recent = recentByGroup.computeIfAbsent(group, g -> new ArrayDeque<>());
     Long partner = null;
     if (paired && !recent.isEmpty()) {
       partner = new ArrayList<>(recent).get((int) (which * recent.size()));
@@ -309,7 +302,8 @@ final class TeamWorld {
     return binRisk[bin(binEdges, score(risk, noise, gaussian))];
   }
 
-  private record Calibration(double noise, boolean reached, Predictor predictor) {}
+  /** The blur found, and the binned predictor at it (its AUC is what every row prints). */
+  private record Calibration(double noise, Predictor predictor) {}
 
   /**
    * The blur that holds the predictor's AUC at the workload's: found by bisection, each step's
@@ -319,13 +313,13 @@ final class TeamWorld {
   private Calibration calibrate(long seed) {
     if (workload.riskAlpha() <= 0) {
       return new Calibration(
-          0, true, new Predictor(new double[0], new double[] {workload.riskMean()}, 0.5));
+          0, new Predictor(new double[0], new double[] {workload.riskMean()}, 0.5));
     }
     double[][] fit = presample(new Random(seed * 31 + 4));
     double[][] check = presample(new Random(seed * 31 + 5));
     Predictor sharpest = predictor(fit, check, 0);
     if (sharpest.auc <= workload.auc()) {
-      return new Calibration(0, false, sharpest);
+      return new Calibration(0, sharpest);
     }
     double low = 0;
     double high = 50;
@@ -338,7 +332,7 @@ final class TeamWorld {
       }
     }
     double blur = (low + high) / 2;
-    return new Calibration(blur, true, predictor(fit, check, blur));
+    return new Calibration(blur, predictor(fit, check, blur));
   }
 
   /** PRs of this world's risk: each one's risk, whether it broke, and its blur's gaussian. */
