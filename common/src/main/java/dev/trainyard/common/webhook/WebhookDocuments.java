@@ -11,6 +11,7 @@ import dev.trainyard.common.view.Collections;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.bson.conversions.Bson;
 
 /**
@@ -32,6 +33,11 @@ public final class WebhookDocuments {
   public static final String DISABLED_REASON = "disabledReason";
   public static final String FAILING_SINCE = "failingSince";
   public static final String SECRETS = "secrets";
+  public static final String URL = "url";
+  public static final String EVENT_TYPES = "eventTypes";
+  public static final String DESCRIPTION = "description";
+  public static final String FORMAT = "format";
+  public static final String MENTIONS = "mentions";
 
   /** Delivery fields. */
   public static final String ENDPOINT_ID = "endpointId";
@@ -80,6 +86,15 @@ public final class WebhookDocuments {
         Updates.set(DISABLED, false),
         Updates.set(DISABLED_REASON, null),
         Updates.set(FAILING_SINCE, null));
+  }
+
+  /**
+   * Sets the fields of {@code changes} (names of {@link WebhookEndpoint}: url, eventTypes,
+   * description, format, mentions; a null value clears the field) and leaves the others.
+   */
+  public static Bson changed(Map<String, Object> changes) {
+    return Updates.combine(
+        changes.entrySet().stream().map(e -> Updates.set(e.getKey(), e.getValue())).toList());
   }
 
   public static Bson disable(String reason) {

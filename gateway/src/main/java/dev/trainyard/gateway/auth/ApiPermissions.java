@@ -41,6 +41,7 @@ public final class ApiPermissions {
           entry("/v1/scm/git/setRemote", Permission.ADMINISTER),
           entry("/v1/scm/git/deleteRemote", Permission.ADMINISTER),
           entry("/v1/webhooks/createEndpoint", Permission.ADMINISTER),
+          entry("/v1/webhooks/updateEndpoint", Permission.ADMINISTER),
           entry("/v1/webhooks/deleteEndpoint", Permission.ADMINISTER),
           entry("/v1/webhooks/rotateSecret", Permission.ADMINISTER),
           entry("/v1/webhooks/enableEndpoint", Permission.ADMINISTER),

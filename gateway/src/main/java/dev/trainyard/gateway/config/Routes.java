@@ -112,6 +112,7 @@ public class Routes {
         .post("/v1/scm/github/webhook", Access.PUBLIC, github::receive)
         .post("/v1/ci/reportStatus", org, ci::reportStatus)
         .post("/v1/webhooks/createEndpoint", org, webhooks::createEndpoint)
+        .post("/v1/webhooks/updateEndpoint", org, webhooks::updateEndpoint)
         .post("/v1/webhooks/listEndpoints", org, webhooks::listEndpoints)
         .post("/v1/webhooks/deleteEndpoint", org, webhooks::deleteEndpoint)
         .post("/v1/webhooks/rotateSecret", org, webhooks::rotateSecret)

@@ -7,6 +7,7 @@ import dev.trainyard.common.json.Timestamps;
 import dev.trainyard.common.net.OutboundGuard;
 import dev.trainyard.common.token.SignedToken;
 import dev.trainyard.common.view.Collections;
+import dev.trainyard.common.webhook.ChatFormat;
 import dev.trainyard.common.webhook.EndpointSecret;
 import dev.trainyard.common.webhook.EventTypeFilter;
 import dev.trainyard.common.webhook.SecretBox;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -38,6 +40,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code /v1/webhooks/*}: create, list and delete endpoints, rotate a secret (the old one keeps
@@ -49,6 +52,7 @@ import reactor.util.retry.Retry;
 public class WebhookHandler {
   static final int GRACE_HOURS = 24;
   private static final int MAX_TYPES = 100;
+  private static final int MAX_DESCRIPTION = 1_000;
   private static final int MAX_TAKE = 100;
   private static final int DEFAULT_TAKE = 50;
   private final ReactiveMongoTemplate mongo;
@@ -85,7 +89,10 @@ public class WebhookHandler {
             body -> {
               String url = body.url();
               List<String> types = eventTypes(body);
-              String description = body.optionalString("description").orElse(null);
+              String description = description(body).orElse(null);
+              ChatFormat format =
+                  body.optionalEnum("format", ChatFormat.class).orElse(ChatFormat.STANDARD);
+              Map<String, String> mentions = mentions(body, format).orElse(null);
               return checked(url)
                   .then(
                       Mono.defer(
@@ -108,7 +115,9 @@ public class WebhookHandler {
                                     now,
                                     false,
                                     null,
-                                    null);
+                                    null,
+                                    format.wire(),
+                                    mentions);
                             Map<String, Object> shown = view(endpoint);
                             shown.put("secret", secret);
                             return endpoints()
@@ -118,6 +127,59 @@ public class WebhookHandler {
                                 .then(JsonResponses.ok(shown));
                           }));
             });
+  }
+
+  /**
+   * Changes what an endpoint receives and where: {@code url}, {@code eventTypes}, {@code
+   * description}, {@code format}, {@code mentions}; a field left out keeps its value, a {@code
+   * null} clears {@code eventTypes} (every type), {@code description} or {@code mentions}. Its
+   * secrets, its health and its delivery log stay; events recorded before the change are delivered
+   * as they were recorded. Answers the endpoint as {@code listEndpoints} shows it.
+   */
+  public Mono<ServerResponse> updateEndpoint(ServerRequest request) {
+    String org = RouteGuard.org(request.exchange());
+    return JsonResponses.body(request)
+        .flatMap(
+            body -> {
+              String id = body.name("id");
+              Optional<String> url = body.has("url") ? Optional.of(body.url()) : Optional.empty();
+              Map<String, Object> changes = new LinkedHashMap<>();
+              url.ifPresent(u -> changes.put(WebhookDocuments.URL, u));
+              if (body.has("eventTypes") || body.isExplicitNull("eventTypes")) {
+                changes.put(WebhookDocuments.EVENT_TYPES, eventTypes(body));
+              }
+              if (body.has("description") || body.isExplicitNull("description")) {
+                changes.put(WebhookDocuments.DESCRIPTION, description(body).orElse(null));
+              }
+              Optional<ChatFormat> format = body.optionalEnum("format", ChatFormat.class);
+              format.ifPresent(f -> changes.put(WebhookDocuments.FORMAT, f.wire()));
+              if (changes.isEmpty() && !body.has("mentions") && !body.isExplicitNull("mentions")) {
+                throw ApiException.badRequest(
+                    "give at least one of url, eventTypes, description, format, mentions");
+              }
+              return url.map(this::checked)
+                  .orElse(Mono.empty())
+                  .then(endpoint(org, id))
+                  .flatMap(
+                      stored -> {
+                        changeMentions(body, stored, format, changes);
+                        return endpoints()
+                            .flatMap(
+                                c ->
+                                    Mono.from(
+                                        c.updateOne(
+                                            WebhookDocuments.ownedBy(stored.id(), org),
+                                            WebhookDocuments.changed(changes))))
+                            .filter(r -> r.getMatchedCount() == 1)
+                            .switchIfEmpty(
+                                Mono.error(
+                                    () ->
+                                        ApiException.notFound(
+                                            "endpoint " + id + " does not exist")))
+                            .then(endpoint(org, id));
+                      });
+            })
+        .flatMap(updated -> JsonResponses.ok(view(updated)));
   }
 
   public Mono<ServerResponse> listEndpoints(ServerRequest request) {
@@ -356,12 +418,78 @@ public class WebhookHandler {
     return types;
   }
 
+  /**
+   * The mentions an update stores: those it gives, checked against the format the endpoint will
+   * have; none for an endpoint becoming standard; the stored ones, checked again, when only the
+   * chat changes.
+   */
+  private static void changeMentions(
+      RequestBody body,
+      WebhookEndpoint stored,
+      Optional<ChatFormat> format,
+      Map<String, Object> changes) {
+    ChatFormat after = format.orElse(stored.chatFormat());
+    if (body.has("mentions") || body.isExplicitNull("mentions")) {
+      changes.put(WebhookDocuments.MENTIONS, mentions(body, after).orElse(null));
+    } else if (after == ChatFormat.STANDARD) {
+      changes.put(WebhookDocuments.MENTIONS, null); // no one to mention
+    } else if (after != stored.chatFormat()) {
+      after
+          .problemWith(stored.mentions())
+          .ifPresent(
+              problem -> {
+                throw ApiException.badRequest(
+                    problem + " (the stored mentions, for format " + after.wire() + ")");
+              });
+    }
+  }
+
+  /** {@code description}: free text of at most {@value #MAX_DESCRIPTION} characters. */
+  private static Optional<String> description(RequestBody body) {
+    Optional<String> description = body.optionalString("description");
+    if (description.filter(d -> d.length() > MAX_DESCRIPTION).isPresent()) {
+      throw ApiException.badRequest(
+          "description may be at most " + MAX_DESCRIPTION + " characters");
+    }
+    return description;
+  }
+
+  /** {@code mentions}: an object from a source-host login to the chat's id of that person. */
+  private static Optional<Map<String, String>> mentions(RequestBody body, ChatFormat format) {
+    Optional<JsonNode> node = body.node("mentions");
+    if (node.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!node.get().isObject()) {
+      throw ApiException.badRequest("mentions must be an object from a login to a chat id");
+    }
+    Map<String, String> mentions = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> person : node.get().properties()) {
+      if (!person.getValue().isString()) {
+        throw ApiException.badRequest("mentions." + person.getKey() + " must be a string");
+      }
+      mentions.put(person.getKey(), person.getValue().asString());
+      if (mentions.size() > ChatFormat.MAX_MENTIONS) {
+        break; // problemWith names the limit
+      }
+    }
+    format
+        .problemWith(mentions)
+        .ifPresent(
+            problem -> {
+              throw ApiException.badRequest(problem);
+            });
+    return Optional.of(mentions);
+  }
+
   private static Map<String, Object> view(WebhookEndpoint e) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("id", e.id());
     out.put("url", e.url());
     out.put("eventTypes", e.eventTypes());
     out.put("description", e.description());
+    out.put("format", e.chatFormat().wire());
+    out.put("mentions", e.mentions());
     out.put("createdAt", e.createdAt());
     out.put("disabled", e.disabled());
     out.put("disabledReason", e.disabledReason());

@@ -35,6 +35,7 @@ public final class WebhookReceiver implements AutoCloseable {
   private volatile IntUnaryOperator answer = n -> 200;
   private volatile long delayMillis;
   private volatile String location;
+  private volatile String retryAfter = "0";
 
   public WebhookReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -63,7 +64,7 @@ public final class WebhookReceiver implements AutoCloseable {
               undocumented.add("a delivery could not be checked: " + e);
             }
             if (status == 503 || status == 429) {
-              exchange.getResponseHeaders().add("Retry-After", "0");
+              exchange.getResponseHeaders().add("Retry-After", retryAfter);
             }
             if (status / 100 == 3 && location != null) {
               exchange.getResponseHeaders().add("Location", location);
@@ -95,6 +96,11 @@ public final class WebhookReceiver implements AutoCloseable {
     this.location = url;
   }
 
+  /** What 429 and 503 answers say in {@code Retry-After} (seconds; "0" unless set). */
+  public void retryAfter(String seconds) {
+    this.retryAfter = seconds;
+  }
+
   public void delay(long millis) {
     this.delayMillis = millis;
   }
@@ -108,11 +114,21 @@ public final class WebhookReceiver implements AutoCloseable {
     return received.stream().filter(r -> r.answeredWith() / 100 == 2).toList();
   }
 
-  /** The document's webhook for an event: its type's family ({@code pull_request.*}, …). */
+  /**
+   * The document's webhook for a delivery: a chat message's format, or an event's type's family
+   * ({@code pull_request.*}, …).
+   */
   private static String webhookOf(String body) {
     String type;
     try {
-      type = Json.mapper().readTree(body).path("type").asString("");
+      var json = Json.mapper().readTree(body);
+      if (json.has("blocks")) {
+        return "slack_message";
+      }
+      if (json.has("attachments")) {
+        return "teams_message";
+      }
+      type = json.path("type").asString("");
     } catch (RuntimeException notJson) {
       return "(no JSON)";
     }

@@ -245,6 +245,8 @@ class DeliveryAddressIT {
             now,
             false,
             null,
+            null,
+            null,
             null);
     mongo
         .getCollection(Collections.WEBHOOK_ENDPOINTS)

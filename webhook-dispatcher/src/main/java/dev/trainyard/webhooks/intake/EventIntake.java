@@ -4,9 +4,9 @@ import dev.trainyard.common.event.EventHeaders;
 import dev.trainyard.common.telemetry.Traces;
 import dev.trainyard.common.webhook.WebhookDelivery;
 import dev.trainyard.common.webhook.WebhookEndpoint;
+import dev.trainyard.webhooks.delivery.ChatMessages;
 import dev.trainyard.webhooks.delivery.DeliveryStore;
 import dev.trainyard.webhooks.delivery.Dispatcher;
-import dev.trainyard.webhooks.delivery.Payloads;
 import dev.trainyard.webhooks.endpoints.EndpointStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -23,8 +23,9 @@ import org.springframework.kafka.annotation.KafkaListener;
 
 /**
  * Turns each event into one delivery per endpoint of its organization that wants its type and
- * existed when it happened, and records them before the offsets are committed. A delivery's id is
- * derived from the event and the endpoint, so an event read twice is recorded once.
+ * existed when it happened, in the endpoint's format ({@link ChatMessages}), and records them
+ * before the offsets are committed. A delivery's id is derived from the event and the endpoint, so
+ * an event read twice is recorded once.
  */
 public class EventIntake {
   public static final String ID = "webhook-intake";
@@ -75,7 +76,8 @@ public class EventIntake {
                   org,
                   eventId,
                   type,
-                  Payloads.body(record.value(), type, publicUrl),
+                  ChatMessages.body(
+                      endpoint.chatFormat(), record.value(), type, endpoint.mentions(), publicUrl),
                   now,
                   WebhookDelivery.PENDING,
                   List.of(),
