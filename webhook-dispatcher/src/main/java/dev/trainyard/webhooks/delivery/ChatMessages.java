@@ -19,6 +19,12 @@ import tools.jackson.databind.JsonNode;
  * escaped for Slack's markup, so no title or reason can mention a channel or link elsewhere.
  */
 public final class ChatMessages {
+  /**
+   * The longest text a block holds: Slack refuses a section's text over 3,000 characters, and a
+   * Teams message over about 28 KB. A test's name or a freeze reason may be longer.
+   */
+  static final int MAX_TEXT = 3_000;
+
   /** The source host whose PRs have pages at {@code /owner/name/pull/N}. */
   private static final String GITHUB = "github.com";
 
@@ -112,7 +118,7 @@ public final class ChatMessages {
       }
       links.put("trainyard", details != null ? details : publicUrl);
       return new Message(
-          headline, queue, reason(event), event.path("author").asString(null), links);
+          limit(headline), queue, limit(reason(event)), event.path("author").asString(null), links);
     }
 
     private static Optional<String> pullRequestUrl(String host, String fullName, long pr) {
@@ -139,6 +145,11 @@ public final class ChatMessages {
       fields.put((String) namesAndValues[i], namesAndValues[i + 1]);
     }
     return fields;
+  }
+
+  /** At most {@link #MAX_TEXT} characters, with an ellipsis when cut (null stays null). */
+  static String limit(String text) {
+    return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 1) + "…";
   }
 
   /** {@code TEST_RUN_REQUIRED_STATUS_FAILED} as {@code test run required status failed}. */

@@ -156,6 +156,25 @@ class ChatMessagesTest {
   }
 
   @Test
+  void aLongReasonIsCutToWhatABlockHolds() {
+    String event =
+        """
+        {"type":"queue.frozen","repository":{"host":"github.com","owner":"acme","name":"api"},
+         "target_branch":"main","reason":"%s"}"""
+            .formatted("r".repeat(10_000));
+
+    String section =
+        slack(event, "queue.frozen", Map.of())
+            .get("blocks")
+            .get(0)
+            .get("text")
+            .get("text")
+            .asString();
+
+    assertThat(section).hasSizeLessThanOrEqualTo(2 * ChatMessages.MAX_TEXT).endsWith("…");
+  }
+
+  @Test
   void aStandardEndpointGetsTheEventAsItIs() {
     String event = pullRequest("github.com", "merged", "merged_reason", "MERGE_GRAPH_MERGE");
 
