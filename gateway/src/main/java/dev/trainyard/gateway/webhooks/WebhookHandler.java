@@ -1,6 +1,7 @@
 package dev.trainyard.gateway.webhooks;
 
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.result.UpdateResult;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import dev.trainyard.common.json.Json;
 import dev.trainyard.common.json.Timestamps;
@@ -163,13 +164,9 @@ public class WebhookHandler {
                   .flatMap(
                       stored -> {
                         changeMentions(body, stored, format, changes);
-                        return endpoints()
-                            .flatMap(
-                                c ->
-                                    Mono.from(
-                                        c.updateOne(
-                                            WebhookDocuments.ownedBy(stored.id(), org),
-                                            WebhookDocuments.changed(changes))))
+                        return update(
+                                WebhookDocuments.ownedBy(stored.id(), org),
+                                WebhookDocuments.changed(changes))
                             .filter(r -> r.getMatchedCount() == 1)
                             .switchIfEmpty(
                                 Mono.error(
@@ -214,14 +211,7 @@ public class WebhookHandler {
     String org = RouteGuard.org(request.exchange());
     return JsonResponses.body(request)
         .flatMap(body -> endpoint(org, body.name("id")))
-        .flatMap(
-            e ->
-                endpoints()
-                    .flatMap(
-                        c ->
-                            Mono.from(
-                                c.updateOne(
-                                    WebhookDocuments.byId(e.id()), WebhookDocuments.enable()))))
+        .flatMap(e -> update(WebhookDocuments.byId(e.id()), WebhookDocuments.enable()))
         .then(JsonResponses.empty());
   }
 
@@ -282,13 +272,8 @@ public class WebhookHandler {
                 }
               }
               List<?> read = stored.getList(WebhookDocuments.SECRETS, Object.class, List.of());
-              return endpoints()
-                  .flatMap(
-                      c ->
-                          Mono.from(
-                              c.updateOne(
-                                  WebhookDocuments.secretsStill(e.id(), read),
-                                  WebhookDocuments.secrets(kept))))
+              return update(
+                      WebhookDocuments.secretsStill(e.id(), read), WebhookDocuments.secrets(kept))
                   .flatMap(
                       result ->
                           result.getMatchedCount() == 1
@@ -504,6 +489,11 @@ public class WebhookHandler {
   /** The collections through the reactive driver, to run {@link WebhookDocuments}' statements. */
   private Mono<MongoCollection<Document>> collection(String name) {
     return mongo.getCollection(name);
+  }
+
+  /** One update of the endpoints' collection. */
+  private Mono<UpdateResult> update(Bson filter, Bson change) {
+    return endpoints().flatMap(c -> Mono.from(c.updateOne(filter, change)));
   }
 
   private Mono<MongoCollection<Document>> endpoints() {

@@ -34,6 +34,16 @@ class ChatMessagesTest {
         .readTree(ChatMessages.body(ChatFormat.TEAMS, event, type, mentions, PUBLIC));
   }
 
+  /** A Slack message's context line: the queue, the author and the links. */
+  private static String context(JsonNode slack) {
+    return slack.get("blocks").get(1).get("elements").get(0).get("text").asString();
+  }
+
+  /** A Teams message's Adaptive Card. */
+  private static JsonNode card(JsonNode teams) {
+    return teams.get("attachments").get(0).get("content");
+  }
+
   @ParameterizedTest(name = "{0}: {3}")
   @CsvSource({
     "merged, merged_reason, MERGE_GRAPH_MERGE, acme/api#12 merged: merge graph merge",
@@ -52,7 +62,7 @@ class ChatMessagesTest {
             Map.of());
 
     assertThat(message.get("text").asString()).isEqualTo(text);
-    String context = message.get("blocks").get(1).get("elements").get(0).get("text").asString();
+    String context = context(message);
     assertThat(context)
         .contains("Queue `acme/api:main`")
         .contains("Author ada")
@@ -64,19 +74,8 @@ class ChatMessagesTest {
   void aMappedAuthorIsMentionedInSlackAndTeams() {
     String event = pullRequest("github.com", "merged", "merged_reason", "MERGE_GRAPH_MERGE");
 
-    String context =
-        slack(event, "pull_request.merged", Map.of("ada", "U024BE7LH"))
-            .get("blocks")
-            .get(1)
-            .get("elements")
-            .get(0)
-            .get("text")
-            .asString();
-    JsonNode card =
-        teams(event, "pull_request.merged", Map.of("ada", "ada@example.com"))
-            .get("attachments")
-            .get(0)
-            .get("content");
+    String context = context(slack(event, "pull_request.merged", Map.of("ada", "U024BE7LH")));
+    JsonNode card = card(teams(event, "pull_request.merged", Map.of("ada", "ada@example.com")));
 
     assertThat(context).contains("Author <@U024BE7LH>");
     assertThat(card.get("body").get(1).get("facts").toString()).contains("<at>ada</at>");
@@ -89,11 +88,7 @@ class ChatMessagesTest {
   void anUnmappedAuthorIsNamedNotMentioned() {
     String event = pullRequest("github.com", "merged", "merged_reason", "MERGE_GRAPH_MERGE");
 
-    JsonNode card =
-        teams(event, "pull_request.merged", Map.of("grace", "grace@example.com"))
-            .get("attachments")
-            .get(0)
-            .get("content");
+    JsonNode card = card(teams(event, "pull_request.merged", Map.of("grace", "grace@example.com")));
 
     assertThat(card.has("msteams")).isFalse();
     assertThat(card.get("body").get(1).get("facts").toString())
