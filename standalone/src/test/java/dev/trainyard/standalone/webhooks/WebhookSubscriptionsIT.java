@@ -35,9 +35,27 @@ class WebhookSubscriptionsIT extends OwnStack {
   })
   void targetsInsideTheNetworkAreRefused(String url, String message) {
     Api.Response r = stack.api().post("/v1/webhooks/createEndpoint", "{\"url\":\"" + url + "\"}");
+    Api quiet = stack.otherOrganization().api();
+    Api.Response moved =
+        quiet.post(
+            "/v1/webhooks/updateEndpoint",
+            "{\"id\":\"" + publicEndpoint(quiet) + "\",\"url\":\"" + url + "\"}");
 
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body()).contains(message);
+    assertThat(moved.status()).as("an endpoint cannot be moved there either").isEqualTo(400);
+    assertThat(moved.body()).contains(message);
+  }
+
+  /**
+   * An endpoint at a public address, of the organization with no queues: no event is ever sent to
+   * it (tests send traffic to loopback only).
+   */
+  private static String publicEndpoint(Api api) {
+    Api.Response created =
+        api.post("/v1/webhooks/createEndpoint", "{\"url\":\"http://93.184.216.34/hook\"}");
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    return created.json().get("id").asString();
   }
 
   @Test
@@ -67,6 +85,16 @@ class WebhookSubscriptionsIT extends OwnStack {
     Api stranger = stack.otherOrganization().api();
     assertThat(stranger.post("/v1/webhooks/deleteEndpoint", "{\"id\":\"" + id + "\"}").status())
         .isEqualTo(404);
+    assertThat(
+            stranger
+                .post(
+                    "/v1/webhooks/updateEndpoint",
+                    "{\"id\":\"" + id + "\",\"url\":\"http://93.184.216.35/elsewhere\"}")
+                .status())
+        .isEqualTo(404);
+    assertThat(api.post("/v1/webhooks/listEndpoints", "{}").body())
+        .contains("http://93.184.216.34/hook")
+        .doesNotContain("elsewhere");
     assertThat(stranger.post("/v1/webhooks/listEndpoints", "{}").body()).doesNotContain(id);
     assertThat(stranger.post("/v1/webhooks/rotateSecret", "{\"id\":\"" + id + "\"}").status())
         .isEqualTo(404);
