@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -51,7 +52,14 @@ public final class ChatMessages {
     if (format == ChatFormat.STANDARD) {
       return Payloads.body(event, type, publicUrl);
     }
-    Message message = Message.of(Json.mapper().readTree(event), type, publicUrl);
+    Message message;
+    try {
+      message = Message.of(Json.mapper().readTree(event), type, publicUrl);
+    } catch (JacksonException notJson) {
+      // an event that is not JSON still reaches the chat, named by its type: a delivery that
+      // failed here would fail the intake's whole batch, again on every redelivery
+      message = new Message(type, null, null, null, Map.of("trainyard", publicUrl));
+    }
     Object body = format == ChatFormat.SLACK ? slack(message, mentions) : teams(message, mentions);
     return Json.mapper().writeValueAsString(body);
   }
@@ -158,9 +166,8 @@ public final class ChatMessages {
   }
 
   private static Map<String, Object> slack(Message m, Map<String, String> mentions) {
-    String linked = slackEscape(m.headline());
     List<String> lines = new ArrayList<>();
-    lines.add("*" + linked + "*");
+    lines.add("*" + slackEscape(m.headline()) + "*");
     if (m.reason() != null) {
       lines.add("Reason: " + slackEscape(m.reason()));
     }

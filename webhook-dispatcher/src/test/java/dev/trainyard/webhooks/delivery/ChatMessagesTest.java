@@ -170,6 +170,14 @@ class ChatMessagesTest {
   }
 
   @Test
+  void anEventThatIsNotJsonIsNamedByItsTypeRatherThanFailingTheIntake() {
+    JsonNode message = slack("{\"type\": truncated", "pull_request.merged", Map.of());
+
+    assertThat(message.get("text").asString()).isEqualTo("pull_request.merged");
+    assertThat(context(message)).contains("<" + PUBLIC + "|trainyard>");
+  }
+
+  @Test
   void aStandardEndpointGetsTheEventAsItIs() {
     String event = pullRequest("github.com", "merged", "merged_reason", "MERGE_GRAPH_MERGE");
 
