@@ -47,8 +47,10 @@ import org.slf4j.LoggerFactory;
  * changed nothing are stored before its replies are sent. A crash anywhere before the offset commit
  * leads to a redelivery that finds every command answered (from the outbox of the stored version,
  * or the answers collection) and only finishes publishing and replying. Each queue's resulting
- * state then goes to {@code afterwards} (the effect runner). The store round trips per poll are
- * constant, so throughput grows with load.
+ * state goes to {@code afterwards} (the effect runner) once it is stored, before it is published:
+ * an effect derives from the stored state alone, as the runner's sweep already started them from
+ * whatever version the store holds (ADR 0048). The store round trips per poll are constant, so
+ * throughput grows with load.
  *
  * <p>A command that cannot be applied does not stall the partition: one whose decision throws is
  * dead at once ({@link QueueBatch}); when a poll's results cannot be stored for a permanent reason
@@ -306,6 +308,9 @@ public class CommandProcessor {
         kept.stream().filter(b -> !b.changed()).flatMap(b -> b.answers().stream()).toList());
     kept.stream().flatMap(b -> b.handled().stream()).forEach(probe::afterStore);
     poll.stored(storing);
+    // the stored state asks for its effects now, while its events and replies travel: a landing
+    // does not wait for the broker's acknowledgements and the outbox's delete (ADR 0048)
+    kept.forEach(b -> afterStore(b, poll));
     Instant publishing = Instant.now();
     publish(
         stored.stream().map(QueueBatch.Written::outbox).toList(),
@@ -316,7 +321,6 @@ public class CommandProcessor {
     versions.next().stream()
         .filter(q -> !conflicted.contains(q.id()))
         .forEach(q -> cache.put(q.published()));
-    kept.forEach(b -> afterStore(b, poll));
     return union(conflicted, stale);
   }
 

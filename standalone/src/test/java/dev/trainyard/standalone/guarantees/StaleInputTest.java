@@ -23,6 +23,7 @@ import dev.trainyard.standalone.infra.DocumentStore;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.standalone.support.CrashAfterStore;
 import dev.trainyard.worker.engine.Entry;
+import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.processing.CommandProcessor;
 import dev.trainyard.worker.processing.Fence;
@@ -55,6 +56,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -173,6 +175,36 @@ class StaleInputTest {
     assertThat(old.rejection()).isEqualTo(RejectionType.FAULT);
     assertThat(enqueued()).isEmpty();
     assertThat(mongo.getCollection(Collections.DEAD_COMMANDS).countDocuments()).isEqualTo(1);
+  }
+
+  /**
+   * The effect runner hears of a version once it is stored, before its reply and events are sent
+   * and its outbox deleted (ADR 0048): a landing does not wait for the broker. What it is handed is
+   * already the stored version, which a new owner would derive the same effects from.
+   */
+  @Test
+  void aStoredVersionAsksForItsEffectsBeforeItIsPublished() {
+    QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
+    OutboxStore outboxes = new OutboxStore(mongo);
+    Worker worker =
+        new Worker(
+            mongo,
+            state -> {
+              StoredQueue stored = queues.load(KEY.id()).orElseThrow();
+              return "effects of "
+                  + state.entries().stream().map(Entry::prNumber).toList()
+                  + ", stored "
+                  + stored.aggregate().entries().stream().map(Entry::prNumber).toList()
+                  + (stored.outboxId() != null && outboxes.find(stored.outboxId()).isPresent()
+                      ? ", unpublished"
+                      : ", published");
+            });
+    worker.send(new QueueCommand.CreateQueue(QueueMode.SINGLE, 1));
+    worker.steps.clear();
+
+    worker.send(new QueueCommand.SubmitPullRequest(7, null, false));
+
+    assertThat(worker.steps).containsExactly("effects of [7], stored [7], unpublished", "reply");
   }
 
   /**
@@ -345,19 +377,38 @@ class StaleInputTest {
     private final List<CommandReply> replies = new CopyOnWriteArrayList<>();
     private final CommandProcessor processor;
 
+    /** What happened, in order: "reply", and what {@code afterwards} noted. */
+    private final List<String> steps = new CopyOnWriteArrayList<>();
+
     Worker(MongoTemplate mongo) {
       this(mongo, ProcessingProbe.NONE);
     }
 
     Worker(MongoTemplate mongo, ProcessingProbe probe) {
-      this(mongo, probe, Fence.NONE);
+      this(mongo, probe, Fence.NONE, state -> "effects");
     }
 
     Worker(MongoTemplate mongo, ProcessingProbe probe, Fence fence) {
+      this(mongo, probe, fence, state -> "effects");
+    }
+
+    /**
+     * A worker whose effect runner is {@code afterwards}; what it returns goes to {@link #steps}.
+     */
+    Worker(MongoTemplate mongo, Function<QueueAggregate, String> afterwards) {
+      this(mongo, ProcessingProbe.NONE, Fence.NONE, afterwards);
+    }
+
+    private Worker(
+        MongoTemplate mongo,
+        ProcessingProbe probe,
+        Fence fence,
+        Function<QueueAggregate, String> afterwards) {
       Publisher publisher =
           new Publisher(kafka, TopicNames.DEFAULT) {
             @Override
             public CompletableFuture<?> reply(Reply reply) {
+              steps.add("reply");
               replies.add(reply.body());
               return super.reply(reply);
             }
@@ -374,7 +425,7 @@ class StaleInputTest {
               InstantSource.system(),
               probe,
               ScmRefresher.NONE,
-              state -> {},
+              state -> steps.add(afterwards.apply(state)),
               new QueueEngine(),
               PollTelemetry.off(),
               fence,
