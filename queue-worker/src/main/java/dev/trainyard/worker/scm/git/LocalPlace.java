@@ -2,10 +2,14 @@ package dev.trainyard.worker.scm.git;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.LockFailedException;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
@@ -83,13 +87,46 @@ final class LocalPlace implements GitPlace {
       Repository repository, String ref, ObjectId expectedOld, ObjectId newId) throws IOException {
     RefUpdate update = repository.updateRef(ref);
     update.setNewObjectId(newId);
-    if (expectedOld != null) {
-      update.setExpectedOldObjectId(expectedOld);
-      update.setForceUpdate(false);
-    } else {
-      update.setForceUpdate(true);
-    }
+    update.setExpectedOldObjectId(expectedOld);
+    // JGit proves a fast-forward by a merge-base walk, which on a queue's target (every landing a
+    // merge commit whose side is a PR) reads far more of the history the longer it is; a landing
+    // descends from the target by first parents, which proves it in a few commits. The expected
+    // value is still checked under the ref's lock either way.
+    update.setForceUpdate(
+        expectedOld == null || firstParentDescends(repository, expectedOld, newId));
     return update.update();
+  }
+
+  /**
+   * How many first parents {@link #firstParentDescends} reads before it leaves the proof to JGit.
+   */
+  static final int FIRST_PARENTS = 128;
+
+  /**
+   * Whether {@code ancestor} is {@code tip} or one of its first {@link #FIRST_PARENTS} first-parent
+   * ancestors: a landing built on the target (merge commits, replayed or rebased commits on top of
+   * it) always is. False when it is not found there, which proves nothing: JGit then walks.
+   */
+  static boolean firstParentDescends(Repository repository, ObjectId ancestor, ObjectId tip)
+      throws IOException {
+    if (ancestor.equals(ObjectId.zeroId())) {
+      return false;
+    }
+    try (RevWalk walk = new RevWalk(repository)) {
+      RevCommit commit = walk.parseCommit(tip);
+      for (int i = 0; i <= FIRST_PARENTS; i++) {
+        if (commit.equals(ancestor)) {
+          return true;
+        }
+        if (commit.getParentCount() == 0) {
+          return false;
+        }
+        commit = walk.parseCommit(commit.getParent(0));
+      }
+      return false;
+    } catch (IncorrectObjectTypeException | MissingObjectException notACommit) {
+      return false;
+    }
   }
 
   /** One ref update or delete. */
