@@ -52,7 +52,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -158,21 +158,28 @@ public class WorkerConfiguration {
   }
 
   /**
-   * What each stored queue goes to: the effect runner and the GitHub checks, when they exist. They
-   * depend on the processor, so they are looked up when the first queue is stored, not when it is
-   * built — and then kept: a lookup per stored queue cost a bean-factory search each time.
+   * What each stored queue goes to: the effect runner once it is stored, the GitHub checks once it
+   * is published, when they exist. They depend on the processor, so they are looked up when the
+   * first queue is stored, not when it is built — and then kept: a lookup per stored queue cost a
+   * bean-factory search each time.
    */
-  private static Consumer<QueueAggregate> afterStore(
+  private static CommandProcessor.Afterwards afterStore(
       ObjectProvider<EffectRunner> effects, ObjectProvider<PullRequestChecks> checks) {
-    Supplier<List<Consumer<QueueAggregate>>> observers =
-        SingletonSupplier.of(
-            () -> {
-              List<Consumer<QueueAggregate>> found = new ArrayList<>();
-              effects.ifAvailable(runner -> found.add(runner::reconcile));
-              checks.ifAvailable(c -> found.add(c::observe));
-              return List.copyOf(found);
-            });
-    return state -> observers.get().forEach(observer -> observer.accept(state));
+    Supplier<Optional<EffectRunner>> runner =
+        SingletonSupplier.of(() -> Optional.ofNullable(effects.getIfAvailable()));
+    Supplier<Optional<PullRequestChecks>> shown =
+        SingletonSupplier.of(() -> Optional.ofNullable(checks.getIfAvailable()));
+    return new CommandProcessor.Afterwards() {
+      @Override
+      public void stored(QueueAggregate state) {
+        runner.get().ifPresent(r -> r.reconcile(state));
+      }
+
+      @Override
+      public void published(QueueAggregate state) {
+        shown.get().ifPresent(c -> c.observe(state));
+      }
+    };
   }
 
   /** What the worker does when its command partitions move ({@link CommandPartitions}). */

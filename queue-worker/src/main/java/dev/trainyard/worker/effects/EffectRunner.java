@@ -57,8 +57,9 @@ import org.springframework.scheduling.annotation.Scheduled;
  * Runs the effects a queue's state asks for on the threads of its repository's host ({@link
  * HostLanes}: a slow host holds only its own effects; from 3 threads up a busy queue never takes
  * all of its host's) and sends each result as a command. Called after every processed poll with the
- * queue states it produced, and every sweep interval for the owned queues that still ask for
- * effects (a worker that restarts or takes over a partition finishes what its predecessor left).
+ * queue states it stored (before they are published, ADR 0048), and every sweep interval for the
+ * owned queues that still ask for effects (a worker that restarts or takes over a partition
+ * finishes what its predecessor left).
  *
  * <p>Effects are fenced by ownership ({@link OwnedQueues}): one starts only for a queue whose
  * partition this worker holds, its result carries the epoch in which the worker took it (a later

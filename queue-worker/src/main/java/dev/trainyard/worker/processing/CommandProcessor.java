@@ -47,10 +47,10 @@ import org.slf4j.LoggerFactory;
  * changed nothing are stored before its replies are sent. A crash anywhere before the offset commit
  * leads to a redelivery that finds every command answered (from the outbox of the stored version,
  * or the answers collection) and only finishes publishing and replying. Each queue's resulting
- * state goes to {@code afterwards} (the effect runner) once it is stored, before it is published:
- * an effect derives from the stored state alone, as the runner's sweep already started them from
- * whatever version the store holds (ADR 0048). The store round trips per poll are constant, so
- * throughput grows with load.
+ * state goes to the effect runner once it is stored, before it is published (an effect derives from
+ * the stored state alone, as the runner's sweep already started them from whatever version the
+ * store holds), and to what shows it elsewhere once it is published ({@link Afterwards}, ADR 0048).
+ * The store round trips per poll are constant, so throughput grows with load.
  *
  * <p>A command that cannot be applied does not stall the partition: one whose decision throws is
  * dead at once ({@link QueueBatch}); when a poll's results cannot be stored for a permanent reason
@@ -74,7 +74,7 @@ public class CommandProcessor {
   private final InstantSource clock;
   private final ProcessingProbe probe;
   private final ScmRefresher refresher;
-  private final Consumer<QueueAggregate> afterwards;
+  private final Afterwards afterwards;
   private final RunViews runViews;
   private final QueueCache cache;
   private final PollTelemetry telemetry;
@@ -91,7 +91,7 @@ public class CommandProcessor {
       InstantSource clock,
       ProcessingProbe probe,
       ScmRefresher refresher,
-      Consumer<QueueAggregate> afterwards,
+      Afterwards afterwards,
       QueueEngine engine,
       PollTelemetry telemetry,
       Fence fence,
@@ -310,7 +310,7 @@ public class CommandProcessor {
     poll.stored(storing);
     // the stored state asks for its effects now, while its events and replies travel: a landing
     // does not wait for the broker's acknowledgements and the outbox's delete (ADR 0048)
-    kept.forEach(b -> afterStore(b, poll));
+    kept.forEach(b -> handOn(b, poll, afterwards::stored));
     Instant publishing = Instant.now();
     publish(
         stored.stream().map(QueueBatch.Written::outbox).toList(),
@@ -321,21 +321,41 @@ public class CommandProcessor {
     versions.next().stream()
         .filter(q -> !conflicted.contains(q.id()))
         .forEach(q -> cache.put(q.published()));
+    kept.forEach(b -> handOn(b, poll, afterwards::published));
     return union(conflicted, stale);
   }
 
   /**
-   * Hands the queue's new state on (to the effect runner) in the span of the batch's last command
-   * that changed it, so the effects it starts continue that command's trace.
+   * Who hears of each queue state a poll produced. {@link #stored} runs once the version is stored,
+   * before it is published: the effect runner, whose effects derive from the stored state alone
+   * (ADR 0048). {@link #published} runs once its events and replies are out: what shows the queue
+   * elsewhere (GitHub's checks link to pages that read the published rows).
    */
-  private void afterStore(QueueBatch batch, PollTelemetry.Poll poll) {
+  public interface Afterwards {
+    void stored(QueueAggregate state);
+
+    default void published(QueueAggregate state) {}
+  }
+
+  /**
+   * Hands the queue's new state to {@code observer} in the span of the batch's last command that
+   * changed it, so the effects it starts continue that command's trace. What the observer throws is
+   * logged, not thrown: the poll's replies and events must still go out, and the effect runner's
+   * sweep starts from the stored state whatever was missed here.
+   */
+  private void handOn(
+      QueueBatch batch, PollTelemetry.Poll poll, Consumer<QueueAggregate> observer) {
     List<CommandEnvelope> applied = batch.applied();
-    if (applied.isEmpty()) {
-      afterwards.accept(batch.state());
-      return;
-    }
-    try (var scope = telemetry.inScope(poll.span(applied.get(applied.size() - 1)))) {
-      afterwards.accept(batch.state());
+    try (var scope =
+        applied.isEmpty() ? null : telemetry.inScope(poll.span(applied.get(applied.size() - 1)))) {
+      observer.accept(batch.state());
+    } catch (RuntimeException e) {
+      log.error(
+          "Queue {}: what follows its stored state (effects, checks) failed; the effect sweep"
+              + " retries it: {}",
+          batch.before().id(),
+          e.toString(),
+          e);
     }
   }
 

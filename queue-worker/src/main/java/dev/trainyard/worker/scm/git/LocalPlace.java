@@ -105,7 +105,8 @@ final class LocalPlace implements GitPlace {
   /**
    * Whether {@code ancestor} is {@code tip} or one of its first {@link #FIRST_PARENTS} first-parent
    * ancestors: a landing built on the target (merge commits, replayed or rebased commits on top of
-   * it) always is. False when it is not found there, which proves nothing: JGit then walks.
+   * it) always is. False when it is not found there or {@code tip} is not a commit, which proves
+   * nothing: JGit then walks, or refuses.
    */
   static boolean firstParentDescends(Repository repository, ObjectId ancestor, ObjectId tip)
       throws IOException {
@@ -113,7 +114,10 @@ final class LocalPlace implements GitPlace {
       return false;
     }
     try (RevWalk walk = new RevWalk(repository)) {
-      RevCommit commit = walk.parseCommit(tip);
+      // not parseCommit, which peels a tag: a tag is no commit to put on a branch, JGit refuses it
+      if (!(walk.parseAny(tip) instanceof RevCommit commit)) {
+        return false;
+      }
       for (int i = 0; i <= FIRST_PARENTS; i++) {
         if (commit.equals(ancestor)) {
           return true;

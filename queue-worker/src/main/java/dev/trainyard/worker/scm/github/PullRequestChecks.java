@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * {@code trainyard} check run ({@code statusCheckEnabled}) with its state, position, the runs ahead
  * and a link to the PR's page while queued, then merged, failed or cancelled; one comment on a PR
  * that failed ({@code commentsEnabled}); and one {@code trainyard:*} label for its state ({@code
- * stateLabelsEnabled}). Called after every processed poll with the queue states it produced; it
+ * stateLabelsEnabled}). Called after every processed poll with the queue states it published; it
  * only decides there, and GitHub is called on one thread of its own, latest state first: a PR that
  * changes twice before it is written is written once. A queued PR's check run, whose position
  * changes with every landing ahead of it, is rewritten at most once a minute ({@link #DEBOUNCE}); a

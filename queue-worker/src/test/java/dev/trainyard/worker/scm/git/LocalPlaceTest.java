@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.TagBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +94,30 @@ class LocalPlaceTest {
         .as("one past the bound: left to JGit")
         .isFalse();
     assertThat(place.update("refs/heads/main", m1, tip)).isEqualTo(GitPlace.Update.MOVED);
+
+    repo.setRef("refs/heads/main", base);
+    assertThat(place.update("refs/heads/main", base, tip))
+        .as("beyond the bound, JGit's walk proves it")
+        .isEqualTo(GitPlace.Update.MOVED);
+    assertThat(repo.head("main")).isEqualTo(tip);
+  }
+
+  @Test
+  void aTagOfADescendantIsNoCommitToPutOnABranch() throws IOException {
+    ObjectId tag;
+    try (ObjectInserter inserter = repo.repository().newObjectInserter()) {
+      TagBuilder builder = new TagBuilder();
+      builder.setObjectId(landing, Constants.OBJ_COMMIT);
+      builder.setTag("v1");
+      builder.setTagger(new PersonIdent("ann", "ann@example.com"));
+      builder.setMessage("v1");
+      tag = inserter.insert(builder);
+      inserter.flush();
+    }
+
+    assertThat(LocalPlace.firstParentDescends(repo.repository(), m1, tag)).isFalse();
+    assertThat(place.update("refs/heads/main", m1, tag)).isEqualTo(GitPlace.Update.REFUSED);
+    assertThat(repo.head("main")).isEqualTo(m1);
   }
 
   @Test
