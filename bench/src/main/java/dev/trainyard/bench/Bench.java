@@ -8,6 +8,7 @@ import dev.trainyard.bench.github.GithubRequestsBenchmark;
 import dev.trainyard.bench.http.DashboardBenchmark;
 import dev.trainyard.bench.http.FleetBenchmark;
 import dev.trainyard.bench.http.HttpBenchmark;
+import dev.trainyard.bench.http.QueueCountBenchmark;
 import dev.trainyard.bench.http.QueueDepthBenchmark;
 import dev.trainyard.bench.http.ReleaseComparison;
 import dev.trainyard.bench.http.SignInFloodBenchmark;
@@ -31,8 +32,9 @@ import java.util.Arrays;
  * {@code floor <args>} {@link SubmitFloorBenchmark}, {@code signin <args>} {@link
  * SignInFloodBenchmark}, {@code version-bytes <args>} {@link VersionBytesBenchmark}, {@code against
  * <earlier jar> <jar> <args>} {@link ReleaseComparison}, {@code fleet <args>} {@link
- * FleetBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology; anything
- * else runs {@link HttpBenchmark} with the arguments as given.
+ * FleetBenchmark}, {@code queue-count <args>} {@link QueueCountBenchmark}, {@code cluster <args>}
+ * {@link HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark} with the
+ * arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -72,6 +74,8 @@ public final class Bench {
       ReleaseComparison.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("fleet")) {
       FleetBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("queue-count")) {
+      QueueCountBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("webhooks")) {
       WebhookBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else {

@@ -12,6 +12,7 @@ import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
@@ -47,7 +48,8 @@ import org.h2.mvstore.MVStore;
  *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
  *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
  *       page of 100,000 rows read and sorted all of them. Here a query fixing {@code _id} reads
- *       that one document, and the others go through an {@link OrderedIndex}.
+ *       that one document, one holding {@code _id} to an anchored pattern reads the ids with its
+ *       literal prefix, and the others go through an {@link OrderedIndex}.
  *   <li>Every command holds on to the store version it reads. A query scans a snapshot of the
  *       collection; without that registration, commits and the background compaction of other
  *       connections may drop the chunks the scan still has to read once they are older than the
@@ -270,7 +272,7 @@ final class DurableH2Backend extends H2Backend {
       if (orderBy != null && orderBy.containsKey("$natural")) {
         return super.queryDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
       }
-      Optional<Iterable<Object>> byId = byId(query);
+      Optional<Iterable<Object>> byId = byId(query).or(() -> byIdPrefix(query));
       if (byId.isPresent()) {
         return matchDocuments(query, byId.get(), orderBy, skip, limit, batchSize, fieldSelector);
       }
@@ -360,6 +362,41 @@ final class DurableH2Backend extends H2Backend {
             && index.getKeys().get(0).getKey().equals(ID)) {
           Object position = index.getPosition(new Document(ID, id));
           return Optional.of(position == null ? List.of() : List.of(position));
+        }
+      }
+      return Optional.empty();
+    }
+
+    /**
+     * The documents whose {@code _id} starts with the literal prefix of an anchored pattern the
+     * query holds {@code _id} to ({@link RegexPrefix}), as MongoDB bounds its {@code _id} index
+     * scan: a repository's queues ({@code ^org/host/owner/name:}) are read without reading every
+     * queue of every organization. The whole query is still matched against each.
+     */
+    private Optional<Iterable<Object>> byIdPrefix(Document query) {
+      List<Document> conjuncts = new ArrayList<>();
+      OrderedIndex.flatten(query, conjuncts);
+      for (Document conjunct : conjuncts) {
+        Object value = conjunct.get(ID);
+        if (value == null || !BsonRegularExpression.isRegularExpression(value)) {
+          continue;
+        }
+        String prefix;
+        try {
+          BsonRegularExpression regex = BsonRegularExpression.convertToRegularExpression(value);
+          prefix = RegexPrefix.of(regex.getPattern(), regex.getOptions());
+        } catch (RuntimeException unusual) {
+          continue; // a form the server reads otherwise ({$regex: /…/}): it scans, as before
+        }
+        if (prefix.isEmpty()) {
+          continue;
+        }
+        for (Index<Object> index : getIndexes()) {
+          if (index instanceof StoredUniqueIndex ids
+              && index.getKeys().size() == 1
+              && index.getKeys().get(0).getKey().equals(ID)) {
+            return Optional.of(ids.positionsWithPrefix(prefix));
+          }
         }
       }
       return Optional.empty();

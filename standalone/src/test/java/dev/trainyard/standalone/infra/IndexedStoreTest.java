@@ -22,6 +22,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.junit.jupiter.api.Test;
@@ -139,7 +140,23 @@ class IndexedStoreTest {
             "a missing field",
             Filters.and(Filters.eq("org", "a"), Filters.eq("repo", null)),
             null,
-            0));
+            0),
+        new Case(
+            "ids by a quoted prefix, and more",
+            Filters.and(Filters.regex("_id", "^" + Pattern.quote("t001")), Filters.eq("org", "a")),
+            Sorts.descending("testId"),
+            0),
+        new Case("ids by a prefix, then a class", Filters.regex("_id", "^t00[12]"), null, 0),
+        new Case("ids by a prefix and a quantifier", Filters.regex("_id", "^t0010*"), null, 0),
+        new Case("ids by a prefix no id has", Filters.regex("_id", "^u"), null, 0),
+        new Case("ids by a prefix, any case", Filters.regex("_id", "^T0020", "i"), null, 0),
+        new Case("ids by an alternation", Filters.regex("_id", "^t0001|t0029"), null, 0),
+        new Case("ids by a pattern not anchored", Filters.regex("_id", "99$"), null, 0),
+        new Case(
+            "ids by an operator form",
+            new Document("_id", new Document("$regex", "^t0002").append("$options", "")),
+            Sorts.ascending("testId"),
+            5));
   }
 
   @Test
