@@ -23,10 +23,21 @@ public final class QueueCountBenchmark {
 
   private QueueCountBenchmark() {}
 
+  /** The arguments after the jar: more queues, statuses per second, each phase's length. */
+  private record Run(int queues, double rate, Duration phase) {
+    static Run of(String[] args) {
+      return new Run(
+          args.length > 1 ? Integer.parseInt(args[1]) : 10_000,
+          args.length > 2 ? Double.parseDouble(args[2]) : 20,
+          Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 20));
+    }
+  }
+
   public static void main(String[] args) throws Exception {
-    int queues = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-    double rate = args.length > 2 ? Double.parseDouble(args[2]) : 20;
-    Duration phase = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 20);
+    Run run = Run.of(args);
+    int queues = run.queues();
+    double rate = run.rate();
+    Duration phase = run.phase();
     try (StandaloneProcess standalone = StandaloneProcess.start(StandaloneProcess.jar(args))) {
       LoadGenerator load = new LoadGenerator(standalone.baseUrl(), standalone.token());
       Map<Integer, Long> retried = new TreeMap<>();
