@@ -272,9 +272,17 @@ final class DurableH2Backend extends H2Backend {
       if (orderBy != null && orderBy.containsKey("$natural")) {
         return super.queryDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
       }
-      Optional<Iterable<Object>> byId = byId(query).or(() -> byIdPrefix(query));
+      Optional<Iterable<Object>> byId = byId(query);
       if (byId.isPresent()) {
         return matchDocuments(query, byId.get(), orderBy, skip, limit, batchSize, fieldSelector);
+      }
+      Optional<List<Object>> byPrefix = byIdPrefix(query);
+      if (byPrefix.isPresent()) {
+        // a document deleted since its id was read is skipped, as a scan skips it
+        Stream<Document> documents =
+            byPrefix.get().stream().map(this::getDocument).filter(Objects::nonNull);
+        return matchDocumentsFromStream(
+            query, documents, skip, limit, batchSize, deriveComparator(orderBy), fieldSelector);
       }
       Optional<OrderedIndex.Scan> scan = scan(query, orderBy);
       if (scan.isEmpty()) {
@@ -373,7 +381,7 @@ final class DurableH2Backend extends H2Backend {
      * scan: a repository's queues ({@code ^org/host/owner/name:}) are read without reading every
      * queue of every organization. The whole query is still matched against each.
      */
-    private Optional<Iterable<Object>> byIdPrefix(Document query) {
+    private Optional<List<Object>> byIdPrefix(Document query) {
       List<Document> conjuncts = new ArrayList<>();
       OrderedIndex.flatten(query, conjuncts);
       for (Document conjunct : conjuncts) {

@@ -35,8 +35,8 @@ final class RegexPrefix {
       }
     }
     if (i < pattern.length() && QUANTIFIERS.indexOf(pattern.charAt(i)) >= 0 && !prefix.isEmpty()) {
-      // the quantifier may repeat the last character zero times: it is not sure
-      prefix.setLength(prefix.length() - 1);
+      // the quantifier may repeat the last character (a code point) zero times: it is not sure
+      prefix.setLength(prefix.offsetByCodePoints(prefix.length(), -1));
     }
     return prefix.toString();
   }

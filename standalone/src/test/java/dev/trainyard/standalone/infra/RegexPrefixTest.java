@@ -35,6 +35,7 @@ class RegexPrefixTest {
         "dot-all changes nothing here ; ^abc ; s ; abc ; abc",
         "a group from the start ; ^(?i)abc ; '' ; '' ; ABC",
         "an unterminated quote ; ^\\Qabc ; '' ; abc ; abcd",
+        "a quantifier on a character beyond 16 bits ; ^a\uD83D\uDE00? ; '' ; a ; a",
       })
   void thePrefixEveryMatchStartsWith(
       String row, String pattern, String options, String prefix, String example) {
