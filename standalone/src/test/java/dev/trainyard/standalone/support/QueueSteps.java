@@ -5,6 +5,7 @@ import static dev.trainyard.standalone.support.Api.prBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
@@ -19,6 +20,40 @@ public final class QueueSteps {
   public static void create(Api api, String name, int concurrency) {
     assertThat(api.post("/v1/createQueue", body(name, "\"concurrency\":" + concurrency)).status())
         .isEqualTo(200);
+  }
+
+  /**
+   * Creates the queue as a client of a cluster that may be failing over does (API.md): a 503, a
+   * dropped connection, or a 409 saying the key's first request is still being answered is retried
+   * under the same {@code Idempotency-Key} until a definitive answer, which must be a 200.
+   */
+  public static void createRetrying(Api api, String name, int concurrency) {
+    String key = "create-" + name;
+    String body = body(name, "\"concurrency\":" + concurrency);
+    Awaitility.await("a definitive answer to createQueue " + name)
+        .atMost(PATIENCE)
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> definitive(api, "/v1/createQueue", body, key));
+  }
+
+  private static boolean definitive(Api api, String path, String body, String key) {
+    Api.Response answer;
+    try {
+      answer =
+          api.send(
+              api.request(path)
+                  .header("Idempotency-Key", key)
+                  .POST(HttpRequest.BodyPublishers.ofString(body)));
+    } catch (IllegalStateException dropped) {
+      return false;
+    }
+    boolean stillAnswered =
+        answer.status() == 409 && answer.body().contains("still being answered");
+    if (answer.status() == 503 || stillAnswered) {
+      return false;
+    }
+    assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+    return true;
   }
 
   public static void submit(Api api, String name, long pr) {

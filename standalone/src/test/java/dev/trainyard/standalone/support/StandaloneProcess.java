@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -15,14 +16,14 @@ import java.util.stream.Stream;
 public final class StandaloneProcess {
   private final Process process;
   private final CompletableFuture<String> token = new CompletableFuture<>();
-  private final java.util.List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Path data;
   private final Path log;
 
   /**
    * The processes started since a test's log was last shown or dropped ({@link ShowsLogOnFailure}).
    */
-  private static final java.util.List<StandaloneProcess> STARTED =
+  private static final List<StandaloneProcess> STARTED =
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private StandaloneProcess(Process process, Path data, Path log) {
@@ -80,8 +81,8 @@ public final class StandaloneProcess {
    * Hands over the processes started since the last call, and forgets them: the last lines each
    * printed are what a failed test shows, since a CI machine keeps only the build's own output.
    */
-  static java.util.List<StandaloneProcess> takeStarted() {
-    java.util.List<StandaloneProcess> started = java.util.List.copyOf(STARTED);
+  static List<StandaloneProcess> takeStarted() {
+    List<StandaloneProcess> started = List.copyOf(STARTED);
     STARTED.removeAll(started);
     return started;
   }
@@ -92,8 +93,8 @@ public final class StandaloneProcess {
   }
 
   /** Every line the process printed so far. */
-  public java.util.List<String> output() {
-    return java.util.List.copyOf(output);
+  public List<String> output() {
+    return List.copyOf(output);
   }
 
   /** {@code java -Xmx<maxHeap> -jar <the jar in folder whose name matches>}, on this JVM's java. */
@@ -132,6 +133,31 @@ public final class StandaloneProcess {
   }
 
   /**
+   * Why the process ended before its banner, in the exception's own message: a CI run keeps only
+   * the summary of a failed test reliably, so its exit status and the lines naming the cause
+   * ({@code could not start}, each {@code Caused by}) travel with it.
+   */
+  private String exitedWhy() {
+    String status;
+    try {
+      status =
+          process.waitFor(10, TimeUnit.SECONDS) ? "with " + process.exitValue() : "(no status)";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      status = "(interrupted)";
+    }
+    List<String> lines = output();
+    List<String> causes =
+        lines.stream()
+            .map(String::trim)
+            .filter(l -> l.startsWith("trainyard: could not start") || l.startsWith("Caused by"))
+            .toList();
+    List<String> shown =
+        causes.isEmpty() ? lines.subList(Math.max(0, lines.size() - 5), lines.size()) : causes;
+    return "the standalone exited " + status + ": " + String.join(" | ", shown);
+  }
+
+  /**
    * Reads the output (it must be drained) into a log file beside the data, and picks the token out
    * of the banner.
    */
@@ -153,7 +179,7 @@ public final class StandaloneProcess {
           token.complete(line.trim().substring("API token:".length()).trim());
         }
       }
-      token.completeExceptionally(new IllegalStateException("the standalone exited"));
+      token.completeExceptionally(new IllegalStateException(exitedWhy()));
     } catch (IOException e) {
       token.completeExceptionally(e);
     }

@@ -1,6 +1,6 @@
 package dev.trainyard.standalone.topology;
 
-import static dev.trainyard.standalone.support.QueueSteps.create;
+import static dev.trainyard.standalone.support.QueueSteps.createRetrying;
 
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
@@ -37,7 +37,7 @@ final class ClusterQueues implements AutoCloseable {
         if (ci) {
           opened.cis.add(new CiSimulator(git.repo(), api, name));
         }
-        create(api, name, 2);
+        createRetrying(api, name, 2);
         for (long pr = 1; pr <= prs; pr++) {
           git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", "change " + pr + "\n");
         }
