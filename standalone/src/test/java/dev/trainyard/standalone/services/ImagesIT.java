@@ -66,7 +66,8 @@ class ImagesIT {
 
     try (EmbeddedInfrastructure infrastructure = new EmbeddedInfrastructure()) {
       int managementPort = freePort();
-      List<String> command =
+      int serverPort = freePort();
+      List<String> sandbox =
           new ArrayList<>(
               List.of(
                   "bwrap",
@@ -89,12 +90,14 @@ class ImagesIT {
                   "--clearenv"));
       for (JsonNode variable : config.get("Env")) {
         String[] pair = variable.asString().split("=", 2);
-        setenv(command, pair[0], pair[1]);
+        setenv(sandbox, pair[0], pair[1]);
       }
+      sandbox.add("--");
+      List<String> command = new ArrayList<>(sandbox.subList(0, sandbox.size() - 1));
       setenv(command, "SPRING_KAFKA_BOOTSTRAP_SERVERS", infrastructure.kafkaBootstrap());
       setenv(command, "SPRING_MONGODB_URI", infrastructure.mongoUri());
       setenv(command, "TRAINYARD_MANAGEMENT_PORT", Integer.toString(managementPort));
-      setenv(command, "SERVER_PORT", Integer.toString(freePort()));
+      setenv(command, "SERVER_PORT", Integer.toString(serverPort));
       setenv(command, "TRAINYARD_WEBHOOK_KEY", SecretBox.newKey());
       setenv(
           command, "TRAINYARD_FLAKY_TOKEN_KEY", "token-" + UUID.randomUUID() + UUID.randomUUID());
@@ -119,12 +122,46 @@ class ImagesIT {
                     container.isAlive()
                         && status(managementPort, "/actuator/health/readiness") == 200);
         assertThat(status(managementPort, "/actuator/prometheus")).isEqualTo(200);
+        if (module.equals("gateway")) {
+          clientInTheImageReaches(sandbox, serverPort, work);
+        }
       } finally {
         container.destroy();
         assertThat(container.waitFor(60, TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();
         run(work, "rm", "-rf", work.toString());
       }
     }
+  }
+
+  /**
+   * The gateway's image carries the command-line client as {@code trainyard} (cli/README.md): run
+   * in the image's own filesystem against the gateway, a wrong token is its one-line refusal, exit
+   * code 4.
+   */
+  private static void clientInTheImageReaches(List<String> sandbox, int serverPort, Path work)
+      throws Exception {
+    List<String> client = new ArrayList<>(sandbox);
+    client.addAll(
+        List.of(
+            "/usr/local/bin/trainyard",
+            "queue",
+            "get",
+            "--repo",
+            "acme/rocket",
+            "--url",
+            "http://127.0.0.1:" + serverPort,
+            "--token",
+            "ty_not_a_token"));
+    Path printed = work.resolve("cli.log");
+    Process run =
+        new ProcessBuilder(client)
+            .redirectErrorStream(true)
+            .redirectOutput(printed.toFile())
+            .start();
+    assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("the client ends").isTrue();
+    String output = Files.readString(printed);
+    assertThat(run.exitValue()).as(output).isEqualTo(4);
+    assertThat(output).startsWith("trainyard: the token was refused").hasLineCount(1);
   }
 
   private static void setenv(List<String> command, String name, String value) {

@@ -165,9 +165,44 @@ public final class Api {
   }
 
   private void hold(HttpRequest request, String json, Response response) {
-    String path = request.uri().getRawPath();
-    String method = request.method();
-    int status = response.status();
+    Map<String, String> headers = new TreeMap<>();
+    response
+        .headers()
+        .map()
+        .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
+    hold(
+        contract,
+        new Exchange(
+            request.method(),
+            request.uri().getRawPath(),
+            json,
+            response.status(),
+            headers,
+            response.body()));
+  }
+
+  /**
+   * One exchange another client had (the command-line client): its request's method, raw path and
+   * JSON body (null when none), the answer's status, headers (names in lower case) and body.
+   */
+  public record Exchange(
+      String method,
+      String path,
+      String json,
+      int status,
+      Map<String, String> headers,
+      String body) {}
+
+  /** Fails the calling test when {@code exchange} is not what the document describes. */
+  public static void holdToDocument(Exchange exchange) {
+    hold(contract(), exchange);
+  }
+
+  private static void hold(OpenApiContract contract, Exchange exchange) {
+    String path = exchange.path();
+    String method = exchange.method();
+    int status = exchange.status();
+    String json = exchange.json();
     if (path.startsWith("/ui/") || DASHBOARD_LINK.matcher(path).matches()) {
       return; // pages for people (and the links into them), not operations of the API
     }
@@ -195,12 +230,8 @@ public final class Api {
             .forEach(problems::add);
       }
     }
-    Map<String, String> headers = new TreeMap<>();
-    response
-        .headers()
-        .map()
-        .forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
-    problems.addAll(contract.checkResponse(method, path, status, headers, response.body()));
+    problems.addAll(
+        contract.checkResponse(method, path, status, exchange.headers(), exchange.body()));
     if (!problems.isEmpty()) {
       throw new AssertionError(
           "docs/openapi.yaml does not describe this exchange:\n  "
@@ -208,7 +239,7 @@ public final class Api {
               + "\nrequest: "
               + (json == null ? "(not JSON)" : json)
               + "\nresponse: "
-              + response.body());
+              + exchange.body());
     }
   }
 

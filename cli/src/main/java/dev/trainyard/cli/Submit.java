@@ -1,0 +1,52 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.cli.http.Client;
+import dev.trainyard.cli.http.Settings;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+@Command(
+    name = "submit",
+    description =
+        "Submit a pull request to its queue; submitting it again applies a new priority, "
+            + "--no-batch or --depends-on.")
+final class Submit extends PullRequestVerb {
+  @Option(
+      names = "--priority",
+      paramLabel = "PRIORITY",
+      description = "urgent, high, medium (the default), low, or 0-255 (lower lands first).")
+  String priority;
+
+  @Option(names = "--no-batch", description = "Test it alone, never in a batch.")
+  boolean noBatch;
+
+  @Option(
+      names = "--depends-on",
+      split = ",",
+      paramLabel = "NUMBER",
+      description = "Pull requests of the queue it must land after (replaces the list).")
+  List<Long> dependsOn;
+
+  @Override
+  int run(Client client, Settings settings, Printer printer) {
+    ObjectNode body = pullRequest();
+    if (priority != null) {
+      if (priority.matches("\\d{1,3}")) {
+        body.put("priority", Integer.parseInt(priority));
+      } else {
+        body.put("priority", priority);
+      }
+    }
+    if (noBatch) {
+      body.put("noBatch", true);
+    }
+    if (dependsOn != null) {
+      ArrayNode list = body.putArray("dependsOn");
+      dependsOn.forEach(list::add);
+    }
+    return changeAndShow(client, printer, "/v1/submitPullRequest", body, "submitted:");
+  }
+}
