@@ -5,6 +5,7 @@ import dev.trainyard.cli.http.Exit;
 import dev.trainyard.cli.http.Refused;
 import dev.trainyard.cli.http.Settings;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
@@ -16,8 +17,6 @@ import tools.jackson.databind.node.ObjectNode;
     name = "list",
     description = "The repository's flaky (or broken) tests, the latest change first.")
 final class FlakyList extends Verb {
-  private static final int PAGE = 100;
-
   @Option(
       names = "--status",
       defaultValue = "flaky",
@@ -49,26 +48,29 @@ final class FlakyList extends Verb {
     if (!wanted.equals("FLAKY") && !wanted.equals("BROKEN")) {
       throw Refused.usage("--status must be flaky or broken, not '" + status + "'");
     }
-    if (limit < 1 || limit > 10_000) {
-      throw Refused.usage("--limit must be between 1 and 10000");
-    }
+    int size = Pages.size(limit);
     JsonNode repo = options.queue().get("repo");
     String slug = settings.org().orElse(repo.path("owner").asString());
+    AtomicLong total = new AtomicLong();
+    ArrayNode tests =
+        Pages.gather(
+            limit,
+            token -> {
+              ObjectNode body = JsonNodeFactory.instance.objectNode();
+              body.set("repo", repo);
+              body.put("org_url_slug", slug).put("status", wanted);
+              body.putObject("page_query")
+                  .put("page_size", size)
+                  .put("page_token", token == null ? "" : token);
+              JsonNode page = client.read("/v1/flaky-tests/list-unhealthy-tests", body);
+              total.set(page.path("page").path("total_rows").asLong());
+              return new Pages.Page(
+                  page.path("tests"),
+                  Describe.text(page.path("page").path("next_page_token")).orElse(null));
+            });
     ObjectNode all = JsonNodeFactory.instance.objectNode();
-    ArrayNode tests = all.putArray("tests");
-    String token = "";
-    do {
-      ObjectNode body = JsonNodeFactory.instance.objectNode();
-      body.set("repo", repo);
-      body.put("org_url_slug", slug).put("status", wanted);
-      body.putObject("page_query")
-          .put("page_size", Math.min(PAGE, limit - tests.size()))
-          .put("page_token", token);
-      JsonNode page = client.read("/v1/flaky-tests/list-unhealthy-tests", body);
-      page.path("tests").forEach(tests::add);
-      all.put("total_rows", page.path("page").path("total_rows").asLong());
-      token = Describe.text(page.path("page").path("next_page_token")).orElse("");
-    } while (!token.isEmpty() && tests.size() < limit);
+    all.set("tests", tests);
+    all.put("total_rows", total.get());
     StringBuilder text = new StringBuilder();
     tests.forEach(test -> text.append(Describe.test(test)).append('\n'));
     printer.result(

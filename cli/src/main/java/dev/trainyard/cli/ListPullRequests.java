@@ -2,7 +2,6 @@ package dev.trainyard.cli;
 
 import dev.trainyard.cli.http.Client;
 import dev.trainyard.cli.http.Exit;
-import dev.trainyard.cli.http.Refused;
 import dev.trainyard.cli.http.Settings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,8 +15,6 @@ import tools.jackson.databind.node.ObjectNode;
     description =
         "The queue's pull requests, the latest change first, following the pages up to --limit.")
 final class ListPullRequests extends Verb {
-  private static final int PAGE = 100;
-
   @Option(
       names = "--state",
       paramLabel = "STATE",
@@ -33,25 +30,24 @@ final class ListPullRequests extends Verb {
 
   @Override
   int run(Client client, Settings settings, Printer printer) {
-    if (limit < 1 || limit > 10_000) {
-      throw Refused.usage("--limit must be between 1 and 10000");
-    }
+    int take = Pages.size(limit);
+    ArrayNode prs =
+        Pages.gather(
+            limit,
+            cursor -> {
+              ObjectNode body = options.queue().put("take", take);
+              if (state != null) {
+                body.put("state", state);
+              }
+              if (cursor != null) {
+                body.put("cursor", cursor);
+              }
+              JsonNode page = client.read("/v1/listPullRequests", body);
+              return new Pages.Page(
+                  page.path("pullRequests"), Describe.text(page.path("nextCursor")).orElse(null));
+            });
     ObjectNode all = JsonNodeFactory.instance.objectNode();
-    ArrayNode prs = all.putArray("pullRequests");
-    String cursor = null;
-    do {
-      ObjectNode body = options.queue();
-      if (state != null) {
-        body.put("state", state);
-      }
-      body.put("take", Math.min(PAGE, limit - prs.size()));
-      if (cursor != null) {
-        body.put("cursor", cursor);
-      }
-      JsonNode page = client.read("/v1/listPullRequests", body);
-      page.path("pullRequests").forEach(prs::add);
-      cursor = Describe.text(page.path("nextCursor")).orElse(null);
-    } while (cursor != null && prs.size() < limit);
+    all.set("pullRequests", prs);
     StringBuilder text = new StringBuilder();
     prs.forEach(pr -> text.append(Describe.pullRequest(pr)).append('\n'));
     printer.result(all, prs.isEmpty() ? "no pull requests" : text.toString().stripTrailing());

@@ -20,8 +20,11 @@ final class Submit extends PullRequestVerb {
       description = "urgent, high, medium (the default), low, or 0-255 (lower lands first).")
   String priority;
 
-  @Option(names = "--no-batch", description = "Test it alone, never in a batch.")
-  boolean noBatch;
+  @Option(
+      names = "--no-batch",
+      negatable = true,
+      description = "Test it alone, never in a batch (--batch: in batches again).")
+  Boolean noBatch;
 
   @Option(
       names = "--depends-on",
@@ -40,8 +43,8 @@ final class Submit extends PullRequestVerb {
         body.put("priority", priority);
       }
     }
-    if (noBatch) {
-      body.put("noBatch", true);
+    if (noBatch != null) {
+      body.put("noBatch", noBatch);
     }
     if (dependsOn != null) {
       ArrayNode list = body.putArray("dependsOn");

@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
       "0:done; wait: merged",
       "1:wait: failed or cancelled",
       "2:a wrong command line or configuration",
-      "3:refused as sent (400, 409, 413, 422)",
+      "3:refused as sent (400, 409, 413, 422, another 4xx)",
       "4:the token was refused (401) or may not do this (403)",
       "5:no such queue or pull request (404)",
       "6:no answer within --retry-for (429, 503, no connection), a server error, wait's --timeout",

@@ -17,6 +17,7 @@ import tools.jackson.databind.JsonNode;
             + "progress line on standard error each time it moves.")
 final class Wait extends PullRequestVerb {
   private static final Set<String> NOT_MERGED = Set.of("failed", "cancelled");
+  private static final Duration SHORTEST_INTERVAL = Duration.ofMillis(200);
 
   @Option(
       names = "--interval",
@@ -30,11 +31,16 @@ final class Wait extends PullRequestVerb {
       names = "--timeout",
       converter = Durations.class,
       paramLabel = "DURATION",
-      description = "Give up after this long, with exit code 6 (default: never).")
+      description =
+          "Give up after this long, with exit code 6 (default: never); a look under way may "
+              + "still retry for --retry-for.")
   Duration timeout;
 
   @Override
   int run(Client client, Settings settings, Printer printer) {
+    if (interval.compareTo(SHORTEST_INTERVAL) < 0) {
+      throw Refused.usage("--interval must be at least " + SHORTEST_INTERVAL.toMillis() + "ms");
+    }
     long started = client.now();
     String shown = null;
     while (true) {
@@ -49,18 +55,23 @@ final class Wait extends PullRequestVerb {
         printer.result(pr, line);
         return state.equals("merged") ? Exit.OK : Exit.NOT_MERGED;
       }
-      Duration waited = client.since(started);
-      if (timeout != null && waited.plus(interval).compareTo(timeout) > 0) {
-        throw Refused.unavailable(
-            "#"
-                + pr.path("prNumber").asLong()
-                + " is still "
-                + state
-                + " after "
-                + waited.toSeconds()
-                + " s");
+      Duration pause = interval;
+      if (timeout != null) {
+        Duration left = timeout.minus(client.since(started));
+        if (left.isNegative() || left.isZero()) {
+          throw Refused.unavailable(
+              "#"
+                  + pr.path("prNumber").asLong()
+                  + " is still "
+                  + state
+                  + " after "
+                  + (timeout.toMillis() < 1000
+                      ? timeout.toMillis() + " ms"
+                      : timeout.toSeconds() + " s"));
+        }
+        pause = left.compareTo(interval) < 0 ? left : interval;
       }
-      client.pause(interval);
+      client.pause(pause);
     }
   }
 }

@@ -69,7 +69,13 @@ class TrainyardCliTest {
         .contains("Exit codes:", "no such queue or pull request (404)");
     out.getBuffer().setLength(0);
     assertThat(run("queue --help")).isZero();
-    assertThat(out.toString()).contains("get", "pause", "resume", "freeze", "unfreeze");
+    assertThat(out.toString())
+        .contains(
+            "get       The queue's state",
+            "pause     Stop starting test runs",
+            "resume    Run the queue again",
+            "freeze    Stop landing",
+            "unfreeze  Land again");
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import javax.net.ssl.SSLException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -84,11 +85,18 @@ public final class Client {
         if (answer.statusCode() == 200) {
           return json(path, answer.body());
         }
-        if (!Retrying.RETRIED.contains(answer.statusCode())) {
+        if (!Retrying.again(answer.statusCode(), answer.body(), key.isPresent())) {
           throw Refused.answer(answer.statusCode(), answer.body());
         }
         retryAfter = Retrying.retryAfter(answer.headers().firstValue("retry-after").orElse(null));
-        why = "the server answered " + answer.statusCode();
+        String said = Refused.firstLine(answer.body());
+        why =
+            "the server answered "
+                + answer.statusCode()
+                + (said.isEmpty() ? "" : " (" + said + ")");
+      } catch (SSLException e) {
+        // a certificate or protocol mismatch does not mend itself within a retry budget
+        throw Refused.unavailable("TLS with " + settings.url() + " failed: " + e.getMessage());
       } catch (IOException e) {
         why = "could not reach " + settings.url() + " (" + e.getClass().getSimpleName() + ")";
       } catch (InterruptedException e) {

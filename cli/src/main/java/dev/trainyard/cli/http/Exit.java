@@ -10,7 +10,7 @@ public final class Exit {
   /** A command line, an option or the configuration that cannot be used (picocli's own code). */
   public static final int USAGE = 2;
 
-  /** The server refused the request as sent: 400, 409, 413, 422. */
+  /** The server refused the request as sent: 400, 409, 413, 422, another 4xx not named here. */
   public static final int REFUSED = 3;
 
   /** The token was refused (401) or its role does not allow the request (403). */

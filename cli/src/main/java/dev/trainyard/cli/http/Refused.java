@@ -53,7 +53,7 @@ public final class Refused extends RuntimeException {
   }
 
   /** The server's errors are one sentence; anything longer is cut so the message stays a line. */
-  private static String firstLine(String body) {
+  static String firstLine(String body) {
     String line = body == null ? "" : body.strip().lines().findFirst().orElse("");
     return line.length() > 300 ? line.substring(0, 300) + "…" : line;
   }

@@ -17,8 +17,8 @@ import java.util.Set;
  * Where the server is and the token to show it, each taken from the first that gives it: the option
  * ({@code --url}, {@code --token}, {@code --org}), the environment ({@code TRAINYARD_URL}, {@code
  * TRAINYARD_TOKEN}, {@code TRAINYARD_ORG}), the config file ({@code url=}, {@code token=}, {@code
- * org=}). The file holds a secret, so one that others can read is refused, as ssh refuses a private
- * key.
+ * org=}). A file holding a token that others can read is refused, as ssh refuses a private key
+ * others can read.
  *
  * @param url the server's address, without a trailing slash or {@code /v1}
  * @param org the organization's slug when one was given (the flaky listing names it)
@@ -67,21 +67,24 @@ public record Settings(URI url, String token, Optional<String> org) {
     if (!Files.isRegularFile(file)) {
       return config;
     }
-    try {
-      Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-      if (!OWNERS.containsAll(permissions)) {
-        throw Refused.usage(
-            file + " holds a token but other users may read it; run: chmod 600 " + file);
-      }
-    } catch (UnsupportedOperationException notPosix) {
-      // a file system without POSIX permissions has its own access control
-    } catch (IOException e) {
-      throw Refused.usage("cannot read " + file + ": " + e.getMessage());
-    }
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       config.load(reader);
-      return config;
     } catch (IOException | IllegalArgumentException e) {
+      throw Refused.usage("cannot read " + file + ": " + e.getMessage());
+    }
+    if (config.getProperty("token") != null && othersMayRead(file)) {
+      throw Refused.usage(
+          file + " holds a token but other users may read it; run: chmod 600 " + file);
+    }
+    return config;
+  }
+
+  private static boolean othersMayRead(Path file) {
+    try {
+      return !OWNERS.containsAll(Files.getPosixFilePermissions(file));
+    } catch (UnsupportedOperationException notPosix) {
+      return false; // a file system without POSIX permissions has its own access control
+    } catch (IOException e) {
       throw Refused.usage("cannot read " + file + ": " + e.getMessage());
     }
   }

@@ -112,6 +112,19 @@ class ClientTest {
   }
 
   @Test
+  void aKeyStillBeingAnsweredIsAskedAgainButOnlyUnderAKey() {
+    String still = "a request with this Idempotency-Key is still being answered; retry in a moment";
+    answers.add(new Answer(409, null, still));
+    answers.add(new Answer(200, null, "{}"));
+    client().change("/v1/submitPullRequest", body());
+    assertThat(seen).hasSize(2);
+
+    answers.add(new Answer(409, null, still));
+    assertThatThrownBy(() -> client().read("/v1/getQueue", body()))
+        .isInstanceOfSatisfying(Refused.class, r -> assertThat(r.exit()).isEqualTo(Exit.REFUSED));
+  }
+
+  @Test
   void eachMutationHasAKeyOfItsOwnAndAReadHasNone() {
     client().change("/v1/cancelPullRequest", body());
     client().change("/v1/cancelPullRequest", body());
@@ -144,7 +157,7 @@ class ClientTest {
     assertThatThrownBy(() -> client().read("/v1/getQueue", body()))
         .isInstanceOfSatisfying(
             Refused.class, r -> assertThat(r.exit()).isEqualTo(Exit.UNAVAILABLE))
-        .hasMessageStartingWith("the server answered 503; gave up after 7 attempts");
+        .hasMessageStartingWith("the server answered 503 (overloaded); gave up after 7 attempts");
     assertThat(pauses.taken()).hasSize(6).containsOnly(Duration.ofSeconds(20));
   }
 

@@ -46,12 +46,31 @@ class RetryingTest {
 
   @ParameterizedTest(name = "Retry-After ''{0}''")
   @CsvSource(
-      value = {"5|5", " 12 |12", "0|0", "-1|", "1.5|", "Wed, 21 Oct 2015 07:28:00 GMT|", "''|"},
+      value = {"5|5", " 12 |12", "0|1", "-1|", "1.5|", "Wed, 21 Oct 2015 07:28:00 GMT|", "''|"},
       delimiter = '|',
       ignoreLeadingAndTrailingWhitespace = false)
   void readsWholeSecondsOnly(String header, Long seconds) {
     assertThat(Retrying.retryAfter(header))
         .isEqualTo(Optional.ofNullable(seconds).map(Duration::ofSeconds));
+  }
+
+  @ParameterizedTest(name = "{0} keyed={2} -> {3}")
+  @CsvSource({
+    "408, '', false, true",
+    "429, '', false, true",
+    "502, '', false, true",
+    "503, '', false, true",
+    "504, '', false, true",
+    "500, '', true, false",
+    "400, '', true, false",
+    "404, '', true, false",
+    "409, a request with this Idempotency-Key is still being answered; retry, true, true",
+    "409, a request with this Idempotency-Key is still being answered; retry, false, false",
+    "409, the queue exists, true, false"
+  })
+  void onlyAnswersThatAreNotDefinitiveAreSentAgain(
+      int status, String body, boolean keyed, boolean again) {
+    assertThat(Retrying.again(status, body, keyed)).isEqualTo(again);
   }
 
   private static Duration secs(long seconds) {

@@ -68,6 +68,15 @@ class SettingsTest {
   }
 
   @Test
+  void aFileWithoutATokenMayBeReadByOthers() throws IOException {
+    Path file = config("url=http://shared:8080\n", "rw-r--r--");
+    Settings settings =
+        Settings.resolve(
+            null, "t", null, Map.of("TRAINYARD_CONFIG", file.toString(), "HOME", home.toString()));
+    assertThat(settings.url()).isEqualTo(URI.create("http://shared:8080"));
+  }
+
+  @Test
   void noTokenAnywhereSaysWhereOneGoes() {
     assertThatThrownBy(() -> Settings.resolve(null, " ", null, Map.of("HOME", home.toString())))
         .isInstanceOfSatisfying(Refused.class, r -> assertThat(r.exit()).isEqualTo(Exit.USAGE))

@@ -11,6 +11,7 @@ import dev.trainyard.common.json.Json;
 import dev.trainyard.standalone.queue.QueueScenario;
 import dev.trainyard.standalone.support.Api;
 import dev.trainyard.standalone.support.CiSimulator;
+import dev.trainyard.standalone.support.QueueSteps;
 import dev.trainyard.standalone.support.TestStack;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -35,6 +36,17 @@ import tools.jackson.databind.JsonNode;
 class CommandLineIT extends QueueScenario {
   private static final Path JAR = Path.of("..", "cli", "target", "trainyard-cli.jar");
 
+  /** A home without a config file, so the machine's own never answers for the test. */
+  private static final Path HOME = home();
+
+  private static Path home() {
+    try {
+      return Files.createTempDirectory("cli-home");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** What one run of the client printed, and its exit code. */
   record Run(int exit, String out, String err) {
     JsonNode json() {
@@ -51,7 +63,10 @@ class CommandLineIT extends QueueScenario {
     StringWriter err = new StringWriter();
     Context context =
         new Context(
-            Map.of("TRAINYARD_URL", stack.api().base(), "TRAINYARD_TOKEN", token),
+            Map.of(
+                "TRAINYARD_URL", stack.api().base(),
+                "TRAINYARD_TOKEN", token,
+                "HOME", HOME.toString()),
             new PrintWriter(out),
             new PrintWriter(err),
             Pauses.SLEEP,
@@ -130,9 +145,27 @@ class CommandLineIT extends QueueScenario {
     assertThat(flaky.get("tests")).isEmpty();
     assertThat(flaky.get("total_rows").asLong()).isZero();
 
+    Run restarted = cli(on("restart", "--pr", "1"));
+    assertThat(restarted.exit()).as(restarted.err()).isZero();
+    assertThat(restarted.out()).startsWith("restarted: #1 ");
     Run cancelled = cli(on("cancel", "--pr", "1"));
     assertThat(cancelled.exit()).isZero();
     assertThat(cancelled.out()).startsWith("cancelled: #1 cancelled");
+  }
+
+  @Test
+  void aLongListIsReadPageByPageUpToItsLimit() {
+    create(api, name, 2);
+    for (long pr = 1; pr <= 105; pr++) {
+      QueueSteps.submit(api, name, pr);
+    }
+
+    JsonNode all = cli(on("list", "--limit", "103", "--json")).json();
+    assertThat(all.get("pullRequests"))
+        .hasSize(103)
+        .extracting(pr -> pr.get("prNumber").asLong())
+        .doesNotHaveDuplicates();
+    assertThat(cli(on("list", "--json")).json().get("pullRequests")).hasSize(50);
   }
 
   @Test
@@ -185,7 +218,7 @@ class CommandLineIT extends QueueScenario {
     ProcessBuilder refused = java(on("status", "--pr", "1"));
     refused.environment().put("TRAINYARD_URL", stack.api().base());
     refused.environment().put("TRAINYARD_TOKEN", "ty_not_a_token");
-    refused.environment().put("HOME", Files.createTempDirectory("cli-home").toString());
+    refused.environment().put("HOME", HOME.toString());
     Process process = refused.start();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
