@@ -3,14 +3,13 @@ package dev.trainyard.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.trainyard.cli.http.Exchange;
 import dev.trainyard.cli.http.Exit;
+import dev.trainyard.cli.http.LocalServer;
 import dev.trainyard.cli.http.TestPauses;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,9 +18,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -38,19 +36,7 @@ class CommandsTest {
   private final TestPauses pauses = new TestPauses();
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
-  private HttpServer server;
-
-  @BeforeEach
-  void serve() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/", this::answer);
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop(0);
-  }
+  @RegisterExtension final LocalServer server = new LocalServer(this::answer);
 
   private void answer(HttpExchange exchange) throws IOException {
     JsonNode body = TrainyardCli.MAPPER.readTree(exchange.getRequestBody().readAllBytes());
@@ -69,13 +55,7 @@ class CommandsTest {
   private int run(String... args) {
     Context context =
         new Context(
-            Map.of(
-                "HOME",
-                home.toString(),
-                "TRAINYARD_TOKEN",
-                "t",
-                "TRAINYARD_URL",
-                "http://127.0.0.1:" + server.getAddress().getPort()),
+            Map.of("HOME", home.toString(), "TRAINYARD_TOKEN", "t", "TRAINYARD_URL", server.url()),
             new PrintWriter(out),
             new PrintWriter(err),
             pauses,

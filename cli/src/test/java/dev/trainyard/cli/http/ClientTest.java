@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +14,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,19 +34,7 @@ class ClientTest {
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private final List<Exchange> observed = new CopyOnWriteArrayList<>();
   private final TestPauses pauses = new TestPauses();
-  private HttpServer server;
-
-  @BeforeEach
-  void serve() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/", this::answer);
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop(0);
-  }
+  @RegisterExtension final LocalServer server = new LocalServer(this::answer);
 
   private synchronized void answer(HttpExchange exchange) throws IOException {
     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
@@ -81,7 +66,7 @@ class ClientTest {
   }
 
   private Client client() {
-    return client("http://127.0.0.1:" + server.getAddress().getPort(), Duration.ofMinutes(2));
+    return client(server.url(), Duration.ofMinutes(2));
   }
 
   private static ObjectNode body() {
