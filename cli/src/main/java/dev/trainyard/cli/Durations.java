@@ -10,6 +10,11 @@ import picocli.CommandLine.TypeConversionException;
 final class Durations implements ITypeConverter<Duration> {
   private static final Pattern FORM = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
+  /** {@code duration} as it is written here: {@code 750 ms}, {@code 90 s}. */
+  static String text(Duration duration) {
+    return duration.toMillis() < 1000 ? duration.toMillis() + " ms" : duration.toSeconds() + " s";
+  }
+
   @Override
   public Duration convert(String value) {
     Matcher form = FORM.matcher(value.strip());

@@ -25,7 +25,12 @@ abstract class Verb implements Callable<Integer> {
             context.pauses(),
             context.observer(),
             TrainyardCli.version());
-    return run(client, settings, new Printer(context.out(), context.err(), options.json));
+    Printer printer = new Printer(context.out(), context.err(), options.json);
+    if (settings.tokenInTheClear()) {
+      printer.progress(
+          "trainyard: warning: the token goes to " + settings.url() + " unencrypted; use https");
+    }
+    return run(client, settings, printer);
   }
 
   /** The {@code --org} option of the commands that name an organization; null for the rest. */

@@ -65,9 +65,7 @@ final class Wait extends PullRequestVerb {
                   + " is still "
                   + state
                   + " after "
-                  + (timeout.toMillis() < 1000
-                      ? timeout.toMillis() + " ms"
-                      : timeout.toSeconds() + " s"));
+                  + Durations.text(timeout));
         }
         pause = left.compareTo(interval) < 0 ? left : interval;
       }

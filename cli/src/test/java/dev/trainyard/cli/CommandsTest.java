@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -134,12 +135,32 @@ class CommandsTest {
   }
 
   @Test
+  @Timeout(30) // a walk that never ends fails here instead of hanging the build
   void aListingWhosePagesAddNothingEnds() {
     script.put("/v1/listPullRequests", body -> "{\"pullRequests\":[],\"nextCursor\":\"again\"}");
 
     assertThat(run("list", "--repo", "a/b")).isZero();
     assertThat(out.toString().strip()).isEqualTo("no pull requests");
     assertThat(received).hasSize(1);
+  }
+
+  @Test
+  void aTokenBoundForAnotherMachineOverPlainHttpIsWarnedOf() {
+    Context context =
+        new Context(
+            Map.of("HOME", home.toString(), "TRAINYARD_TOKEN", "t"),
+            new PrintWriter(out),
+            new PrintWriter(err),
+            pauses,
+            Exchange.Observer.NONE);
+    String[] args = {
+      "status", "--repo", "a/b", "--pr", "1", "--url", "http://192.0.2.1:1", "--retry-for", "0s"
+    };
+
+    assertThat(TrainyardCli.run(args, context)).isEqualTo(Exit.UNAVAILABLE);
+    assertThat(err.toString().lines().findFirst())
+        .hasValue(
+            "trainyard: warning: the token goes to http://192.0.2.1:1 unencrypted; use https");
   }
 
   @Test

@@ -48,6 +48,16 @@ public record Settings(URI url, String token, Optional<String> org) {
   }
 
   /**
+   * Whether the token would cross a network in the clear: plain http to a host other than this
+   * machine's loopback (the standalone on {@code localhost}, a gateway's own pod).
+   */
+  public boolean tokenInTheClear() {
+    String host = url.getHost().toLowerCase(java.util.Locale.ROOT);
+    boolean loopback = host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
+    return url.getScheme().equalsIgnoreCase("http") && !loopback;
+  }
+
+  /**
    * {@code TRAINYARD_CONFIG}, else {@code trainyard/config} under {@code XDG_CONFIG_HOME}, else
    * under {@code ~/.config}.
    */

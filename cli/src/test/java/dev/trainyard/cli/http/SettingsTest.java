@@ -104,6 +104,20 @@ class SettingsTest {
         .hasMessageContaining("is not an http(s) address");
   }
 
+  @ParameterizedTest
+  @CsvSource({
+    "http://localhost:8080, false",
+    "http://127.0.0.1:8080, false",
+    "http://[::1]:8080, false",
+    "https://trainyard.example.com, false",
+    "http://trainyard.example.com, true",
+    "HTTP://10.0.0.7:8080, true"
+  })
+  void aTokenSentOverPlainHttpBeyondThisMachineIsInTheClear(String url, boolean clear) {
+    assertThat(new Settings(URI.create(url), "t", Optional.empty()).tokenInTheClear())
+        .isEqualTo(clear);
+  }
+
   private Path config(String text, String permissions) throws IOException {
     Path file = home.resolve("config");
     Files.writeString(file, text);

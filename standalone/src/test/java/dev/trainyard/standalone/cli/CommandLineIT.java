@@ -204,6 +204,15 @@ class CommandLineIT extends QueueScenario {
     assertThat(noSuchPr.err()).startsWith("trainyard: not found (HTTP 404): ").hasLineCount(1);
     Run noSuchQueue = cli("queue", "get", "--repo", "acme/" + name, "--branch", "nowhere");
     assertThat(noSuchQueue.exit()).isEqualTo(5);
+
+    // another organization's token reaches nothing of this one, through the client as through curl
+    Run foreign = cliWith(stack.otherOrganization().api().token(), on("queue", "pause"));
+    assertThat(foreign.exit()).isEqualTo(5);
+    assertThat(queue().get("state").asString()).isEqualTo("running");
+    // a name that would climb out of a path is the server's 400 naming the field, exit 3
+    Run climbing = cli("status", "--repo", "acme/..", "--pr", "1");
+    assertThat(climbing.exit()).isEqualTo(3);
+    assertThat(climbing.err()).contains("repo.name").hasLineCount(1);
   }
 
   @Test
