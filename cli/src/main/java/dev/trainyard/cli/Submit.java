@@ -33,6 +33,13 @@ final class Submit extends PullRequestVerb {
       description = "Pull requests of the queue it must land after (replaces the list).")
   List<Long> dependsOn;
 
+  @Option(
+      names = "--stack",
+      description =
+          "Submit the pull requests it is stacked on too (its base is another's head branch), in"
+              + " order.")
+  boolean stack;
+
   @Override
   int run(Client client, Settings settings, Printer printer) {
     ObjectNode body = pullRequest();
@@ -49,6 +56,9 @@ final class Submit extends PullRequestVerb {
     if (dependsOn != null) {
       ArrayNode list = body.putArray("dependsOn");
       dependsOn.forEach(list::add);
+    }
+    if (stack) {
+      body.put("stack", true);
     }
     return changeAndShow(client, printer, "/v1/submitPullRequest", body, "submitted:");
   }

@@ -172,15 +172,18 @@ class CommandsTest {
         .isZero();
     assertThat(run("submit", "--repo", "a/b", "--pr", "7", "--no-batch", "--priority", "12"))
         .isZero();
+    assertThat(run("submit", "--repo", "a/b", "--pr", "7", "--stack")).isZero();
 
     List<JsonNode> submits =
         java.util.stream.IntStream.range(0, paths.size())
             .filter(i -> paths.get(i).equals("/v1/submitPullRequest"))
             .mapToObj(received::get)
             .toList();
-    assertThat(submits).hasSize(3);
+    assertThat(submits).hasSize(4);
     assertThat(submits.get(0).has("noBatch")).isFalse();
     assertThat(submits.get(0).has("priority")).isFalse();
+    assertThat(submits.get(0).has("stack")).isFalse();
+    assertThat(submits.get(3).get("stack").asBoolean()).isTrue();
     JsonNode batched = submits.get(1);
     assertThat(batched.get("noBatch").asBoolean()).isFalse();
     assertThat(batched.get("priority").asString()).isEqualTo("urgent");

@@ -629,7 +629,9 @@ final class Simulation {
         null,
         scenario.adaptiveBatching(),
         16L,
-        scenario.adaptiveConcurrency());
+        scenario.adaptiveConcurrency(),
+        null,
+        false);
   }
 
   /** What one scenario measured. */

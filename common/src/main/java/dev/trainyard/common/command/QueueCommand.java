@@ -87,16 +87,27 @@ public sealed interface QueueCommand {
    * headSha} is the head the submitter saw (a comment or label on GitHub), null when unknown: a PR
    * whose head is another by the time the source host is read was pushed to after it was submitted.
    * {@code dependsOn}: the PRs of the queue it must land after (API.md §2), null when not given (a
-   * resubmit keeps what the first submit said).
+   * resubmit keeps what the first submit said). {@code stack}: the PRs it is stacked on (its base
+   * is their head branch) are submitted with it, down to the one based on the target.
    */
   record SubmitPullRequest(
-      long prNumber, Priority priority, Boolean noBatch, String headSha, List<Long> dependsOn)
+      long prNumber,
+      Priority priority,
+      Boolean noBatch,
+      String headSha,
+      List<Long> dependsOn,
+      boolean stack)
       implements QueueCommand, OfPullRequest {
     /** The most PRs one PR may depend on. */
     public static final int MAX_DEPENDS_ON = 50;
 
     public SubmitPullRequest {
       dependsOn = dependsOn == null ? null : List.copyOf(dependsOn);
+    }
+
+    public SubmitPullRequest(
+        long prNumber, Priority priority, Boolean noBatch, String headSha, List<Long> dependsOn) {
+      this(prNumber, priority, noBatch, headSha, dependsOn, false);
     }
 
     public SubmitPullRequest(long prNumber, Priority priority, Boolean noBatch, String headSha) {
@@ -124,7 +135,8 @@ public sealed interface QueueCommand {
    * #MAX_NAME}): a plain git server would otherwise give a commit message of any length, and each
    * is kept in the queue's document. {@code dependsOn}: the PRs its description (GitHub) or head
    * commit message (git) names in {@code Depends-On: #n} lines, at most {@link
-   * SubmitPullRequest#MAX_DEPENDS_ON}.
+   * SubmitPullRequest#MAX_DEPENDS_ON}, and the PR it is stacked on. {@code stackedOn}: the open PR
+   * whose head branch is this one's base (a stack), null when its base is no PR's.
    */
   record RecordPullRequestState(
       long prNumber,
@@ -137,7 +149,8 @@ public sealed interface QueueCommand {
       Mergeability mergeability,
       String hold,
       List<Long> dependsOn,
-      List<HostDependency> hostDependencies)
+      List<HostDependency> hostDependencies,
+      Long stackedOn)
       implements QueueCommand, OfPullRequest {
     public static final int MAX_TITLE = 256;
     public static final int MAX_NAME = 255;
@@ -194,7 +207,8 @@ public sealed interface QueueCommand {
           mergeability,
           hold,
           dependsOn,
-          List.of());
+          List.of(),
+          null);
     }
 
     public static RecordPullRequestState closed(long prNumber) {

@@ -8,7 +8,9 @@ import java.time.Instant;
 /**
  * A {@code pull_request.*} webhook body (API.md §7). The reason fields and the test-branch fields
  * only appear on the event types that carry them ({@code test_pr_number} is the tested PR itself:
- * plain git has no separate testing PR).
+ * plain git has no separate testing PR). {@code cancelled_by_pr} (extension): on a {@code
+ * DEPENDENCY_FAILED} cancellation, the PR it depended on (or was stacked on) that failed or was
+ * cancelled.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PullRequestEvent(
@@ -30,5 +32,6 @@ public record PullRequestEvent(
     @JsonProperty("queued_reason") String queuedReason,
     @JsonProperty("failure_reason") String failureReason,
     @JsonProperty("cancellation_reason") String cancellationReason,
-    @JsonProperty("merged_reason") String mergedReason)
+    @JsonProperty("merged_reason") String mergedReason,
+    @JsonProperty("cancelled_by_pr") Long cancelledByPr)
     implements PublicEvent {}

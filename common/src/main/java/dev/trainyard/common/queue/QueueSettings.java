@@ -1,5 +1,6 @@
 package dev.trainyard.common.queue;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -8,6 +9,8 @@ import java.util.List;
  * scheduler's (SCHEDULING.md): {@code batchingAdaptive} sizes batches from the failure rate the
  * queue observes, up to {@code batchingMaxSize}; {@code concurrencyAdaptive} narrows the
  * speculation window on failures and widens it on green runs, never above {@code concurrency}.
+ * {@code mergeCommitMessage}: null for the merge method's default; left out of the JSON when null,
+ * so the versions of queues stored before it existed do not change.
  */
 public record QueueSettings(
     QueueMode mode,
@@ -36,7 +39,8 @@ public record QueueSettings(
     List<MergeWindow> mergeWindows,
     boolean batchingAdaptive,
     long batchingMaxSize,
-    boolean concurrencyAdaptive) {
+    boolean concurrencyAdaptive,
+    @JsonInclude(JsonInclude.Include.NON_NULL) MergeCommitMessage mergeCommitMessage) {
 
   /** The largest batch adaptive batching builds unless the queue says otherwise. */
   public static final long DEFAULT_BATCHING_MAX_SIZE = 16;
@@ -80,7 +84,8 @@ public record QueueSettings(
         List.of(),
         false,
         DEFAULT_BATCHING_MAX_SIZE,
-        false);
+        false,
+        null);
   }
 
   /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */
@@ -120,7 +125,23 @@ public record QueueSettings(
         or(p.mergeWindows(), mergeWindows),
         or(p.batchingAdaptive(), batchingAdaptive),
         or(p.batchingMaxSize(), batchingMaxSize),
-        or(p.concurrencyAdaptive(), concurrencyAdaptive));
+        or(p.concurrencyAdaptive(), concurrencyAdaptive),
+        p.clearMergeCommitMessage() ? null : or(p.mergeCommitMessage(), mergeCommitMessage));
+  }
+
+  /**
+   * The message template the run's test branch merges are written with: the queue's own when it
+   * lands with merge commits (those merges are what lands), else the default.
+   */
+  public MergeCommitMessage testBranchMessage() {
+    return mergeMethod == MergeMethod.MERGE_COMMIT
+        ? MergeCommitMessage.effective(mergeCommitMessage, mergeMethod)
+        : MergeCommitMessage.MERGE_DEFAULT;
+  }
+
+  /** The message template a landing writes its commits with, for the queue's merge method. */
+  public MergeCommitMessage landingMessage() {
+    return MergeCommitMessage.effective(mergeCommitMessage, mergeMethod);
   }
 
   /**

@@ -6,7 +6,8 @@ import java.util.List;
  * The settings an updateQueue request names; {@code null} means "not given". An explicit JSON null
  * for {@code enqueueingLabel} clears it ({@code clearEnqueueingLabel}), which absence does not.
  * {@code requiredStatuses: []} is a real value ("none required"), reset to null only by {@code
- * deleteRequiredStatuses}.
+ * deleteRequiredStatuses}. A JSON null {@code mergeCommitMessage} goes back to the merge method's
+ * default ({@code clearMergeCommitMessage}).
  */
 public record QueueSettingsPatch(
     QueueState state,
@@ -38,12 +39,15 @@ public record QueueSettingsPatch(
     List<MergeWindow> mergeWindows,
     Boolean batchingAdaptive,
     Long batchingMaxSize,
-    Boolean concurrencyAdaptive) {
+    Boolean concurrencyAdaptive,
+    MergeCommitMessage mergeCommitMessage,
+    boolean clearMergeCommitMessage) {
 
   public static QueueSettingsPatch empty() {
     return new QueueSettingsPatch(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, false, null, false, null, null, null, null, null, null, null, null, null);
+        null, null, null, false, null, false, null, null, null, null, null, null, null, null, null,
+        null, false);
   }
 
   /**
@@ -55,7 +59,7 @@ public record QueueSettingsPatch(
         new QueueSettingsPatch(
             state, null, null, null, null, null, null, null, null, null, null, null, null, null,
             null, null, null, null, false, null, false, null, null, null, null, null, null, null,
-            null, null));
+            null, null, null, false));
   }
 
   /** A patch that changes only the mode. */
@@ -119,7 +123,9 @@ public record QueueSettingsPatch(
         windows,
         null,
         null,
-        null);
+        null,
+        null,
+        false);
   }
 
   /** The same patch without its mode (kept back while a mode switch waits for runs). */
@@ -154,6 +160,8 @@ public record QueueSettingsPatch(
         mergeWindows,
         batchingAdaptive,
         batchingMaxSize,
-        concurrencyAdaptive);
+        concurrencyAdaptive,
+        mergeCommitMessage,
+        clearMergeCommitMessage);
   }
 }

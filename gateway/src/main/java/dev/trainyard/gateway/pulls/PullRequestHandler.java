@@ -76,7 +76,8 @@ public class PullRequestHandler {
                 body.optionalBoolean("noBatch").orElse(null),
                 null,
                 body.dependsOn(body.prNumber(), QueueCommand.SubmitPullRequest.MAX_DEPENDS_ON)
-                    .orElse(null)));
+                    .orElse(null),
+                body.optionalBoolean("stack").orElse(false)));
   }
 
   public Mono<ServerResponse> cancel(ServerRequest request) {

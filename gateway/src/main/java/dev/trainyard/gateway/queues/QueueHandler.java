@@ -3,6 +3,7 @@ package dev.trainyard.gateway.queues;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.json.InvalidRequestException;
 import dev.trainyard.common.queue.DirectMergeMode;
+import dev.trainyard.common.queue.MergeCommitMessage;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.MergeWindow;
 import dev.trainyard.common.queue.OptimizationMode;
@@ -295,6 +296,46 @@ public class QueueHandler {
         mergeWindows(body),
         body.optionalBoolean("batchingAdaptive").orElse(null),
         body.optionalLong("batchingMaxSize", 1, MAX).orElse(null),
-        body.optionalBoolean("concurrencyAdaptive").orElse(null));
+        body.optionalBoolean("concurrencyAdaptive").orElse(null),
+        mergeCommitMessage(body),
+        body.isExplicitNull("mergeCommitMessage"));
+  }
+
+  /**
+   * {@code mergeCommitMessage}: {@code {title, body}} templates, checked (a 400 names the unknown
+   * placeholder); JSON null goes back to the merge method's default.
+   */
+  private static MergeCommitMessage mergeCommitMessage(RequestBody body) {
+    return body.node("mergeCommitMessage")
+        .filter(n -> !n.isNull())
+        .map(
+            n -> {
+              if (!n.isObject()) {
+                throw ApiException.badRequest(
+                    "mergeCommitMessage must be an object {title, body} or null");
+              }
+              JsonNode title = n.get("title");
+              JsonNode text = n.get("body");
+              if (title == null || !title.isString()) {
+                throw ApiException.badRequest(
+                    "mergeCommitMessage.title must be a string (a one-line template)");
+              }
+              if (text != null && !text.isNull() && !text.isString()) {
+                throw ApiException.badRequest("mergeCommitMessage.body must be a string");
+              }
+              for (String key : n.propertyNames()) {
+                if (!key.equals("title") && !key.equals("body")) {
+                  throw ApiException.badRequest(
+                      "mergeCommitMessage has no key " + key + " (only title and body)");
+                }
+              }
+              try {
+                return MergeCommitMessage.of(
+                    title.asString(), text == null || text.isNull() ? "" : text.asString());
+              } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest(e.getMessage());
+              }
+            })
+        .orElse(null);
   }
 }

@@ -17,6 +17,9 @@ final class QueueJson {
     out.put("state", view.state().wire());
     out.put("branch", view.branch());
     out.setAll((ObjectNode) Json.mapper().valueToTree(view.settings()));
+    if (!out.has("mergeCommitMessage")) {
+      out.putNull("mergeCommitMessage"); // every key always present; null: the method's default
+    }
     out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
     out.putArray("batchingRules");
     out.set("freeze", Json.mapper().valueToTree(view.freeze()));

@@ -20,7 +20,8 @@ import org.springframework.util.MultiValueMap;
 public record SettingsForm(List<Field> fields, String version) {
 
   /**
-   * One input: {@code type} is {@code number}, {@code checkbox}, {@code select} or {@code text}.
+   * One input: {@code type} is {@code number}, {@code checkbox}, {@code select}, {@code text} or
+   * {@code textarea}.
    */
   public record Field(String name, String label, String type, String value, List<String> options) {
     public boolean checked() {
@@ -75,7 +76,20 @@ public record SettingsForm(List<Field> fields, String version) {
             "text",
             s.requiredStatuses() == null ? "" : String.join(", ", s.requiredStatuses()),
             List.of()),
-        number("notReadyTimeoutHours", "Not-ready timeout (hours)", s.notReadyTimeoutHours()));
+        number("notReadyTimeoutHours", "Not-ready timeout (hours)", s.notReadyTimeoutHours()),
+        new Field(
+            "mergeCommitTitle",
+            "Commit message title (empty: the merge method's default; {{number}}, {{title}},"
+                + " {{author}}, {{runId}}, {{targetBranch}}, {{repo}})",
+            "text",
+            s.mergeCommitMessage() == null ? "" : s.mergeCommitMessage().title(),
+            List.of()),
+        new Field(
+            "mergeCommitBody",
+            "Commit message body ({{body}}, {{coAuthors}} and the title's placeholders)",
+            "textarea",
+            s.mergeCommitMessage() == null ? "" : s.mergeCommitMessage().body(),
+            List.of()));
   }
 
   /**
@@ -141,7 +155,7 @@ public record SettingsForm(List<Field> fields, String version) {
   /**
    * The {@code updateQueue} settings a submitted form holds: numbers stay text when they are not
    * numbers (the API's validation names the field), an unticked box is false, an empty status list
-   * goes back to the branch's rules.
+   * goes back to the branch's rules, an empty commit message title to the merge method's default.
    */
   static Map<String, Object> patch(MultiValueMap<String, String> form) {
     Map<String, Object> patch = new LinkedHashMap<>();
@@ -162,6 +176,16 @@ public record SettingsForm(List<Field> fields, String version) {
       if (form.getFirst(name) != null) {
         patch.put(name, form.getFirst(name));
       }
+    }
+    String title = form.getFirst("mergeCommitTitle");
+    if (title != null && title.isBlank()) {
+      patch.put("mergeCommitMessage", null); // back to the merge method's default
+    } else if (title != null) {
+      Map<String, String> message = new LinkedHashMap<>();
+      message.put("title", title.strip());
+      message.put(
+          "body", java.util.Objects.requireNonNullElse(form.getFirst("mergeCommitBody"), ""));
+      patch.put("mergeCommitMessage", message);
     }
     String statuses = form.getFirst("requiredStatuses");
     if (statuses != null && statuses.isBlank()) {

@@ -56,7 +56,17 @@ class SettingsFormTest {
         Arguments.of(
             "an empty status list goes back to the branch's own rules",
             form("requiredStatuses", "  "),
-            Map.of("deleteRequiredStatuses", true)));
+            Map.of("deleteRequiredStatuses", true)),
+        Arguments.of(
+            "a commit message title and body are the queue's template",
+            form("mergeCommitTitle", " {{title}} (#{{number}}) ", "mergeCommitBody", "{{body}}"),
+            Map.of(
+                "mergeCommitMessage",
+                Map.of("title", "{{title}} (#{{number}})", "body", "{{body}}"))),
+        Arguments.of(
+            "an empty commit message title goes back to the merge method's default",
+            form("mergeCommitTitle", " ", "mergeCommitBody", "ignored"),
+            java.util.Collections.singletonMap("mergeCommitMessage", null)));
   }
 
   @ParameterizedTest(name = "{0}")

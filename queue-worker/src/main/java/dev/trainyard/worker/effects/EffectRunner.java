@@ -14,6 +14,7 @@ import dev.trainyard.worker.engine.Effect;
 import dev.trainyard.worker.engine.Effects;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.TestedPr;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.HostLanes;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
@@ -370,7 +371,13 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
     if (effect instanceof Effect.BuildTestBranch b) {
       TestBranchResult built =
           scm.buildTestBranch(
-              key.orgRepo(), key.branch(), b.branch(), b.baseSha(), heads(b.prs()), b.at());
+              key.orgRepo(),
+              key.branch(),
+              b.branch(),
+              b.baseSha(),
+              heads(b.prs()),
+              b.at(),
+              new CommitMessages(b.message(), b.runId()));
       if (built instanceof TestBranchResult.Built ok) {
         Long testPr =
             b.testPullRequest()
@@ -395,7 +402,8 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
               l.builtOnSha(),
               l.testedSha(),
               l.method(),
-              heads(l.prs()));
+              heads(l.prs(), l.stackedBases()),
+              new CommitMessages(l.message(), l.runId()));
       if (merged instanceof MergeResult.Merged m) {
         return new RecordMerge(l.runId(), m.sha());
       } else if (merged instanceof MergeResult.PartlyMerged p) {
@@ -453,6 +461,13 @@ public class EffectRunner implements SmartLifecycle, AutoCloseable {
   }
 
   private static List<PullRequestHead> heads(List<TestedPr> prs) {
-    return prs.stream().map(p -> new PullRequestHead(p.number(), p.sha(), p.title())).toList();
+    return heads(prs, Map.of());
+  }
+
+  /** The PRs as the host adapter takes them, each with its base where that is not the target. */
+  private static List<PullRequestHead> heads(List<TestedPr> prs, Map<Long, String> bases) {
+    return prs.stream()
+        .map(p -> new PullRequestHead(p.number(), p.sha(), p.title(), bases.get(p.number())))
+        .toList();
   }
 }

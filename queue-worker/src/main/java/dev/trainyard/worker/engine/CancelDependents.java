@@ -6,7 +6,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A PR whose dependency failed or was cancelled is cancelled ({@code DEPENDENCY_FAILED}). */
+/**
+ * A PR whose dependency (or the PR it is stacked on) failed or was cancelled is cancelled ({@code
+ * DEPENDENCY_FAILED}), naming that PR; a chain or a stack is cancelled upwards, one rule pass each.
+ */
 final class CancelDependents implements PlanningRule {
   @Override
   public List<QueueEvent> decide(QueueAggregate state, CommandContext ctx) {
@@ -17,9 +20,12 @@ final class CancelDependents implements PlanningRule {
   static List<QueueEvent> cancelDependents(QueueAggregate state, Instant now) {
     List<QueueEvent> events = new ArrayList<>();
     for (Entry e : state.inQueueOrder()) {
-      if (Dependencies.failed(state, e).isPresent()) {
-        events.add(new PullRequestCancelled(e.id(), CancellationReason.DEPENDENCY_FAILED, now));
-      }
+      Dependencies.failed(state, e)
+          .ifPresent(
+              cause ->
+                  events.add(
+                      new PullRequestCancelled(
+                          e.id(), CancellationReason.DEPENDENCY_FAILED, now, cause)));
     }
     return events;
   }

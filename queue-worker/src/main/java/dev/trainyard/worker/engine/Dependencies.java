@@ -70,9 +70,16 @@ public final class Dependencies {
   }
 
   /**
-   * Why dependency {@code n}, not in this queue, holds {@code e}: in the host's words if it said.
+   * Why dependency {@code n}, not in this queue, holds {@code e}: in the host's words if it said;
+   * the PR {@code e} is stacked on is open on whatever base its own stack has.
    */
   private static String missing(QueueAggregate state, Entry e, long n) {
+    boolean stacked = Long.valueOf(n).equals(e.pr().stackedOn());
+    if (stacked) {
+      return "it is stacked on pull request #"
+          + n
+          + ", which is not in the queue; submit it too, or submit this one with its stack";
+    }
     String which = "it depends on pull request #" + n;
     return e.pr()
         .hostDependency(n)

@@ -1,8 +1,10 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.queue.MergeCommitMessage;
 import dev.trainyard.common.queue.MergeMethod;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Source-host work a queue's state asks for. Effects are not events: {@link Effects#of} derives
@@ -16,6 +18,8 @@ public sealed interface Effect {
    * Build the run's branch from {@code baseSha} (null: the target's current head) and the PRs in
    * order; {@code at} dates its merge commits, so a rebuild gives the same commits. {@code
    * testPullRequest}: also open a draft pull request for it ({@code createPrsForTestingBranches}).
+   * {@code message}: the template of its merge commits ({@link
+   * dev.trainyard.common.queue.QueueSettings#testBranchMessage}).
    */
   record BuildTestBranch(
       String runId,
@@ -23,7 +27,8 @@ public sealed interface Effect {
       String baseSha,
       List<TestedPr> prs,
       Instant at,
-      boolean testPullRequest)
+      boolean testPullRequest,
+      MergeCommitMessage message)
       implements Effect {}
 
   /**
@@ -38,6 +43,9 @@ public sealed interface Effect {
    * {@code builtOnSha} is what the run's branch was built on. {@code otherHeads} are the other
    * passed lane heads (parallel mode): when the target moved, one of them may have landed just
    * before a crash lost its record, and is looked for before the move counts as someone else's.
+   * {@code message}: the template of the commits a squash (or a replay) writes. {@code
+   * stackedBases}: the base of each PR of the run that is not the target (a stacked PR, by number),
+   * which the landing retargets onto the target first.
    */
   record LandRun(
       String runId,
@@ -46,7 +54,9 @@ public sealed interface Effect {
       String testedSha,
       MergeMethod method,
       List<TestedPr> prs,
-      List<PassedHead> otherHeads)
+      List<PassedHead> otherHeads,
+      MergeCommitMessage message,
+      Map<Long, String> stackedBases)
       implements Effect {}
 
   /** A passed lane head: where it would land from, and what it tested. */

@@ -3,6 +3,7 @@ package dev.trainyard.worker.engine;
 import dev.trainyard.common.queue.QueueMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -33,7 +34,8 @@ public final class Effects {
                             base.orElse(null),
                             run.prs(),
                             run.createdAt(),
-                            state.settings().createPrsForTestingBranches())));
+                            state.settings().createPrsForTestingBranches(),
+                            state.settings().testBranchMessage())));
       }
     }
     Lanes.landable(state)
@@ -56,11 +58,29 @@ public final class Effects {
                                         expectedTarget(state, other),
                                         other.headSha(),
                                         other.prs()))
-                            .toList())));
+                            .toList(),
+                        state.settings().landingMessage(),
+                        stackedBases(state, head.prs()))));
     for (TestRun run : state.runs().finished()) {
       effects.add(new Effect.DeleteTestBranch(run.id(), run.branch(target), run.testPrNumber()));
     }
     return effects;
+  }
+
+  /**
+   * The base each PR of the run has now where it is not the queue's branch (a stacked PR's is its
+   * parent's head branch until it is retargeted), by number: the landing retargets those first.
+   */
+  private static Map<Long, String> stackedBases(QueueAggregate state, List<TestedPr> prs) {
+    Map<Long, String> bases = new java.util.LinkedHashMap<>();
+    for (TestedPr pr : prs) {
+      state
+          .anyEntry(pr.entryId())
+          .map(e -> e.pr().baseBranch())
+          .filter(base -> !base.equals(state.key().branch()))
+          .ifPresent(base -> bases.put(pr.number(), base));
+    }
+    return bases;
   }
 
   /**

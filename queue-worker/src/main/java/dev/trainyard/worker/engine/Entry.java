@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * its dependencies (named by the submit or the source host) that have landed; {@code
  * directMergeDeclined}: a direct merge of it was tried and did not hold, so it is tested the usual
  * way. {@code flakyRetried}: a run of it went red only on quarantined or flaky tests and was run
- * again ({@code TESTS_RESTARTED_FLAKY}); the next red fails it as usual.
+ * again ({@code TESTS_RESTARTED_FLAKY}); the next red fails it as usual. {@code stack}: it was
+ * submitted with the PRs it is stacked on, which the queue submits as the host names them.
  */
 public record Entry(
     String id,
@@ -43,7 +44,8 @@ public record Entry(
     List<Long> dependsOn,
     List<Long> landedDependencies,
     boolean directMergeDeclined,
-    boolean flakyRetried) {
+    boolean flakyRetried,
+    boolean stack) {
 
   public Entry {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
@@ -81,11 +83,11 @@ public record Entry(
   }
 
   /**
-   * Base branch matches, mergeable, nothing on the host holds it, and impacted targets known when
-   * the queue needs them.
+   * Base branch matches (or is the head of the PR it is stacked on, which it lands after),
+   * mergeable, nothing on the host holds it, and impacted targets known when the queue needs them.
    */
   public boolean isReady(String targetBranch, boolean requiresImpactedTargets) {
-    return targetBranch.equals(pr.baseBranch())
+    return (targetBranch.equals(pr.baseBranch()) || pr.stackedOn() != null)
         && mergeability == Mergeability.MERGEABLE
         && pr.hold() == null
         && (!requiresImpactedTargets || hasImpactedTargets());
@@ -237,7 +239,8 @@ public record Entry(
           dependsOn,
           landedDependencies,
           directMergeDeclined,
-          flakyRetried);
+          flakyRetried,
+          from.stack);
     }
   }
 }

@@ -8,7 +8,9 @@ import java.util.List;
  * branch then defaults to the queue's target branch (API.md §2). {@code hold}: what keeps the host
  * from merging it beyond conflicts (a draft, protection), null when nothing does; {@code
  * dependsOn}: the PRs its description or head commit names in {@code Depends-On: #n} lines; {@code
- * hostDependencies}: what the host says of those of its dependencies the queue does not know.
+ * hostDependencies}: what the host says of those of its dependencies the queue does not know;
+ * {@code stackedOn}: the PR whose head branch is its base (a stack; also among {@code dependsOn}),
+ * null when it is based on no PR.
  */
 public record PullRequestInfo(
     String title,
@@ -18,7 +20,8 @@ public record PullRequestInfo(
     String headBranch,
     String hold,
     List<Long> dependsOn,
-    List<HostDependency> hostDependencies) {
+    List<HostDependency> hostDependencies,
+    Long stackedOn) {
 
   public PullRequestInfo {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
@@ -33,12 +36,18 @@ public record PullRequestInfo(
       String headBranch,
       String hold,
       List<Long> dependsOn) {
-    this(title, sha, baseBranch, author, headBranch, hold, dependsOn, List.of());
+    this(title, sha, baseBranch, author, headBranch, hold, dependsOn, List.of(), null);
   }
 
   public PullRequestInfo(
       String title, String sha, String baseBranch, String author, String headBranch) {
     this(title, sha, baseBranch, author, headBranch, null, List.of());
+  }
+
+  /** The same PR, held on the host for {@code why} (a review that blocks it). */
+  public PullRequestInfo heldFor(String why) {
+    return new PullRequestInfo(
+        title, sha, baseBranch, author, headBranch, why, dependsOn, hostDependencies, stackedOn);
   }
 
   /** What the host says of dependency {@code number}, if the PR was read with it. */

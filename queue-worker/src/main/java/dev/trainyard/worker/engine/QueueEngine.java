@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import dev.trainyard.common.command.HostDependency;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.command.QueueCommand.CancelPullRequest;
 import dev.trainyard.common.command.QueueCommand.CreateQueue;
@@ -285,16 +286,20 @@ public final class QueueEngine {
           command.priority() != null
               || command.noBatch() != null
               || (command.dependsOn() != null && !command.dependsOn().equals(e.dependsOn()));
-      return Decision.accept(
-          changes
-              ? List.of(
-                  new PullRequestResubmitted(
-                      e.id(),
-                      command.priority() != null ? command.priority() : e.priority(),
-                      command.priority() == null && e.priorityDefaulted(),
-                      command.noBatch() != null ? command.noBatch() : e.noBatch(),
-                      command.dependsOn() != null ? command.dependsOn() : e.dependsOn()))
-              : List.of());
+      List<QueueEvent> events = new ArrayList<>();
+      if (changes) {
+        events.add(
+            new PullRequestResubmitted(
+                e.id(),
+                command.priority() != null ? command.priority() : e.priority(),
+                command.priority() == null && e.priorityDefaulted(),
+                command.noBatch() != null ? command.noBatch() : e.noBatch(),
+                command.dependsOn() != null ? command.dependsOn() : e.dependsOn()));
+      }
+      if (command.stack()) {
+        stackParent(state, e, true, e.pr(), ctx).ifPresent(events::add);
+      }
+      return Decision.accept(events);
     }
     if (state.entries().size() >= maxQueuePrs) {
       return Decision.reject(
@@ -326,15 +331,62 @@ public final class QueueEngine {
             command.dependsOn(),
             List.of(),
             false,
-            false);
+            false,
+            command.stack());
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
+  }
+
+  /**
+   * The PR {@code entry} is stacked on, submitted for it when {@code entry} was (or is being)
+   * submitted with its stack ({@code stack}), the host names one ({@code info.stackedOn}), and it
+   * is neither in the queue nor landed: with the same priority and batching, itself with its stack,
+   * so a stack is submitted down to the PR based on the target as the host names each. Empty
+   * otherwise.
+   */
+  private Optional<PullRequestSubmitted> stackParent(
+      QueueAggregate state, Entry entry, boolean stack, PullRequestInfo info, CommandContext ctx) {
+    Long parent = info.stackedOn();
+    if (!stack
+        || parent == null
+        || state.activeEntry(parent).isPresent()
+        || entry.landedDependencies().contains(parent)
+        || info.hostDependency(parent).map(HostDependency::merged).orElse(false)
+        || state.entries().size() >= maxQueuePrs) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new PullRequestSubmitted(
+            new Entry(
+                ctx.derivedId("stack-" + parent).toString(),
+                parent,
+                state.nextSequence(),
+                entry.priority(),
+                entry.priorityDefaulted(),
+                entry.noBatch(),
+                PrState.NOT_READY,
+                ctx.now(),
+                ctx.now(),
+                PullRequestInfo.unknown(state.key().branch()),
+                Mergeability.UNSPECIFIED,
+                state.targetsBeforeSubmit(parent).map(PendingTargets::targets).orElse(null),
+                null,
+                null,
+                false,
+                null,
+                null,
+                List.of(),
+                false,
+                false,
+                true)));
   }
 
   /**
    * The source host's view of a PR: closed → cancelled; pushed to in any state before it lands, or
    * pushed to before the worker first read it (its head is not the one the submitter saw) →
    * cancelled ({@code PR_PUSHED_TO}: what was submitted is what lands); re-targeted while its tests
-   * run → cancelled; otherwise its facts are recorded and the planner re-evaluates readiness.
+   * run → cancelled, unless a stacked PR is retargeted onto the queue's branch (its stack lands
+   * below it); otherwise its facts are recorded and the planner re-evaluates readiness, and the PR
+   * a stack's PR is stacked on is submitted for it ({@link #stackParent}).
    */
   private Decision observed(QueueAggregate state, RecordPullRequestState c, CommandContext ctx) {
     Optional<Entry> found = state.activeEntry(c.prNumber());
@@ -355,7 +407,9 @@ public final class QueueEngine {
           List.of(
               new PullRequestCancelled(entry.id(), CancellationReason.PR_PUSHED_TO, ctx.now())));
     }
-    if (inTest && !entry.pr().baseBranch().equals(c.baseBranch())) {
+    boolean retargeted =
+        entry.pr().stackedOn() != null && state.key().branch().equals(c.baseBranch());
+    if (inTest && !entry.pr().baseBranch().equals(c.baseBranch()) && !retargeted) {
       return Decision.accept(
           List.of(
               new PullRequestCancelled(
@@ -370,12 +424,15 @@ public final class QueueEngine {
             c.headBranch(),
             c.hold(),
             c.dependsOn(),
-            c.hostDependencies());
+            c.hostDependencies(),
+            c.stackedOn());
     Mergeability mergeability = mergeability(entry, c);
-    if (info.equals(entry.pr()) && mergeability == entry.mergeability()) {
-      return Decision.accept(List.of());
+    List<QueueEvent> events = new ArrayList<>();
+    if (!info.equals(entry.pr()) || mergeability != entry.mergeability()) {
+      events.add(new PullRequestObserved(entry.id(), info, mergeability));
     }
-    return Decision.accept(List.of(new PullRequestObserved(entry.id(), info, mergeability)));
+    stackParent(state, entry, entry.stack(), info, ctx).ifPresent(events::add);
+    return Decision.accept(events);
   }
 
   /**

@@ -56,8 +56,16 @@ public sealed interface QueueEvent {
   /** The PR lost readiness before testing and waits for it again. */
   record PullRequestNotReady(String entryId, Instant at) implements QueueEvent {}
 
-  record PullRequestCancelled(String entryId, CancellationReason reason, Instant at)
-      implements QueueEvent {}
+  /**
+   * {@code causePr}: the PR whose failure or cancellation cancelled this one ({@code
+   * DEPENDENCY_FAILED}: a PR it depends on or is stacked on), else null.
+   */
+  record PullRequestCancelled(String entryId, CancellationReason reason, Instant at, Long causePr)
+      implements QueueEvent {
+    public PullRequestCancelled(String entryId, CancellationReason reason, Instant at) {
+      this(entryId, reason, at, null);
+    }
+  }
 
   /** Targets recorded for a queued PR ({@code entryId}) or for one not submitted yet (null). */
   record ImpactedTargetsRecorded(long prNumber, String entryId, String sha, ImpactedTargets targets)

@@ -302,17 +302,7 @@ final class RunResults {
               PullRequestInfo pr = e.pr();
               events.add(
                   new QueueEvent.PullRequestObserved(
-                      e.id(),
-                      new PullRequestInfo(
-                          pr.title(),
-                          pr.sha(),
-                          pr.baseBranch(),
-                          pr.author(),
-                          pr.headBranch(),
-                          c.why(),
-                          pr.dependsOn(),
-                          pr.hostDependencies()),
-                      e.mergeability()));
+                      e.id(), pr.heldFor(c.why()), e.mergeability()));
             });
     String held = Reasons.LANDING_HELD;
     String changed = Reasons.PREREQUISITE_MERGE_ITEM_CHANGED;

@@ -68,7 +68,7 @@ public final class PublicEvents {
           body(state, entry(state, e.entryId()), "queued", now, Why.queued(e.queuedReason())));
     } else if (event instanceof PullRequestCancelled e) {
       Why why = new Why(null, null, null, e.reason().name(), null);
-      return List.of(body(state, entry(state, e.entryId()), "canceled", now, why));
+      return List.of(body(state, entry(state, e.entryId()), "canceled", now, why, e.causePr()));
     } else if (event instanceof TestBranchBuilt e) {
       return withBatch(state, e.runId(), "testing", now, Why.none());
     } else if (event instanceof TestRunWentRed e) {
@@ -195,6 +195,11 @@ public final class PublicEvents {
 
   private PullRequestEvent body(
       QueueAggregate state, Entry e, String action, Instant now, Why why) {
+    return body(state, e, action, now, why, null);
+  }
+
+  private PullRequestEvent body(
+      QueueAggregate state, Entry e, String action, Instant now, Why why, Long causePr) {
     QueueKey key = state.key();
     TestRun run =
         e.testRunId() == null || action.equals("queued")
@@ -219,7 +224,8 @@ public final class PublicEvents {
         why.queued(),
         why.failure(),
         why.cancellation(),
-        why.merged());
+        why.merged(),
+        causePr);
   }
 
   /** Where a person reads about the PR; also the {@code prUrl} of testing details. */

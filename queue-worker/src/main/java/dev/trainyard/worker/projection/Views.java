@@ -71,7 +71,7 @@ public final class Views {
     if (e.pr().sha().isEmpty()) {
       return "the source host has not reported pull request #" + e.prNumber() + " yet";
     }
-    if (!branch.equals(e.pr().baseBranch())) {
+    if (!branch.equals(e.pr().baseBranch()) && e.pr().stackedOn() == null) {
       return "its base branch is " + e.pr().baseBranch() + ", not the queue's branch " + branch;
     }
     if (e.mergeability() == Mergeability.NOT_MERGEABLE) {

@@ -68,7 +68,8 @@ public interface ScmProvider {
    * Builds {@code branch} (the run's {@code trainyard-merge/<targetBranch>/<id>}, named by the
    * engine) from {@code baseSha} (null: the current head of {@code targetBranch}) and the PR heads
    * merged in order. Its commits are dated {@code at}, so building the same run again gives the
-   * same commits.
+   * same commits; each merge's message is from {@code messages} (a {@code merge_commit} landing
+   * lands these very commits).
    */
   TestBranchResult buildTestBranch(
       OrgRepo repo,
@@ -76,13 +77,16 @@ public interface ScmProvider {
       String branch,
       String baseSha,
       List<PullRequestHead> prs,
-      Instant at);
+      Instant at,
+      CommitMessages messages);
 
   /**
    * Lands a tested run: moves {@code targetBranch} from {@code expectedTargetSha} to a commit whose
    * tree is the tested one, shaped by {@code method} ({@code builtOnSha} is what the run's branch
    * was built on); refuses, changing nothing, when the target is elsewhere. When the target already
-   * holds exactly this landing (a repeated call), answers {@code Merged} with it.
+   * holds exactly this landing (a repeated call), answers {@code Merged} with it. The commits it
+   * writes (a squash's, a merge made again on a moved target) take their messages from {@code
+   * messages}; a fast-forward lands the tested commits as they are.
    */
   MergeResult merge(
       OrgRepo repo,
@@ -91,7 +95,8 @@ public interface ScmProvider {
       String builtOnSha,
       String testedSha,
       MergeMethod method,
-      List<PullRequestHead> prs);
+      List<PullRequestHead> prs,
+      CommitMessages messages);
 
   /**
    * Where {@code targetBranch} holds the landing of the run tested as {@code testedSha} (with

@@ -20,8 +20,13 @@ public record ScmPullRequest(
     String author,
     Mergeability mergeability,
     String hold,
-    List<Long> dependsOn) {
+    List<Long> dependsOn,
+    Long stackedOn) {
   public ScmPullRequest {
-    dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+    List<Long> all = new java.util.ArrayList<>(dependsOn == null ? List.of() : dependsOn);
+    if (stackedOn != null && !all.contains(stackedOn)) {
+      all.add(stackedOn); // a stacked PR lands after the PR it is stacked on
+    }
+    dependsOn = List.copyOf(all);
   }
 }

@@ -65,8 +65,9 @@ public final class ScmRouter implements ScmProvider {
       String branch,
       String baseSha,
       List<PullRequestHead> prs,
-      Instant at) {
-    return of(repo).buildTestBranch(repo, targetBranch, branch, baseSha, prs, at);
+      Instant at,
+      CommitMessages messages) {
+    return of(repo).buildTestBranch(repo, targetBranch, branch, baseSha, prs, at, messages);
   }
 
   @Override
@@ -77,9 +78,10 @@ public final class ScmRouter implements ScmProvider {
       String builtOnSha,
       String testedSha,
       MergeMethod method,
-      List<PullRequestHead> prs) {
+      List<PullRequestHead> prs,
+      CommitMessages messages) {
     return of(repo)
-        .merge(repo, targetBranch, expectedTargetSha, builtOnSha, testedSha, method, prs);
+        .merge(repo, targetBranch, expectedTargetSha, builtOnSha, testedSha, method, prs, messages);
   }
 
   @Override

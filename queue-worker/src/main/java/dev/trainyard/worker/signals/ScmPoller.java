@@ -453,7 +453,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
               mergeability,
               seen.hold(),
               seen.dependsOn(),
-              unknownDependencies(queue, entry, seen));
+              unknownDependencies(queue, entry, seen),
+              seen.stackedOn());
       if (differs(entry, observed)) {
         sends.add(signals.send(key, observed));
       }
@@ -498,6 +499,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         || observed.mergeability() != entry.mergeability()
         || !Objects.equals(observed.hold(), entry.pr().hold())
         || !observed.dependsOn().equals(entry.pr().dependsOn())
-        || !observed.hostDependencies().equals(entry.pr().hostDependencies());
+        || !observed.hostDependencies().equals(entry.pr().hostDependencies())
+        || !Objects.equals(observed.stackedOn(), entry.pr().stackedOn());
   }
 }

@@ -207,6 +207,7 @@ class EventApplierTest {
               List.of(12L),
               List.of(),
               false,
+              false,
               false));
     if (type == QueueEvent.PullRequestResubmitted.class)
       return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true, List.of());

@@ -348,7 +348,133 @@ class QueueControlRulesTest {
             List.of("PullRequestObserved", "PullRequestQueued", "PullRequestNotReady"),
             q ->
                 assertThat(reason(q, 2))
-                    .startsWith("its dependencies make a cycle (#2 → #1 → #2)")));
+                    .startsWith("its dependencies make a cycle (#2 → #1 → #2)")),
+        row(
+            "stack: a PR based on another PR's branch waits for it, not for its base to change",
+            () -> queue().submitted(2),
+            q -> QueueFixture.stacked(2, 1),
+            List.of("PullRequestObserved"),
+            q ->
+                assertThat(reason(q, 2))
+                    .isEqualTo(
+                        "it is stacked on pull request #1, which is not in the queue; submit it"
+                            + " too, or submit this one with its stack")),
+        row(
+            "stack: submitted with its stack, the PR it is stacked on is submitted for it",
+            () -> queue().submittedWithStack(3),
+            q -> QueueFixture.stacked(3, 2),
+            // ready once the PR below is in the queue; it starts only behind it
+            List.of("PullRequestObserved", "PullRequestSubmitted", "PullRequestQueued"),
+            q -> {
+              Entry below = q.state().activeEntry(2).orElseThrow();
+              assertThat(below.stack()).as("it submits its own stack in turn").isTrue();
+              assertThat(below.priority())
+                  .isEqualTo(q.state().activeEntry(3).orElseThrow().priority());
+            }),
+        row(
+            "stack: ... down to the PR based on the queue's branch, which is tested first",
+            () -> queue().submittedWithStack(3).stackedOn(3, 2).stackedOn(2, 1),
+            q -> QueueFixture.observedCommand(1),
+            List.of(
+                "PullRequestObserved",
+                "PullRequestQueued",
+                "TestRunStarted",
+                "TestRunStarted",
+                "TestRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).predecessorId()).isNull();
+              assertThat(q.runOf(2).predecessorId()).isEqualTo(q.runOf(1).id());
+              assertThat(q.runOf(3).predecessorId()).isEqualTo(q.runOf(2).id());
+            }),
+        row(
+            "stack: resubmitted with its stack, a PR already read submits the one below",
+            () -> queue().submitted(2).stackedOn(2, 1),
+            q -> new SubmitPullRequest(2, null, null, null, null, true),
+            List.of("PullRequestSubmitted", "PullRequestQueued"),
+            q -> assertThat(q.state().activeEntry(1)).isPresent()),
+        row(
+            "stack: a failed PR cancels the ones stacked on it, each naming the one below",
+            () ->
+                queue()
+                    .queued(1)
+                    .submitted(2)
+                    .stackedOn(2, 1)
+                    .submitted(3)
+                    .stackedOn(3, 2)
+                    .built(1),
+            q -> RunRulesTest.status(q, 1, dev.trainyard.common.command.CommitState.FAILURE),
+            List.of(
+                "StatusReported",
+                "TestRunFailed",
+                "TestRunCancelled",
+                "TestRunCancelled",
+                "PullRequestCancelled",
+                "PullRequestCancelled"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.CANCELLED);
+              assertThat(q.stateOf(3)).isEqualTo(PrState.CANCELLED);
+              assertThat(causes(q)).containsExactly(1L, 2L);
+              assertThat(lastCancellation(q)).isEqualTo(CancellationReason.DEPENDENCY_FAILED);
+            }),
+        row(
+            "stack: retargeted onto the queue's branch while tested, it is not cancelled",
+            () -> queue().queued(1).submitted(2).stackedOn(2, 1).built(1).built(2),
+            q -> QueueFixture.observedCommand(2),
+            List.of("PullRequestObserved"),
+            q -> {
+              assertThat(q.stateOf(2)).isEqualTo(PrState.TESTING);
+              assertThat(q.state().activeEntry(2).orElseThrow().pr().baseBranch())
+                  .isEqualTo("main");
+            }),
+        row(
+            "a PR moved to another base while tested is cancelled (PR_BASE_BRANCH_CHANGED)",
+            () -> queue().queued(1).built(1),
+            q ->
+                new QueueCommand.RecordPullRequestState(
+                    1,
+                    true,
+                    "sha-1",
+                    "Change 1",
+                    "dev1",
+                    "release-1",
+                    null,
+                    Mergeability.MERGEABLE,
+                    null,
+                    List.of()),
+            List.of("PullRequestCancelled", "TestRunCancelled"),
+            q ->
+                assertThat(lastCancellation(q))
+                    .isEqualTo(CancellationReason.PR_BASE_BRANCH_CHANGED)),
+        row(
+            "stack: the landing of a stacked PR names its base, which the host retargets",
+            () -> queue().queued(1).submitted(2).stackedOn(2, 1).built(1).green(1),
+            q -> QueueFixture.landedCommand(q, 1),
+            List.of("TestRunMerged"),
+            q -> {
+              q.built(2).green(2);
+              Effect.LandRun landing =
+                  Effects.of(q.state()).stream()
+                      .filter(Effect.LandRun.class::isInstance)
+                      .map(Effect.LandRun.class::cast)
+                      .findFirst()
+                      .orElseThrow();
+              assertThat(landing.stackedBases())
+                  .containsExactly(java.util.Map.entry(2L, "feature-1"));
+              assertThat(
+                      Effects.of(passed(1).state()).stream()
+                          .filter(Effect.LandRun.class::isInstance)
+                          .map(e -> ((Effect.LandRun) e).stackedBases()))
+                  .as("a PR based on the queue's branch is not retargeted")
+                  .containsExactly(java.util.Map.of());
+            }));
+  }
+
+  /** The PRs named as the cause of each cancellation the queue recorded, in order. */
+  static List<Long> causes(QueueFixture q) {
+    return q.log().stream()
+        .filter(e -> e instanceof QueueEvent.PullRequestCancelled c && c.causePr() != null)
+        .map(e -> ((QueueEvent.PullRequestCancelled) e).causePr())
+        .toList();
   }
 
   /** The reason of the last cancellation the queue recorded. */

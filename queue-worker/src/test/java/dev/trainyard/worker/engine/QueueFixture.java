@@ -145,7 +145,8 @@ final class QueueFixture {
             e.dependsOn(),
             e.landedDependencies(),
             e.directMergeDeclined(),
-            false);
+            false,
+            e.stack());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),
@@ -161,6 +162,46 @@ final class QueueFixture {
   /** {@code pr} submitted saying it depends on {@code on} (API.md §2 {@code dependsOn}). */
   QueueFixture dependent(long pr, Long... on) {
     return apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, List.of(on)));
+  }
+
+  /** {@code pr} submitted with its stack ({@code stack: true}). */
+  QueueFixture submittedWithStack(long pr) {
+    return apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, null, true));
+  }
+
+  /** {@code pr} stacked on {@code on}: the host shows it based on {@code on}'s head branch. */
+  QueueFixture stackedOn(long pr, long on) {
+    return apply(stacked(pr, on));
+  }
+
+  /**
+   * The host shows {@code pr} open and mergeable, based on the head branch {@code feature-<on>} of
+   * PR {@code on} (a stack; the poller names it among the dependencies too).
+   */
+  static QueueCommand stacked(long pr, long on) {
+    return mergeableOn(pr, "feature-" + on, List.of(on), List.of(), on);
+  }
+
+  /** {@code pr} open and mergeable at {@code sha-<pr>}, based on {@code base}, with these facts. */
+  private static QueueCommand mergeableOn(
+      long pr,
+      String base,
+      List<Long> dependsOn,
+      List<dev.trainyard.common.command.HostDependency> hostDependencies,
+      Long stackedOn) {
+    return new QueueCommand.RecordPullRequestState(
+        pr,
+        true,
+        "sha-" + pr,
+        "Change " + pr,
+        "dev" + pr,
+        base,
+        "feature-" + pr,
+        Mergeability.MERGEABLE,
+        null,
+        dependsOn,
+        hostDependencies,
+        stackedOn);
   }
 
   /** {@code freezeQueue}: until unfrozen ({@code until} null) or {@code until}. */
@@ -371,18 +412,7 @@ final class QueueFixture {
   /** {@code pr} ready, with what the host says of a dependency the queue does not know. */
   static QueueCommand observedWith(
       long pr, dev.trainyard.common.command.HostDependency dependency) {
-    return new QueueCommand.RecordPullRequestState(
-        pr,
-        true,
-        "sha-" + pr,
-        "Change " + pr,
-        "dev" + pr,
-        "main",
-        null,
-        Mergeability.MERGEABLE,
-        null,
-        List.of(),
-        List.of(dependency));
+    return mergeableOn(pr, "main", List.of(), List.of(dependency), null);
   }
 
   static QueueCommand builtCommand(QueueFixture q, long pr) {
@@ -553,7 +583,9 @@ final class QueueFixture {
         null,
         t.batchingAdaptive(),
         t.batchingMaxSize(),
-        t.concurrencyAdaptive());
+        t.concurrencyAdaptive(),
+        null,
+        false);
   }
 
   static List<String> eventNames(Decision decision) {

@@ -241,7 +241,8 @@ class ScmPollerTest {
                         "dev",
                         Mergeability.MERGEABLE,
                         null,
-                        List.of()));
+                        List.of(),
+                        null));
               }
               default -> throw new UnsupportedOperationException(method);
             });

@@ -440,6 +440,43 @@ class GithubAppIT extends OwnStack {
   }
 
   /**
+   * A stack of three (b based on a's branch, c on b's) submitted from its top with {@code stack}:
+   * the queue submits b and a as it reads each one's base, tests each on top of the one below, and
+   * lands them in order, retargeting b and c onto main as each lands, so GitHub merges each into
+   * main and shows it merged.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = MergeMethod.class,
+      names = {"MERGE_COMMIT", "SQUASH"})
+  void aStackOfThreeSubmittedFromItsTopLandsInOrderEachRetargetedOntoMainAsItLands(
+      MergeMethod method) {
+    create(api, name, 3);
+    update("\"mergeMethod\":\"" + method.name().toLowerCase(Locale.ROOT) + "\"");
+    long a = pr("a", "a.txt");
+    repo.branch("b", "a");
+    repo.push("b", files("b.txt", "b"), "Add b.txt", "bob");
+    long b = repo.openPullRequest("b", "a", "Add b.txt", "bob");
+    repo.branch("c", "b");
+    repo.push("c", files("c.txt", "c"), "Add c.txt", "cid");
+    long c = repo.openPullRequest("c", "b", "Add c.txt", "cid");
+
+    String top = "\"pr\":{\"number\":" + c + "},\"stack\":true";
+    assertThat(api.post("/v1/submitPullRequest", body(name, top)).status()).isEqualTo(200);
+
+    for (long pr : List.of(a, b, c)) {
+      awaitState(api, name, pr, "merged");
+      SimulatedRepository.PullRequest pull = repo.pull(pr).orElseThrow();
+      assertThat(pull.merged()).as("#" + pr + " merged on GitHub").isTrue();
+      assertThat(pull.base()).as("#" + pr + " merged into main").isEqualTo("main");
+    }
+    assertThat(tree(repo.head("main").orElseThrow())).containsKeys("a.txt", "b.txt", "c.txt");
+    assertThat(repo.head("a")).as("the branches below are left as they were").isPresent();
+    assertThat(events())
+        .noneMatch(e -> e.type().startsWith("pull_request") && e.type().endsWith(".canceled"));
+  }
+
+  /**
    * A squash batch of three lands whole while GitHub answers the merge call after each of its
    * merges with 405 "Base branch was modified" once; a batch GitHub stops midway (it keeps
    * answering so) keeps what it merged, and the rest are tested again alone, their check run saying

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
+import org.eclipse.jgit.revwalk.RevCommit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -27,8 +28,9 @@ import tools.jackson.databind.JsonNode;
  * {@code mergeWindows}, {@code freeze}; §6 freezeQueue): a freeze during a flow lets the runs
  * finish and lands nothing until unfrozen, then lands them without new runs; a dependency chain
  * submitted in reverse order lands in dependency order; a failed middle PR cancels the last; a
- * pause and a settings change are announced ({@code queue.updated}); bad input is refused naming
- * its field, storing nothing.
+ * pause and a settings change are announced ({@code queue.updated}); a {@code mergeCommitMessage}
+ * template writes the landed commits (squash and merge commit); bad input is refused naming its
+ * field, storing nothing.
  */
 class QueueControlsIT extends QueueScenario {
 
@@ -151,15 +153,18 @@ class QueueControlsIT extends QueueScenario {
     QueueSteps.awaitPr(api, name, 3, pr -> pr.get("dependsOn").toString().equals("[2]"));
     submit(api, name, 1);
 
-    for (long pr = 1; pr <= 3; pr++) {
+    landInOrder("Add the API", "Use the API", "Document it");
+  }
+
+  /** PRs 1, 2, … titled {@code titles} merge, and main holds their merges in that order. */
+  private void landInOrder(String... titles) throws Exception {
+    List<String> subjects = new java.util.ArrayList<>();
+    for (int pr = 1; pr <= titles.length; pr++) {
       awaitState(api, name, pr, "merged");
+      subjects.add(0, "Merge pull request #" + pr + ": " + titles[pr - 1]);
     }
-    assertThat(git.mainSubjects())
-        .containsExactly(
-            "Merge pull request #3: Document it",
-            "Merge pull request #2: Use the API",
-            "Merge pull request #1: Add the API",
-            "Initial commit");
+    subjects.add("Initial commit");
+    assertThat(git.mainSubjects()).containsExactlyElementsOf(subjects);
   }
 
   @Test
@@ -175,10 +180,32 @@ class QueueControlsIT extends QueueScenario {
     awaitState(api, name, 1, "merged");
     awaitState(api, name, 2, "failed");
     awaitState(api, name, 3, "cancelled");
-    assertThat(first(events(), "pull_request.canceled", 3).get("cancellation_reason").asString())
-        .isEqualTo("DEPENDENCY_FAILED");
+    JsonNode cancelled = first(events(), "pull_request.canceled", 3);
+    assertThat(cancelled.get("cancellation_reason").asString()).isEqualTo("DEPENDENCY_FAILED");
+    assertThat(cancelled.get("cancelled_by_pr").asLong())
+        .as("names the PR that failed")
+        .isEqualTo(2);
     assertThat(git.mainSubjects())
         .containsExactly("Merge pull request #1: Add the API", "Initial commit");
+  }
+
+  @Test
+  void aStackOfThreeSubmittedFromItsTopLandsInOrderEachTestedOnTheOneBelow() throws Exception {
+    create(api, name, 3);
+    git.openPr(1, "Add the API", "ann", "api.txt", "api\n");
+    git.openStackedPr(2, 1, "Use the API", "bob", "use.txt", "use\n");
+    git.openStackedPr(3, 2, "Document it", "cid", "doc.txt", "doc\n");
+    String stack = "\"pr\":{\"number\":3},\"stack\":true";
+    assertThat(api.post("/v1/submitPullRequest", body(name, stack)).status()).isEqualTo(200);
+
+    // the queue submits the PRs below as it reads each one's base
+    QueueSteps.awaitPr(api, name, 3, pr -> pr.get("dependsOn").toString().equals("[2]"));
+    QueueSteps.awaitPr(api, name, 2, pr -> pr.get("dependsOn").toString().equals("[1]"));
+    landInOrder("Add the API", "Use the API", "Document it");
+    assertThat(git.repo().tree(git.main())).containsKeys("api.txt", "use.txt", "doc.txt");
+    assertThat(
+            events().stream().filter(e -> e.get("type").asString().equals("pull_request.canceled")))
+        .isEmpty();
   }
 
   @Test
@@ -243,6 +270,54 @@ class QueueControlsIT extends QueueScenario {
     assertThat(git.repo().tree(git.main())).containsKeys("a.txt", "b.txt");
   }
 
+  @Test
+  void aMergeCommitMessageTemplateWritesTheCommitsThatLandBySquashAndByMergeCommit()
+      throws Exception {
+    create(api, name, 1);
+    String squash =
+        "\"mergeMethod\":\"squash\",\"mergeCommitMessage\":{\"title\":\"{{ title }}"
+            + " (#{{number}})\",\"body\":\"{{body}}\\n\\nLanded-by: trainyard for {{author}} on"
+            + " {{targetBranch}} of {{repo}}\\n{{coAuthors}}\"}";
+    update(squash);
+    assertThat(queue().get("mergeCommitMessage").get("title").asString())
+        .isEqualTo("{{ title }} (#{{number}})");
+    git.openPr(1, "Add a", "ann", "a.txt", "a\n");
+    git.pushTo(1, "Finish a", "a.txt", "a, finished\n"); // by alice, who is the PR's author now
+
+    submit(api, name, 1);
+    String run = awaitState(api, name, 1, "merged").get("verifiedByTestRun").asString();
+
+    RevCommit squashed = git.repo().parse(git.main());
+    assertThat(squashed.getParentCount()).isEqualTo(1);
+    assertThat(squashed.getFullMessage())
+        .isEqualTo(
+            "Finish a (#1)\n\nbody of Finish a\n\nLanded-by: trainyard for alice on main of acme/"
+                + name
+                + "\nCo-authored-by: ann <ann@example.com>\nTrainyard-Test-Run: "
+                + run
+                + "\n");
+
+    // merge commits: the template writes the test branch's merge, which lands as CI tested it
+    update(
+        "\"mergeMethod\":\"merge_commit\",\"mergeCommitMessage\":{\"title\":\"Land #{{number}}:"
+            + " {{title}}\",\"body\":\"Tested-in: {{runId}}\"}");
+    git.openPr(2, "Add b", "bob", "b.txt", "b\n");
+    submit(api, name, 2);
+    String run2 = awaitState(api, name, 2, "merged").get("verifiedByTestRun").asString();
+    RevCommit merge = git.repo().parse(git.main());
+    assertThat(merge.getParentCount()).isEqualTo(2);
+    assertThat(merge.getFullMessage())
+        .isEqualTo("Land #2: Add b\n\nTested-in: " + run2 + "\nTrainyard-Test-Run: " + run2 + "\n");
+
+    // null: back to the method's default
+    update("\"mergeCommitMessage\":null");
+    assertThat(queue().get("mergeCommitMessage").isNull()).isTrue();
+    git.openPr(3, "Add c", "cid", "c.txt", "c\n");
+    submit(api, name, 3);
+    awaitState(api, name, 3, "merged");
+    assertThat(git.mainSubjects().get(0)).isEqualTo("Merge pull request #3: Add c");
+  }
+
   static Stream<Arguments> refused() {
     String window =
         "{\"days\":[\"mon\"],\"start\":\"09:00\",\"end\":\"17:00\",\"timeZone\":\"UTC\"}";
@@ -264,6 +339,31 @@ class QueueControlsIT extends QueueScenario {
             "mergeWindows[0].end must differ from start"),
         Arguments.of(
             "/v1/updateQueue", "\"mergeWindows\":{}", 400, "mergeWindows must be an array"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeCommitMessage\":{\"title\":\"{{title}} by {{reviewer}}\"}",
+            400,
+            "mergeCommitMessage.title: unknown placeholder {{reviewer}}; known: {{number}},"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeCommitMessage\":{\"title\":\"{{title}}\",\"body\":\"{{ Body }}\"}",
+            400,
+            "mergeCommitMessage.body: unknown placeholder {{ Body }}"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeCommitMessage\":{\"title\":\"two\\nlines\"}",
+            400,
+            "mergeCommitMessage.title must be one line"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeCommitMessage\":{\"title\":\"x\",\"footer\":\"y\"}",
+            400,
+            "mergeCommitMessage has no key footer"),
+        Arguments.of(
+            "/v1/updateQueue",
+            "\"mergeCommitMessage\":\"{{title}}\"",
+            400,
+            "mergeCommitMessage must be an object {title, body} or null"),
         Arguments.of(
             "/v1/submitPullRequest",
             "\"pr\":{\"number\":7},\"dependsOn\":[7]",
@@ -309,6 +409,7 @@ class QueueControlsIT extends QueueScenario {
     assertThat(answer.body()).startsWith(message);
     JsonNode queue = queue();
     assertThat(queue.get("mergeWindows")).isEmpty();
+    assertThat(queue.get("mergeCommitMessage").isNull()).isTrue();
     assertThat(queue.get("freeze").isNull()).isTrue();
     assertThat(queue.get("enqueuedPullRequests")).isEmpty();
   }

@@ -67,6 +67,23 @@ public final class GitHost implements AutoCloseable {
     return head;
   }
 
+  /**
+   * Opens PR {@code number} stacked on PR {@code on}: a commit on {@code on}'s head adding {@code
+   * changes}, its base the symbolic ref {@code refs/pull/<number>/base} → {@code
+   * refs/pull/<on>/head}.
+   */
+  public ObjectId openStackedPr(
+      long number, long on, String title, String author, String... changes) throws IOException {
+    ObjectId below = repo.refs("refs/pull/" + on + "/head").values().iterator().next();
+    Map<String, String> tree = new TreeMap<>(repo.tree(below));
+    tree.putAll(files(changes));
+    ObjectId head = repo.commit(below, tree, title, author);
+    repo.setRef("refs/pull/" + number + "/head", head);
+    repo.setSymbolicRef("refs/pull/" + number + "/base", "refs/pull/" + on + "/head");
+    notifyPush();
+    return head;
+  }
+
   /** Pushes a new commit onto PR {@code number}. */
   public ObjectId pushTo(long number, String title, String... changes) throws IOException {
     ObjectId old = repo.refs("refs/pull/" + number + "/head").values().iterator().next();

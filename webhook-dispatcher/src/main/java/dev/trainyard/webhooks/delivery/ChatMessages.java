@@ -139,7 +139,10 @@ public final class ChatMessages {
       for (String field : REASONS) {
         String value = event.path(field).asString(null);
         if (value != null && !value.isBlank()) {
-          return field.equals("reason") ? value : humane(value);
+          long cause = event.path("cancelled_by_pr").asLong(0);
+          return field.equals("reason")
+              ? value
+              : humane(value) + (cause > 0 ? " (#" + cause + ")" : "");
         }
       }
       return null;

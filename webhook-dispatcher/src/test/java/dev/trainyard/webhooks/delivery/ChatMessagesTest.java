@@ -71,6 +71,16 @@ class ChatMessagesTest {
   }
 
   @Test
+  void aCancellationForAFailedDependencyNamesThePrThatFailed() {
+    String event =
+        pullRequest("github.com", "canceled", "cancellation_reason", "DEPENDENCY_FAILED")
+            .replaceFirst("}$", ",\"cancelled_by_pr\":11}");
+
+    assertThat(slack(event, "pull_request.canceled", Map.of()).get("text").asString())
+        .isEqualTo("acme/api#12 canceled: dependency failed (#11)");
+  }
+
+  @Test
   void aMappedAuthorIsMentionedInSlackAndTeams() {
     String event = pullRequest("github.com", "merged", "merged_reason", "MERGE_GRAPH_MERGE");
 

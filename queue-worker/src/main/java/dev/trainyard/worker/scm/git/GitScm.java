@@ -7,6 +7,7 @@ import dev.trainyard.common.queue.DependsOnLines;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmProvider;
@@ -149,7 +150,17 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                 commit.getAuthorIdent().getName(),
                 null,
                 null,
-                DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON)));
+                DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON),
+                baseBranch(git, number).flatMap(GitScm::stackedOn).orElse(null)));
+  }
+
+  /**
+   * The PR a base names when it is another PR's head ({@code refs/pull/<n>/base} a symbolic ref to
+   * {@code refs/pull/<m>/head}: PR n is stacked on m).
+   */
+  private static Optional<Long> stackedOn(String base) {
+    java.util.regex.Matcher m = STACKED_BASE.matcher(base);
+    return m.matches() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
   }
 
   /**
@@ -195,7 +206,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
       String branch,
       String baseSha,
       List<PullRequestHead> prs,
-      Instant at) {
+      Instant at,
+      CommitMessages messages) {
     return io(
         () -> {
           GitPlace place = place(repo);
@@ -208,13 +220,15 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           PersonIdent dated = new PersonIdent(committer, Date.from(at));
           ObjectId current = ObjectId.fromString(base.get());
           for (PullRequestHead pr : prs) {
+            ObjectId onto = current;
             Optional<ObjectId> merged =
                 InMemoryMerges.mergeCommit(
                     git,
                     current,
                     ObjectId.fromString(pr.sha()),
                     InMemoryMerges.signed(
-                        "Merge pull request #" + pr.number() + ": " + pr.title(),
+                        messages.render(
+                            repo, targetBranch, pr, () -> PullRequestTexts.read(git, onto, pr)),
                         branch.substring(branch.lastIndexOf('/') + 1)),
                     dated);
             if (merged.isEmpty()) {
@@ -244,7 +258,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
       String builtOnSha,
       String testedSha,
       MergeMethod method,
-      List<PullRequestHead> prs) {
+      List<PullRequestHead> prs,
+      CommitMessages messages) {
     return io(
         () -> {
           GitPlace place = place(repo);
@@ -277,7 +292,20 @@ public final class GitScm implements ScmProvider, AutoCloseable {
                 method == MergeMethod.MERGE_COMMIT && expected.equals(builtOn)
                     ? Optional.of(tested)
                     : InMemoryMerges.replay(
-                        git, builtOn, tested, expected, prs, method == MergeMethod.SQUASH, now);
+                        git,
+                        builtOn,
+                        tested,
+                        expected,
+                        prs,
+                        method == MergeMethod.SQUASH
+                            ? pr ->
+                                messages.render(
+                                    repo,
+                                    targetBranch,
+                                    pr,
+                                    () -> PullRequestTexts.read(git, expected, pr))
+                            : null,
+                        now);
           }
           if (landed.isEmpty()) {
             return new MergeResult.Conflict(last);
@@ -388,6 +416,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   /** A PR's base is the queue's branch unless {@code refs/pull/<n>/base} points elsewhere. */
+  private static final java.util.regex.Pattern STACKED_BASE =
+      java.util.regex.Pattern.compile("refs/pull/([0-9]{1,10})/head");
+
   private static Optional<String> baseBranch(Repository git, long number) throws IOException {
     Ref base = git.exactRef(PULL_PREFIX + number + "/base");
     if (base == null || !base.isSymbolic()) {

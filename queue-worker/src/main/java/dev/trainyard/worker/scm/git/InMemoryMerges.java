@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ObjectId;
@@ -107,8 +108,9 @@ final class InMemoryMerges {
    * per PR) replayed on top of {@code onto}. When {@code onto} holds what the run was built on,
    * with the trees the tested branch had after each PR: the tested content lands unchanged. When it
    * holds more (another lane landed there in parallel mode), each PR's change is merged three-way
-   * onto it; empty on a conflict. As squashes, one plain commit per PR; otherwise merge commits
-   * that keep each PR head as second parent.
+   * onto it; empty on a conflict. As squashes ({@code squash} non-null: each one's message for its
+   * PR, signed with the run), one plain commit per PR; otherwise merge commits that keep each PR
+   * head as second parent and the tested merge's message.
    */
   static Optional<ObjectId> replay(
       Repository git,
@@ -116,7 +118,7 @@ final class InMemoryMerges {
       ObjectId tested,
       ObjectId onto,
       List<PullRequestHead> prs,
-      boolean squash,
+      Function<PullRequestHead, String> squash,
       PersonIdent committer)
       throws IOException {
     List<RevCommit> merges = firstParentChain(git, builtOn, tested);
@@ -137,14 +139,14 @@ final class InMemoryMerges {
         tree = merger.getResultTreeId();
       }
       current =
-          squash
+          squash != null
               ? commit(
                   git,
                   tree,
                   List.of(current),
                   head.getAuthorIdent(),
                   committer,
-                  signed(pr.title() + " (#" + pr.number() + ")", run))
+                  signed(squash.apply(pr), run))
               : commit(
                   git,
                   tree,
@@ -185,7 +187,9 @@ final class InMemoryMerges {
       PersonIdent committer)
       throws IOException {
     long last = prs.isEmpty() ? 0 : prs.get(prs.size() - 1).number();
-    Optional<ObjectId> squashed = replay(git, builtOn, tested, onto, prs, true, committer);
+    // the trees a squash of each PR gives, to hold the rebase to (their messages are not kept)
+    Optional<ObjectId> squashed =
+        replay(git, builtOn, tested, onto, prs, PullRequestHead::title, committer);
     if (squashed.isEmpty()) {
       return new Rebased.Conflicted(last);
     }
@@ -223,7 +227,7 @@ final class InMemoryMerges {
   }
 
   /** The commits reachable from {@code head} but not from {@code onto}, oldest first. */
-  private static List<RevCommit> ownCommits(Repository git, ObjectId onto, ObjectId head)
+  static List<RevCommit> ownCommits(Repository git, ObjectId onto, ObjectId head)
       throws IOException {
     List<RevCommit> commits = new ArrayList<>();
     try (RevWalk walk = new RevWalk(git)) {

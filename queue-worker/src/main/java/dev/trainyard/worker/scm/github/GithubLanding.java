@@ -5,6 +5,7 @@ import dev.trainyard.common.github.GithubClient.Sleeper;
 import dev.trainyard.common.github.LandingRules;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import java.time.Duration;
@@ -87,11 +88,13 @@ final class GithubLanding {
       String builtOnSha,
       String testedSha,
       MergeMethod method,
-      List<PullRequestHead> prs) {
+      List<PullRequestHead> prs,
+      CommitMessages messages) {
     Optional<String> head = github.branchHead(repo, targetBranch);
     if (head.isEmpty()) {
       return new MergeResult.TargetMoved(null);
     }
+    retarget(repo, targetBranch, prs);
     if (method == MergeMethod.MERGE_COMMIT && expectedTargetSha.equals(builtOnSha)) {
       return moveRef(repo, targetBranch, expectedTargetSha, testedSha, head.get(), prs);
     }
@@ -103,7 +106,16 @@ final class GithubLanding {
     List<Long> done = ours(repo, expectedTargetSha, method, prs, read);
     if (!head.get().equals(expectedTargetSha)) {
       return resumed(head.get(), testedSha, prs, read, done)
-          .orElseGet(() -> landPulls(repo, targetBranch, testedSha, method, prs, done, head.get()));
+          .orElseGet(
+              () ->
+                  landPulls(
+                      repo,
+                      targetBranch,
+                      testedSha,
+                      new Landed(method, messages, read),
+                      prs,
+                      done,
+                      head.get()));
     }
     if (!done.isEmpty() || !tree(repo, expectedTargetSha).equals(tree(repo, builtOnSha))) {
       return new MergeResult.TargetMoved(expectedTargetSha); // not what was tested: rebuild
@@ -120,7 +132,33 @@ final class GithubLanding {
         }
       }
     }
-    return landPulls(repo, targetBranch, testedSha, method, prs, done, head.get());
+    return landPulls(
+        repo, targetBranch, testedSha, new Landed(method, messages, read), prs, done, head.get());
+  }
+
+  /**
+   * How a landing's PRs are merged: by {@code method}, each commit's message from {@code messages}
+   * with what {@code read} holds of its PR ({@code GET /pulls/{n}}, null where GitHub had none).
+   */
+  private record Landed(MergeMethod method, CommitMessages messages, List<JsonNode> read) {}
+
+  /**
+   * A stacked PR of the run (based on the head branch of the PR below it, which landed before it)
+   * is retargeted onto the target before it lands ({@code PATCH /pulls/{n}} {@code base}): GitHub
+   * merges a PR into its base, and shows it merged only once its base holds its head.
+   */
+  private void retarget(OrgRepo repo, String targetBranch, List<PullRequestHead> prs) {
+    for (PullRequestHead pr : prs) {
+      if (pr.baseBranch() != null && !pr.baseBranch().equals(targetBranch)) {
+        github.call(repo, "PATCH", "/pulls/" + pr.number(), Map.of("base", targetBranch), 200);
+        log.info(
+            "{}: #{} retargeted from {} onto {} as it lands",
+            repo.repo().slug(),
+            pr.number(),
+            pr.baseBranch(),
+            targetBranch);
+      }
+    }
   }
 
   /**
@@ -206,15 +244,25 @@ final class GithubLanding {
       OrgRepo repo,
       String targetBranch,
       String testedSha,
-      MergeMethod method,
+      Landed landing,
       List<PullRequestHead> prs,
       List<Long> before,
       String head) {
+    MergeMethod method = landing.method();
     List<Long> done = new ArrayList<>(before);
     String at = head; // where this landing left the target
     for (int i = done.size(); i < prs.size(); i++) {
       PullRequestHead pr = prs.get(i);
-      Answer answer = mergePull(repo, targetBranch, at, pr, method);
+      JsonNode pull = landing.read().get(i);
+      String message =
+          landing
+              .messages()
+              .render(
+                  repo,
+                  targetBranch,
+                  pr,
+                  () -> PullRequestTexts.read(github, repo, pr.number(), pull));
+      Answer answer = mergePull(repo, targetBranch, at, pr, method, message);
       if (answer.status() != 200) {
         MergeResult refused = refusedMerge(repo, targetBranch, pr, answer);
         if (done.isEmpty()) {
@@ -253,7 +301,15 @@ final class GithubLanding {
    * merge. A target someone else moved is not merged onto (the merge endpoint takes no base).
    */
   private Answer mergePull(
-      OrgRepo repo, String targetBranch, String at, PullRequestHead pr, MergeMethod method) {
+      OrgRepo repo,
+      String targetBranch,
+      String at,
+      PullRequestHead pr,
+      MergeMethod method,
+      String message) {
+    int blank = message.indexOf("\n\n");
+    String title = blank < 0 ? message : message.substring(0, blank);
+    String text = blank < 0 ? "" : message.substring(blank + 2);
     Duration wait = RACE_BACKOFF;
     for (int attempt = 1; ; attempt++) {
       Answer answer =
@@ -267,7 +323,9 @@ final class GithubLanding {
                   "merge_method",
                   LandingRules.endpointMethod(method),
                   "commit_title",
-                  pr.title() + " (#" + pr.number() + ")"),
+                  title,
+                  "commit_message",
+                  text),
               200,
               405,
               409);

@@ -12,6 +12,7 @@ import dev.trainyard.common.queue.DependsOnLines;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
@@ -164,7 +165,31 @@ public final class GithubScm implements ScmProvider {
             pr.path("user").path("login").asString(""),
             mergeability(pr),
             hold(repo, number, pr),
-            DependsOnLines.parse(pr.path("body").asString(""), SubmitPullRequest.MAX_DEPENDS_ON)));
+            DependsOnLines.parse(pr.path("body").asString(""), SubmitPullRequest.MAX_DEPENDS_ON),
+            stackedOn(
+                repo, number, pr.path("base").path("ref").asString(targetBranch), targetBranch)));
+  }
+
+  /**
+   * The open PR of this repository whose head branch is {@code base} (PR {@code number} is stacked
+   * on it), asked only of a PR based on another branch than the queue's: {@code GET
+   * /pulls?state=open&head=owner:base}. Null when no PR has that head.
+   */
+  private Long stackedOn(OrgRepo repo, long number, String base, String targetBranch) {
+    if (base.equals(targetBranch)) {
+      return null;
+    }
+    String head =
+        java.net.URLEncoder.encode(
+            repo.repo().owner() + ":" + base, java.nio.charset.StandardCharsets.UTF_8);
+    JsonNode open = call(repo, "GET", "/pulls?state=open&head=" + head, null, 200).body();
+    for (JsonNode pr : open) {
+      long parent = pr.path("number").asLong(0);
+      if (parent > 0 && parent != number) {
+        return parent;
+      }
+    }
+    return null;
   }
 
   /** GitHub's own answer for PR {@code number}: merged, open (on its base), or closed. */
@@ -285,8 +310,9 @@ public final class GithubScm implements ScmProvider {
       String branch,
       String baseSha,
       List<PullRequestHead> prs,
-      Instant at) {
-    return testBranches.build(repo, targetBranch, branch, baseSha, prs);
+      Instant at,
+      CommitMessages messages) {
+    return testBranches.build(repo, targetBranch, branch, baseSha, prs, messages);
   }
 
   @Override
@@ -297,8 +323,10 @@ public final class GithubScm implements ScmProvider {
       String builtOnSha,
       String testedSha,
       MergeMethod method,
-      List<PullRequestHead> prs) {
-    return landing.merge(repo, targetBranch, expectedTargetSha, builtOnSha, testedSha, method, prs);
+      List<PullRequestHead> prs,
+      CommitMessages messages) {
+    return landing.merge(
+        repo, targetBranch, expectedTargetSha, builtOnSha, testedSha, method, prs, messages);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.trainyard.worker.scm.github;
 import dev.trainyard.common.github.GithubClient.Answer;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.TestBranches;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.net.URLEncoder;
@@ -44,7 +45,12 @@ final class GithubTestBranches {
    * this build.
    */
   TestBranchResult build(
-      OrgRepo repo, String targetBranch, String branch, String baseSha, List<PullRequestHead> prs) {
+      OrgRepo repo,
+      String targetBranch,
+      String branch,
+      String baseSha,
+      List<PullRequestHead> prs,
+      CommitMessages messages) {
     Optional<String> base =
         baseSha != null ? Optional.of(baseSha) : github.branchHead(repo, targetBranch);
     if (base.isEmpty()) {
@@ -67,7 +73,11 @@ final class GithubTestBranches {
                     "head",
                     pr.sha(),
                     "commit_message",
-                    "Merge pull request #" + pr.number() + ": " + pr.title()),
+                    messages.render(
+                        repo,
+                        targetBranch,
+                        pr,
+                        () -> PullRequestTexts.read(github, repo, pr.number(), null))),
                 201,
                 204,
                 409);

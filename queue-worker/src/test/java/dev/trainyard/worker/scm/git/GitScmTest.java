@@ -4,10 +4,12 @@ import static dev.trainyard.worker.scm.git.BareRepo.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.trainyard.common.queue.MergeCommitMessage;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.RepoRef;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.ScmPullRequest;
@@ -36,6 +38,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The git adapter against real bare repositories, with PRs pushed as {@code refs/pull/<n>/head}.
  */
 class GitScmTest {
+  private static final CommitMessages MESSAGES =
+      new CommitMessages(MergeCommitMessage.MERGE_DEFAULT, "run-1");
+
+  /** Lands the run tested as {@code tested} on main, which it was built on, by {@code method}. */
+  private MergeResult land(String tested, MergeMethod method, List<PullRequestHead> prs) {
+    return scm.merge(REPO, "main", main.name(), main.name(), tested, method, prs, landing(method));
+  }
+
+  /** The messages a queue without its own template lands {@code method} with. */
+  private static CommitMessages landing(MergeMethod method) {
+    return new CommitMessages(MergeCommitMessage.effective(null, method), "run-1");
+  }
+
   private static final java.time.Instant AT = java.time.Instant.parse("2026-09-17T10:00:00Z");
   private static final OrgRepo REPO =
       new OrgRepo("acme-org", new RepoRef("git.local", "acme", "rocket"));
@@ -95,7 +110,7 @@ class GitScmTest {
     assertThat(read)
         .isEqualTo(
             new ScmPullRequest(
-                7, head.name(), null, "main", "Add b", "alice", null, null, List.of()));
+                7, head.name(), null, "main", "Add b", "alice", null, null, List.of(), null));
     assertThat(scm.pullRequest(REPO, 8, "main")).isEmpty();
   }
 
@@ -149,6 +164,22 @@ class GitScmTest {
     repo.setSymbolicRef("refs/pull/7/base", "refs/heads/release");
 
     assertThat(scm.pullRequest(REPO, 7, "main").orElseThrow().baseBranch()).isEqualTo("release");
+  }
+
+  @Test
+  void aBaseThatIsAnotherPullRequestsHeadStacksThePullRequestOnIt() throws Exception {
+    ObjectId below = pr(5, "a.txt", "a\n", "Add a");
+    Map<String, String> tree = repo.tree(below);
+    tree.put("b.txt", "b\n");
+    repo.setRef("refs/pull/6/head", repo.commit(below, tree, "Add b on a", "bob"));
+    repo.setSymbolicRef("refs/pull/6/base", "refs/pull/5/head");
+
+    ScmPullRequest stacked = scm.pullRequest(REPO, 6, "main").orElseThrow();
+
+    assertThat(stacked.baseBranch()).isEqualTo("refs/pull/5/head");
+    assertThat(stacked.stackedOn()).isEqualTo(5L);
+    assertThat(stacked.dependsOn()).as("it lands after the PR below").containsExactly(5L);
+    assertThat(scm.pullRequest(REPO, 5, "main").orElseThrow().stackedOn()).isNull();
   }
 
   @Test
@@ -211,8 +242,7 @@ class GitScmTest {
     List<PullRequestHead> prs = prB();
     String tested = built(prs, "run-3");
 
-    MergeResult result =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+    MergeResult result = land(tested, MergeMethod.MERGE_COMMIT, prs);
 
     assertThat(result).isEqualTo(new MergeResult.Merged(tested));
     assertThat(repo.head("main").name()).isEqualTo(tested);
@@ -269,7 +299,8 @@ class GitScmTest {
     }
 
     MergeResult land(String expectedTarget, MergeMethod method) {
-      return scm.merge(REPO, "main", expectedTarget, main.name(), tested, method, prs);
+      return scm.merge(
+          REPO, "main", expectedTarget, main.name(), tested, method, prs, landing(method));
     }
 
     Optional<String> landingSince(String expectedTarget) {
@@ -286,8 +317,7 @@ class GitScmTest {
             main, files("README", "hello\n", "app.txt", "v1\n", "x", "y"), "hotfix", "dave");
     repo.setRef("refs/heads/main", moved);
 
-    MergeResult result =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+    MergeResult result = land(tested, MergeMethod.MERGE_COMMIT, prs);
 
     assertThat(result).isEqualTo(new MergeResult.TargetMoved(moved.name()));
     assertThat(repo.head("main")).isEqualTo(moved);
@@ -301,8 +331,7 @@ class GitScmTest {
             new PullRequestHead(2, pr(2, "c.txt", "c\n", "Add c").name(), "Add c"));
     String tested = built(prs, "run-5");
 
-    MergeResult result =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.SQUASH, prs);
+    MergeResult result = land(tested, MergeMethod.SQUASH, prs);
 
     ObjectId landed = repo.head("main");
     assertThat(result).isEqualTo(new MergeResult.Merged(landed.name()));
@@ -333,8 +362,7 @@ class GitScmTest {
     List<PullRequestHead> prs = List.of(new PullRequestHead(1, second.name(), "Add b"));
     String tested = built(prs, "run-6");
 
-    MergeResult result =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.REBASE, prs);
+    MergeResult result = land(tested, MergeMethod.REBASE, prs);
 
     ObjectId landed = repo.head("main");
     assertThat(result).isEqualTo(new MergeResult.Merged(landed.name()));
@@ -382,7 +410,8 @@ class GitScmTest {
             .sha();
     assertThat(repo.tree(ObjectId.fromString(tested))).isEqualTo(mergedTree);
 
-    MergeResult result = scm.merge(REPO, "main", moved.name(), moved.name(), tested, method, prs);
+    MergeResult result =
+        scm.merge(REPO, "main", moved.name(), moved.name(), tested, method, prs, landing(method));
 
     if (method == MergeMethod.REBASE) {
       assertThat(result).isInstanceOf(MergeResult.TreeDiffers.class);
@@ -420,13 +449,21 @@ class GitScmTest {
       ObjectId before = repo.head(target);
       TestBranchResult built =
           scm.buildTestBranch(
-              REPO, target, "trainyard-merge/" + target + "/r", before.name(), heads, AT);
+              REPO, target, "trainyard-merge/" + target + "/r", before.name(), heads, AT, MESSAGES);
       if (!(built instanceof TestBranchResult.Built tested)) {
         continue; // two PRs of the world conflict: nothing to land
       }
       MergeMethod method = MergeMethod.values()[random.nextInt(MergeMethod.values().length)];
       MergeResult result =
-          scm.merge(REPO, target, before.name(), before.name(), tested.sha(), method, heads);
+          scm.merge(
+              REPO,
+              target,
+              before.name(),
+              before.name(),
+              tested.sha(),
+              method,
+              heads,
+              landing(method));
       String seen = method + " " + result.getClass().getSimpleName();
       outcomes.merge(seen, 1, Integer::sum);
       if (result instanceof MergeResult.Merged) {
@@ -519,8 +556,7 @@ class GitScmTest {
     String tested = built(prs, "run-12");
     Path lock = repo.fileAged("refs/heads/main.lock", StaleLocks.STALE.plusSeconds(5));
 
-    MergeResult result =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs);
+    MergeResult result = land(tested, MergeMethod.MERGE_COMMIT, prs);
 
     assertThat(result).isEqualTo(new MergeResult.Merged(tested));
     assertThat(repo.head("main").name()).isEqualTo(tested);
@@ -538,10 +574,7 @@ class GitScmTest {
     String tested = built(prs, "run-13");
     Path lock = repo.fileAged("refs/heads/main.lock", Duration.ZERO);
 
-    assertThatThrownBy(
-            () ->
-                scm.merge(
-                    REPO, "main", main.name(), main.name(), tested, MergeMethod.MERGE_COMMIT, prs))
+    assertThatThrownBy(() -> land(tested, MergeMethod.MERGE_COMMIT, prs))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageContaining("the update was refused");
     assertThat(repo.head("main")).isEqualTo(main);
@@ -607,11 +640,9 @@ class GitScmTest {
   void aRepeatedMergeFindsItsOwnLandingInsteadOfAMovedTarget() throws Exception {
     List<PullRequestHead> prs = prB();
     String tested = built(prs, "run-9");
-    MergeResult first =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.SQUASH, prs);
+    MergeResult first = land(tested, MergeMethod.SQUASH, prs);
 
-    MergeResult again =
-        scm.merge(REPO, "main", main.name(), main.name(), tested, MergeMethod.SQUASH, prs);
+    MergeResult again = land(tested, MergeMethod.SQUASH, prs);
 
     assertThat(again).isEqualTo(first);
     assertThat(repo.history(repo.head("main"), main)).hasSize(1);
@@ -632,7 +663,8 @@ class GitScmTest {
                 main.name(),
                 firstHead,
                 MergeMethod.SQUASH,
-                List.of(one));
+                List.of(one),
+                landing(MergeMethod.SQUASH));
 
     MergeResult second =
         scm.merge(
@@ -642,7 +674,8 @@ class GitScmTest {
             firstHead,
             secondHead,
             MergeMethod.SQUASH,
-            List.of(two));
+            List.of(two),
+            landing(MergeMethod.SQUASH));
 
     ObjectId landed = repo.head("main");
     assertThat(second).isEqualTo(new MergeResult.Merged(landed.name()));
@@ -679,11 +712,20 @@ class GitScmTest {
                           main.name(),
                           otherTested,
                           method,
-                          List.of(other)))
+                          List.of(other),
+                          landing(method)))
                   .sha());
     }
     MergeResult landed =
-        scm.merge(REPO, "main", expected.name(), main.name(), tested, method, List.of(app));
+        scm.merge(
+            REPO,
+            "main",
+            expected.name(),
+            main.name(),
+            tested,
+            method,
+            List.of(app),
+            landing(method));
     assertThat(landed).isInstanceOf(MergeResult.Merged.class);
     if (pushedOnTop) {
       Map<String, String> tree = repo.tree(repo.head("main"));
@@ -693,7 +735,15 @@ class GitScmTest {
     ObjectId before = repo.head("main");
 
     MergeResult again =
-        scm.merge(REPO, "main", expected.name(), main.name(), tested, method, List.of(app));
+        scm.merge(
+            REPO,
+            "main",
+            expected.name(),
+            main.name(),
+            tested,
+            method,
+            List.of(app),
+            landing(method));
 
     assertThat(again).as("recognised, not a moved target").isEqualTo(landed);
     assertThat(repo.head("main")).as("nothing landed twice").isEqualTo(before);
@@ -734,6 +784,6 @@ class GitScmTest {
   /** Builds run {@code runId}'s branch of {@code main} on {@code base}. */
   private TestBranchResult build(String runId, String base, PullRequestHead... prs) {
     return scm.buildTestBranch(
-        REPO, "main", "trainyard-merge/main/" + runId, base, List.of(prs), AT);
+        REPO, "main", "trainyard-merge/main/" + runId, base, List.of(prs), AT, MESSAGES);
   }
 }

@@ -12,12 +12,14 @@ import dev.trainyard.common.command.QueueCommand.ReportStatus;
 import dev.trainyard.common.command.RequiredCheck;
 import dev.trainyard.common.github.GithubClient;
 import dev.trainyard.common.github.GithubInstallation;
+import dev.trainyard.common.queue.MergeCommitMessage;
 import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
 import dev.trainyard.worker.scm.PullRequestUnreadable;
@@ -56,6 +58,9 @@ import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GithubScmTest {
+  private static final CommitMessages MESSAGES =
+      new CommitMessages(MergeCommitMessage.MERGE_DEFAULT, "run-1");
+
   private static final long INSTALLATION = 31;
   private static final OrgRepo ACME = new OrgRepo("acme", new RepoRef("github.com", "o", "r"));
   private OpenApiContract contract;
@@ -254,7 +259,7 @@ class GithubScmTest {
     assertThatThrownBy(
             () ->
                 scm.buildTestBranch(
-                    ACME, "main", "trainyard-merge/main/run-1", null, heads(a), now()))
+                    ACME, "main", "trainyard-merge/main/run-1", null, heads(a), now(), MESSAGES))
         .isInstanceOf(ScmRefused.class)
         .hasMessageContaining("HTTP 403");
 
@@ -263,7 +268,7 @@ class GithubScmTest {
     assertThatThrownBy(
             () ->
                 scm.buildTestBranch(
-                    ACME, "main", "trainyard-merge/main/run-1", null, heads(a), now()))
+                    ACME, "main", "trainyard-merge/main/run-1", null, heads(a), now(), MESSAGES))
         .isInstanceOf(UncheckedIOException.class)
         .isNotInstanceOf(ScmRefused.class);
   }
@@ -392,7 +397,8 @@ class GithubScmTest {
     long a = pr("a", "a.txt", "1");
     long b = pr("b", "b.txt", "2");
     TestBranchResult built =
-        scm.buildTestBranch(ACME, "main", "trainyard-merge/main/run-1", null, heads(a, b), now());
+        scm.buildTestBranch(
+            ACME, "main", "trainyard-merge/main/run-1", null, heads(a, b), now(), MESSAGES);
 
     TestBranchResult.Built ok = (TestBranchResult.Built) built;
     assertThat(ok.baseSha()).isEqualTo(repo.head("main").orElseThrow());
@@ -407,14 +413,15 @@ class GithubScmTest {
 
     // built again (a worker stopped before recording it): the same branch starts over
     TestBranchResult again =
-        scm.buildTestBranch(ACME, "main", "trainyard-merge/main/run-1", null, heads(a, b), now());
+        scm.buildTestBranch(
+            ACME, "main", "trainyard-merge/main/run-1", null, heads(a, b), now(), MESSAGES);
     assertThat(tree(((TestBranchResult.Built) again).sha())).isEqualTo(tree(ok.sha()));
 
     repo.push("c", files("a.txt", "other"), "c");
     long c = repo.openPullRequest("c", "main", "PR c", "carol");
     assertThat(
             scm.buildTestBranch(
-                ACME, "main", "trainyard-merge/main/run-2", null, heads(a, c), now()))
+                ACME, "main", "trainyard-merge/main/run-2", null, heads(a, c), now(), MESSAGES))
         .isEqualTo(new TestBranchResult.Conflict(c));
     assertThat(repo.head("trainyard-merge/main/run-2")).as("no branch for a conflict").isEmpty();
     assertThat(repo.head("trainyard-scratch/main/run-2")).isEmpty();
@@ -444,10 +451,14 @@ class GithubScmTest {
     TestBranchResult.Built second;
     try {
       java.util.concurrent.Future<TestBranchResult> previousOwner =
-          two.submit(() -> scm.buildTestBranch(ACME, "main", branch, null, heads(a, b, c), now()));
+          two.submit(
+              () ->
+                  scm.buildTestBranch(ACME, "main", branch, null, heads(a, b, c), now(), MESSAGES));
       Thread.sleep(120); // the second starts while the first is between its merges
       java.util.concurrent.Future<TestBranchResult> newOwner =
-          two.submit(() -> scm.buildTestBranch(ACME, "main", branch, null, heads(a, b, c), now()));
+          two.submit(
+              () ->
+                  scm.buildTestBranch(ACME, "main", branch, null, heads(a, b, c), now(), MESSAGES));
       first = (TestBranchResult.Built) previousOwner.get(30, TimeUnit.SECONDS);
       second = (TestBranchResult.Built) newOwner.get(30, TimeUnit.SECONDS);
     } finally {
@@ -498,7 +509,8 @@ class GithubScmTest {
     String base = repo.head("main").orElseThrow();
     TestBranchResult.Built run = tested(a, b);
 
-    MergeResult landed = scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b));
+    MergeResult landed =
+        scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b), MESSAGES);
 
     String main = repo.head("main").orElseThrow();
     assertThat(landed).isEqualTo(new MergeResult.Merged(main));
@@ -509,9 +521,82 @@ class GithubScmTest {
     assertThat(repo.pull(a).orElseThrow().merged()).isTrue();
     assertThat(repo.pull(b).orElseThrow().merged()).isTrue();
     // asked again (the result was lost): the landing is recognised, nothing moves
-    assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b)))
+    assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b), MESSAGES))
         .isEqualTo(new MergeResult.Merged(main));
     assertThat(repo.head("main")).contains(main);
+  }
+
+  /**
+   * A squash writes the queue's template through GitHub's merge endpoint ({@code commit_title},
+   * {@code commit_message}) with the PR's description and the other authors of its commits from
+   * GitHub; a merge commit's template is the test branch's merge, which lands as tested; the squash
+   * default is GitHub's own shape (title and number, then the description).
+   */
+  @Test
+  void theQueuesTemplateWritesEachCommitGithubLandsAndTheTestBranchsMerges() throws Exception {
+    long a = pr("a", "a.txt", "1");
+    repo.push("a", files("a.txt", "1, reviewed"), "review a", "bob");
+    repo.pull(a).orElseThrow().describe("Why a:\r\nbecause.");
+    long b = pr("b", "b.txt", "2");
+    MergeCommitMessage template =
+        MergeCommitMessage.of(
+            "{{title}} (#{{number}}) for {{author}}", "{{body}}\n\nRun: {{runId}}\n{{coAuthors}}");
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built run = tested(a, b);
+
+    MergeResult landed =
+        scm.merge(
+            ACME,
+            "main",
+            base,
+            base,
+            run.sha(),
+            MergeMethod.SQUASH,
+            heads(a, b),
+            new CommitMessages(template, "run-7"));
+
+    assertThat(landed).isInstanceOf(MergeResult.Merged.class);
+    assertThat(
+            repo.ownCommits(base, repo.head("main").orElseThrow()).stream()
+                .map(commit -> commit.getFullMessage()))
+        .containsExactly(
+            "PR a (#"
+                + a
+                + ") for alice\n\nWhy a:\nbecause.\n\nRun: run-7\nCo-authored-by: bob"
+                + " <bob@example.com>\n",
+            "PR b (#" + b + ") for alice\n\nRun: run-7\n");
+
+    long c = pr("c", "c.txt", "3");
+    repo.pull(c).orElseThrow().describe("What c does.");
+    String next = repo.head("main").orElseThrow();
+    TestBranchResult.Built merged =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(
+                ACME,
+                "main",
+                "trainyard-merge/main/run-8",
+                null,
+                heads(c),
+                now(),
+                new CommitMessages(MergeCommitMessage.of("Land #{{number}}", "{{body}}"), "run-8"));
+    assertThat(repo.message(merged.sha())).isEqualTo("Land #" + c + "\n\nWhat c does.\n");
+    long d = pr("d", "d.txt", "4");
+    repo.pull(d).orElseThrow().describe("What d does.");
+    TestBranchResult.Built squashRun =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(
+                ACME, "main", "trainyard-merge/main/run-9", next, heads(d), now(), MESSAGES);
+    scm.merge(
+        ACME,
+        "main",
+        next,
+        next,
+        squashRun.sha(),
+        MergeMethod.SQUASH,
+        heads(d),
+        new CommitMessages(MergeCommitMessage.SQUASH_DEFAULT, "run-9"));
+    assertThat(repo.message(repo.head("main").orElseThrow()))
+        .isEqualTo("PR d (#" + d + ")\n\nWhat d does.\n");
   }
 
   /**
@@ -531,7 +616,8 @@ class GithubScmTest {
     TestBranchResult.Built run = tested(a, b, c);
     repo.raceAfterEachMerge(1);
 
-    MergeResult landed = scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b, c));
+    MergeResult landed =
+        scm.merge(ACME, "main", base, base, run.sha(), method, heads(a, b, c), MESSAGES);
 
     String main = repo.head("main").orElseThrow();
     assertThat(landed).isEqualTo(new MergeResult.Merged(main));
@@ -558,7 +644,7 @@ class GithubScmTest {
     repo.raceNextMerge("main", () -> pushed[0] = repo.push("main", files("x.txt", "x"), "hotfix"));
 
     MergeResult result =
-        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a));
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a), MESSAGES);
 
     assertThat(result).isEqualTo(new MergeResult.TargetMoved(pushed[0]));
     assertThat(repo.pull(a).orElseThrow().merged()).isFalse();
@@ -578,11 +664,13 @@ class GithubScmTest {
     List<PullRequestHead> tested = heads(a, b);
     TestBranchResult.Built run =
         (TestBranchResult.Built)
-            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, tested, now());
+            scm.buildTestBranch(
+                ACME, "main", "trainyard-merge/main/r", null, tested, now(), MESSAGES);
     String late = repo.push("a", files("late.txt", "untested"), "pushed after the test");
-    scm.merge(ACME, "main", base, base, late, MergeMethod.SQUASH, heads(a));
+    scm.merge(ACME, "main", base, base, late, MergeMethod.SQUASH, heads(a), MESSAGES);
 
-    MergeResult result = scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, tested);
+    MergeResult result =
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, tested, MESSAGES);
 
     assertThat(result).isEqualTo(new MergeResult.TargetMoved(repo.head("main").orElseThrow()));
     assertThat(repo.pull(b).orElseThrow().merged()).isFalse();
@@ -633,7 +721,7 @@ class GithubScmTest {
     row.given().accept(repo, b);
 
     MergeResult result =
-        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a, b));
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a, b), MESSAGES);
 
     assertThat(result).isInstanceOf(MergeResult.PartlyMerged.class);
     MergeResult.PartlyMerged partly = (MergeResult.PartlyMerged) result;
@@ -655,10 +743,18 @@ class GithubScmTest {
     long b = pr("b", "b.txt", "2");
     String base = repo.head("main").orElseThrow();
     TestBranchResult.Built run = tested(a, b);
-    scm.merge(ACME, "main", base, base, repo.head("a").orElseThrow(), MergeMethod.SQUASH, heads(a));
+    scm.merge(
+        ACME,
+        "main",
+        base,
+        base,
+        repo.head("a").orElseThrow(),
+        MergeMethod.SQUASH,
+        heads(a),
+        MESSAGES);
 
     MergeResult landed =
-        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a, b));
+        scm.merge(ACME, "main", base, base, run.sha(), MergeMethod.SQUASH, heads(a, b), MESSAGES);
 
     String main = repo.head("main").orElseThrow();
     assertThat(landed).isEqualTo(new MergeResult.Merged(main));
@@ -671,13 +767,22 @@ class GithubScmTest {
     String before = repo.head("main").orElseThrow();
     TestBranchResult.Built next =
         (TestBranchResult.Built)
-            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/s", null, heads(c, d), now());
+            scm.buildTestBranch(
+                ACME, "main", "trainyard-merge/main/s", null, heads(c, d), now(), MESSAGES);
     scm.merge(
-        ACME, "main", before, before, repo.head("c").orElseThrow(), MergeMethod.SQUASH, heads(c));
+        ACME,
+        "main",
+        before,
+        before,
+        repo.head("c").orElseThrow(),
+        MergeMethod.SQUASH,
+        heads(c),
+        MESSAGES);
     String pushed = repo.push("main", files("hotfix.txt", "!"), "hotfix by hand");
 
     MergeResult stopped =
-        scm.merge(ACME, "main", before, before, next.sha(), MergeMethod.SQUASH, heads(c, d));
+        scm.merge(
+            ACME, "main", before, before, next.sha(), MergeMethod.SQUASH, heads(c, d), MESSAGES);
 
     assertThat(stopped)
         .isEqualTo(
@@ -713,7 +818,8 @@ class GithubScmTest {
     TestBranchResult.Built run = tested(pr);
     assertThat(tree(run.sha())).isEqualTo(merged);
 
-    MergeResult landed = scm.merge(ACME, "main", moved, moved, run.sha(), method, heads(pr));
+    MergeResult landed =
+        scm.merge(ACME, "main", moved, moved, run.sha(), method, heads(pr), MESSAGES);
 
     if (method == MergeMethod.REBASE) {
       assertThat(landed).isInstanceOf(MergeResult.TreeDiffers.class);
@@ -725,6 +831,54 @@ class GithubScmTest {
       assertThat(landed).isEqualTo(new MergeResult.Merged(main));
       assertThat(tree(main)).isEqualTo(merged);
     }
+  }
+
+  /**
+   * A PR based on another PR's branch is stacked on it (GitHub's list of open PRs with that head);
+   * landed after it, it is retargeted onto the target first, so GitHub merges it there and shows it
+   * merged (unretargeted, a squash would land it on the branch below).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = MergeMethod.class,
+      names = {"MERGE_COMMIT", "SQUASH"})
+  void aPullRequestOnAnothersBranchIsStackedOnItAndRetargetedAsItLands(MergeMethod method)
+      throws Exception {
+    long a = pr("a", "a.txt", "1");
+    repo.branch("b", "a");
+    repo.push("b", files("b.txt", "2"), "change b.txt", "bob");
+    long b = repo.openPullRequest("b", "a", "PR b", "bob");
+
+    ScmPullRequest stacked = scm.pullRequest(ACME, b, "main").orElseThrow();
+    assertThat(stacked.baseBranch()).isEqualTo("a");
+    assertThat(stacked.stackedOn()).isEqualTo(a);
+    assertThat(stacked.dependsOn()).containsExactly(a);
+    assertThat(scm.pullRequest(ACME, a, "main").orElseThrow().stackedOn()).isNull();
+
+    String base = repo.head("main").orElseThrow();
+    TestBranchResult.Built runA = tested(a);
+    assertThat(scm.merge(ACME, "main", base, base, runA.sha(), method, heads(a), MESSAGES))
+        .isInstanceOf(MergeResult.Merged.class);
+    String afterA = repo.head("main").orElseThrow();
+    List<PullRequestHead> stack =
+        List.of(new PullRequestHead(b, repo.headOf(repo.pull(b).orElseThrow()), "PR b", "a"));
+    TestBranchResult.Built runB =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(
+                ACME, "main", "trainyard-merge/main/rb", afterA, stack, now(), MESSAGES);
+
+    MergeResult landed =
+        scm.merge(ACME, "main", afterA, afterA, runB.sha(), method, stack, MESSAGES);
+
+    String main = repo.head("main").orElseThrow();
+    assertThat(landed).isEqualTo(new MergeResult.Merged(main));
+    assertThat(tree(main)).isEqualTo(tree(runB.sha()));
+    SimulatedRepository.PullRequest pull = repo.pull(b).orElseThrow();
+    assertThat(pull.base).as("retargeted onto the target").isEqualTo("main");
+    assertThat(pull.merged()).isTrue();
+    assertThat(repo.head("a"))
+        .as("the branch below is untouched")
+        .contains(repo.headOf(repo.pull(a).orElseThrow()));
   }
 
   @Test
@@ -742,7 +896,8 @@ class GithubScmTest {
         base,
         repo.head("fix").orElseThrow(),
         MergeMethod.SQUASH,
-        heads(fix));
+        heads(fix),
+        MESSAGES);
     assertThat(scm.dependency(ACME, fix, "main"))
         .contains(new dev.trainyard.common.command.HostDependency(fix, true, false, "release-1"));
     assertThat(scm.dependency(ACME, 999, "main")).isEmpty();
@@ -827,10 +982,12 @@ class GithubScmTest {
     List<PullRequestHead> tested = heads(a);
     TestBranchResult.Built run =
         (TestBranchResult.Built)
-            scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, tested, now());
+            scm.buildTestBranch(
+                ACME, "main", "trainyard-merge/main/r", null, tested, now(), MESSAGES);
     row.given().accept(repo, a);
 
-    MergeResult result = scm.merge(ACME, "main", base, base, run.sha(), row.method(), tested);
+    MergeResult result =
+        scm.merge(ACME, "main", base, base, run.sha(), row.method(), tested, MESSAGES);
 
     assertThat(result).isInstanceOf(row.expected());
     if (row.saying() != null) {
@@ -847,7 +1004,7 @@ class GithubScmTest {
     TestBranchResult.Built run = tested(a);
     String moved = repo.push("main", files("hotfix.txt", "!"), "hotfix by hand");
 
-    assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a)))
+    assertThat(scm.merge(ACME, "main", base, base, run.sha(), method, heads(a), MESSAGES))
         .isEqualTo(new MergeResult.TargetMoved(moved));
     assertThat(repo.head("main")).contains(moved);
     assertThat(repo.pull(a).orElseThrow().merged()).isFalse();
@@ -865,9 +1022,18 @@ class GithubScmTest {
     TestBranchResult.Built run =
         (TestBranchResult.Built)
             scm.buildTestBranch(
-                ACME, branch, "trainyard-merge/" + branch + "/r", null, heads(a), now());
+                ACME, branch, "trainyard-merge/" + branch + "/r", null, heads(a), now(), MESSAGES);
     assertThat(run.baseSha()).isEqualTo(other);
-    assertThat(scm.merge(ACME, branch, other, other, run.sha(), MergeMethod.MERGE_COMMIT, heads(a)))
+    assertThat(
+            scm.merge(
+                ACME,
+                branch,
+                other,
+                other,
+                run.sha(),
+                MergeMethod.MERGE_COMMIT,
+                heads(a),
+                MESSAGES))
         .isEqualTo(new MergeResult.Merged(run.sha()));
     assertThat(repo.head(branch)).contains(run.sha());
     assertThat(repo.head("main")).as("main is never touched").contains(main);
@@ -901,7 +1067,8 @@ class GithubScmTest {
   /** The run of PRs {@code numbers}, built on main as a test branch. */
   private TestBranchResult.Built tested(long... numbers) {
     return (TestBranchResult.Built)
-        scm.buildTestBranch(ACME, "main", "trainyard-merge/main/r", null, heads(numbers), now());
+        scm.buildTestBranch(
+            ACME, "main", "trainyard-merge/main/r", null, heads(numbers), now(), MESSAGES);
   }
 
   private List<PullRequestHead> heads(long... numbers) {

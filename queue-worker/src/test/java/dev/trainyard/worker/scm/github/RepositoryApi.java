@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class RepositoryApi {
   private static final AtomicLong IDS = new AtomicLong(1000);
-  private static final Pattern PULL = Pattern.compile("/pulls/(\\d+)(/merge)?");
+  private static final Pattern PULL = Pattern.compile("/pulls/(\\d+)(/merge|/commits)?");
   private static final Pattern ISSUE_COMMENTS = Pattern.compile("/issues/(\\d+)/comments");
   private static final Pattern ISSUE_LABELS = Pattern.compile("/issues/(\\d+)/labels");
   private static final Pattern ISSUE_LABEL = Pattern.compile("/issues/(\\d+)/labels/(.+)");
@@ -125,8 +125,11 @@ final class RepositoryApi {
       if (m.group(2) == null && method.equals("PATCH")) {
         return updatePull(pr.get());
       }
-      if (m.group(2) != null && method.equals("PUT")) {
+      if ("/merge".equals(m.group(2)) && method.equals("PUT")) {
         return mergePull(pr.get());
+      }
+      if ("/commits".equals(m.group(2)) && method.equals("GET")) {
+        return pullCommits(pr.get());
       }
     }
     if (method.equals("POST") && rest.equals("/check-runs")) {
@@ -367,21 +370,50 @@ final class RepositoryApi {
     return Character.toUpperCase(word.charAt(0)) + word.substring(1);
   }
 
+  /**
+   * GitHub's merge of {@code pr}: a rebase replays its commits; a squash and a merge commit take
+   * {@code commit_title} and {@code commit_message} (blank: none), else GitHub's own.
+   */
   private Optional<String> land(PullRequest pr, String base, String head, String how) {
-    String title = body.path("commit_title").asString(pr.title + " (#" + pr.number + ")");
     if (how.equals("rebase")) {
       return rebased(base, head);
     }
+    boolean squash = how.equals("squash");
+    String title =
+        body.path("commit_title")
+            .asString(
+                squash
+                    ? pr.title + " (#" + pr.number + ")"
+                    : "Merge pull request #" + pr.number + " from " + pr.headBranch);
+    String text = body.path("commit_message").asString(squash ? "" : pr.title);
+    String message = text.isBlank() ? title : title + "\n\n" + text;
     return repo.mergedTree(base, head, null)
         .map(
             tree ->
-                how.equals("squash")
-                    ? repo.commit(tree, title, base)
-                    : repo.commit(
-                        tree,
-                        "Merge pull request #" + pr.number + " from " + pr.headBranch,
-                        base,
-                        head));
+                squash ? repo.commit(tree, message, base) : repo.commit(tree, message, base, head));
+  }
+
+  /** {@code GET /pulls/{n}/commits}: the PR's commits not on its base, oldest first (≤ 250). */
+  private Answer pullCommits(PullRequest pr) {
+    String head = repo.headOf(pr);
+    String base = repo.head(pr.base).orElse(head);
+    ArrayNode list = Json.mapper().createArrayNode();
+    ObjectNode template =
+        (ObjectNode)
+            github.example("GET", "/repos/" + repo.fullName + "/pulls/1/commits", 200).get(0);
+    for (RevCommit c : repo.ownCommits(base, head).stream().limit(250).toList()) {
+      ObjectNode item = template.deepCopy();
+      item.put("sha", c.name());
+      ObjectNode commit = (ObjectNode) item.get("commit");
+      commit.put("message", c.getFullMessage());
+      ((ObjectNode) commit.get("author"))
+          .put("name", c.getAuthorIdent().getName())
+          .put("email", c.getAuthorIdent().getEmailAddress());
+      // the GitHub account of the commit's email: here every author's login is their name
+      ((ObjectNode) item.get("author")).put("login", c.getAuthorIdent().getName());
+      list.add(item);
+    }
+    return new Answer(200, list);
   }
 
   /** A branch moved: a push, and every open PR onto it whose head it now holds is merged. */
@@ -650,11 +682,20 @@ final class RepositoryApi {
     return new Answer(201, pull(pr));
   }
 
-  /** {@code PATCH /pulls/{n}}: {@code state: closed} closes it. */
+  /** {@code PATCH /pulls/{n}}: {@code state: closed} closes it; {@code base} retargets it. */
   private Answer updatePull(PullRequest pr) {
     if (body.path("state").asString("").equals("closed") && pr.open()) {
       pr.open = false;
       github.webhooks().pullRequest(repo, pr, "closed", null);
+    }
+    String base = body.path("base").asString("");
+    if (!base.isEmpty() && !base.equals(pr.base)) {
+      if (repo.head(base).isEmpty()) {
+        return new Answer(
+            422, GithubSimulator.message("Proposed base branch '" + base + "' was not found"));
+      }
+      pr.base = base;
+      github.webhooks().pullRequest(repo, pr, "edited", null);
     }
     return new Answer(200, pull(pr));
   }
@@ -878,6 +919,11 @@ final class RepositoryApi {
     json.putArray("requested_teams"); // GitHub's example has teams its own schema refuses
     json.put("state", pr.open() ? "open" : "closed");
     json.put("title", pr.title);
+    if (pr.body == null) {
+      json.putNull("body");
+    } else {
+      json.put("body", pr.body);
+    }
     json.put("draft", pr.draft);
     json.put("merged", pr.merged());
     if (pr.merged()) {

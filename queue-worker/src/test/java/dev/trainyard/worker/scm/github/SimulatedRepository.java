@@ -145,6 +145,13 @@ public final class SimulatedRepository {
       return title;
     }
 
+    /** Its description, as its author wrote it; GitHub answers null for none. */
+    volatile String body;
+
+    public void describe(String text) {
+      this.body = text;
+    }
+
     PullRequest(long number, String headBranch, String base, String title, String user) {
       this.number = number;
       this.headBranch = headBranch;
@@ -159,6 +166,11 @@ public final class SimulatedRepository {
 
     public String headBranch() {
       return headBranch;
+    }
+
+    /** The branch it merges into (a retarget changes it). */
+    public String base() {
+      return base;
     }
 
     public boolean open() {
@@ -220,6 +232,11 @@ public final class SimulatedRepository {
    * its current tree; open PRs from the branch are synchronized. Answers the new head.
    */
   public String push(String branch, Map<String, String> files, String message) {
+    return push(branch, files, message, "alice");
+  }
+
+  /** {@link #push} of a commit by {@code author} ({@code <author>@example.com}). */
+  public String push(String branch, Map<String, String> files, String message, String author) {
     Optional<String> before = head(branch);
     String after;
     synchronized (this) {
@@ -230,8 +247,7 @@ public final class SimulatedRepository {
         }
         tree.putAll(files);
         after =
-            git.commit(before.map(ObjectId::fromString).orElse(null), tree, message, "alice")
-                .name();
+            git.commit(before.map(ObjectId::fromString).orElse(null), tree, message, author).name();
         git.setRef(Constants.R_HEADS + branch, ObjectId.fromString(after));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -245,6 +261,17 @@ public final class SimulatedRepository {
     }
     github.webhooks().drain();
     return after;
+  }
+
+  /** Creates branch {@code name} at the head of {@code from} (a push); answers that head. */
+  public String branch(String name, String from) {
+    String at = head(from).orElseThrow();
+    synchronized (this) {
+      setRef(Constants.R_HEADS + name, at);
+    }
+    github.webhooks().push(this, Constants.R_HEADS + name, null, at);
+    github.webhooks().drain();
+    return at;
   }
 
   /** Opens a PR from {@code headBranch} onto {@code base}; answers its number. */
@@ -708,6 +735,15 @@ public final class SimulatedRepository {
       walk.forEach(out::add);
       java.util.Collections.reverse(out);
       return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The full message of commit {@code sha}. */
+  String message(String sha) {
+    try {
+      return git.parse(ObjectId.fromString(sha)).getFullMessage();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
