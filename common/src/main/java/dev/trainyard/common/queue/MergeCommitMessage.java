@@ -1,6 +1,8 @@
 package dev.trainyard.common.queue;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +42,9 @@ public record MergeCommitMessage(String title, String body) {
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([^{}]*?)\\s*}}");
 
+  /** The trailer trainyard signs each commit it writes with (the git adapter's). */
+  public static final String RUN_TRAILER = "Trainyard-Test-Run";
+
   /** trainyard's merge commits before templates, and GitHub's own shape. */
   public static final MergeCommitMessage MERGE_DEFAULT =
       new MergeCommitMessage("Merge pull request #{{number}}: {{title}}", "");
@@ -71,12 +76,21 @@ public record MergeCommitMessage(String title, String body) {
       throw new IllegalArgumentException(
           field + "title may be at most " + MAX_TITLE + " characters");
     }
-    String text = body == null ? "" : body;
+    String text = body == null ? "" : body.replace("\r\n", "\n");
     if (text.length() > MAX_BODY) {
       throw new IllegalArgumentException(field + "body may be at most " + MAX_BODY + " characters");
     }
     known(field + "title", title);
     known(field + "body", text);
+    if ((title + "\n" + text)
+        .toLowerCase(Locale.ROOT)
+        .contains(RUN_TRAILER.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException(
+          "mergeCommitMessage must not write the "
+              + RUN_TRAILER
+              + " trailer: trainyard adds it, in the message's last paragraph, to find a landing"
+              + " again after a crash");
+    }
     return new MergeCommitMessage(title, text);
   }
 
@@ -119,11 +133,14 @@ public record MergeCommitMessage(String title, String body) {
 
   /**
    * The commit message for one PR: the title on one line (line breaks in what fills it become
-   * spaces), a blank line and the body when it is not empty; runs of blank lines a missing value
-   * leaves are closed up.
+   * spaces; {@code <title> (#<number>)} when it comes out empty), a blank line and the body when it
+   * is not empty; runs of blank lines a missing value leaves are closed up.
    */
   public String render(Fields fields) {
     String head = fill(title, fields).replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+    if (head.isEmpty()) {
+      head = fill(SQUASH_DEFAULT.title, fields).strip(); // a subject is never empty
+    }
     String text = fill(body, fields).replace("\r\n", "\n").replaceAll("[ \\t]+\n", "\n").strip();
     text = text.replaceAll("\n{3,}", "\n\n");
     return text.isEmpty() ? head : head + "\n\n" + text;
@@ -179,10 +196,10 @@ public record MergeCommitMessage(String title, String body) {
   }
 
   private static Map<String, String> orderedMap(String... pairs) {
-    java.util.LinkedHashMap<String, String> map = new java.util.LinkedHashMap<>();
+    Map<String, String> map = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {
       map.put(pairs[i], pairs[i + 1]);
     }
-    return java.util.Collections.unmodifiableMap(map);
+    return Collections.unmodifiableMap(map);
   }
 }

@@ -49,6 +49,13 @@ class MergeCommitMessageTest {
             MergeCommitMessage.of("{{title}}", ""),
             new MergeCommitMessage.Fields(1, "a\nb $1 \\", "", "", List.of(), "r", "m", "a/b"),
             "a b $1 \\"),
+        // a title that comes out empty falls back to the PR's title and number
+        Arguments.of(
+            MergeCommitMessage.of("{{author}}", "{{body}}"),
+            new MergeCommitMessage.Fields(9, "Fix", "", "Why.", List.of(), "r", "m", "a/b"),
+            "Fix (#9)\n\nWhy."),
+        // a browser's line breaks are stored as git's
+        Arguments.of(MergeCommitMessage.of("t", "a\r\nb"), PR, "t\n\na\nb"),
         // single braces and unbalanced ones are text
         Arguments.of(
             MergeCommitMessage.of("{number} {{number}", "{}"), PR, "{number} {{number}\n\n{}"));
@@ -71,7 +78,13 @@ class MergeCommitMessageTest {
         Arguments.of("  ", "", "mergeCommitMessage.title is required"),
         Arguments.of("a\nb", "", "mergeCommitMessage.title must be one line"),
         Arguments.of("x".repeat(257), "", "mergeCommitMessage.title may be at most 256"),
-        Arguments.of("x", "y".repeat(4097), "mergeCommitMessage.body may be at most 4096"));
+        Arguments.of("x", "y".repeat(4097), "mergeCommitMessage.body may be at most 4096"),
+        // trainyard's own trailer, which finds a landing again after a crash, is not a template's
+        Arguments.of(
+            "x",
+            "Trainyard-Test-Run: {{runId}}\n\nmore",
+            "mergeCommitMessage must not write the Trainyard-Test-Run trailer"),
+        Arguments.of("{{title}} trainyard-test-run", "", "mergeCommitMessage must not write"));
   }
 
   @ParameterizedTest

@@ -80,13 +80,13 @@ public record SettingsForm(List<Field> fields, String version) {
         new Field(
             "mergeCommitTitle",
             "Commit message title (empty: the merge method's default; {{number}}, {{title}},"
-                + " {{author}}, {{runId}}, {{targetBranch}}, {{repo}})",
+                + " {{author}}, {{body}}, {{coAuthors}}, {{runId}}, {{targetBranch}}, {{repo}})",
             "text",
             s.mergeCommitMessage() == null ? "" : s.mergeCommitMessage().title(),
             List.of()),
         new Field(
             "mergeCommitBody",
-            "Commit message body ({{body}}, {{coAuthors}} and the title's placeholders)",
+            "Commit message body (the same placeholders)",
             "textarea",
             s.mergeCommitMessage() == null ? "" : s.mergeCommitMessage().body(),
             List.of()));

@@ -156,7 +156,7 @@ public final class Dependencies {
   }
 
   /** PR {@code n} is not in the queue and its last submission merged. */
-  private static boolean landed(QueueAggregate state, long n) {
+  static boolean landed(QueueAggregate state, long n) {
     return state.activeEntry(n).isEmpty()
         && lastConcluded(state, n).filter(c -> c.state() == PrState.MERGED).isPresent();
   }

@@ -2,6 +2,7 @@ package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.QueueMode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,7 +73,7 @@ public final class Effects {
    * parent's head branch until it is retargeted), by number: the landing retargets those first.
    */
   private static Map<Long, String> stackedBases(QueueAggregate state, List<TestedPr> prs) {
-    Map<Long, String> bases = new java.util.LinkedHashMap<>();
+    Map<Long, String> bases = new LinkedHashMap<>();
     for (TestedPr pr : prs) {
       state
           .anyEntry(pr.entryId())

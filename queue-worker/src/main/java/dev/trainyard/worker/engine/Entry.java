@@ -101,12 +101,17 @@ public record Entry(
   }
 
   Entry withPriority(
-      Priority newPriority, boolean defaulted, boolean newNoBatch, List<Long> newDependsOn) {
+      Priority newPriority,
+      boolean defaulted,
+      boolean newNoBatch,
+      List<Long> newDependsOn,
+      boolean withStack) {
     Copy c = new Copy(this);
     c.priority = newPriority;
     c.priorityDefaulted = defaulted;
     c.noBatch = newNoBatch;
     c.dependsOn = newDependsOn;
+    c.stack = stack || withStack;
     return c.entry();
   }
 
@@ -197,6 +202,7 @@ public record Entry(
     private List<Long> landedDependencies;
     private boolean directMergeDeclined;
     private boolean flakyRetried;
+    private boolean stack;
 
     private Copy(Entry from) {
       this.from = from;
@@ -215,6 +221,7 @@ public record Entry(
       landedDependencies = from.landedDependencies;
       directMergeDeclined = from.directMergeDeclined;
       flakyRetried = from.flakyRetried;
+      stack = from.stack;
     }
 
     private Entry entry() {
@@ -240,7 +247,7 @@ public record Entry(
           landedDependencies,
           directMergeDeclined,
           flakyRetried,
-          from.stack);
+          stack);
     }
   }
 }

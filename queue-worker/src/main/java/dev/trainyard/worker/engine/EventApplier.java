@@ -65,7 +65,9 @@ public final class EventApplier {
       return mapEntry(
           state,
           e.entryId(),
-          x -> x.withPriority(e.priority(), e.priorityDefaulted(), e.noBatch(), e.dependsOn()));
+          x ->
+              x.withPriority(
+                  e.priority(), e.priorityDefaulted(), e.noBatch(), e.dependsOn(), e.stack()));
     } else if (event instanceof QueueEvent.QueueFrozen e) {
       return state.withFreeze(e.freeze());
     } else if (event instanceof QueueEvent.QueueUnfrozen) {

@@ -285,7 +285,8 @@ public final class QueueEngine {
       boolean changes =
           command.priority() != null
               || command.noBatch() != null
-              || (command.dependsOn() != null && !command.dependsOn().equals(e.dependsOn()));
+              || (command.dependsOn() != null && !command.dependsOn().equals(e.dependsOn()))
+              || (command.stack() && !e.stack());
       List<QueueEvent> events = new ArrayList<>();
       if (changes) {
         events.add(
@@ -294,7 +295,8 @@ public final class QueueEngine {
                 command.priority() != null ? command.priority() : e.priority(),
                 command.priority() == null && e.priorityDefaulted(),
                 command.noBatch() != null ? command.noBatch() : e.noBatch(),
-                command.dependsOn() != null ? command.dependsOn() : e.dependsOn()));
+                command.dependsOn() != null ? command.dependsOn() : e.dependsOn(),
+                command.stack()));
       }
       if (command.stack()) {
         stackParent(state, e, true, e.pr(), ctx).ifPresent(events::add);
@@ -350,6 +352,7 @@ public final class QueueEngine {
         || parent == null
         || state.activeEntry(parent).isPresent()
         || entry.landedDependencies().contains(parent)
+        || Dependencies.landed(state, parent)
         || info.hostDependency(parent).map(HostDependency::merged).orElse(false)
         || state.entries().size() >= maxQueuePrs) {
       return Optional.empty();

@@ -42,13 +42,24 @@ public sealed interface QueueEvent {
    * A PR already in the queue was submitted again: its priority, noBatch and the dependencies its
    * submit names are refreshed.
    */
+  /** {@code stack}: submitted again with its stack (it stays so once asked). */
   record PullRequestResubmitted(
       String entryId,
       Priority priority,
       boolean priorityDefaulted,
       boolean noBatch,
-      List<Long> dependsOn)
-      implements QueueEvent {}
+      List<Long> dependsOn,
+      boolean stack)
+      implements QueueEvent {
+    public PullRequestResubmitted(
+        String entryId,
+        Priority priority,
+        boolean priorityDefaulted,
+        boolean noBatch,
+        List<Long> dependsOn) {
+      this(entryId, priority, priorityDefaulted, noBatch, dependsOn, false);
+    }
+  }
 
   /** The PR became ready and waits for a test slot ({@code pull_request.queued}). */
   record PullRequestQueued(String entryId, String queuedReason, Instant at) implements QueueEvent {}

@@ -390,8 +390,27 @@ class QueueControlRulesTest {
             "stack: resubmitted with its stack, a PR already read submits the one below",
             () -> queue().submitted(2).stackedOn(2, 1),
             q -> new SubmitPullRequest(2, null, null, null, null, true),
-            List.of("PullRequestSubmitted", "PullRequestQueued"),
+            List.of("PullRequestResubmitted", "PullRequestSubmitted", "PullRequestQueued"),
+            q -> {
+              assertThat(q.state().activeEntry(1)).isPresent();
+              assertThat(q.state().activeEntry(2).orElseThrow().stack()).isTrue();
+            }),
+        row(
+            "stack: resubmitted with its stack before it was read, it submits the one below later",
+            () ->
+                queue().submitted(2).apply(new SubmitPullRequest(2, null, null, null, null, true)),
+            q -> QueueFixture.stacked(2, 1),
+            List.of("PullRequestObserved", "PullRequestSubmitted", "PullRequestQueued"),
             q -> assertThat(q.state().activeEntry(1)).isPresent()),
+        row(
+            "stack: a PR below that already landed here is not submitted again",
+            () -> passed(1).landed(1).submittedWithStack(2),
+            q -> QueueFixture.stacked(2, 1),
+            List.of("PullRequestObserved", "PullRequestQueued", "TestRunStarted"),
+            q -> {
+              assertThat(q.state().activeEntry(1)).isEmpty();
+              assertThat(q.runOf(2).predecessorId()).as("it starts on the target").isNull();
+            }),
         row(
             "stack: a failed PR cancels the ones stacked on it, each naming the one below",
             () ->

@@ -451,7 +451,8 @@ class GithubAppIT extends OwnStack {
       names = {"MERGE_COMMIT", "SQUASH"})
   void aStackOfThreeSubmittedFromItsTopLandsInOrderEachRetargetedOntoMainAsItLands(
       MergeMethod method) {
-    create(api, name, 3);
+    // one run at a time: each PR above starts only once the one below has merged on GitHub
+    create(api, name, 1);
     update("\"mergeMethod\":\"" + method.name().toLowerCase(Locale.ROOT) + "\"");
     long a = pr("a", "a.txt");
     repo.branch("b", "a");

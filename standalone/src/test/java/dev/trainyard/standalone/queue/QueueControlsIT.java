@@ -191,7 +191,7 @@ class QueueControlsIT extends QueueScenario {
 
   @Test
   void aStackOfThreeSubmittedFromItsTopLandsInOrderEachTestedOnTheOneBelow() throws Exception {
-    create(api, name, 3);
+    create(api, name, 2);
     git.openPr(1, "Add the API", "ann", "api.txt", "api\n");
     git.openStackedPr(2, 1, "Use the API", "bob", "use.txt", "use\n");
     git.openStackedPr(3, 2, "Document it", "cid", "doc.txt", "doc\n");

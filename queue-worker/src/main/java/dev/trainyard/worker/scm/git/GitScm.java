@@ -29,6 +29,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
@@ -47,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * expected to replace, so a target someone else moved is never overwritten.
  */
 public final class GitScm implements ScmProvider, AutoCloseable {
+  /** A base that is another PR's head: {@code refs/pull/<m>/head}. */
+  private static final Pattern STACKED_BASE = Pattern.compile("refs/pull/([0-9]{1,10})/head");
+
   private static final String PULL_PREFIX = "refs/pull/";
   private static final Logger log = LoggerFactory.getLogger(GitScm.class);
   private final Path root;
@@ -140,18 +145,20 @@ public final class GitScm implements ScmProvider, AutoCloseable {
     return withPullHead(
         repo,
         number,
-        (git, walk, commit) ->
-            new ScmPullRequest(
-                number,
-                commit.name(),
-                null,
-                baseBranch(git, number).orElse(targetBranch),
-                commit.getShortMessage(),
-                commit.getAuthorIdent().getName(),
-                null,
-                null,
-                DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON),
-                baseBranch(git, number).flatMap(GitScm::stackedOn).orElse(null)));
+        (git, walk, commit) -> {
+          Optional<String> base = baseBranch(git, number);
+          return new ScmPullRequest(
+              number,
+              commit.name(),
+              null,
+              base.orElse(targetBranch),
+              commit.getShortMessage(),
+              commit.getAuthorIdent().getName(),
+              null,
+              null,
+              DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON),
+              base.flatMap(GitScm::stackedOn).orElse(null));
+        });
   }
 
   /**
@@ -159,7 +166,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
    * {@code refs/pull/<m>/head}: PR n is stacked on m).
    */
   private static Optional<Long> stackedOn(String base) {
-    java.util.regex.Matcher m = STACKED_BASE.matcher(base);
+    Matcher m = STACKED_BASE.matcher(base);
     return m.matches() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
   }
 
@@ -416,9 +423,6 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   /** A PR's base is the queue's branch unless {@code refs/pull/<n>/base} points elsewhere. */
-  private static final java.util.regex.Pattern STACKED_BASE =
-      java.util.regex.Pattern.compile("refs/pull/([0-9]{1,10})/head");
-
   private static Optional<String> baseBranch(Repository git, long number) throws IOException {
     Ref base = git.exactRef(PULL_PREFIX + number + "/base");
     if (base == null || !base.isSymbolic()) {

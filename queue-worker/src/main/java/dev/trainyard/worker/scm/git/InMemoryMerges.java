@@ -1,5 +1,6 @@
 package dev.trainyard.worker.scm.git;
 
+import dev.trainyard.common.queue.MergeCommitMessage;
 import dev.trainyard.worker.scm.PullRequestHead;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * recognised by its run after a crash even when the tree it left differs from the tested one.
  */
 final class InMemoryMerges {
-  static final String TRAILER = "Trainyard-Test-Run";
+  static final String TRAILER = MergeCommitMessage.RUN_TRAILER;
 
   /** How far back along first parents a landing is looked for. */
   private static final int SEARCH_DEPTH = 10_000;
@@ -227,7 +228,7 @@ final class InMemoryMerges {
   }
 
   /** The commits reachable from {@code head} but not from {@code onto}, oldest first. */
-  static List<RevCommit> ownCommits(Repository git, ObjectId onto, ObjectId head)
+  private static List<RevCommit> ownCommits(Repository git, ObjectId onto, ObjectId head)
       throws IOException {
     List<RevCommit> commits = new ArrayList<>();
     try (RevWalk walk = new RevWalk(git)) {

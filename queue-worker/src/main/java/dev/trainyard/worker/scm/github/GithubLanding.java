@@ -94,7 +94,6 @@ final class GithubLanding {
     if (head.isEmpty()) {
       return new MergeResult.TargetMoved(null);
     }
-    retarget(repo, targetBranch, prs);
     if (method == MergeMethod.MERGE_COMMIT && expectedTargetSha.equals(builtOnSha)) {
       return moveRef(repo, targetBranch, expectedTargetSha, testedSha, head.get(), prs);
     }
@@ -143,22 +142,32 @@ final class GithubLanding {
   private record Landed(MergeMethod method, CommitMessages messages, List<JsonNode> read) {}
 
   /**
-   * A stacked PR of the run (based on the head branch of the PR below it, which landed before it)
-   * is retargeted onto the target before it lands ({@code PATCH /pulls/{n}} {@code base}): GitHub
-   * merges a PR into its base, and shows it merged only once its base holds its head.
+   * A stacked PR (based on the head branch of the PR below it, which landed before it) retargeted
+   * onto the target right before it lands ({@code PATCH /pulls/{n}} {@code base}): GitHub merges a
+   * PR into its base, and shows it merged only once that base holds it. {@code pull}: the PR as
+   * GitHub showed it this landing (null: not read), which says whether it still needs it. A 422 (a
+   * PR closed or merged meanwhile) changes nothing here: the landing goes on and GitHub's answer to
+   * the merge says what is wrong.
    */
-  private void retarget(OrgRepo repo, String targetBranch, List<PullRequestHead> prs) {
-    for (PullRequestHead pr : prs) {
-      if (pr.baseBranch() != null && !pr.baseBranch().equals(targetBranch)) {
-        github.call(repo, "PATCH", "/pulls/" + pr.number(), Map.of("base", targetBranch), 200);
-        log.info(
-            "{}: #{} retargeted from {} onto {} as it lands",
-            repo.repo().slug(),
-            pr.number(),
-            pr.baseBranch(),
-            targetBranch);
-      }
+  private void retarget(OrgRepo repo, String targetBranch, PullRequestHead pr, JsonNode pull) {
+    boolean stacked = pr.baseBranch() != null && !pr.baseBranch().equals(targetBranch);
+    boolean needed =
+        pull == null
+            ? stacked
+            : pull.path("state").asString("").equals("open")
+                && !pull.path("base").path("ref").asString(targetBranch).equals(targetBranch);
+    if (!stacked || !needed) {
+      return;
     }
+    Answer answer =
+        github.call(repo, "PATCH", "/pulls/" + pr.number(), Map.of("base", targetBranch), 200, 422);
+    log.info(
+        "{}: #{} retargeted from {} onto {} as it lands: HTTP {}",
+        repo.repo().slug(),
+        pr.number(),
+        pr.baseBranch(),
+        targetBranch,
+        answer.status());
   }
 
   /**
@@ -262,6 +271,7 @@ final class GithubLanding {
                   targetBranch,
                   pr,
                   () -> PullRequestTexts.read(github, repo, pr.number(), pull));
+      retarget(repo, targetBranch, pr, pull);
       Answer answer = mergePull(repo, targetBranch, at, pr, method, message);
       if (answer.status() != 200) {
         MergeResult refused = refusedMerge(repo, targetBranch, pr, answer);
@@ -432,6 +442,7 @@ final class GithubLanding {
     if (held.isPresent()) {
       return held.get();
     }
+    prs.forEach(pr -> retarget(repo, targetBranch, pr, null));
     Answer moved =
         github.call(
             repo,

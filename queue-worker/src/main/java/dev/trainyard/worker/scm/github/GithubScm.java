@@ -22,6 +22,8 @@ import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -171,25 +173,31 @@ public final class GithubScm implements ScmProvider {
   }
 
   /**
-   * The open PR of this repository whose head branch is {@code base} (PR {@code number} is stacked
-   * on it), asked only of a PR based on another branch than the queue's: {@code GET
-   * /pulls?state=open&head=owner:base}. Null when no PR has that head.
+   * The PR of this repository whose head branch is {@code base} (PR {@code number} is stacked on
+   * it): the open one, else the newest one GitHub merged (a stacked PR stays stacked on the PR
+   * below once that lands, until it is retargeted), asked only of a PR based on another branch than
+   * the queue's: {@code GET /pulls?state=all&head=owner:base}. Null when none has that head.
    */
   private Long stackedOn(OrgRepo repo, long number, String base, String targetBranch) {
     if (base.equals(targetBranch)) {
       return null;
     }
-    String head =
-        java.net.URLEncoder.encode(
-            repo.repo().owner() + ":" + base, java.nio.charset.StandardCharsets.UTF_8);
-    JsonNode open = call(repo, "GET", "/pulls?state=open&head=" + head, null, 200).body();
-    for (JsonNode pr : open) {
-      long parent = pr.path("number").asLong(0);
-      if (parent > 0 && parent != number) {
-        return parent;
+    String head = URLEncoder.encode(repo.repo().owner() + ":" + base, StandardCharsets.UTF_8);
+    JsonNode listed = call(repo, "GET", "/pulls?state=all&head=" + head, null, 200).body();
+    Long merged = null;
+    for (JsonNode pr : listed) {
+      long below = pr.path("number").asLong(0);
+      if (below <= 0 || below == number) {
+        continue;
+      }
+      if (pr.path("state").asString("").equals("open")) {
+        return below;
+      }
+      if (merged == null && !pr.path("merged_at").isNull() && pr.has("merged_at")) {
+        merged = below; // newest first, as GitHub lists them
       }
     }
-    return null;
+    return merged;
   }
 
   /** GitHub's own answer for PR {@code number}: merged, open (on its base), or closed. */

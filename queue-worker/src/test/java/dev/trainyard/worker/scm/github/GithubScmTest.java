@@ -860,6 +860,9 @@ class GithubScmTest {
     assertThat(scm.merge(ACME, "main", base, base, runA.sha(), method, heads(a), MESSAGES))
         .isInstanceOf(MergeResult.Merged.class);
     String afterA = repo.head("main").orElseThrow();
+    assertThat(scm.pullRequest(ACME, b, "main").orElseThrow().stackedOn())
+        .as("still stacked on a once a merged, until it is retargeted")
+        .isEqualTo(a);
     List<PullRequestHead> stack =
         List.of(new PullRequestHead(b, repo.headOf(repo.pull(b).orElseThrow()), "PR b", "a"));
     TestBranchResult.Built runB =

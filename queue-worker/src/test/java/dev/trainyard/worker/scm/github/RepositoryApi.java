@@ -930,6 +930,7 @@ final class RepositoryApi {
       json.put("merge_commit_sha", pr.mergedAs);
     } else {
       json.putNull("merge_commit_sha");
+      json.putNull("merged_at");
     }
     json.put("mergeable", clean);
     if (pr.open()) {
