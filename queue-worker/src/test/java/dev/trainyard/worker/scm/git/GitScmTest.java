@@ -716,16 +716,12 @@ class GitScmTest {
                           landing(method)))
                   .sha());
     }
-    MergeResult landed =
-        scm.merge(
-            REPO,
-            "main",
-            expected.name(),
-            main.name(),
-            tested,
-            method,
-            List.of(app),
-            landing(method));
+    String onto = expected.name();
+    java.util.function.Supplier<MergeResult> land =
+        () ->
+            scm.merge(
+                REPO, "main", onto, main.name(), tested, method, List.of(app), landing(method));
+    MergeResult landed = land.get();
     assertThat(landed).isInstanceOf(MergeResult.Merged.class);
     if (pushedOnTop) {
       Map<String, String> tree = repo.tree(repo.head("main"));
@@ -734,16 +730,7 @@ class GitScmTest {
     }
     ObjectId before = repo.head("main");
 
-    MergeResult again =
-        scm.merge(
-            REPO,
-            "main",
-            expected.name(),
-            main.name(),
-            tested,
-            method,
-            List.of(app),
-            landing(method));
+    MergeResult again = land.get();
 
     assertThat(again).as("recognised, not a moved target").isEqualTo(landed);
     assertThat(repo.head("main")).as("nothing landed twice").isEqualTo(before);

@@ -844,13 +844,14 @@ class GithubScmTest {
       names = {"MERGE_COMMIT", "SQUASH"})
   void aPullRequestOnAnothersBranchIsStackedOnItAndRetargetedAsItLands(MergeMethod method)
       throws Exception {
-    long a = pr("a", "a.txt", "1");
-    repo.branch("b", "a");
+    // a branch name with a slash: the lookup of the PR below encodes it
+    long a = pr("team/a", "a.txt", "1");
+    repo.branch("b", "team/a");
     repo.push("b", files("b.txt", "2"), "change b.txt", "bob");
-    long b = repo.openPullRequest("b", "a", "PR b", "bob");
+    long b = repo.openPullRequest("b", "team/a", "PR b", "bob");
 
     ScmPullRequest stacked = scm.pullRequest(ACME, b, "main").orElseThrow();
-    assertThat(stacked.baseBranch()).isEqualTo("a");
+    assertThat(stacked.baseBranch()).isEqualTo("team/a");
     assertThat(stacked.stackedOn()).isEqualTo(a);
     assertThat(stacked.dependsOn()).containsExactly(a);
     assertThat(scm.pullRequest(ACME, a, "main").orElseThrow().stackedOn()).isNull();
@@ -864,7 +865,7 @@ class GithubScmTest {
         .as("still stacked on a once a merged, until it is retargeted")
         .isEqualTo(a);
     List<PullRequestHead> stack =
-        List.of(new PullRequestHead(b, repo.headOf(repo.pull(b).orElseThrow()), "PR b", "a"));
+        List.of(new PullRequestHead(b, repo.headOf(repo.pull(b).orElseThrow()), "PR b", "team/a"));
     TestBranchResult.Built runB =
         (TestBranchResult.Built)
             scm.buildTestBranch(
@@ -879,7 +880,7 @@ class GithubScmTest {
     SimulatedRepository.PullRequest pull = repo.pull(b).orElseThrow();
     assertThat(pull.base).as("retargeted onto the target").isEqualTo("main");
     assertThat(pull.merged()).isTrue();
-    assertThat(repo.head("a"))
+    assertThat(repo.head("team/a"))
         .as("the branch below is untouched")
         .contains(repo.headOf(repo.pull(a).orElseThrow()));
   }
