@@ -8,6 +8,7 @@ import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.Entry;
+import dev.trainyard.worker.engine.PullRequestInfo;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.RequiredChecks;
 import dev.trainyard.worker.scm.HostLanes;
@@ -23,6 +24,7 @@ import io.micrometer.core.instrument.Timer;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,9 +52,11 @@ import org.springframework.scheduling.annotation.Scheduled;
  * reason its PRs are not ready); a queue whose problem is recorded is only re-checked, not re-read.
  * Each repository is read on its host's lane, never on the scheduler's or a listener's thread, so a
  * slow host or a busy repository holds back only itself; mergeability is computed once per (target
- * head, PR head). A queue is read from the worker's cache when it holds it (the version the worker
- * last wrote), so a round reads the store once for the keys, not twice per queue; {@code
- * trainyard.scm.poll.round} times each round.
+ * head, PR head). Where the host says when a repository's refs change, a round reads only what
+ * changed since the last: no PR of a queue whose repository and version are as at its last read,
+ * and of one that changed, only the PRs it holds differently. A queue is read from the worker's
+ * cache when it holds it (the version the worker last wrote), so a round reads the store once for
+ * the keys, not twice per queue; {@code trainyard.scm.poll.round} times each round.
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
@@ -215,7 +219,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   /**
    * Checks and fetches {@code repo} once, then reads the PRs of each of its active queues — but not
    * of a queue whose stored version and repository's {@link ScmProvider#refsVersion} are both what
-   * they were at its last read: nothing it would read has changed.
+   * they were at its last read (nothing it would read has changed), and, of a queue that changed
+   * while the refs did not, only the PRs that changed in it since: a PR found as its queue held it
+   * reads the same from the same refs. So a round costs the PRs that changed, not every PR queued.
    */
   private void pollRepository(OrgRepo repo, List<QueueKey> keys) {
     String problem = problem(repo);
@@ -229,16 +235,20 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         if (queue.isEmpty()) {
           continue;
         }
-        LastRead now = refs.map(r -> new LastRead(r, queue.get().version())).orElse(null);
-        if (now != null && now.equals(lastRead.get(key.id()))) {
+        long version = queue.get().version();
+        LastRead last = refs.isPresent() ? lastRead.get(key.id()) : null;
+        boolean sameRefs = last != null && last.refs().equals(refs.get());
+        if (sameRefs && last.queueVersion() == version) {
           unchanged.increment();
           continue;
         }
-        boolean same = observe(queue.get().aggregate(), problem, false).sameAsQueue();
-        if (now != null && same) {
-          lastRead.put(key.id(), now);
+        Observed read =
+            observe(queue.get().aggregate(), problem, false, sameRefs ? last.asHeld() : Map.of());
+        if (refs.isPresent() && read.whole()) {
+          long whole = read.sends().isEmpty() ? version : NOT_AS_HELD;
+          lastRead.put(key.id(), new LastRead(refs.get(), whole, read.asHeld()));
         } else {
-          lastRead.remove(key.id()); // a send may be lost: the next round reads it again
+          lastRead.remove(key.id()); // nothing it read may be trusted: the next round reads all
         }
       } catch (RuntimeException e) {
         log.warn("could not poll {}; the next round retries: {}", key.id(), e.toString());
@@ -246,8 +256,22 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     }
   }
 
-  /** What a queue's last read saw: its repository's refs and its own stored version. */
-  private record LastRead(String refs, long queueVersion) {}
+  /** A queue version no stored queue has: a read that sent something spares no next round. */
+  private static final long NOT_AS_HELD = -1;
+
+  /**
+   * What a queue's last read saw: its repository's refs, the queue's stored version when every PR
+   * read as the queue held it ({@link #NOT_AS_HELD} otherwise), and each PR that did, as it was
+   * held: with the same refs, such a PR reads the same while its queue holds it unchanged.
+   */
+  private record LastRead(String refs, long queueVersion, Map<Long, Held> asHeld) {}
+
+  /** A PR's facts and mergeability as its queue held them when the host showed the same. */
+  private record Held(PullRequestInfo pr, Mergeability mergeability) {
+    static Held of(Entry entry) {
+      return new Held(entry.pr(), entry.mergeability());
+    }
+  }
 
   private Optional<String> refsVersion(OrgRepo repo) {
     try {
@@ -317,7 +341,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     boolean checksChanged = refresh.start();
     return load(key.id())
         .map(StoredQueue::aggregate)
-        .map(q -> observe(q, problem(key.orgRepo()), checksChanged).sends())
+        .map(q -> observe(q, problem(key.orgRepo()), checksChanged, Map.of()).sends())
         .orElse(List.of());
   }
 
@@ -354,9 +378,11 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   /**
    * Records a changed source problem, then (when there is none) the target's required checks when
    * they changed, then every PR that changed: on one key, in that order, so no PR is ready before
-   * the checks that decide its runs are on the queue.
+   * the checks that decide its runs are on the queue. A PR {@code asHeld} names, held as it names
+   * it, is not read (the caller knows the host shows it so).
    */
-  private Observed observe(QueueAggregate queue, String problem, boolean checksChanged) {
+  private Observed observe(
+      QueueAggregate queue, String problem, boolean checksChanged, Map<Long, Held> asHeld) {
     List<CompletableFuture<?>> sends = new ArrayList<>();
     QueueKey key = queue.key();
     if (problem != null) {
@@ -366,15 +392,16 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
       } else {
         reported.put(key.id(), problem); // seen recorded: later rounds need not load the queue
       }
-      return new Observed(sends, false);
+      return new Observed(sends, false, Map.of());
     }
     String refused = null;
+    Map<Long, Held> same = new HashMap<>();
     boolean whole = false;
     try {
       scm.requiredChecks(key.orgRepo(), key.branch(), checksChanged)
           .filter(read -> !recorded(queue, read))
           .ifPresent(read -> sends.add(signals.send(key, read)));
-      whole = readPullRequests(queue, sends);
+      whole = readPullRequests(queue, sends, asHeld, same);
     } catch (UncheckedIOException e) {
       // the host answers, but not for this (a permission missing): the PRs show why they wait
       refused = e.getCause().getMessage();
@@ -382,19 +409,16 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     if (!Objects.equals(refused, queue.sourceProblem())) {
       sends.add(signals.send(key, new RecordSourceProblem(refused)));
     }
-    return new Observed(sends, whole && refused == null);
+    return new Observed(sends, whole && refused == null, same);
   }
 
   /**
-   * What a read of one queue sent, and whether it read every PR of it (none unreadable, no
-   * problem): only then may an unchanged repository spare the queue its next read.
+   * What a read of one queue sent, whether it read every PR of it (none unreadable, no problem),
+   * and the PRs the host showed as the queue holds them. Only a whole read may spare a queue, or
+   * its PRs, the next round's read while the repository is unchanged.
    */
-  private record Observed(List<CompletableFuture<?>> sends, boolean whole) {
-    /** Nothing differed from what the queue holds, and nothing was left unread. */
-    boolean sameAsQueue() {
-      return whole && sends.isEmpty();
-    }
-  }
+  private record Observed(
+      List<CompletableFuture<?>> sends, boolean whole, Map<Long, Held> asHeld) {}
 
   /**
    * Whether {@code head} merges into {@code target}, asked of the host once per pair. Asked outside
@@ -411,14 +435,28 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   }
 
   /**
+   * Reads each PR of {@code queue} but those {@code asHeld} names as the queue holds them, adding
+   * to {@code same} every PR the host shows as held.
+   *
    * @return whether every PR was read (none unreadable)
    */
-  private boolean readPullRequests(QueueAggregate queue, List<CompletableFuture<?>> sends) {
+  private boolean readPullRequests(
+      QueueAggregate queue,
+      List<CompletableFuture<?>> sends,
+      Map<Long, Held> asHeld,
+      Map<Long, Held> same) {
     boolean whole = true;
     QueueKey key = queue.key();
     OrgRepo repo = key.orgRepo();
     Optional<String> target = scm.branchHead(repo, key.branch());
     for (Entry entry : queue.entries()) {
+      Held held = Held.of(entry);
+      // a PR with dependencies is read every round: whether the host is asked depends on the queue
+      boolean mayKeep = entry.dependsOn().isEmpty() && entry.pr().dependsOn().isEmpty();
+      if (mayKeep && held.equals(asHeld.get(entry.prNumber()))) {
+        same.put(entry.prNumber(), held);
+        continue;
+      }
       Optional<ScmPullRequest> pr;
       try {
         pr = scm.pullRequest(repo, entry.prNumber(), key.branch());
@@ -431,6 +469,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         // seen before, or the host says closed: a PR closed before its first read leaves too
         if (!entry.pr().sha().isEmpty() || scm.emptyMeansClosed(repo)) {
           sends.add(signals.send(key, RecordPullRequestState.closed(entry.prNumber())));
+        } else if (mayKeep) {
+          same.put(entry.prNumber(), held); // not pushed yet: the refs will say when it is
         }
         continue;
       }
@@ -457,6 +497,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
               seen.stackedOn());
       if (differs(entry, observed)) {
         sends.add(signals.send(key, observed));
+      } else if (mayKeep) {
+        same.put(entry.prNumber(), held);
       }
     }
     return whole;

@@ -41,9 +41,19 @@ public final class SubmittedQueue {
             List.of()));
   }
 
+  /** {@code queue} with PR {@code number} submitted to it too. */
+  public static QueueAggregate andSubmitted(QueueAggregate queue, long number, Instant now) {
+    return apply(queue, queue.key(), now, new QueueCommand.SubmitPullRequest(number, null, null));
+  }
+
   private static QueueAggregate run(QueueKey key, Instant now, QueueCommand... commands) {
+    return apply(null, key, now, commands);
+  }
+
+  private static QueueAggregate apply(
+      QueueAggregate from, QueueKey key, Instant now, QueueCommand... commands) {
     QueueEngine engine = new QueueEngine();
-    QueueAggregate state = null;
+    QueueAggregate state = from;
     for (QueueCommand command : commands) {
       Decision decision =
           engine.decide(state, key, command, new CommandContext(UUID.randomUUID().toString(), now));

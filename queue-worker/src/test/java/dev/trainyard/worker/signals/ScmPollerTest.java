@@ -67,6 +67,7 @@ class ScmPollerTest {
   private final Map<OrgRepo, Integer> fetches = new ConcurrentHashMap<>();
   private final Map<String, QueueCommand> sent = new ConcurrentHashMap<>();
   private final Map<OrgRepo, Integer> reads = new ConcurrentHashMap<>();
+  private final Map<String, Integer> pullReads = new ConcurrentHashMap<>();
   private final Map<OrgRepo, String> refs = new ConcurrentHashMap<>();
   private final QueueCache cache = new QueueCache(100);
   private final ScmPoller poller;
@@ -151,9 +152,36 @@ class ScmPollerTest {
     poller.poll().join();
     assertThat(reads.get(QUIET.orgRepo())).isEqualTo(2);
 
-    store(QUIET, SubmittedQueue.ready(QUIET, NOW), 3); // a command changed the queue
+    store(QUIET, SubmittedQueue.submitted(QUIET, NOW), 3); // a command changed its PR
     poller.poll().join();
     assertThat(reads.get(QUIET.orgRepo())).isEqualTo(3);
+  }
+
+  @Test
+  void aQueueThatChangedWhileItsRepositoryDidNotHasOnlyItsChangedPullRequestsRead() {
+    gate.countDown();
+    store(QUIET, SubmittedQueue.ready(QUIET, NOW), 2);
+    poller.poll().join();
+    assertThat(pullReads).containsEntry(QUIET.id() + "#1", 1);
+
+    QueueAggregate second = SubmittedQueue.andSubmitted(SubmittedQueue.ready(QUIET, NOW), 2, NOW);
+    store(QUIET, second, 3);
+    poller.poll().join();
+    assertThat(pullReads).containsEntry(QUIET.id() + "#1", 1).containsEntry(QUIET.id() + "#2", 1);
+    assertThat(sent).doesNotContainKey(QUIET.id()); // PR 2 is not pushed yet: nothing to record
+
+    store(QUIET, second, 4); // another command; neither PR changed in the queue
+    poller.poll().join();
+    assertThat(pullReads).containsEntry(QUIET.id() + "#1", 1).containsEntry(QUIET.id() + "#2", 1);
+
+    refs.put(QUIET.orgRepo(), "pushed"); // PR 2's branch may be there now
+    poller.poll().join();
+    assertThat(pullReads).containsEntry(QUIET.id() + "#1", 2).containsEntry(QUIET.id() + "#2", 2);
+
+    store(QUIET, SubmittedQueue.andSubmitted(SubmittedQueue.submitted(QUIET, NOW), 2, NOW), 5);
+    poller.poll().join(); // the queue holds PR 1 unread again (a resubmit): it alone is read
+    assertThat(pullReads).containsEntry(QUIET.id() + "#1", 3).containsEntry(QUIET.id() + "#2", 2);
+    assertThat(sent.get(QUIET.id())).isInstanceOf(QueueCommand.RecordPullRequestState.class);
   }
 
   @Test
@@ -202,9 +230,9 @@ class ScmPollerTest {
   }
 
   /**
-   * Serves every repository as holding PR 1 at {@code sha-1}; the fetch of {@link #STUCK}'s waits
-   * at the gate. Repositories of {@code git.example} say their refs' version ({@link #refs}),
-   * GitHub's do not.
+   * Serves every repository as holding PR 1 at {@code sha-1} (no other PR is pushed); the fetch of
+   * {@link #STUCK}'s waits at the gate. Repositories of {@code git.example} say their refs' version
+   * ({@link #refs}), GitHub's do not.
    */
   private ScmProvider hosts() {
     return ScriptedHost.of(
@@ -230,19 +258,27 @@ class ScmPollerTest {
               case "branchHead" -> Optional.of("target");
               case "emptyMeansClosed" -> false;
               case "pullRequest" -> {
-                reads.merge((OrgRepo) args[0], 1, Integer::sum);
-                yield Optional.of(
-                    new ScmPullRequest(
-                        1,
-                        "sha-1",
-                        null,
-                        "main",
-                        "Change 1",
-                        "dev",
-                        Mergeability.MERGEABLE,
-                        null,
-                        List.of(),
-                        null));
+                OrgRepo repo = (OrgRepo) args[0];
+                long number = (long) args[1];
+                reads.merge(repo, 1, Integer::sum);
+                pullReads.merge(
+                    new QueueKey(repo.org(), repo.repo(), (String) args[2]).id() + "#" + number,
+                    1,
+                    Integer::sum);
+                yield number != 1
+                    ? Optional.empty()
+                    : Optional.of(
+                        new ScmPullRequest(
+                            1,
+                            "sha-1",
+                            null,
+                            "main",
+                            "Change 1",
+                            "dev",
+                            Mergeability.MERGEABLE,
+                            null,
+                            List.of(),
+                            null));
               }
               default -> throw new UnsupportedOperationException(method);
             });
