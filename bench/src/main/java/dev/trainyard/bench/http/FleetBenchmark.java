@@ -9,6 +9,7 @@ import dev.trainyard.bench.merge.BareRepository;
 import dev.trainyard.bench.stack.ApiClient;
 import dev.trainyard.bench.stack.StandaloneProcess;
 import dev.trainyard.common.json.Json;
+import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
 import java.io.IOException;
@@ -151,7 +152,7 @@ public final class FleetBenchmark {
         MongoDatabase db = client.getDatabase("trainyard");
         List<Long> queueBytes = sizes(db, "queues");
         List<Long> entryBytes = sizes(db, "queue_entries");
-        double heapPerQueue = heapPerCachedQueue(client, db);
+        Heap heapPerQueue = heapPerCachedQueue(client, db);
         Result.printTable(measured, List.of(warmUp, submits));
         System.out.printf(
             Locale.ROOT,
@@ -255,7 +256,7 @@ public final class FleetBenchmark {
    * worker's own store class and kept, the heap in use measured (after collections) before and
    * after.
    */
-  private static double heapPerCachedQueue(MongoClient client, MongoDatabase db) {
+  private static Heap heapPerCachedQueue(MongoClient client, MongoDatabase db) {
     QueueStore store = new QueueStore(new MongoTemplate(client, "trainyard"), Long.MAX_VALUE / 2);
     List<String> ids = new ArrayList<>();
     db.getCollection("queues")
@@ -270,8 +271,11 @@ public final class FleetBenchmark {
     long after = heapInUse();
     double perQueue = held.isEmpty() ? 0 : (after - before) / (double) held.size();
     System.out.printf(Locale.ROOT, "loaded %d queues as the worker caches them%n", held.size());
-    return perQueue;
+    return new Heap(perQueue, held.stream().mapToLong(QueueCache::weigh).average().orElse(0));
   }
+
+  /** The heap a cached queue took on average, measured, and as the worker's cache estimates it. */
+  private record Heap(double measured, double estimated) {}
 
   private static long heapInUse() {
     for (int i = 0; i < 3; i++) {
@@ -283,7 +287,7 @@ public final class FleetBenchmark {
   private static void printFigures(
       List<Long> queueBytes,
       List<Long> entryBytes,
-      double heapPerQueue,
+      Heap heapPerQueue,
       Scrape empty,
       Scrape before,
       Scrape after,
@@ -304,12 +308,25 @@ public final class FleetBenchmark {
     row("entry document bytes p50 / p99", percentiles(entryBytes), "");
     row(
         "heap per cached queue",
-        String.format(Locale.ROOT, "%.0f bytes", heapPerQueue),
+        String.format(Locale.ROOT, "%.0f bytes", heapPerQueue.measured()),
         String.format(
             Locale.ROOT,
             "<= 200 MB at 10k queues (here %.1f MB per 10k)",
-            heapPerQueue * 10_000 / 1e6));
+            heapPerQueue.measured() * 10_000 / 1e6));
+    row(
+        "the cache's estimate of it (what its budget counts)",
+        String.format(
+            Locale.ROOT,
+            "%.0f bytes (%.2f x measured)",
+            heapPerQueue.estimated(),
+            heapPerQueue.estimated() / heapPerQueue.measured()),
+        "");
     row("queues the worker caches", String.format(Locale.ROOT, "%.0f", cached), "");
+    row(
+        "their heap as the worker's cache estimates it",
+        String.format(
+            Locale.ROOT, "%.1f MB", after.value("trainyard_worker_queues_cached_bytes", "") / 1e6),
+        "at most TRAINYARD_WORKER_QUEUE_CACHE_SIZE (128MB)");
     row(
         "poller round, mean (rounds)",
         String.format(

@@ -75,6 +75,7 @@ import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.util.function.SingletonSupplier;
+import org.springframework.util.unit.DataSize;
 
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
@@ -150,11 +151,12 @@ public class WorkerConfiguration {
 
   /**
    * The queues this worker wrote last: the command processor decides from them, and the source-host
-   * poller reads them instead of the store.
+   * poller reads them instead of the store. Bounded by the heap they hold ({@code
+   * trainyard.worker.queue-cache-size}), not by their number.
    */
   @Bean
-  QueueCache queueCache() {
-    return new QueueCache(QueueCache.DEFAULT_CAPACITY);
+  QueueCache queueCache(@Value("${trainyard.worker.queue-cache-size:128MB}") DataSize size) {
+    return new QueueCache(size.toBytes());
   }
 
   /**

@@ -18,9 +18,11 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * The worker's gauges: {@code trainyard.outbox.backlog} (outboxes not yet published), {@code
  * trainyard.pull.requests.waiting} (pull requests of every queue not yet concluded), {@code
  * trainyard.dead.commands.pending} (commands kept dead, until replayed or dismissed), {@code
- * trainyard.worker.partitions.assigned}, {@code trainyard.worker.queues.cached} and {@code
- * trainyard.worker.tick.age} (seconds since the ticker's last round). The three read from the store
- * are counted at most once per {@link #STORE_READ_EVERY}, however often scraped.
+ * trainyard.worker.partitions.assigned}, {@code trainyard.worker.queues.cached}, {@code
+ * trainyard.worker.queues.cached.bytes} (their heap, as the cache estimates it, which its budget
+ * bounds) and {@code trainyard.worker.tick.age} (seconds since the ticker's last round). The three
+ * read from the store are counted at most once per {@link #STORE_READ_EVERY}, however often
+ * scraped.
  */
 final class WorkerGauges {
   static final Duration STORE_READ_EVERY = Duration.ofSeconds(15);
@@ -59,6 +61,10 @@ final class WorkerGauges {
         .register(meters);
     Gauge.builder("trainyard.worker.queues.cached", processor::cachedQueues)
         .description("queues of its partitions this worker holds in memory")
+        .register(meters);
+    Gauge.builder("trainyard.worker.queues.cached.bytes", processor::cachedQueueBytes)
+        .description("the heap the queues this worker holds in memory take, as estimated")
+        .baseUnit("bytes")
         .register(meters);
   }
 

@@ -401,6 +401,11 @@ public class CommandProcessor {
     return cache.size();
   }
 
+  /** The heap the queues this worker holds in memory take, as the cache estimates it. */
+  public long cachedQueueBytes() {
+    return cache.bytes();
+  }
+
   /**
    * Source-host reads are blocking I/O: they run off this listener thread, and the reply goes out
    * when their commands are on the log. A refresh lost in a crash is repeated by the next poll.

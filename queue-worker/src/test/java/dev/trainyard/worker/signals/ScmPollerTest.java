@@ -69,7 +69,7 @@ class ScmPollerTest {
   private final Map<OrgRepo, Integer> reads = new ConcurrentHashMap<>();
   private final Map<String, Integer> pullReads = new ConcurrentHashMap<>();
   private final Map<OrgRepo, String> refs = new ConcurrentHashMap<>();
-  private final QueueCache cache = new QueueCache(100);
+  private final QueueCache cache = new QueueCache(QueueCache.DEFAULT_MAX_BYTES);
   private final ScmPoller poller;
 
   ScmPollerTest() {

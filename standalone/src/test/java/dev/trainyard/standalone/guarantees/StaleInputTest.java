@@ -429,7 +429,7 @@ class StaleInputTest {
               new QueueEngine(),
               PollTelemetry.off(),
               fence,
-              new QueueCache(QueueCache.DEFAULT_CAPACITY));
+              new QueueCache(QueueCache.DEFAULT_MAX_BYTES));
     }
 
     /** Handles the command as one poll and returns its reply. */
