@@ -319,14 +319,16 @@ public final class FleetBenchmark {
             Locale.ROOT,
             "%.0f bytes (%.2f x measured)",
             heapPerQueue.estimated(),
-            heapPerQueue.estimated() / heapPerQueue.measured()),
+            heapPerQueue.measured() > 0 ? heapPerQueue.estimated() / heapPerQueue.measured() : 0),
         "");
     row("queues the worker caches", String.format(Locale.ROOT, "%.0f", cached), "");
     row(
         "their heap as the worker's cache estimates it",
         String.format(
-            Locale.ROOT, "%.1f MB", after.value("trainyard_worker_queues_cached_bytes", "") / 1e6),
-        "at most TRAINYARD_WORKER_QUEUE_CACHE_SIZE (128MB)");
+            Locale.ROOT,
+            "%.1f MiB",
+            after.value("trainyard_worker_queues_cached_bytes", "") / (1 << 20)),
+        "at most TRAINYARD_WORKER_QUEUE_CACHE_SIZE (128MB: 128 MiB)");
     row(
         "poller round, mean (rounds)",
         String.format(

@@ -61,6 +61,10 @@ import org.springframework.scheduling.annotation.Scheduled;
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
   private static final int REMEMBERED_MERGES = 10_000;
+
+  /** A queue version no stored queue has: a read that sent something spares no next round. */
+  private static final long NOT_AS_HELD = -1;
+
   private final Queues queues;
   private final OwnedQueues owned;
   private final Signals signals;
@@ -139,13 +143,20 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   public record Queues(QueueStore store, QueueCache cache) {}
 
   private Optional<StoredQueue> load(String id) {
+    return read(id).map(Loaded::queue);
+  }
+
+  /** A queue as the poller read it, and whether from the worker's cache. */
+  private record Loaded(StoredQueue queue, boolean cached) {}
+
+  private Optional<Loaded> read(String id) {
     Optional<StoredQueue> cached = queues.cache().get(id);
     if (cached.isPresent()) {
       fromCache.increment();
-      return cached;
+      return cached.map(q -> new Loaded(q, true));
     }
     fromStore.increment();
-    return queues.store().load(id);
+    return queues.store().load(id).map(q -> new Loaded(q, false));
   }
 
   /** Every poll interval, a round started on the poller's own thread (see {@link Rounds}). */
@@ -231,11 +242,11 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }
-        Optional<StoredQueue> queue = load(key.id());
+        Optional<Loaded> queue = read(key.id());
         if (queue.isEmpty()) {
           continue;
         }
-        long version = queue.get().version();
+        long version = queue.get().queue().version();
         LastRead last = refs.isPresent() ? lastRead.get(key.id()) : null;
         boolean sameRefs = last != null && last.refs().equals(refs.get());
         if (sameRefs && last.queueVersion() == version) {
@@ -243,10 +254,16 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           continue;
         }
         Observed read =
-            observe(queue.get().aggregate(), problem, false, sameRefs ? last.asHeld() : Map.of());
+            observe(
+                queue.get().queue().aggregate(),
+                problem,
+                false,
+                sameRefs ? last.asHeld() : Map.of());
         if (refs.isPresent() && read.whole()) {
           long whole = read.sends().isEmpty() ? version : NOT_AS_HELD;
-          lastRead.put(key.id(), new LastRead(refs.get(), whole, read.asHeld()));
+          // its PRs are remembered while the cache holds the queue: its budget bounds them too
+          Map<Long, Held> held = queue.get().cached() ? read.asHeld() : Map.of();
+          lastRead.put(key.id(), new LastRead(refs.get(), whole, held));
         } else {
           lastRead.remove(key.id()); // nothing it read may be trusted: the next round reads all
         }
@@ -256,13 +273,10 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     }
   }
 
-  /** A queue version no stored queue has: a read that sent something spares no next round. */
-  private static final long NOT_AS_HELD = -1;
-
   /**
-   * What a queue's last read saw: its repository's refs, the queue's stored version when every PR
-   * read as the queue held it ({@link #NOT_AS_HELD} otherwise), and each PR that did, as it was
-   * held: with the same refs, such a PR reads the same while its queue holds it unchanged.
+   * What a queue's last read saw: its repository's refs, the queue's stored version when the read
+   * sent nothing ({@link #NOT_AS_HELD} otherwise), and each PR the host showed as the queue held
+   * it: with the same refs, such a PR reads the same while its queue holds it unchanged.
    */
   private record LastRead(String refs, long queueVersion, Map<Long, Held> asHeld) {}
 

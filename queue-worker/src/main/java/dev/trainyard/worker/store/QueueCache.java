@@ -27,10 +27,10 @@ public final class QueueCache {
   public static final long DEFAULT_MAX_BYTES = 128L << 20;
 
   /** What a queue holds whatever its size: its key, settings, view and version's fields. */
-  static final long QUEUE_BYTES = 3_000;
+  static final long QUEUE_BYTES = 2_500;
 
   /** What each PR, concluded PR, run, row version or remembered answer adds to it. */
-  static final long ITEM_BYTES = 700;
+  static final long ITEM_BYTES = 400;
 
   private final long maxBytes;
   private final LinkedHashMap<String, Held> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -40,7 +40,8 @@ public final class QueueCache {
 
   public QueueCache(long maxBytes) {
     if (maxBytes <= 0) {
-      throw new IllegalArgumentException("a queue cache needs a budget above 0 bytes");
+      throw new IllegalArgumentException(
+          "TRAINYARD_WORKER_QUEUE_CACHE_SIZE must be above 0 bytes, not " + maxBytes);
     }
     this.maxBytes = maxBytes;
   }
@@ -49,9 +50,15 @@ public final class QueueCache {
     return Optional.ofNullable(entries.get(id)).map(Held::queue);
   }
 
-  public synchronized void put(StoredQueue queue) {
+  public void put(StoredQueue queue) {
     Held held = new Held(queue, weigh(queue));
-    Held replaced = entries.put(queue.id(), held);
+    synchronized (this) {
+      hold(held);
+    }
+  }
+
+  private void hold(Held held) {
+    Held replaced = entries.put(held.queue().id(), held);
     bytes += held.bytes() - (replaced == null ? 0 : replaced.bytes());
     Iterator<Held> eldest = entries.values().iterator();
     while (bytes > maxBytes && entries.size() > 1) {
@@ -111,7 +118,7 @@ public final class QueueCache {
               + aggregate.runs().finished().size()
               + aggregate.runs().unclaimed().size();
     }
-    if (queue.view() != null) {
+    if (queue.view() != null && queue.view().enqueuedPullRequests() != null) {
       items += queue.view().enqueuedPullRequests().size();
     }
     return QUEUE_BYTES + ITEM_BYTES * items;
