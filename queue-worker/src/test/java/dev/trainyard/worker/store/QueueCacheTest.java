@@ -3,10 +3,8 @@ package dev.trainyard.worker.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.trainyard.common.queue.QueueKey;
-import dev.trainyard.common.view.EntryTags;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.SubmittedQueue;
-import dev.trainyard.worker.projection.Views;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -95,19 +93,6 @@ class QueueCacheTest {
     }
     Map<String, Long> rows = new HashMap<>();
     queue.entries().forEach(e -> rows.put(e.id(), 1L));
-    return new StoredQueue(
-        key.id(),
-        "org",
-        prs,
-        queue,
-        Views.queue(queue, NOW),
-        null,
-        List.of(),
-        null,
-        rows,
-        prs,
-        false,
-        EntryTags.NONE,
-        null);
+    return StoredQueues.of("org", queue, prs, rows, NOW);
   }
 }

@@ -10,9 +10,9 @@ import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.EventApplier;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
-import dev.trainyard.worker.projection.Views;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import dev.trainyard.worker.store.StoredQueues;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +34,7 @@ public final class QueueVersions {
     }
     Map<String, Long> rows = new HashMap<>();
     state.entries().forEach(e -> rows.put(e.id(), 1L));
-    return stored(key, state, 1, rows);
+    return stored(state, 1, rows);
   }
 
   /** Writes {@code next} over {@code before} (entry documents, then the queue document). */
@@ -53,7 +53,7 @@ public final class QueueVersions {
     state.entries().stream()
         .filter(e -> !current.aggregate().entries().contains(e))
         .forEach(e -> rows.put(e.id(), current.version() + 1));
-    return stored(key, state, current.version() + 1, rows).withEntryTags(current.entryTags());
+    return stored(state, current.version() + 1, rows).withEntryTags(current.entryTags());
   }
 
   private static QueueAggregate apply(QueueAggregate state, QueueKey key, QueueCommand command) {
@@ -62,22 +62,8 @@ public final class QueueVersions {
         state, ENGINE.decide(state, key, command, new CommandContext(id, NOW)).events());
   }
 
-  private static StoredQueue stored(
-      QueueKey key, QueueAggregate state, long version, Map<String, Long> rows) {
-    return new StoredQueue(
-        key.id(),
-        "org",
-        version,
-        state,
-        Views.queue(state, NOW),
-        null,
-        List.of(),
-        null,
-        rows,
-        state.entries().size(),
-        false,
-        null,
-        null);
+  private static StoredQueue stored(QueueAggregate state, long version, Map<String, Long> rows) {
+    return StoredQueues.of("org", state, version, rows, NOW);
   }
 
   public static QueueCommand recordState(long pr) {
