@@ -142,14 +142,10 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
    */
   public record Queues(QueueStore store, QueueCache cache) {}
 
-  private Optional<StoredQueue> load(String id) {
-    return read(id).map(Loaded::queue);
-  }
-
   /** A queue as the poller read it, and whether from the worker's cache. */
   private record Loaded(StoredQueue queue, boolean cached) {}
 
-  private Optional<Loaded> read(String id) {
+  private Optional<Loaded> lookUp(String id) {
     Optional<StoredQueue> cached = queues.cache().get(id);
     if (cached.isPresent()) {
       fromCache.increment();
@@ -242,7 +238,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         if (problem != null && problem.equals(reported.get(key.id()))) {
           continue; // recorded already; nothing to read
         }
-        Optional<Loaded> queue = read(key.id());
+        Optional<Loaded> queue = lookUp(key.id());
         if (queue.isEmpty()) {
           continue;
         }
@@ -253,16 +249,17 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           unchanged.increment();
           continue;
         }
-        Observed read =
+        Observed observed =
             observe(
                 queue.get().queue().aggregate(),
                 problem,
                 false,
                 sameRefs ? last.asHeld() : Map.of());
-        if (refs.isPresent() && read.whole()) {
-          long whole = read.sends().isEmpty() ? version : NOT_AS_HELD;
-          // its PRs are remembered while the cache holds the queue: its budget bounds them too
-          Map<Long, Held> held = queue.get().cached() ? read.asHeld() : Map.of();
+        if (refs.isPresent() && observed.whole()) {
+          long whole = observed.sends().isEmpty() ? version : NOT_AS_HELD;
+          // PRs are remembered only of a queue the cache held, so its budget bounds them too: one
+          // it evicted is read from the store next round, and its PRs are forgotten then
+          Map<Long, Held> held = queue.get().cached() ? observed.asHeld() : Map.of();
           lastRead.put(key.id(), new LastRead(refs.get(), whole, held));
         } else {
           lastRead.remove(key.id()); // nothing it read may be trusted: the next round reads all
@@ -353,8 +350,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private List<CompletableFuture<?>> read(QueueKey key, Waiting refresh) {
     waiting.remove(key.id(), refresh);
     boolean checksChanged = refresh.start();
-    return load(key.id())
-        .map(StoredQueue::aggregate)
+    return lookUp(key.id())
+        .map(loaded -> loaded.queue().aggregate())
         .map(q -> observe(q, problem(key.orgRepo()), checksChanged, Map.of()).sends())
         .orElse(List.of());
   }

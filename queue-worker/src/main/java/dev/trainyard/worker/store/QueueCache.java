@@ -15,8 +15,8 @@ import java.util.function.Predicate;
  * is given or gives up are forgotten.
  *
  * <p>Bounded by the heap its queues hold, estimated per queue ({@link #weigh}), not by their
- * number: a queue of 500 waiting PRs holds a hundred times what an idle one does. Past the budget
- * the least recently used queues go first; the one just put always stays.
+ * number: a queue of hundreds of waiting PRs holds many times what an idle one does. Past the
+ * budget the least recently used queues go first; the one just put always stays.
  */
 public final class QueueCache {
   /**

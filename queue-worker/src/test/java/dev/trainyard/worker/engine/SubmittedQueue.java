@@ -43,7 +43,12 @@ public final class SubmittedQueue {
 
   /** {@code queue} with PR {@code number} submitted to it too. */
   public static QueueAggregate andSubmitted(QueueAggregate queue, long number, Instant now) {
-    return apply(queue, queue.key(), now, new QueueCommand.SubmitPullRequest(number, null, null));
+    return and(queue, now, new QueueCommand.SubmitPullRequest(number, null, null));
+  }
+
+  /** {@code queue} once {@code command} is applied to it. */
+  public static QueueAggregate and(QueueAggregate queue, Instant now, QueueCommand command) {
+    return apply(queue, queue.key(), now, command);
   }
 
   private static QueueAggregate run(QueueKey key, Instant now, QueueCommand... commands) {

@@ -13,7 +13,6 @@ import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.common.view.Collections;
-import dev.trainyard.common.view.EntryTags;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.SubmittedQueue;
 import dev.trainyard.worker.scm.HostLanes;
@@ -22,7 +21,7 @@ import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.ScriptedHost;
 import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
-import dev.trainyard.worker.store.StoredQueue;
+import dev.trainyard.worker.store.StoredQueues;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -188,6 +187,23 @@ class ScmPollerTest {
   }
 
   @Test
+  void aPullRequestWithDependenciesIsReadEveryRound() {
+    gate.countDown();
+    QueueAggregate dependent =
+        SubmittedQueue.and(
+            SubmittedQueue.ready(QUIET, NOW),
+            NOW,
+            new QueueCommand.SubmitPullRequest(2, null, null, null, List.of(1L)));
+    store(QUIET, dependent, 2);
+    poller.poll().join();
+
+    store(QUIET, dependent, 3); // another command; neither PR changed in the queue
+    poller.poll().join();
+    // whether the host is asked of a dependency depends on the rest of the queue: not kept
+    assertThat(pullReads).containsEntry(QUIET.id() + "#1", 1).containsEntry(QUIET.id() + "#2", 2);
+  }
+
+  @Test
   void aRepositoryThatCannotBeFetchedIsTheQueuesSourceProblem() {
     gate.countDown();
     store(REFUSED, SubmittedQueue.submitted(REFUSED, NOW), 2);
@@ -215,21 +231,7 @@ class ScmPollerTest {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-    cache.put(
-        new StoredQueue(
-            key.id(),
-            key.org(),
-            version,
-            aggregate,
-            null,
-            null,
-            List.of(),
-            null,
-            Map.of(),
-            1,
-            false,
-            EntryTags.NONE,
-            null));
+    cache.put(StoredQueues.of(key.org(), aggregate, version, Map.of(), NOW));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.trainyard.worker.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.trainyard.common.queue.QueueKey;
 import dev.trainyard.worker.engine.QueueAggregate;
@@ -82,6 +83,13 @@ class QueueCacheTest {
     cache.put(busy);
     assertThat(cache.get(busy.id())).isPresent();
     assertThat(cache.size()).isEqualTo(1);
+  }
+
+  @Test
+  void aBudgetOfNoBytesIsRefusedNamingItsSetting() {
+    assertThatThrownBy(() -> new QueueCache(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("TRAINYARD_WORKER_QUEUE_CACHE_SIZE");
   }
 
   /** A queue of {@code prs} waiting PRs, each with its row version and listing row. */
