@@ -31,10 +31,10 @@ import java.util.Arrays;
  * <args>} {@link DashboardBenchmark}, {@code telemetry <args>} {@link TelemetryCostBenchmark},
  * {@code floor <args>} {@link SubmitFloorBenchmark}, {@code signin <args>} {@link
  * SignInFloodBenchmark}, {@code version-bytes <args>} {@link VersionBytesBenchmark}, {@code against
- * <earlier jar> <jar> <args>} {@link ReleaseComparison}, {@code fleet <args>} {@link
- * FleetBenchmark}, {@code queue-count <args>} {@link QueueCountBenchmark}, {@code cluster <args>}
- * {@link HttpBenchmark} on the chart's topology; anything else runs {@link HttpBenchmark} with the
- * arguments as given.
+ * <earlier jar> <jar> <args>} {@link ReleaseComparison} (each run in a process of its own, {@code
+ * against-run}), {@code fleet <args>} {@link FleetBenchmark}, {@code queue-count <args>} {@link
+ * QueueCountBenchmark}, {@code cluster <args>} {@link HttpBenchmark} on the chart's topology;
+ * anything else runs {@link HttpBenchmark} with the arguments as given.
  */
 public final class Bench {
   private Bench() {}
@@ -72,6 +72,8 @@ public final class Bench {
       VersionBytesBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("against")) {
       ReleaseComparison.main(Arrays.copyOfRange(args, 1, args.length));
+    } else if (args.length > 0 && args[0].equals("against-run")) {
+      ReleaseComparison.runOnce(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("fleet")) {
       FleetBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
     } else if (args.length > 0 && args[0].equals("queue-count")) {

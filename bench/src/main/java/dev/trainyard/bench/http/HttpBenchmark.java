@@ -8,12 +8,15 @@ import dev.trainyard.bench.stack.StandaloneProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 
 /**
  * {@code getSubmittedPullRequest} and {@code submitPullRequest} against a freshly started
@@ -61,9 +64,37 @@ public final class HttpBenchmark {
       double submitCpuMillis,
       long errors,
       double readCpuWithoutJitMillis,
-      double submitCpuWithoutJitMillis) {
+      double submitCpuWithoutJitMillis,
+      double healthCpuMillis,
+      double readGcMillis) {
     double readsOverHealth() {
       return readsPerSecond / healthPerSecond;
+    }
+
+    /** Its figures on one line, as {@link #parse} reads them (a run in a process of its own). */
+    String line() {
+      return DoubleStream.of(
+              healthPerSecond,
+              readsPerSecond,
+              readCpuMillis,
+              submitP50Millis,
+              submitP99Millis,
+              submitCpuMillis,
+              errors,
+              readCpuWithoutJitMillis,
+              submitCpuWithoutJitMillis,
+              healthCpuMillis,
+              readGcMillis)
+          .mapToObj(Double::toString)
+          .collect(Collectors.joining(" "));
+    }
+
+    static Summary parse(String line) {
+      double[] v = Arrays.stream(line.trim().split(" ")).mapToDouble(Double::parseDouble).toArray();
+      if (v.length != 11) {
+        throw new IllegalArgumentException("a run's summary has 11 figures, not: " + line);
+      }
+      return new Summary(v[0], v[1], v[2], v[3], v[4], v[5], (long) v[6], v[7], v[8], v[9], v[10]);
     }
   }
 
@@ -80,6 +111,9 @@ public final class HttpBenchmark {
     try (Stack stack = starter.start(StandaloneProcess.jar(args))) {
       LoadGenerator load = new LoadGenerator(stack.baseUrl(), stack.token());
       seed(load);
+      // seeding fills the heap by a different amount on every run (and jar): the phases start
+      // from a collected one, so a read is not measured on a heap the seeding left full
+      stack.collectGarbage();
       List<Result> results = new ArrayList<>();
       CpuMeter cpu = new CpuMeter(stack);
       // Each workload is warmed up right before it is measured: JIT compilation, connection
@@ -133,7 +167,9 @@ public final class HttpBenchmark {
           cpu.perRequest(submits),
           health.errors() + reads.errors() + healthAtRate.errors() + submits.errors(),
           cpu.perRequestWithoutJit(reads),
-          cpu.perRequestWithoutJit(submits));
+          cpu.perRequestWithoutJit(submits),
+          cpu.perRequest(health),
+          cpu.collectingPerRequest(reads));
     }
   }
 
@@ -154,6 +190,7 @@ public final class HttpBenchmark {
     private final Stack stack;
     private final Map<Result, Map<String, Double>> perRequest = new IdentityHashMap<>();
     private final Map<Result, Double> compilingPerRequest = new IdentityHashMap<>();
+    private final Map<Result, Double> collectingPerRequest = new IdentityHashMap<>();
 
     CpuMeter(Stack stack) {
       this.stack = stack;
@@ -161,10 +198,13 @@ public final class HttpBenchmark {
 
     Result measure(Supplier<Result> phase) {
       Duration compiledBefore = total(stack.compileTimes());
+      Duration collectedBefore = total(stack.gcTimes());
       Map<String, Duration> before = stack.cpuTimes();
       Result result = phase.get();
       Duration compiled = total(stack.compileTimes()).minus(compiledBefore);
+      Duration collected = total(stack.gcTimes()).minus(collectedBefore);
       compilingPerRequest.put(result, compiled.toNanos() / 1e6 / Math.max(1, result.requests()));
+      collectingPerRequest.put(result, collected.toNanos() / 1e6 / Math.max(1, result.requests()));
       Map<String, Double> spent = new TreeMap<>();
       stack
           .cpuTimes()
@@ -191,6 +231,11 @@ public final class HttpBenchmark {
     /** The JIT compilers' time per request, within {@link #perRequest} (0 where not read). */
     double compilingPerRequest(Result result) {
       return compilingPerRequest.getOrDefault(result, 0.0);
+    }
+
+    /** The garbage collectors' time per request, within {@link #perRequest} (0 where not read). */
+    double collectingPerRequest(Result result) {
+      return collectingPerRequest.getOrDefault(result, 0.0);
     }
 
     /** The stack's CPU per request less its JIT compilers': the cost once it is warm. */
@@ -286,14 +331,14 @@ public final class HttpBenchmark {
       int inFlight) {
     System.out.printf(
         Locale.ROOT,
-        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms | stack CPU ms/request | of which JIT |%n",
+        "%n| phase (%ds each, %d in flight at saturation) | requests | errors | req/s | p50 ms | p99 ms | stack CPU ms/request | of which JIT | of which GC |%n",
         phase.toSeconds(),
         inFlight);
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Result r : results) {
       System.out.printf(
           Locale.ROOT,
-          "| %s | %d | %d | %.0f | %.2f | %.2f | %.3f | %.3f |%n",
+          "| %s | %d | %d | %.0f | %.2f | %.2f | %.3f | %.3f | %.3f |%n",
           r.name(),
           r.requests(),
           r.errors(),
@@ -301,7 +346,8 @@ public final class HttpBenchmark {
           r.p50Millis(),
           r.p99Millis(),
           cpu.perRequest(r),
-          cpu.compilingPerRequest(r));
+          cpu.compilingPerRequest(r),
+          cpu.collectingPerRequest(r));
       if (r.errors() > 0) {
         System.out.println("  statuses of " + r.name() + ": " + r.statuses() + " (-1 = no answer)");
       }

@@ -1,5 +1,6 @@
 package dev.trainyard.bench.http;
 
+import java.io.BufferedReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,11 +12,12 @@ import java.util.function.ToDoubleFunction;
 /**
  * The request path's regression guard: {@link HttpBenchmark} against an earlier release's
  * standalone jar and against this one, in the same run, in pairs whose order alternates (earlier
- * then this, this then earlier, …) so that the machine's drift and the order within a pair fall on
- * both alike. The order can matter: in five single pairs the second stack started in one bench
- * process measured 1.5–1.8× the first's CPU per read (and per health request) whichever jar it was,
- * though not in every pair since (bench/README, "The order effect"). Prints each run's table, then
- * each figure's mean for both jars, their ratio and every pair's ratio.
+ * then this, this then earlier, …) so that the machine's drift falls on both alike. Each run starts
+ * its stack from a bench process of its own ({@code against-run}): in one bench process the second
+ * stack measured 1.5–1.8× the first's CPU per read in five single pairs, whichever jar it ran
+ * (bench/README, "The order effect"). After seeding, the stack's heap is collected, so its phases
+ * start from the same heap whatever the seeding left (bench/README, "One process per run"). Prints
+ * each run's table, then each figure's mean for both jars, their ratio and every pair's ratio.
  *
  * <p>Arguments: {@code <earlier jar> <jar> [runs of each, 2] [seconds per phase] [submit rate/s]
  * [in-flight] [queues]}, the last four as {@link HttpBenchmark} takes them.
@@ -32,6 +34,11 @@ public final class ReleaseComparison {
           new Figure("reads at saturation", HttpBenchmark.Summary::readsPerSecond, "req/s"),
           new Figure("reads / health", HttpBenchmark.Summary::readsOverHealth, ""),
           new Figure("stack CPU per read", HttpBenchmark.Summary::readCpuMillis, "ms"),
+          new Figure(
+              "stack CPU per read / per health request",
+              s -> s.readCpuMillis() / s.healthCpuMillis(),
+              ""),
+          new Figure("of which garbage collection", HttpBenchmark.Summary::readGcMillis, "ms"),
           new Figure(
               "stack CPU per read without the JIT",
               HttpBenchmark.Summary::readCpuWithoutJitMillis,
@@ -62,8 +69,7 @@ public final class ReleaseComparison {
     List<HttpBenchmark.Summary> before = new ArrayList<>();
     List<HttpBenchmark.Summary> after = new ArrayList<>();
     for (int run = 1; run <= runs; run++) {
-      // the second stack of a pair has measured worse than the first whichever jar it ran (see the
-      // class comment): each pair swaps the order of the one before, so an even count balances it
+      // each pair swaps the order of the one before: the machine's drift falls on both jars
       if (run % 2 == 1) {
         before.add(once("earlier", earlier, run, runs, rest));
         after.add(once("this", current, run, runs, rest));
@@ -71,12 +77,6 @@ public final class ReleaseComparison {
         after.add(once("this", current, run, runs, rest));
         before.add(once("earlier", earlier, run, runs, rest));
       }
-    }
-    if (runs % 2 == 1) {
-      System.out.println(
-          "\nWARNING: an odd number of runs: the last pair ran the earlier jar first, and the"
-              + " second stack of a pair has measured up to 1.8x the CPU per read of the first here;"
-              + " use an even number of runs to compare.");
     }
     System.out.printf(
         Locale.ROOT,
@@ -104,13 +104,51 @@ public final class ReleaseComparison {
     }
   }
 
+  /** The line a run's process ends its output with, followed by its summary. */
+  private static final String SUMMARY = "against-run summary: ";
+
+  /**
+   * One run of {@code jar} in a bench process of its own (this jar, {@code against-run}), its
+   * output passed through; what it measured.
+   */
   private static HttpBenchmark.Summary once(
       String which, Path jar, int run, int runs, String[] rest) throws Exception {
     System.out.printf(Locale.ROOT, "%n## %s jar (%s), run %d of %d%n", which, jar, run, runs);
-    String[] args = new String[rest.length + 1];
-    args[0] = jar.toString();
-    System.arraycopy(rest, 0, args, 1, rest.length);
-    return HttpBenchmark.standalone(args);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-jar");
+    command.add(System.getProperty("java.class.path")); // the bench jar this runs from
+    command.add("against-run");
+    command.add(jar.toString());
+    command.addAll(Arrays.asList(rest));
+    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    HttpBenchmark.Summary summary = null;
+    try (BufferedReader output = child.inputReader()) {
+      for (String line = output.readLine(); line != null; line = output.readLine()) {
+        if (line.startsWith(SUMMARY)) {
+          summary = HttpBenchmark.Summary.parse(line.substring(SUMMARY.length()));
+        } else {
+          System.out.println(line);
+        }
+      }
+    }
+    int exit = child.waitFor();
+    if (exit != 0 || summary == null) {
+      throw new IllegalStateException(
+          "the "
+              + which
+              + " jar's run "
+              + run
+              + " ended with exit status "
+              + exit
+              + " and no summary");
+    }
+    return summary;
+  }
+
+  /** {@code against-run <jar> <args>}: one run in this process, its summary on the last line. */
+  public static void runOnce(String[] args) throws Exception {
+    System.out.println(SUMMARY + HttpBenchmark.standalone(args).line());
   }
 
   private static double mean(

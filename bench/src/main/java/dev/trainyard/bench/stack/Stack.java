@@ -26,6 +26,20 @@ public interface Stack extends AutoCloseable {
     return Map.of();
   }
 
+  /**
+   * The time each service's garbage collector threads have spent so far (empty where it is not
+   * read): a phase that runs on a heap other phases filled collects more often.
+   */
+  default Map<String, Duration> gcTimes() {
+    return Map.of();
+  }
+
+  /**
+   * Collects each service's whole heap now where the stack can (nothing otherwise): a phase after
+   * it no longer pays for what the phases before it left on the heap.
+   */
+  default void collectGarbage() throws Exception {}
+
   @Override
   void close() throws InterruptedException;
 }

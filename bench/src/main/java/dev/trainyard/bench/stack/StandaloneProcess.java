@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.springframework.util.FileSystemUtils;
 
@@ -50,12 +52,46 @@ public final class StandaloneProcess implements Stack {
   }
 
   /**
-   * The CPU time of the process's JIT compiler threads ({@code C1/C2 CompilerThread*}), summed from
-   * each thread's {@code stat} under {@code /proc/<pid>/task}; empty where there is no {@code
-   * /proc}. A compiler thread the JVM retired takes its time with it, so this is a lower bound.
+   * The CPU time of the process's JIT compiler threads ({@code C1/C2 CompilerThread*}). A compiler
+   * thread the JVM retired takes its time with it, so this is a lower bound.
    */
   @Override
   public Map<String, Duration> compileTimes() {
+    return threadTimes(name -> name.contains("CompilerThre"));
+  }
+
+  /**
+   * The CPU time of the process's garbage collector threads ({@code GC Thread#*} and G1's own:
+   * marking, refinement, its service thread).
+   */
+  @Override
+  public Map<String, Duration> gcTimes() {
+    return threadTimes(name -> name.startsWith("GC Thread") || name.startsWith("G1 "));
+  }
+
+  /**
+   * Collects the whole heap now ({@code jcmd <pid> GC.run}), so that a phase after it starts from
+   * the same heap whatever the phases before it left behind.
+   */
+  @Override
+  public void collectGarbage() throws IOException, InterruptedException {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Process gc =
+        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    if (!gc.waitFor(60, TimeUnit.SECONDS) || gc.exitValue() != 0) {
+      gc.destroyForcibly();
+      throw new IllegalStateException("jcmd GC.run did not collect the standalone's heap");
+    }
+  }
+
+  /**
+   * The CPU time of the process's threads whose name {@code named} accepts, summed from each
+   * thread's {@code stat} under {@code /proc/<pid>/task}; empty where there is no {@code /proc}.
+   */
+  private Map<String, Duration> threadTimes(Predicate<String> named) {
     Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
     if (!Files.isDirectory(tasks)) {
       return Map.of();
@@ -64,7 +100,7 @@ public final class StandaloneProcess implements Stack {
     try (var threads = Files.list(tasks)) {
       for (Path task : threads.toList()) {
         try {
-          if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+          if (named.test(Files.readString(task.resolve("comm")).strip())) {
             String stat = Files.readString(task.resolve("stat"));
             // after the command's closing parenthesis: state is field 3, utime 14, stime 15
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
