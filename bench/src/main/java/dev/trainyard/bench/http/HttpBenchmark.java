@@ -111,8 +111,8 @@ public final class HttpBenchmark {
     try (Stack stack = starter.start(StandaloneProcess.jar(args))) {
       LoadGenerator load = new LoadGenerator(stack.baseUrl(), stack.token());
       seed(load);
-      // seeding fills the heap by a different amount on every run (and jar): the phases start
-      // from a collected one, so a read is not measured on a heap the seeding left full
+      // seeding fills the heap by a different amount on every run (and jar): the standalone's is
+      // collected once here, so a read is not measured on a heap the seeding left full
       stack.collectGarbage();
       List<Result> results = new ArrayList<>();
       CpuMeter cpu = new CpuMeter(stack);

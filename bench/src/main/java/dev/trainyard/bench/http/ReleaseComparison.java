@@ -15,8 +15,8 @@ import java.util.function.ToDoubleFunction;
  * then this, this then earlier, …) so that the machine's drift falls on both alike. Each run starts
  * its stack from a bench process of its own ({@code against-run}): in one bench process the second
  * stack measured 1.5–1.8× the first's CPU per read in five single pairs, whichever jar it ran
- * (bench/README, "The order effect"). After seeding, the stack's heap is collected, so its phases
- * start from the same heap whatever the seeding left (bench/README, "One process per run"). Prints
+ * (bench/README, "The order effect"). After seeding, the stack's heap is collected once, so the
+ * phases do not start on whatever the seeding left (bench/README, "One process per run"). Prints
  * each run's table, then each figure's mean for both jars, their ratio and every pair's ratio.
  *
  * <p>Arguments: {@code <earlier jar> <jar> [runs of each, 2] [seconds per phase] [submit rate/s]
@@ -78,6 +78,11 @@ public final class ReleaseComparison {
         before.add(once("earlier", earlier, run, runs, rest));
       }
     }
+    if (runs % 2 == 1) {
+      System.out.println(
+          "\nWARNING: an odd number of runs: the earlier jar ran first in one pair more than this"
+              + " one; use an even number, so the machine's drift within a pair falls on both alike.");
+    }
     System.out.printf(
         Locale.ROOT,
         "%n| %s: %s against %s, %d runs each, order alternating | earlier | this | this / earlier |"
@@ -117,33 +122,52 @@ public final class ReleaseComparison {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-jar");
-    command.add(System.getProperty("java.class.path")); // the bench jar this runs from
+    command.add(benchJar().toString());
     command.add("against-run");
     command.add(jar.toString());
     command.addAll(Arrays.asList(rest));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-    HttpBenchmark.Summary summary = null;
-    try (BufferedReader output = child.inputReader()) {
-      for (String line = output.readLine(); line != null; line = output.readLine()) {
-        if (line.startsWith(SUMMARY)) {
-          summary = HttpBenchmark.Summary.parse(line.substring(SUMMARY.length()));
-        } else {
-          System.out.println(line);
+    try {
+      HttpBenchmark.Summary summary = null;
+      try (BufferedReader output = child.inputReader()) {
+        for (String line = output.readLine(); line != null; line = output.readLine()) {
+          if (line.startsWith(SUMMARY)) {
+            summary = HttpBenchmark.Summary.parse(line.substring(SUMMARY.length()));
+          } else {
+            System.out.println(line);
+          }
         }
       }
+      int exit = child.waitFor();
+      if (exit != 0 || summary == null) {
+        throw new IllegalStateException(
+            String.format(
+                Locale.ROOT,
+                "the %s jar's run %d ended with exit status %d and no summary",
+                which,
+                run,
+                exit));
+      }
+      return summary;
+    } finally {
+      // a run that failed here must not keep its stack on the cores the next one measures
+      child.destroyForcibly();
     }
-    int exit = child.waitFor();
-    if (exit != 0 || summary == null) {
+  }
+
+  /**
+   * The bench jar this process runs from: {@code java -jar} makes it the whole class path. Started
+   * otherwise (an IDE, {@code java -cp}), a comparison cannot start its runs from it.
+   */
+  private static Path benchJar() {
+    Path jar = Path.of(System.getProperty("java.class.path"));
+    if (!jar.toString().endsWith(".jar") || !Files.isRegularFile(jar)) {
       throw new IllegalStateException(
-          "the "
-              + which
-              + " jar's run "
-              + run
-              + " ended with exit status "
-              + exit
-              + " and no summary");
+          "against starts each run from the bench jar: run it as java -jar"
+              + " bench/target/trainyard-bench.jar against …, not from "
+              + jar);
     }
-    return summary;
+    return jar;
   }
 
   /** {@code against-run <jar> <args>}: one run in this process, its summary on the last line. */

@@ -35,8 +35,8 @@ public interface Stack extends AutoCloseable {
   }
 
   /**
-   * Collects each service's whole heap now where the stack can (nothing otherwise): a phase after
-   * it no longer pays for what the phases before it left on the heap.
+   * Collects each service's whole heap now where the stack can (the standalone; nothing otherwise),
+   * so the phase after it does not start on the garbage the ones before it left.
    */
   default void collectGarbage() throws Exception {}
 
