@@ -1,5 +1,6 @@
 package dev.trainyard.bench.http;
 
+import dev.trainyard.bench.stack.StandaloneProcess;
 import java.io.BufferedReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,7 +121,7 @@ public final class ReleaseComparison {
       String which, Path jar, int run, int runs, String[] rest) throws Exception {
     System.out.printf(Locale.ROOT, "%n## %s jar (%s), run %d of %d%n", which, jar, run, runs);
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(StandaloneProcess.jdkTool("java").toString());
     command.add("-jar");
     command.add(benchJar().toString());
     command.add("against-run");

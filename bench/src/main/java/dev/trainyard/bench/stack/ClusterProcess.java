@@ -37,7 +37,7 @@ public final class ClusterProcess implements Stack {
     Path folder = Files.createTempDirectory("trainyard-bench-cluster-");
     ProcessBuilder builder =
         new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                StandaloneProcess.jdkTool("java").toString(),
                 "-Xmx256m",
                 "-jar",
                 jar.toAbsolutePath().toString(),

@@ -78,7 +78,7 @@ public final class StandaloneProcess implements Stack {
    */
   @Override
   public void collectGarbage() throws IOException, InterruptedException {
-    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Path jcmd = jdkTool("jcmd");
     if (!Files.isExecutable(jcmd)) {
       System.out.println("(the heap was not collected: no " + jcmd + ")");
       return;
@@ -92,6 +92,11 @@ public final class StandaloneProcess implements Stack {
       gc.destroyForcibly();
       System.out.println("(the heap was not collected: jcmd GC.run failed or took over 60 s)");
     }
+  }
+
+  /** A tool of the JDK this bench runs on ({@code java}, {@code jcmd}): stacks run on the same. */
+  public static Path jdkTool(String name) {
+    return Path.of(System.getProperty("java.home"), "bin", name);
   }
 
   /**
@@ -154,7 +159,7 @@ public final class StandaloneProcess implements Stack {
     int port = freePort();
     Path data = Files.createTempDirectory("trainyard-bench-");
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(jdkTool("java").toString());
     command.add("-Xmx2g");
     command.addAll(systemProperties);
     command.add("-jar");
