@@ -14,7 +14,7 @@ public final class SubmittedQueue {
 
   /** A queue on {@code key} holding PR 1, submitted and not yet read from its host. */
   public static QueueAggregate submitted(QueueKey key, Instant now) {
-    return run(
+    return of(
         key,
         now,
         new QueueCommand.CreateQueue(QueueMode.SINGLE, 5),
@@ -23,7 +23,7 @@ public final class SubmittedQueue {
 
   /** ... and read: open and mergeable at {@code sha-1}, so its test branch is asked for. */
   public static QueueAggregate ready(QueueKey key, Instant now) {
-    return run(
+    return of(
         key,
         now,
         new QueueCommand.CreateQueue(QueueMode.SINGLE, 5),
@@ -51,7 +51,8 @@ public final class SubmittedQueue {
     return apply(queue, queue.key(), now, command);
   }
 
-  private static QueueAggregate run(QueueKey key, Instant now, QueueCommand... commands) {
+  /** The queue on {@code key} that {@code commands} make, each accepted. */
+  public static QueueAggregate of(QueueKey key, Instant now, QueueCommand... commands) {
     return apply(null, key, now, commands);
   }
 

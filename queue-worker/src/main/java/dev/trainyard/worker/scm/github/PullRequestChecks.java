@@ -36,8 +36,11 @@ import org.slf4j.LoggerFactory;
  * only decides there, and GitHub is called on one thread of its own, latest state first: a PR that
  * changes twice before it is written is written once. A queued PR's check run, whose position
  * changes with every landing ahead of it, is rewritten at most once a minute ({@link #DEBOUNCE}); a
- * conclusion or a new label is written at once. A call that fails is tried again on the queue's
- * next change.
+ * conclusion or a new label is written at once. A write that fails is tried again after {@link
+ * #RETRY_FIRST}, twice as long after each further failure up to {@link #RETRY_MOST}, until it
+ * succeeds or {@link #RETRIES} have failed (then on the queue's next change): a conclusion GitHub
+ * refused once would otherwise stay "queued" on a queue that changes no more. Every write may be
+ * repeated: a check run is found on its commit again, a comment by its marker, a label by its name.
  */
 public final class PullRequestChecks implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PullRequestChecks.class);
@@ -48,6 +51,18 @@ public final class PullRequestChecks implements AutoCloseable {
   /** The least time between two writes of a queued PR's check run, by default. */
   public static final Duration DEBOUNCE = Duration.ofMinutes(1);
 
+  /** The wait before a failed write is tried the first time again; it doubles after each. */
+  static final Duration RETRY_FIRST = Duration.ofSeconds(2);
+
+  /** The longest wait between two tries of one write. */
+  static final Duration RETRY_MOST = Duration.ofMinutes(5);
+
+  /**
+   * How many failed tries of one write are tried again: about 18 minutes of them in all, longer
+   * than the longest pause GitHub's secondary limit imposes ({@code GithubClient}: 16 minutes).
+   */
+  static final int RETRIES = 10;
+
   private final GithubScm github;
   private final InstantSource clock;
   private final PublicEvents links;
@@ -55,6 +70,7 @@ public final class PullRequestChecks implements AutoCloseable {
   private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
   private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   private final Map<String, Shown> shown = new ConcurrentHashMap<>();
+  private final Map<String, Integer> failures = new ConcurrentHashMap<>();
 
   /**
    * What one PR should show: its commit; the check's output (null: no check); a failure to comment
@@ -347,14 +363,47 @@ public final class PullRequestChecks implements AutoCloseable {
         github.stateLabel(w.repo(), w.number(), w.label());
       }
       shown.put(key, new Shown(id, w, clock.instant()));
+      failures.remove(key);
     } catch (WriteBudget.Spent e) {
       // landings and test branches go first: written once the budget has room, unless newer
-      if (wanted.putIfAbsent(key, w) == null) {
-        writer.schedule(() -> write(key), e.retry().toMillis(), TimeUnit.MILLISECONDS);
-      }
+      again(key, w, e.retry());
     } catch (RuntimeException e) {
-      log.warn("could not show the trainyard state of {}: {}", key, e.getMessage());
+      if (before != null && before.checkRun() != null) {
+        // the run may be gone (deleted with its commit's checks): the next try looks it up again
+        shown.put(key, new Shown(null, before.wanted(), before.at()));
+      }
+      int failed = failures.merge(key, 1, Integer::sum);
+      if (failed > RETRIES) {
+        failures.remove(key);
+        log.warn(
+            "could not show the trainyard state of {} after {} tries, now on the queue's next"
+                + " change: {}",
+            key,
+            failed,
+            e.getMessage());
+        return;
+      }
+      Duration backoff = retryWait(failed);
+      log.warn(
+          "could not show the trainyard state of {}, tried again in {} s: {}",
+          key,
+          backoff.toSeconds(),
+          e.getMessage());
+      again(key, w, backoff);
     }
+  }
+
+  /** Writes {@code w} after {@code wait}, unless a newer state of the PR is wanted meanwhile. */
+  private void again(String key, Wanted w, Duration wait) {
+    if (wanted.putIfAbsent(key, w) == null) {
+      writer.schedule(() -> write(key), wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The wait after the {@code failed}th failed try of one write. */
+  static Duration retryWait(int failed) {
+    Duration wait = RETRY_FIRST.multipliedBy(1L << Math.min(failed - 1, 20));
+    return wait.compareTo(RETRY_MOST) > 0 ? RETRY_MOST : wait;
   }
 
   @Override

@@ -17,8 +17,12 @@ import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.QueueKey;
+import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.common.topic.Topics;
+import dev.trainyard.worker.engine.QueueAggregate;
+import dev.trainyard.worker.engine.SubmittedQueue;
+import dev.trainyard.worker.projection.PublicEvents;
 import dev.trainyard.worker.scm.CommitMessages;
 import dev.trainyard.worker.scm.MergeResult;
 import dev.trainyard.worker.scm.PullRequestHead;
@@ -26,6 +30,7 @@ import dev.trainyard.worker.scm.PullRequestUnreadable;
 import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.scm.ScmRefused;
 import dev.trainyard.worker.scm.TestBranchResult;
+import dev.trainyard.worker.scm.github.SimulatedRepository.CheckRun;
 import dev.trainyard.worker.signals.OwnedQueues;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -40,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -1061,6 +1067,72 @@ class GithubScmTest {
     assertThatThrownBy(() -> scm.fetch(ACME)).hasMessageContaining("is not bound");
     assertThat(scm.serves(ACME)).isTrue();
     assertThat(scm.serves(new OrgRepo("acme", new RepoRef("gitlab.com", "o", "r")))).isFalse();
+  }
+
+  /**
+   * A conclusion GitHub refused once is written when it accepts again, though the queue changes no
+   * more (a CI run: a cancelled PR's check stayed "in progress" for good, since a failed write was
+   * tried again only on the queue's next change).
+   */
+  @Test
+  void aConclusionGithubRefusedIsWrittenOnceItAcceptsWithoutAnotherChangeOfTheQueue() {
+    long number = pr("a", "a.txt", "1");
+    String sha = repo.headOf(repo.pull(number).orElseThrow());
+    QueueKey key = QueueKey.of("acme", "github.com", "o", "r", "main");
+    QueueAggregate queued =
+        SubmittedQueue.of(
+            key,
+            now(),
+            new QueueCommand.CreateQueue(QueueMode.SINGLE, 1),
+            new QueueCommand.SubmitPullRequest(number, null, null),
+            new QueueCommand.RecordPullRequestState(
+                number,
+                true,
+                sha,
+                "PR a",
+                "a",
+                "main",
+                null,
+                Mergeability.MERGEABLE,
+                null,
+                List.of()));
+    try (PullRequestChecks checks =
+        new PullRequestChecks(
+            scm, InstantSource.system(), new PublicEvents("http://trainyard"), Duration.ZERO)) {
+      checks.observe(queued);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> checkRun(sha).map(r -> "in_progress".equals(r.status())).orElse(false));
+
+      github.forbid("/check-runs", true);
+      checks.observe(SubmittedQueue.and(queued, now(), new QueueCommand.CancelPullRequest(number)));
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> github.calls().stream().anyMatch(c -> c.startsWith("PATCH ")));
+      assertThat(checkRun(sha).orElseThrow().status()).as("refused").isEqualTo("in_progress");
+      github.forbid("/check-runs", false);
+
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(
+              () ->
+                  assertThat(checkRun(sha).orElseThrow())
+                      .extracting(CheckRun::status, CheckRun::conclusion)
+                      .containsExactly("completed", "cancelled"));
+      assertThat(repo.checkRuns()).as("the same run, not a second").hasSize(1);
+    }
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "1, 2", "2, 4", "5, 32", "8, 256", "9, 300", "10, 300"
+  })
+  void aFailedWriteWaitsTwiceAsLongAfterEachFailureUpToFiveMinutes(int failed, long seconds) {
+    assertThat(PullRequestChecks.retryWait(failed)).isEqualTo(Duration.ofSeconds(seconds));
+  }
+
+  private Optional<CheckRun> checkRun(String sha) {
+    return repo.checkRuns().stream().filter(r -> r.headSha().equals(sha)).findFirst();
   }
 
   private long pr(String branch, String file, String content) {
