@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,9 +39,11 @@ import org.slf4j.LoggerFactory;
  * changes with every landing ahead of it, is rewritten at most once a minute ({@link #DEBOUNCE}); a
  * conclusion or a new label is written at once. A write that fails is tried again after {@link
  * #RETRY_FIRST}, twice as long after each further failure up to {@link #RETRY_MOST}, until it
- * succeeds or {@link #RETRIES} have failed (then on the queue's next change): a conclusion GitHub
- * refused once would otherwise stay "queued" on a queue that changes no more. Every write may be
- * repeated: a check run is found on its commit again, a comment by its marker, a label by its name.
+ * succeeds or {@link #RETRIES} retries have failed too (then it is given up until the PR's state
+ * changes): a conclusion GitHub refused once would otherwise stay "in progress" on a queue that
+ * changes no more. A refusal that will not pass (a missing permission) is retried the same: ten
+ * cheap calls. Every write may be repeated: a check run is found on its commit again, a comment by
+ * its marker, a label by its name.
  */
 public final class PullRequestChecks implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PullRequestChecks.class);
@@ -58,8 +61,9 @@ public final class PullRequestChecks implements AutoCloseable {
   static final Duration RETRY_MOST = Duration.ofMinutes(5);
 
   /**
-   * How many failed tries of one write are tried again: about 18 minutes of them in all, longer
-   * than the longest pause GitHub's secondary limit imposes ({@code GithubClient}: 16 minutes).
+   * How many times a failed write is tried again: over about 18 minutes, longer than the longest
+   * single pause GitHub's secondary limit imposes ({@code GithubClient}: 16 minutes; a call in a
+   * pause fails at once without reaching GitHub).
    */
   static final int RETRIES = 10;
 
@@ -71,6 +75,7 @@ public final class PullRequestChecks implements AutoCloseable {
   private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   private final Map<String, Shown> shown = new ConcurrentHashMap<>();
   private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+  private final Set<String> retrying = ConcurrentHashMap.newKeySet();
 
   /**
    * What one PR should show: its commit; the check's output (null: no check); a failure to comment
@@ -109,6 +114,7 @@ public final class PullRequestChecks implements AutoCloseable {
       String key = key(state, w.number(), w.sha());
       Shown last = shown.get(key);
       if (last != null && last.wanted().equals(w)) {
+        wanted.remove(key); // back to what GitHub shows: a pending retry of another is stale
         continue;
       }
       if (!Objects.equals(wanted.put(key, w), w)) {
@@ -376,8 +382,8 @@ public final class PullRequestChecks implements AutoCloseable {
       if (failed > RETRIES) {
         failures.remove(key);
         log.warn(
-            "could not show the trainyard state of {} after {} tries, now on the queue's next"
-                + " change: {}",
+            "could not show the trainyard state of {} in {} tries, given up until the PR changes:"
+                + " {}",
             key,
             failed,
             e.getMessage());
@@ -393,10 +399,19 @@ public final class PullRequestChecks implements AutoCloseable {
     }
   }
 
-  /** Writes {@code w} after {@code wait}, unless a newer state of the PR is wanted meanwhile. */
+  /**
+   * Writes {@code w} after {@code wait}, unless a newer state of the PR is wanted meanwhile; one
+   * retry at a time per PR, which writes whatever is wanted when it runs.
+   */
   private void again(String key, Wanted w, Duration wait) {
-    if (wanted.putIfAbsent(key, w) == null) {
-      writer.schedule(() -> write(key), wait.toMillis(), TimeUnit.MILLISECONDS);
+    if (wanted.putIfAbsent(key, w) == null && retrying.add(key)) {
+      writer.schedule(
+          () -> {
+            retrying.remove(key);
+            write(key);
+          },
+          wait.toMillis(),
+          TimeUnit.MILLISECONDS);
     }
   }
 

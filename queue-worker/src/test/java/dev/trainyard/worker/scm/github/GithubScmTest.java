@@ -1108,7 +1108,10 @@ class GithubScmTest {
       checks.observe(SubmittedQueue.and(queued, now(), new QueueCommand.CancelPullRequest(number)));
       Awaitility.await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> github.calls().stream().anyMatch(c -> c.startsWith("PATCH ")));
+          .until(
+              () ->
+                  github.answered().stream()
+                      .anyMatch(a -> a.startsWith("PATCH ") && a.endsWith(" 403")));
       assertThat(checkRun(sha).orElseThrow().status()).as("refused").isEqualTo("in_progress");
       github.forbid("/check-runs", false);
 
@@ -1120,6 +1123,11 @@ class GithubScmTest {
                       .extracting(CheckRun::status, CheckRun::conclusion)
                       .containsExactly("completed", "cancelled"));
       assertThat(repo.checkRuns()).as("the same run, not a second").hasSize(1);
+      assertThat(github.answered())
+          .as("refused, then written by a retry")
+          .filteredOn(a -> a.startsWith("PATCH "))
+          .extracting(a -> a.substring(a.lastIndexOf(' ') + 1))
+          .containsSubsequence("403", "200");
     }
   }
 
