@@ -283,8 +283,8 @@ public class CommandProcessor {
             changed.stream().map(QueueBatch::before).toList());
     // dead commands are on record before their answers are: a crash in between only repeats them
     deadCommands.record(batches.stream().flatMap(b -> b.dead().stream()).toList());
-    // the entry documents, unjournaled, then the outbox, journaled: both are durable before the
-    // queue document that names them is written (ADR 0022)
+    // the entry documents and the outbox, unjournaled, then the queue document that names them,
+    // journaled: a crash keeps a prefix of the writes, so never the queue document alone (ADR 0051)
     store.writeEntries(versions);
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
     Set<String> conflicted = store.saveAll(versions);

@@ -23,14 +23,24 @@ import org.springframework.stereotype.Component;
 public class OutboxStore {
   private final MongoCollection<Document> outboxes;
 
+  /** The same, for the outboxes' writes, which the queue documents' journaled write follows. */
+  private final MongoCollection<Document> written;
+
   public OutboxStore(MongoTemplate mongo) {
     this.outboxes = mongo.getCollection(Collections.OUTBOXES);
+    this.written = Unjournaled.of(outboxes);
   }
 
-  public void writeAll(List<Outbox> written) {
-    if (!written.isEmpty()) {
-      outboxes.bulkWrite(
-          written.stream()
+  /**
+   * Writes the outboxes without asking for the journal ({@link Unjournaled}, ADR 0051): the queue
+   * documents that name them are written next, journaled, and a crash keeps a prefix of the writes,
+   * so no queue document survives without its outbox, and an outbox without its queue document is
+   * never read (nothing names it).
+   */
+  public void writeAll(List<Outbox> outboxes) {
+    if (!outboxes.isEmpty()) {
+      written.bulkWrite(
+          outboxes.stream()
               .<WriteModel<Document>>map(
                   // a retried batch writes the same outbox again: an upsert, never a duplicate
                   o ->

@@ -74,7 +74,8 @@ public class QueueStore {
     this.maxDocumentBytes = maxDocumentBytes;
     MongoCollection<Document> entryDocuments =
         decidingDeletes(mongo.getCollection(Collections.QUEUE_ENTRIES));
-    // written before the journaled outbox, deleted once no version names them: no journal needed
+    // written before the journaled queue document, deleted once no version names them: no journal
+    // needed (ADR 0051)
     this.entries = Unjournaled.of(entryDocuments);
   }
 
@@ -162,8 +163,8 @@ public class QueueStore {
 
   /**
    * Writes the entry documents of the prepared versions, in one round trip and without asking for
-   * the journal ({@link Unjournaled}): the journaled write that must follow before {@link #saveAll}
-   * (the outbox) makes them durable, and until a queue document names them they are never read.
+   * the journal ({@link Unjournaled}): the queue document's journaled write in {@link #saveAll}
+   * makes them durable, and until a queue document names them they are never read.
    */
   public void writeEntries(Prepared prepared) {
     List<InsertOneModel<Document>> inserts =

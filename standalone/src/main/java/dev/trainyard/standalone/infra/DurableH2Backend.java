@@ -16,17 +16,24 @@ import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The H2 file backend, made safe for the standalone's use:
@@ -38,12 +45,17 @@ import org.h2.mvstore.MVStore;
  *       would lose writes the services had already been told were durable — and a worker that
  *       committed its Kafka offsets after such a write would lose the command. A write that asks
  *       for no journaling is left to the next commit, as MongoDB leaves it to the next journal
- *       flush (ADR 0022). A commit is not a snapshot: it takes each map's newest state in turn
- *       while writes go on, so it may hold a later write without an earlier one of another map.
- *       Only a journaled write, committed before the next is sent, orders what a crash keeps. Any
- *       other command commits what is unsaved before it is answered, so what a reader sees is
- *       durable, as when every write was committed. (Commits are not forced to the disk: a power
- *       loss may lose the last of them.)
+ *       flush (ADR 0022). Any other command commits what is unsaved before it is answered, so what
+ *       a reader sees is durable, as when every write was committed. (Commits are not forced to the
+ *       disk: a power loss may lose the last of them.)
+ *   <li>What a crash keeps is a prefix of the writes, in the order they were applied, as MongoDB's
+ *       journal keeps one (ADR 0051). MVStore's commit is not a snapshot: it takes each map's
+ *       newest state in turn while writes go on, so on its own it may hold a later write without an
+ *       earlier one, or a document without its index entry. Here a write is applied under the read
+ *       side of a lock and a commit takes the write side, so a commit never sees part of a write;
+ *       commits are grouped, so the writes stop once for all the callers one commit serves;
+ *       MVStore's own background commits are turned off, and this backend commits what is unsaved
+ *       every {@link #COMMIT_EVERY} and rewrites sparse chunks, as they did.
  *   <li>Queries use the indexes the services create, as they do on MongoDB. mongo-java-server uses
  *       a unique index only for a query on exactly its keys, so the queue's versioned write ({@code
  *       _id} and {@code version}) read every queue; and it ignores the other indexes, so a sorted
@@ -65,6 +77,8 @@ import org.h2.mvstore.MVStore;
  * </ul>
  */
 final class DurableH2Backend extends H2Backend {
+  private static final Logger log = LoggerFactory.getLogger(DurableH2Backend.class);
+
   /** The commands that change what is stored (a wire message carries one of them). */
   private static final Set<String> WRITES =
       Set.of(
@@ -86,8 +100,58 @@ final class DurableH2Backend extends H2Backend {
    */
   private volatile Consumer<String> unindexed;
 
+  /** How often what is unsaved is committed when no journaled write or read commits it first. */
+  static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
+
+  /** Chunks whose live share falls under this are rewritten (MVStore's own busy threshold). */
+  private static final int COMPACT_BELOW_FILL_PERCENT = 60;
+
+  /** The most a timed compaction rewrites at once, so writes never wait long behind it. */
+  private static final int COMPACT_BYTES = 1 << 20;
+
+  /** Writes apply under its read side, commits take its write side: no commit sees half a write. */
+  private final ReentrantReadWriteLock applying = new ReentrantReadWriteLock();
+
+  /** Guards the grouped commits' counters ({@link #commitDurably}). */
+  private final Object group = new Object();
+
+  /**
+   * Commits asked for so far; the commits that are done hold the first {@code committedThrough}.
+   */
+  private long asked;
+
+  private long committedThrough;
+
+  /** Whether a caller is committing for the group now. */
+  private boolean committing;
+
+  /** The timed commits and compaction; null in memory and when a test turns them off. */
+  private final ScheduledExecutorService housekeeping;
+
   DurableH2Backend(String fileName) {
+    this(fileName, COMMIT_EVERY);
+  }
+
+  /**
+   * @param commitEvery how often to commit what is unsaved and compact; zero for never, as a test
+   *     needs that decides each case by the writes alone
+   */
+  DurableH2Backend(String fileName, Duration commitEvery) {
     super(StoreFormat.open(fileName));
+    if (fileName == null || commitEvery.isZero()) {
+      this.housekeeping = null;
+    } else {
+      this.housekeeping =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread thread = new Thread(r, "store-commits");
+                thread.setDaemon(true);
+                return thread;
+              });
+      long millis = commitEvery.toMillis();
+      housekeeping.scheduleWithFixedDelay(
+          this::commitAndCompact, millis, millis, TimeUnit.MILLISECONDS);
+    }
   }
 
   void onUnindexedQuery(Consumer<String> listener) {
@@ -104,29 +168,138 @@ final class DurableH2Backend extends H2Backend {
   @Override
   public Document handleCommand(
       Channel channel, String databaseName, String command, Document query) {
-    Document result =
-        readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
     if (!WRITES.contains(command.toLowerCase(Locale.ROOT))) {
+      Document result =
+          readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
       // what a read saw is durable before it is answered (read-committed): a reader may act on
       // it, as the worker deletes the entry documents a queue's version no longer names
       if (getMvStore().hasUnsavedChanges()) {
         commitDurably();
       }
-    } else if (journaled(query)) {
+      return result;
+    }
+    Document result;
+    applying.readLock().lock();
+    try {
+      result = readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
+    } finally {
+      applying.readLock().unlock();
+    }
+    if (journaled(query)) {
       commitDurably();
     }
     return result;
   }
 
   /**
-   * Commits, and returns once what was written before is in the file. When there is nothing left to
-   * commit, another commit took the changes, and MVStore's background commit writes its chunk
-   * asynchronously: then wait for the store's serializer and writer to be done.
+   * Returns once everything applied before the call is committed and in the file. Commits are
+   * grouped: one caller at a time commits, for itself and for every caller that asked before its
+   * commit began; the others wait for a commit that began after they asked. So a commit stops the
+   * writes ({@link #applying}) once for however many journaled writes and reads wait on it, not
+   * once each.
    */
   private void commitDurably() {
+    long through;
+    synchronized (group) {
+      long ticket = ++asked;
+      while (committedThrough < ticket) {
+        if (!committing) {
+          committing = true;
+          break;
+        }
+        waitForGroup();
+      }
+      if (committedThrough >= ticket) {
+        return;
+      }
+      through = asked; // every caller so far applied its writes before asking
+    }
+    try {
+      commitNow();
+    } finally {
+      synchronized (group) {
+        committedThrough = Math.max(committedThrough, through);
+        committing = false;
+        group.notifyAll();
+      }
+    }
+  }
+
+  private void waitForGroup() {
+    try {
+      group.wait();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for the store's commit", e);
+    }
+  }
+
+  /**
+   * Commits what is unsaved, with no write half applied, and waits until it and every commit before
+   * it are in the file. The commit hands its chunk to MVStore's serializer and writer and lets
+   * writes go on while they work.
+   */
+  private void commitNow() {
     MVStore store = getMvStore();
-    if (store.commit() < 0 && store.getFileStore() != null) {
+    applying.writeLock().lock();
+    try {
+      // tryCommit leaves the writing to the serializer; it passes when a reader briefly holds the
+      // store's lock (dropping old versions), and then the commit waits for it
+      if (store.tryCommit() < 0 && store.hasUnsavedChanges()) {
+        store.commit();
+      }
+    } finally {
+      applying.writeLock().unlock();
+    }
+    if (store.getFileStore() != null) {
       store.executeFilestoreOperation(() -> {});
+    }
+  }
+
+  /** A commit asked of the backend itself goes through the same lock. */
+  @Override
+  public void commit() {
+    commitDurably();
+  }
+
+  /**
+   * The timed work MVStore's background writer did: commit what is unsaved, then rewrite the live
+   * pages of sparse chunks so their space is reused. A rewrite changes no value, so it needs no
+   * share of {@link #applying}; the commit that holds it does.
+   */
+  private void commitAndCompact() {
+    try {
+      MVStore store = getMvStore();
+      if (store.isClosed()) {
+        return;
+      }
+      if (store.hasUnsavedChanges()) {
+        commitDurably();
+      }
+      store.compact(COMPACT_BELOW_FILL_PERCENT, COMPACT_BYTES);
+    } catch (RuntimeException e) {
+      // a store closed in between (a kill in a test, shutdown); the next round tries again
+      if (!getMvStore().isClosed()) {
+        log.warn("the store's timed commit failed: {}", e.toString());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (housekeeping != null) {
+      housekeeping.shutdown();
+      try {
+        housekeeping.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    applying.writeLock().lock();
+    try {
+      super.close();
+    } finally {
+      applying.writeLock().unlock();
     }
   }
 

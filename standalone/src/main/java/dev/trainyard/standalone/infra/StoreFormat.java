@@ -42,7 +42,7 @@ final class StoreFormat {
    */
   static MVStore open(String fileName) {
     if (fileName != null) {
-      MVStore store = openForUpgrade(fileName);
+      MVStore store = withoutOwnCommits(fileName);
       boolean upgraded = false;
       try {
         if (store.getStoreVersion() < BSON) {
@@ -57,7 +57,8 @@ final class StoreFormat {
         }
       }
     }
-    MVStore store = MVStore.open(fileName);
+    // the backend commits (DurableH2Backend): MVStore's own commits would not keep a prefix
+    MVStore store = fileName == null ? MVStore.open(null) : withoutOwnCommits(fileName);
     if (store.getStoreVersion() < BSON) {
       // in memory: nothing there was stored the old way
       store.setStoreVersion(BSON);
@@ -67,10 +68,11 @@ final class StoreFormat {
   }
 
   /**
-   * The store as the upgrade opens it: no commit but its own. Turning the delay off is not enough;
-   * MVStore also commits when unsaved pages pass a memory threshold, which a large upgrade does.
+   * The store with no commit but its user's. Turning the delay off is not enough; MVStore also
+   * commits when unsaved pages pass a memory threshold (on the writing thread, in the middle of a
+   * write), which a large upgrade does.
    */
-  static MVStore openForUpgrade(String fileName) {
+  static MVStore withoutOwnCommits(String fileName) {
     return new MVStore.Builder()
         .fileName(fileName)
         .autoCommitDisabled()

@@ -6,6 +6,7 @@ import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.InsertOneModel;
@@ -14,29 +15,37 @@ import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.Updates;
 import de.bwaldvogel.mongo.MongoServer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a kill leaves of the writes the store acknowledged (ADR 0022): every journaled write, with
- * every write acknowledged before it, and everything a read saw; of the writes that asked for no
- * journaling and came after the last of those, nothing is promised. The kill is simulated by
- * closing the store file without writing ({@code closeImmediately}), with the background commit
- * turned off, so each case is decided by the writes alone.
+ * What a kill leaves of the writes the store acknowledged (ADR 0022, 0051): every journaled write,
+ * with every write acknowledged before it, and everything a read saw; of the writes that asked for
+ * no journaling and came after the last of those, a prefix, each write whole. The kill is simulated
+ * by closing the store file without writing ({@code closeImmediately}), with the timed commits
+ * turned off, so each case is decided by the writes alone, or on, to race them.
  */
 class JournalingTest {
+  private static final String WRITES = "writes";
   private static final WriteConcern NO_JOURNAL = WriteConcern.ACKNOWLEDGED.withJournal(false);
 
   @TempDir Path dir;
+
+  /** Kills so far: each starts on a file of its own. */
+  private int kills;
 
   @Test
   void aJournaledWriteIsCommittedBeforeItIsAcknowledged() {
@@ -136,6 +145,56 @@ class JournalingTest {
         .hasSize(writers * each * 2);
   }
 
+  /**
+   * Outboxes and the queue documents that name them, both unjournaled, each write a batch of
+   * documents, while the store commits every millisecond on its own. MVStore's own commit took each
+   * map's newest state in turn while writes went on, so it could keep part of a write, a document
+   * without its {@code _id} index entry, or a queue document without its outbox. Whatever the kill
+   * keeps is a prefix of the writes in the order they were acknowledged, each write whole.
+   */
+  @Test
+  void aKillKeepsAPrefixOfTheUnjournaledWritesEachWhole() {
+    int batch = 50;
+    for (int round = 0; round < 10; round++) {
+      int writes = 20 + 4 * round;
+      Map<String, List<String>> kept =
+          killedAfter(
+              Duration.ofMillis(1),
+              db -> {
+                MongoCollection<Document> outboxes =
+                    db.getCollection("outboxes").withWriteConcern(NO_JOURNAL);
+                MongoCollection<Document> queues =
+                    db.getCollection("queues").withWriteConcern(NO_JOURNAL);
+                for (int i = 0; i < writes; i++) {
+                  List<Document> documents =
+                      IntStream.range(i * batch, (i + 1) * batch)
+                          .mapToObj(id -> new Document("_id", id))
+                          .toList();
+                  outboxes.insertMany(documents);
+                  queues.insertMany(documents);
+                }
+              });
+      List<String> outboxes = kept.getOrDefault("outboxes", List.of());
+      List<String> queues = kept.getOrDefault("queues", List.of());
+      assertThat(outboxes).as("round %d: the timed commits kept something", round).isNotEmpty();
+      assertThat(outboxes)
+          .as("round %d: a prefix of the outboxes, whole writes", round)
+          .isEqualTo(ids(outboxes.size()))
+          .hasSize(outboxes.size() / batch * batch);
+      assertThat(queues)
+          .as("round %d: a prefix of the queue documents, whole writes", round)
+          .isEqualTo(ids(queues.size()))
+          .hasSize(queues.size() / batch * batch);
+      assertThat(outboxes.size() - queues.size())
+          .as("round %d: every queue document kept has its outbox", round)
+          .isIn(0, batch);
+    }
+  }
+
+  private static List<String> ids(int n) {
+    return IntStream.range(0, n).mapToObj(String::valueOf).toList();
+  }
+
   @Test
   void theWriteConcernDecides() {
     assertThat(DurableH2Backend.journaled(new de.bwaldvogel.mongo.bson.Document("insert", "c")))
@@ -158,34 +217,61 @@ class JournalingTest {
   /** What the collection holds after {@code writes} and a kill ({@code _id}, and {@code n}). */
   private List<String> killedAfter(
       BiConsumer<MongoCollection<Document>, MongoCollection<Document>> writes) {
-    String file = dir.resolve("trainyard.mv").toString();
-    DurableH2Backend backend = new DurableH2Backend(file);
-    backend.getMvStore().setAutoCommitDelay(0);
+    return killedAfter(
+            Duration.ZERO,
+            db -> {
+              MongoCollection<Document> c = db.getCollection(WRITES);
+              writes.accept(
+                  c.withWriteConcern(WriteConcern.ACKNOWLEDGED), c.withWriteConcern(NO_JOURNAL));
+            })
+        .getOrDefault(WRITES, List.of());
+  }
+
+  /**
+   * What each collection holds after {@code writes} and a kill, with the store committing what is
+   * unsaved every {@code commitEvery} (never when zero).
+   */
+  private Map<String, List<String>> killedAfter(
+      Duration commitEvery, Consumer<MongoDatabase> writes) {
+    String file = dir.resolve("trainyard-" + kills++ + ".mv").toString();
+    DurableH2Backend backend = new DurableH2Backend(file, commitEvery);
     MongoServer server = new MongoServer(backend);
     try {
-      withCollection(
+      withDatabase(
           server,
-          c -> {
-            writes.accept(
-                c.withWriteConcern(WriteConcern.ACKNOWLEDGED), c.withWriteConcern(NO_JOURNAL));
+          db -> {
+            writes.accept(db);
             // the kill: before the client's goodbye (a command, which commits) and before the
             // server's shutdown (which closes the store, writing what is unsaved)
             backend.getMvStore().closeImmediately();
           });
     } finally {
       server.shutdownNow();
+      backend.close(); // its timed commits stop; the store is closed already
     }
 
-    DurableH2Backend reopened = new DurableH2Backend(file);
+    DurableH2Backend reopened = new DurableH2Backend(file, Duration.ZERO);
     MongoServer again = new MongoServer(reopened);
-    List<String> kept = new ArrayList<>();
+    Map<String, List<String>> kept = new TreeMap<>();
     try {
-      withCollection(
+      withDatabase(
           again,
-          c ->
+          db -> {
+            for (String name : db.listCollectionNames()) {
+              MongoCollection<Document> c = db.getCollection(name);
+              List<String> ids = new ArrayList<>();
               c.find()
                   .forEach(
-                      d -> kept.add(d.get("_id") + (d.containsKey("n") ? ":" + d.get("n") : ""))));
+                      d -> {
+                        // its index holds it too: a commit did not take the document alone
+                        assertThat(c.find(Filters.eq("_id", d.get("_id"))).first())
+                            .as("%s in %s, found by its _id", d.get("_id"), name)
+                            .isNotNull();
+                        ids.add(d.get("_id") + (d.containsKey("n") ? ":" + d.get("n") : ""));
+                      });
+              kept.put(name, ids);
+            }
+          });
     } finally {
       again.shutdownNow();
       reopened.close();
@@ -193,10 +279,10 @@ class JournalingTest {
     return kept;
   }
 
-  private static void withCollection(MongoServer server, Consumer<MongoCollection<Document>> use) {
+  private static void withDatabase(MongoServer server, Consumer<MongoDatabase> use) {
     try (MongoClient client =
         MongoClients.create("mongodb://127.0.0.1:" + server.bind().getPort())) {
-      use.accept(client.getDatabase("trainyard").getCollection("writes"));
+      use.accept(client.getDatabase("trainyard"));
     }
   }
 }

@@ -158,7 +158,7 @@ class StoreFormatTest {
       }
     }
 
-    MVStore upgrading = StoreFormat.openForUpgrade(file);
+    MVStore upgrading = StoreFormat.withoutOwnCommits(file);
     StoreFormat.rewrite(
         upgrading,
         StoreFormat.DATA_PREFIX + "trainyard.a",
