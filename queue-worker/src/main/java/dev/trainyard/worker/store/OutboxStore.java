@@ -35,12 +35,13 @@ public class OutboxStore {
    * Writes the outboxes without asking for the journal ({@link Unjournaled}, ADR 0051): the queue
    * documents that name them are written next, journaled, and a crash keeps a prefix of the writes,
    * so no queue document survives without its outbox, and an outbox without its queue document is
-   * never read (nothing names it).
+   * never published (nothing names it; the backlog counts it, as it counted one a crash left
+   * between the two writes before).
    */
-  public void writeAll(List<Outbox> outboxes) {
-    if (!outboxes.isEmpty()) {
+  public void writeAll(List<Outbox> versions) {
+    if (!versions.isEmpty()) {
       written.bulkWrite(
-          outboxes.stream()
+          versions.stream()
               .<WriteModel<Document>>map(
                   // a retried batch writes the same outbox again: an upsert, never a duplicate
                   o ->

@@ -7,11 +7,11 @@ import com.mongodb.client.MongoCollection;
  * the entry documents and the outbox (the queue document that names them follows), and a history
  * write followed by another one. A journaled write is committed before the next write is sent, its
  * commit holds every write acknowledged before it, and a crash keeps a prefix of the writes in the
- * order they were acknowledged (MongoDB's journal and oplog; the embedded store since ADR 0051). So
- * no queue document survives without the documents written before it; entry documents and an outbox
- * no queue document names are never read and are cleared; history rows without their heads are
- * written again from the outbox, which is still there. The queue document, the last history write
- * and the outbox's delete are journaled.
+ * order they were acknowledged (MongoDB's journal and a replica set's oplog, among collections on
+ * one shard; the embedded store since ADR 0051). So no queue document survives without the
+ * documents written before it; entry documents and an outbox no queue document names are never read
+ * and are cleared; history rows without their heads are written again from the outbox, which is
+ * still there. The queue document, the last history write and the outbox's delete are journaled.
  */
 final class Unjournaled {
   private Unjournaled() {}

@@ -103,7 +103,7 @@ final class DurableH2Backend extends H2Backend {
   /** How often what is unsaved is committed when no journaled write or read commits it first. */
   static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
 
-  /** Chunks whose live share falls under this are rewritten (MVStore's own busy threshold). */
+  /** The chunks' fill rate under which a timed compaction rewrites some of them. */
   private static final int COMPACT_BELOW_FILL_PERCENT = 60;
 
   /** The most a timed compaction rewrites at once, so writes never wait long behind it. */
@@ -116,7 +116,7 @@ final class DurableH2Backend extends H2Backend {
   private final Object group = new Object();
 
   /**
-   * Commits asked for so far; the commits that are done hold the first {@code committedThrough}.
+   * Commits asked for so far; the commits that succeeded hold the first {@code committedThrough}.
    */
   private long asked;
 
@@ -124,6 +124,11 @@ final class DurableH2Backend extends H2Backend {
 
   /** Whether a caller is committing for the group now. */
   private boolean committing;
+
+  /** Commits begun and ended, failed ones included: a read waits for one in flight. */
+  private long commitsBegun;
+
+  private long commitsEnded;
 
   /** The timed commits and compaction; null in memory and when a test turns them off. */
   private final ScheduledExecutorService housekeeping;
@@ -168,58 +173,108 @@ final class DurableH2Backend extends H2Backend {
   @Override
   public Document handleCommand(
       Channel channel, String databaseName, String command, Document query) {
-    if (!WRITES.contains(command.toLowerCase(Locale.ROOT))) {
-      Document result =
-          readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
+    Supplier<Document> handled =
+        () -> readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
+    if (!isWrite(command, query)) {
+      Document result = handled.get();
       // what a read saw is durable before it is answered (read-committed): a reader may act on
       // it, as the worker deletes the entry documents a queue's version no longer names
-      if (getMvStore().hasUnsavedChanges()) {
-        commitDurably();
-      }
+      commitSeen();
       return result;
     }
     Document result;
     applying.readLock().lock();
     try {
-      result = readingOneVersion(() -> super.handleCommand(channel, databaseName, command, query));
+      result = handled.get();
     } finally {
       applying.readLock().unlock();
     }
     if (journaled(query)) {
-      commitDurably();
+      commitDurably(() -> {});
     }
     return result;
   }
 
+  /** A command that changes what is stored, an aggregation writing its output included. */
+  private static boolean isWrite(String command, Document query) {
+    String name = command.toLowerCase(Locale.ROOT);
+    if (WRITES.contains(name)) {
+      return true;
+    }
+    return name.equals("aggregate")
+        && query.get("pipeline") instanceof List<?> stages
+        && stages.stream()
+            .anyMatch(
+                stage ->
+                    stage instanceof Document d
+                        && (d.containsKey("$out") || d.containsKey("$merge")));
+  }
+
+  /**
+   * Returns once what a read saw is in the file: commits what is unsaved, or, when a commit in
+   * flight has taken it (MVStore counts its pages as saved before they are written), waits for that
+   * commit to end.
+   */
+  private void commitSeen() {
+    if (getMvStore().hasUnsavedChanges()) {
+      commitDurably(() -> {});
+      return;
+    }
+    synchronized (group) {
+      long inFlight = commitsBegun;
+      while (commitsEnded < inFlight) {
+        waitForGroup();
+      }
+    }
+  }
+
   /**
    * Returns once everything applied before the call is committed and in the file. Commits are
-   * grouped: one caller at a time commits, for itself and for every caller that asked before its
-   * commit began; the others wait for a commit that began after they asked. So a commit stops the
-   * writes ({@link #applying}) once for however many journaled writes and reads wait on it, not
-   * once each.
+   * grouped: one caller at a time commits, for itself and for every caller that asked before it
+   * took {@link #applying}; the others wait, and return once a commit that covers them succeeded.
+   * So the writes stop once for however many journaled writes and reads one commit serves. A commit
+   * that fails covers no one: each waiting caller then commits for itself and meets the failure
+   * itself.
+   *
+   * @param first what the caller that commits runs before it stops the writes (the timed
+   *     compaction), so no commit waits for it while holding them
    */
-  private void commitDurably() {
-    long through;
+  private void commitDurably(Runnable first) {
     synchronized (group) {
       long ticket = ++asked;
-      while (committedThrough < ticket) {
-        if (!committing) {
-          committing = true;
-          break;
-        }
+      while (committing) {
         waitForGroup();
       }
       if (committedThrough >= ticket) {
         return;
       }
-      through = asked; // every caller so far applied its writes before asking
+      committing = true;
+      commitsBegun++;
     }
+    long through = 0;
+    boolean committed = false;
     try {
-      commitNow();
+      first.run();
+      applying.writeLock().lock();
+      try {
+        synchronized (group) {
+          // every caller that asked so far applied its writes before asking, and none applies now
+          through = asked;
+        }
+        // with MVStore's own commits off it has no serializer thread: the chunk is encoded and
+        // written to the file on this thread before commit returns
+        getMvStore().commit();
+        committed = true;
+      } finally {
+        applying.writeLock().unlock();
+      }
     } finally {
       synchronized (group) {
-        committedThrough = Math.max(committedThrough, through);
+        if (committed) {
+          committedThrough = Math.max(committedThrough, through);
+        }
         committing = false;
+        commitsEnded++;
         group.notifyAll();
       }
     }
@@ -234,51 +289,27 @@ final class DurableH2Backend extends H2Backend {
     }
   }
 
-  /**
-   * Commits what is unsaved, with no write half applied, and waits until it and every commit before
-   * it are in the file. The commit hands its chunk to MVStore's serializer and writer and lets
-   * writes go on while they work.
-   */
-  private void commitNow() {
-    MVStore store = getMvStore();
-    applying.writeLock().lock();
-    try {
-      // tryCommit leaves the writing to the serializer; it passes when a reader briefly holds the
-      // store's lock (dropping old versions), and then the commit waits for it
-      if (store.tryCommit() < 0 && store.hasUnsavedChanges()) {
-        store.commit();
-      }
-    } finally {
-      applying.writeLock().unlock();
-    }
-    if (store.getFileStore() != null) {
-      store.executeFilestoreOperation(() -> {});
-    }
-  }
-
   /** A commit asked of the backend itself goes through the same lock. */
   @Override
   public void commit() {
-    commitDurably();
+    commitDurably(() -> {});
   }
 
   /**
-   * The timed work MVStore's background writer did: commit what is unsaved, then rewrite the live
-   * pages of sparse chunks so their space is reused. A rewrite changes no value, so it needs no
-   * share of {@link #applying}; the commit that holds it does.
+   * The timed work MVStore's background writer did: rewrite up to {@link #COMPACT_BYTES} of the
+   * live pages of partly filled chunks when the chunks' fill rate is under {@link
+   * #COMPACT_BELOW_FILL_PERCENT}, so their space is reused, then commit what is unsaved. A rewrite
+   * changes no value and runs while writes go on; the commit that holds it stops them.
    */
   private void commitAndCompact() {
     try {
       MVStore store = getMvStore();
-      if (store.isClosed()) {
-        return;
+      if (!store.isClosed()) {
+        commitDurably(() -> store.compact(COMPACT_BELOW_FILL_PERCENT, COMPACT_BYTES));
       }
-      if (store.hasUnsavedChanges()) {
-        commitDurably();
-      }
-      store.compact(COMPACT_BELOW_FILL_PERCENT, COMPACT_BYTES);
-    } catch (RuntimeException e) {
-      // a store closed in between (a kill in a test, shutdown); the next round tries again
+    } catch (Throwable e) {
+      // a store closed in between (a kill in a test, shutdown) is not news; anything else is
+      // logged, and the next round tries again (a scheduled task that throws is never run again)
       if (!getMvStore().isClosed()) {
         log.warn("the store's timed commit failed: {}", e.toString());
       }

@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What a kill leaves of the writes the store acknowledged (ADR 0022, 0051): every journaled write,
@@ -109,12 +111,15 @@ class JournalingTest {
     assertThat(kept).as("a reader may act on what it saw").contains("before", "seen:1");
   }
 
-  @Test
-  void concurrentJournaledWritesAreAllKept() {
+  /** Grouped commits, with and without the timed commits racing them (every millisecond). */
+  @ParameterizedTest
+  @ValueSource(longs = {0, 1})
+  void concurrentJournaledWritesAreAllKept(long commitEveryMillis) {
     int writers = 8;
     int each = 50;
     List<String> kept =
         killedAfter(
+            Duration.ofMillis(commitEveryMillis),
             (journaled, unjournaled) -> {
               ExecutorService pool = Executors.newFixedThreadPool(writers);
               try {
@@ -155,6 +160,7 @@ class JournalingTest {
   @Test
   void aKillKeepsAPrefixOfTheUnjournaledWritesEachWhole() {
     int batch = 50;
+    int roundsThatLostWrites = 0;
     for (int round = 0; round < 10; round++) {
       int writes = 20 + 4 * round;
       Map<String, List<String>> kept =
@@ -188,7 +194,13 @@ class JournalingTest {
       assertThat(outboxes.size() - queues.size())
           .as("round %d: every queue document kept has its outbox", round)
           .isIn(0, batch);
+      if (queues.size() < writes * batch) {
+        roundsThatLostWrites++;
+      }
     }
+    assertThat(roundsThatLostWrites)
+        .as("kills that came before a timed commit took the last writes: the race was run")
+        .isPositive();
   }
 
   private static List<String> ids(int n) {
@@ -217,8 +229,14 @@ class JournalingTest {
   /** What the collection holds after {@code writes} and a kill ({@code _id}, and {@code n}). */
   private List<String> killedAfter(
       BiConsumer<MongoCollection<Document>, MongoCollection<Document>> writes) {
+    return killedAfter(Duration.ZERO, writes);
+  }
+
+  private List<String> killedAfter(
+      Duration commitEvery,
+      BiConsumer<MongoCollection<Document>, MongoCollection<Document>> writes) {
     return killedAfter(
-            Duration.ZERO,
+            commitEvery,
             db -> {
               MongoCollection<Document> c = db.getCollection(WRITES);
               writes.accept(
