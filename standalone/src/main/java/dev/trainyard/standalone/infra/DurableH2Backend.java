@@ -125,11 +125,6 @@ final class DurableH2Backend extends H2Backend {
   /** Whether a caller is committing for the group now. */
   private boolean committing;
 
-  /** Commits begun and ended, failed ones included: a read waits for one in flight. */
-  private long commitsBegun;
-
-  private long commitsEnded;
-
   /** The timed commits and compaction; null in memory and when a test turns them off. */
   private final ScheduledExecutorService housekeeping;
 
@@ -210,21 +205,10 @@ final class DurableH2Backend extends H2Backend {
                         && (d.containsKey("$out") || d.containsKey("$merge")));
   }
 
-  /**
-   * Returns once what a read saw is in the file: commits what is unsaved, or, when a commit in
-   * flight has taken it (MVStore counts its pages as saved before they are written), waits for that
-   * commit to end.
-   */
+  /** Commits what a read saw when some of it is unsaved. */
   private void commitSeen() {
     if (getMvStore().hasUnsavedChanges()) {
       commitDurably(() -> {});
-      return;
-    }
-    synchronized (group) {
-      long inFlight = commitsBegun;
-      while (commitsEnded < inFlight) {
-        waitForGroup();
-      }
     }
   }
 
@@ -249,7 +233,6 @@ final class DurableH2Backend extends H2Backend {
         return;
       }
       committing = true;
-      commitsBegun++;
     }
     long through = 0;
     boolean committed = false;
@@ -274,7 +257,6 @@ final class DurableH2Backend extends H2Backend {
           committedThrough = Math.max(committedThrough, through);
         }
         committing = false;
-        commitsEnded++;
         group.notifyAll();
       }
     }
