@@ -185,7 +185,7 @@ final class DurableH2Backend extends H2Backend {
       applying.readLock().unlock();
     }
     if (journaled(query)) {
-      commitDurably(() -> {});
+      commitDurably();
     }
     return result;
   }
@@ -208,8 +208,13 @@ final class DurableH2Backend extends H2Backend {
   /** Commits what a read saw when some of it is unsaved. */
   private void commitSeen() {
     if (getMvStore().hasUnsavedChanges()) {
-      commitDurably(() -> {});
+      commitDurably();
     }
+  }
+
+  /** Returns once everything applied before the call is committed and in the file. */
+  private void commitDurably() {
+    commitDurably(() -> {});
   }
 
   /**
@@ -274,7 +279,7 @@ final class DurableH2Backend extends H2Backend {
   /** A commit asked of the backend itself goes through the same lock. */
   @Override
   public void commit() {
-    commitDurably(() -> {});
+    commitDurably();
   }
 
   /**
