@@ -112,7 +112,7 @@ final class DurableH2Backend extends H2Backend {
   /** Writes apply under its read side, commits take its write side: no commit sees half a write. */
   private final ReentrantReadWriteLock applying = new ReentrantReadWriteLock();
 
-  /** Guards the grouped commits' counters ({@link #commitDurably}). */
+  /** Guards the grouped commits' counters ({@link #commitDurably(Runnable)}). */
   private final Object group = new Object();
 
   /**
