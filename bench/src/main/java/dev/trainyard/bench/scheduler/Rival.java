@@ -19,14 +19,18 @@ import java.time.Duration;
  *       them, a PR predicted at {@link #RISKY} or more run alone ({@code noBatch}) at the tail (low
  *       priority), raised back to the default priority after {@link #AGING} (still alone; so it
  *       never starves); the window cut to one run while a {@link BurstDetector} sees a burst, full
- *       otherwise.
+ *       otherwise;
+ *   <li>{@link #PREDICTED_RISK}: not another system's rule but the engine's own: each PR is
+ *       submitted with its predicted risk ({@code predictedRisk}), which the engine's batches and
+ *       bisection spend by (SCHEDULING.md "Predicted risk"); nothing is driven from outside.
  * </ul>
  */
 enum Rival {
   NONE,
   ZUUL,
   SUBMIT_QUEUE,
-  RISK_AWARE;
+  RISK_AWARE,
+  PREDICTED_RISK;
 
   /** A predicted risk from which a PR runs alone at the tail. */
   static final double RISKY = 0.15;

@@ -255,7 +255,10 @@ final class Simulation {
       alone = true;
       schedule(now.plus(Rival.AGING), () -> age(pr));
     }
-    apply(new QueueCommand.SubmitPullRequest(pr, priority, alone, null, dependsOn));
+    Double predictedRisk = rival == Rival.PREDICTED_RISK ? drawn.predicted() : null;
+    apply(
+        new QueueCommand.SubmitPullRequest(
+            pr, priority, alone, null, dependsOn, false, predictedRisk));
     apply(observed(pr, ledger.head(pr), null));
   }
 

@@ -62,6 +62,12 @@ final class TeamRows {
             "risk-aware prototype, B = 8, C = 10",
             fixed(8, TeamWorkload.REFERENCE_CONCURRENCY, seed),
             Rival.RISK_AWARE);
+        rows.add(
+            world,
+            "predicted risk, B = 8, C = 10",
+            fixed(8, TeamWorkload.REFERENCE_CONCURRENCY, seed),
+            Rival.PREDICTED_RISK);
+        rows.add(world, "predicted risk, self-tuning", adaptive(seed), Rival.PREDICTED_RISK);
       }
     }
     for (int h : new int[] {hours / 2, hours * 2}) {
@@ -187,7 +193,8 @@ final class TeamRows {
           tuned.figures().p95Hours() / bestFixed,
           "≤ 1.05");
     }
-    for (String queue : List.of("fixed", "today", "Zuul", "SubmitQueue", "risk-aware")) {
+    for (String queue :
+        List.of("fixed", "today", "Zuul", "SubmitQueue", "risk-aware", "predicted risk")) {
       List<Row> those = rows.stream().filter(r -> r.queue().startsWith(queue)).toList();
       int failed = those.stream().mapToInt(r -> r.figures().wronglyFailed()).sum();
       int good = those.stream().mapToInt(r -> r.figures().goodPrs()).sum();

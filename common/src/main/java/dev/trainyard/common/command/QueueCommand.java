@@ -88,7 +88,9 @@ public sealed interface QueueCommand {
    * whose head is another by the time the source host is read was pushed to after it was submitted.
    * {@code dependsOn}: the PRs of the queue it must land after (API.md §2), null when not given (a
    * resubmit keeps what the first submit said). {@code stack}: the PRs it is stacked on (its base
-   * is their head branch) are submitted with it, down to the one based on the target.
+   * is their head branch) are submitted with it, down to the one based on the target. {@code
+   * predictedRisk}: the chance, 0 to 1, that the PR breaks the target as its submitter's predictor
+   * sees it (SCHEDULING.md "Predicted risk"), null when not given (a resubmit keeps what it had).
    */
   record SubmitPullRequest(
       long prNumber,
@@ -96,13 +98,24 @@ public sealed interface QueueCommand {
       Boolean noBatch,
       String headSha,
       List<Long> dependsOn,
-      boolean stack)
+      boolean stack,
+      Double predictedRisk)
       implements QueueCommand, OfPullRequest {
     /** The most PRs one PR may depend on. */
     public static final int MAX_DEPENDS_ON = 50;
 
     public SubmitPullRequest {
       dependsOn = dependsOn == null ? null : List.copyOf(dependsOn);
+    }
+
+    public SubmitPullRequest(
+        long prNumber,
+        Priority priority,
+        Boolean noBatch,
+        String headSha,
+        List<Long> dependsOn,
+        boolean stack) {
+      this(prNumber, priority, noBatch, headSha, dependsOn, stack, null);
     }
 
     public SubmitPullRequest(

@@ -154,6 +154,18 @@ public class StrictJson {
             });
   }
 
+  /** A number from 0 to 1, both included (a probability). */
+  public Optional<Double> optionalFraction(String path) {
+    return node(path)
+        .map(
+            n -> {
+              if (!n.isNumber() || !(n.doubleValue() >= 0 && n.doubleValue() <= 1)) {
+                throw new InvalidRequestException(path + " must be a number between 0 and 1");
+              }
+              return n.doubleValue();
+            });
+  }
+
   public Optional<Boolean> optionalBoolean(String path) {
     return node(path)
         .map(

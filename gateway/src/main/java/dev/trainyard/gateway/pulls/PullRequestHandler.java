@@ -77,7 +77,8 @@ public class PullRequestHandler {
                 null,
                 body.dependsOn(body.prNumber(), QueueCommand.SubmitPullRequest.MAX_DEPENDS_ON)
                     .orElse(null),
-                body.optionalBoolean("stack").orElse(false)));
+                body.optionalBoolean("stack").orElse(false),
+                body.optionalFraction("predictedRisk").orElse(null)));
   }
 
   public Mono<ServerResponse> cancel(ServerRequest request) {

@@ -31,6 +31,7 @@ class RequestBodyTest {
   }
 
   static final String PR_NUMBER = "pr.number must be an integer between 0 and 4294967295";
+  static final String RISK = "risk must be a number between 0 and 1";
 
   static Stream<Row> rows() {
     return Stream.of(
@@ -59,6 +60,15 @@ class RequestBodyTest {
         ok("{\"take\":null}", b -> b.optionalLong("take", 1, 100).isPresent(), false),
         ok("{\"batch\":true}", b -> b.optionalBoolean("batch").orElseThrow(), true),
         bad("{\"batch\":\"true\"}", b -> b.optionalBoolean("batch"), "batch must be true or false"),
+        ok("{\"risk\":0.02}", b -> b.optionalFraction("risk").orElseThrow(), 0.02),
+        ok("{\"risk\":0}", b -> b.optionalFraction("risk").orElseThrow(), 0.0),
+        ok("{\"risk\":1}", b -> b.optionalFraction("risk").orElseThrow(), 1.0),
+        ok("{\"risk\":null}", b -> b.optionalFraction("risk").isPresent(), false),
+        bad("{\"risk\":1.01}", b -> b.optionalFraction("risk"), RISK),
+        bad("{\"risk\":-0.0001}", b -> b.optionalFraction("risk"), RISK),
+        bad("{\"risk\":1e400}", b -> b.optionalFraction("risk"), RISK),
+        bad("{\"risk\":\"0.2\"}", b -> b.optionalFraction("risk"), RISK),
+        bad("{\"risk\":[0.2]}", b -> b.optionalFraction("risk"), RISK),
         ok(
             "{\"mergeMethod\":\"SQUASH\"}",
             b -> b.optionalEnum("mergeMethod", MergeMethod.class).orElseThrow(),

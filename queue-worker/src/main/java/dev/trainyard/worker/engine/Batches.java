@@ -12,7 +12,11 @@ import java.util.Optional;
  * batch}, the first one alone. With it, up to {@code batchingMinSize} in queue order (or the size
  * adaptive batching chooses, {@link SelfTuning#batchSize}), stopping at a {@code noBatch} or
  * isolated PR (which always runs alone, when its turn comes); a partial batch waits until the PR
- * that has waited longest has waited {@code batchingMaxWaitTimeMinutes}.
+ * that has waited longest has waited {@code batchingMaxWaitTimeMinutes}. When any of those PRs
+ * carries a predicted risk, the batch is the first of them that costs the fewest CI runs per PR by
+ * their risks ({@link SelfTuning#bestPrefix}; a PR without one counts at the failure rate the queue
+ * observed), up to {@code batchingMaxSize} with adaptive batching, and a batch cut short by risk
+ * starts at once (SCHEDULING.md "Predicted risk").
  */
 final class Batches {
   private Batches() {}
@@ -34,23 +38,53 @@ final class Batches {
       return new Next(List.of(first), null);
     }
     long size = SelfTuning.batchSize(settings, state.history());
+    long largest = SelfTuning.largestBatch(settings);
+    if (settings.batchingAdaptive()
+        && waiting.stream().limit(largest).anyMatch(e -> e.predictedRisk() != null)) {
+      size = largest; // the risks choose how many of them
+    }
     List<Entry> batch = new ArrayList<>();
+    boolean full = false;
     for (Entry e : waiting) {
       if (batch.size() == size || alone(e)) {
-        return new Next(batch, null);
+        full = true;
+        break;
       }
       batch.add(e);
     }
-    if (batch.size() == size) {
-      return new Next(batch, null);
+    int byRisk = byRisk(state, batch);
+    if (full || batch.size() == size || byRisk < batch.size()) {
+      return new Next(List.copyOf(batch.subList(0, byRisk)), null);
     }
     Instant oldest =
         batch.stream().map(Entry::stateChangedAt).min(Instant::compareTo).orElseThrow();
     return new Next(batch, oldest.plus(Duration.ofMinutes(settings.batchingMaxWaitTimeMinutes())));
   }
 
+  /** How many of {@code batch} to carry by their predicted risks: all of them when none has one. */
+  private static int byRisk(QueueAggregate state, List<Entry> batch) {
+    if (batch.size() < 2 || batch.stream().allMatch(e -> e.predictedRisk() == null)) {
+      return batch.size();
+    }
+    return SelfTuning.bestPrefix(
+        risks(state, batch),
+        SelfTuning.concurrency(state.settings(), state.history()),
+        Math.max(1, state.settings().bisectionConcurrency()));
+  }
+
+  /** Each PR's predicted risk, or the failure rate the queue observed for one without. */
+  static double[] risks(QueueAggregate state, List<Entry> entries) {
+    double observed = SelfTuning.observedFailureRate(state.settings(), state.history());
+    return entries.stream()
+        .mapToDouble(e -> e.predictedRisk() != null ? e.predictedRisk() : observed)
+        .toArray();
+  }
+
+  /** {@code noBatch}, isolated, or predicted to fail too often for any batch to pay. */
   private static boolean alone(Entry e) {
-    return e.noBatch() || e.isolated();
+    return e.noBatch()
+        || e.isolated()
+        || (e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE);
   }
 
   static Optional<Instant> deadline(QueueAggregate state, List<Entry> waiting) {

@@ -7,6 +7,7 @@ import dev.trainyard.worker.engine.QueueEvent.TestRunFailed;
 import dev.trainyard.worker.engine.QueueEvent.TestRunRescued;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -164,14 +165,19 @@ final class ConcludeHeads implements PlanningRule {
     return true;
   }
 
-  /** A red single-PR run fails its PR; a red batch is split in two halves instead. */
+  /**
+   * A red single-PR run fails its PR; a red batch is split in two halves instead, in order: by
+   * count, or, when any of its PRs carries a predicted risk, where the first half holds as close to
+   * half of the batch's risk as it can, so the likely culprit is isolated sooner (SCHEDULING.md
+   * "Predicted risk").
+   */
   static List<QueueEvent> failOrBisect(
       QueueAggregate state, TestRun run, String reason, CommandContext ctx) {
     if (!run.isBatch()) {
       return List.of(new TestRunFailed(run.id(), reason, ctx.now()));
     }
     List<TestedPr> prs = run.prs();
-    int middle = (prs.size() + 1) / 2;
+    int middle = splitAt(state, prs);
     long sequence = state.nextSequence();
     // halves of halves are built where the first batch was, and would land where it would have
     String landsOn = run.bisection() ? run.landsOn() : Effects.expectedTarget(state, run);
@@ -190,5 +196,28 @@ final class ConcludeHeads implements PlanningRule {
                 landsOn,
                 ctx.now()));
     return List.of(new TestRunBisected(run.id(), reason, halves, ctx.now()));
+  }
+
+  /** How many of a red batch's {@code prs} its first half holds (1 to all but one). */
+  static int splitAt(QueueAggregate state, List<TestedPr> prs) {
+    List<Entry> entries =
+        prs.stream().map(p -> state.entry(p.entryId())).flatMap(Optional::stream).toList();
+    if (entries.size() != prs.size() || entries.stream().allMatch(e -> e.predictedRisk() == null)) {
+      return (prs.size() + 1) / 2;
+    }
+    double[] risks = Batches.risks(state, entries);
+    double total = Arrays.stream(risks).sum();
+    double before = 0;
+    int best = 1;
+    double bestGap = Double.MAX_VALUE;
+    for (int i = 1; i < risks.length; i++) {
+      before += risks[i - 1];
+      double gap = Math.abs(total / 2 - before);
+      if (gap < bestGap) {
+        best = i;
+        bestGap = gap;
+      }
+    }
+    return best;
   }
 }

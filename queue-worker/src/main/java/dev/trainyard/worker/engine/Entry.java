@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  * directMergeDeclined}: a direct merge of it was tried and did not hold, so it is tested the usual
  * way. {@code flakyRetried}: a run of it went red only on quarantined or flaky tests and was run
  * again ({@code TESTS_RESTARTED_FLAKY}); the next red fails it as usual. {@code stack}: it was
- * submitted with the PRs it is stacked on, which the queue submits as the host names them.
+ * submitted with the PRs it is stacked on, which the queue submits as the host names them. {@code
+ * predictedRisk}: the chance, 0 to 1, that it breaks the target, as its submitter predicted (null
+ * when no one did); batches and bisection spend by it (SCHEDULING.md "Predicted risk").
  */
 public record Entry(
     String id,
@@ -45,7 +47,8 @@ public record Entry(
     List<Long> landedDependencies,
     boolean directMergeDeclined,
     boolean flakyRetried,
-    boolean stack) {
+    boolean stack,
+    Double predictedRisk) {
 
   public Entry {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
@@ -105,13 +108,15 @@ public record Entry(
       boolean defaulted,
       boolean newNoBatch,
       List<Long> newDependsOn,
-      boolean withStack) {
+      boolean withStack,
+      Double newPredictedRisk) {
     Copy c = new Copy(this);
     c.priority = newPriority;
     c.priorityDefaulted = defaulted;
     c.noBatch = newNoBatch;
     c.dependsOn = newDependsOn;
     c.stack = stack || withStack;
+    c.predictedRisk = newPredictedRisk;
     return c.entry();
   }
 
@@ -203,6 +208,7 @@ public record Entry(
     private boolean directMergeDeclined;
     private boolean flakyRetried;
     private boolean stack;
+    private Double predictedRisk;
 
     private Copy(Entry from) {
       this.from = from;
@@ -222,6 +228,7 @@ public record Entry(
       directMergeDeclined = from.directMergeDeclined;
       flakyRetried = from.flakyRetried;
       stack = from.stack;
+      predictedRisk = from.predictedRisk;
     }
 
     private Entry entry() {
@@ -247,7 +254,8 @@ public record Entry(
           landedDependencies,
           directMergeDeclined,
           flakyRetried,
-          stack);
+          stack,
+          predictedRisk);
     }
   }
 }

@@ -67,7 +67,12 @@ public final class EventApplier {
           e.entryId(),
           x ->
               x.withPriority(
-                  e.priority(), e.priorityDefaulted(), e.noBatch(), e.dependsOn(), e.stack()));
+                  e.priority(),
+                  e.priorityDefaulted(),
+                  e.noBatch(),
+                  e.dependsOn(),
+                  e.stack(),
+                  e.predictedRisk()));
     } else if (event instanceof QueueEvent.QueueFrozen e) {
       return state.withFreeze(e.freeze());
     } else if (event instanceof QueueEvent.QueueUnfrozen) {

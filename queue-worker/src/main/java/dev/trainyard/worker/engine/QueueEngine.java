@@ -286,7 +286,9 @@ public final class QueueEngine {
           command.priority() != null
               || command.noBatch() != null
               || (command.dependsOn() != null && !command.dependsOn().equals(e.dependsOn()))
-              || (command.stack() && !e.stack());
+              || (command.stack() && !e.stack())
+              || (command.predictedRisk() != null
+                  && !command.predictedRisk().equals(e.predictedRisk()));
       List<QueueEvent> events = new ArrayList<>();
       if (changes) {
         events.add(
@@ -296,7 +298,8 @@ public final class QueueEngine {
                 command.priority() == null && e.priorityDefaulted(),
                 command.noBatch() != null ? command.noBatch() : e.noBatch(),
                 command.dependsOn() != null ? command.dependsOn() : e.dependsOn(),
-                command.stack()));
+                command.stack(),
+                command.predictedRisk() != null ? command.predictedRisk() : e.predictedRisk()));
       }
       if (command.stack()) {
         stackParent(state, e, true, e.pr(), ctx).ifPresent(events::add);
@@ -334,7 +337,8 @@ public final class QueueEngine {
             List.of(),
             false,
             false,
-            command.stack());
+            command.stack(),
+            command.predictedRisk());
     return Decision.accept(List.of(new PullRequestSubmitted(entry)));
   }
 
@@ -380,7 +384,8 @@ public final class QueueEngine {
                 List.of(),
                 false,
                 false,
-                true)));
+                true,
+                null)));
   }
 
   /**

@@ -42,14 +42,18 @@ public sealed interface QueueEvent {
    * A PR already in the queue was submitted again: its priority, noBatch and the dependencies its
    * submit names are refreshed.
    */
-  /** {@code stack}: submitted again with its stack (it stays so once asked). */
+  /**
+   * {@code stack}: submitted again with its stack (it stays so once asked); {@code predictedRisk}:
+   * the one the submit gave, else the one it had.
+   */
   record PullRequestResubmitted(
       String entryId,
       Priority priority,
       boolean priorityDefaulted,
       boolean noBatch,
       List<Long> dependsOn,
-      boolean stack)
+      boolean stack,
+      Double predictedRisk)
       implements QueueEvent {
     public PullRequestResubmitted(
         String entryId,
@@ -57,7 +61,7 @@ public sealed interface QueueEvent {
         boolean priorityDefaulted,
         boolean noBatch,
         List<Long> dependsOn) {
-      this(entryId, priority, priorityDefaulted, noBatch, dependsOn, false);
+      this(entryId, priority, priorityDefaulted, noBatch, dependsOn, false, null);
     }
   }
 

@@ -29,43 +29,100 @@ final class SelfTuning {
     if (!settings.batchingAdaptive()) {
       return fixed;
     }
-    // the starting size is taken as Dorfman's optimum for some rate: that rate is the prior
-    double p = history.prFailureRate(1.0 / (fixed * fixed), PRIOR_WEIGHT);
     return bestSize(
-        p,
-        Math.min(LARGEST_BATCH, Math.max(1, settings.batchingMaxSize())),
+        observedFailureRate(settings, history),
+        largestBatch(settings),
         concurrency(settings, history),
         Math.max(1, settings.bisectionConcurrency()));
+  }
+
+  /** The largest batch adaptive batching considers. */
+  static long largestBatch(QueueSettings settings) {
+    return Math.min(LARGEST_BATCH, Math.max(1, settings.batchingMaxSize()));
+  }
+
+  /**
+   * The share of PRs that failed their tests alone, weighed with a prior: the rate for which {@code
+   * batchingMinSize} is Dorfman's optimum (the starting size is taken as the optimum for some rate:
+   * that rate is the prior).
+   */
+  static double observedFailureRate(QueueSettings settings, RunHistory history) {
+    long fixed = Math.max(1, settings.batchingMinSize());
+    return history.prFailureRate(1.0 / (fixed * fixed), PRIOR_WEIGHT);
   }
 
   /**
    * The batch size in 1..{@code largest} with the fewest expected CI runs per PR when each PR fails
    * alone with probability {@code p} and {@code window} runs speculate, among the sizes whose
    * bisection the queue's {@code bisectionSlots} keep up with (SCHEDULING.md "Adaptive batching").
-   * A batch of B costs its run; it goes red with probability q = 1 − (1 − p)^B, and then costs the
-   * runs that find its k ≈ pB/q culprits by halving (2 k log2(B/k)) and the runs speculating behind
-   * it, thrown away ((window − 1)/2 on average). A size is considered only while bisection keeps up
-   * with it: the halving runs a batch brings, q · 2 k log2(B/k), fit the bisection slots (about one
-   * batch reaches the chain's head per run time when failures are frequent). Without that bound the
-   * cheapest size is nearly always the largest, and its PRs wait for bisection for hours.
    */
   static long bestSize(double p, long largest, long window, long bisectionSlots) {
     long best = 1;
-    double bestCost = 1 + p * (window - 1) / 2.0;
+    double bestCost = batchCost(1, p, p, window, bisectionSlots);
     for (long b = 2; b <= largest && p < ALONE_ABOVE; b++) {
-      double red = 1 - Math.pow(1 - p, b);
-      double culprits = Math.max(1, p * b / Math.max(red, 1e-12));
-      double halving = b > culprits ? 2 * culprits * Math.log(b / culprits) / Math.log(2) : 0;
-      if (red * halving > bisectionSlots) {
-        continue;
-      }
-      double cost = (1 + red * (halving + (window - 1) / 2.0)) / b;
+      double cost = batchCost(b, 1 - Math.pow(1 - p, b), p * b, window, bisectionSlots) / b;
       if (cost < bestCost) {
         best = b;
         bestCost = cost;
       }
     }
     return best;
+  }
+
+  /**
+   * How many of the PRs of these {@code risks}, taken in order, the next batch should carry
+   * (SCHEDULING.md "Predicted risk"): the first batch of the split of all of them into batches, in
+   * order, with the fewest expected CI runs in all ({@link #batchCost} each). A risky PR therefore
+   * closes the batch ahead of it and runs alone or with PRs of its kind, where the cheapest batch
+   * per PR would have let the safe PRs pay for its red.
+   */
+  static int bestPrefix(double[] risks, long window, long bisectionSlots) {
+    int n = risks.length;
+    double[] cheapest = new double[n + 1]; // the PRs from i on, split at their best
+    int[] first = new int[n + 1];
+    for (int i = n - 1; i >= 0; i--) {
+      cheapest[i] = Double.POSITIVE_INFINITY;
+      double passes = 1;
+      double expectedCulprits = 0;
+      for (int b = 1; i + b <= n; b++) {
+        passes *= 1 - risks[i + b - 1];
+        expectedCulprits += risks[i + b - 1];
+        double cost =
+            batchCost(b, 1 - passes, expectedCulprits, window, bisectionSlots) + cheapest[i + b];
+        if (cost < cheapest[i]) {
+          cheapest[i] = cost;
+          first[i] = b;
+        }
+      }
+    }
+    return first[0];
+  }
+
+  /**
+   * The expected CI runs of one batch of {@code b} PRs that goes red with probability {@code red}
+   * and holds {@code expectedCulprits} broken PRs on average; infinite for a batch not worth
+   * testing together. A batch costs its run; when red, the runs that find its k ≈ culprits / red
+   * culprits by halving (2 k log2(b/k)) and the runs speculating behind it, thrown away ((window −
+   * 1)/2 on average). A batch is worth testing together only while bisection keeps up with it (the
+   * halving runs it brings, red · 2 k log2(b/k), fit the bisection slots: about one batch reaches
+   * the chain's head per run time when failures are frequent; without that bound the cheapest size
+   * is nearly always the largest, and its PRs wait for bisection for hours) and while its PRs fail
+   * less than {@link #ALONE_ABOVE} on average (no group test beats testing each alone).
+   */
+  static double batchCost(
+      long b, double red, double expectedCulprits, long window, long bisectionSlots) {
+    if (b == 1) {
+      return 1 + red * (window - 1) / 2.0;
+    }
+    if (expectedCulprits / b >= ALONE_ABOVE) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double culprits = Math.max(1, expectedCulprits / Math.max(red, 1e-12));
+    double halving = b > culprits ? 2 * culprits * Math.log(b / culprits) / Math.log(2) : 0;
+    if (red * halving > bisectionSlots) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return 1 + red * (halving + (window - 1) / 2.0);
   }
 
   /** How many runs of a lane may be in flight now. */

@@ -208,9 +208,11 @@ class EventApplierTest {
               List.of(),
               false,
               false,
-              false));
+              false,
+              0.2));
     if (type == QueueEvent.PullRequestResubmitted.class)
-      return new QueueEvent.PullRequestResubmitted(e.id(), Priority.HIGH, false, true, List.of());
+      return new QueueEvent.PullRequestResubmitted(
+          e.id(), Priority.HIGH, false, true, List.of(), false, 0.3);
     if (type == QueueEvent.QueueFrozen.class)
       return new QueueEvent.QueueFrozen(
           new dev.trainyard.common.queue.QueueFreeze("release", null), t);

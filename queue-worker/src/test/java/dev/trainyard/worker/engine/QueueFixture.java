@@ -146,7 +146,8 @@ final class QueueFixture {
             e.landedDependencies(),
             e.directMergeDeclined(),
             false,
-            e.stack());
+            e.stack(),
+            e.predictedRisk());
     state =
         state.withEntries(
             state.entries().stream().map(x -> x.id().equals(e.id()) ? mergeable : x).toList(),

@@ -362,6 +362,17 @@ public class ApiContractIT {
         api.post("/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"noBatch\":\"yes\"")),
         400,
         "noBatch");
+    for (String risk : List.of("1.5", "-0.1", "\"0.2\"", "true")) {
+      assertError(
+          api.post(
+              "/v1/submitPullRequest",
+              body(repo, "\"pr\":{\"number\":3},\"predictedRisk\":" + risk)),
+          400,
+          "predictedRisk must be a number between 0 and 1");
+    }
+    assertOk(
+        api.post(
+            "/v1/submitPullRequest", body(repo, "\"pr\":{\"number\":3},\"predictedRisk\":0.02")));
   }
 
   @Test

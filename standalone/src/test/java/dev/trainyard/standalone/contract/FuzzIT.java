@@ -57,6 +57,7 @@ class FuzzIT {
           "pr.sha",
           "priority",
           "noBatch",
+          "predictedRisk",
           "impactedTargets",
           "testRunId",
           "state",

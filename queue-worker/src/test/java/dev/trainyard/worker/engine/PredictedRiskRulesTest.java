@@ -1,0 +1,160 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.QueueFixture.queue;
+import static dev.trainyard.worker.engine.RunRulesTest.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.CommitState;
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.queue.QueueState;
+import dev.trainyard.worker.engine.RunRulesTest.Row;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * SCHEDULING.md "Predicted risk": batches and bisection spend by the risk each PR's submitter
+ * predicted; without predictions the queue batches and bisects as before.
+ */
+class PredictedRiskRulesTest {
+
+  /** PRs {@code 1..risks.length}, submitted with these risks and ready, while the queue pauses. */
+  static QueueFixture pausedWith(QueueFixture q, Double... risks) {
+    q.state(QueueState.PAUSED);
+    for (int i = 0; i < risks.length; i++) {
+      long pr = i + 1;
+      q.apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, null, false, risks[i]))
+          .ready(pr);
+    }
+    return q;
+  }
+
+  /** PRs 1 to 4 with these risks, in one batch under test. */
+  static QueueFixture batchUnderTest(Double... risks) {
+    return pausedWith(queue().batching(4, 0), risks).apply(running()).builtAll();
+  }
+
+  static final List<String> BISECTED =
+      List.of("StatusReported", "TestRunBisected", "BisectionRunStarted", "BisectionRunStarted");
+
+  static QueueCommand running() {
+    return new QueueCommand.UpdateQueue(QueueFixture.patch(QueueState.RUNNING, null, null));
+  }
+
+  static Stream<Row> rules() {
+    return Stream.of(
+        row(
+            "batch: low predicted risks fill the batch up to batchingMinSize",
+            () -> pausedWith(queue().batching(4, 0), 0.01, 0.01, 0.01, 0.01),
+            q -> running(),
+            List.of("QueueUpdated", "TestRunStarted"),
+            q -> assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L)),
+        row(
+            "batch: a risky PR ends the batch ahead of it and runs alone, then batching resumes",
+            () -> pausedWith(queue().batching(4, 0), 0.01, 0.01, 0.6, 0.01, 0.01),
+            q -> running(),
+            List.of("QueueUpdated", "TestRunStarted", "TestRunStarted", "TestRunStarted"),
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
+              assertThat(q.prsOfRunOf(3)).containsExactly(3L);
+              assertThat(q.prsOfRunOf(4)).containsExactly(4L, 5L);
+            }),
+        row(
+            "batch: a partial batch cut short by risk starts without waiting for more PRs",
+            () -> pausedWith(queue().batching(4, 60), 0.01, 0.6),
+            q -> running(),
+            List.of("QueueUpdated", "TestRunStarted", "TestRunStarted"),
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L);
+              assertThat(q.prsOfRunOf(2)).containsExactly(2L);
+            }),
+        row(
+            "batch: a partial batch of low risks waits batchingMaxWaitTimeMinutes as before",
+            () -> pausedWith(queue().batching(4, 60), 0.01, 0.01),
+            q -> running(),
+            List.of("QueueUpdated"),
+            q -> assertThat(q.state().runs().live()).isEmpty()),
+        row(
+            "batch: with adaptive batching, predicted risks choose up to batchingMaxSize",
+            () ->
+                pausedWith(
+                    queue().batching(4, 0).selfTuning(true, 6L, null),
+                    0.001,
+                    0.001,
+                    0.001,
+                    0.001,
+                    0.001,
+                    0.001,
+                    0.001),
+            q -> running(),
+            List.of("QueueUpdated", "TestRunStarted", "TestRunStarted"),
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+              assertThat(q.prsOfRunOf(7)).containsExactly(7L);
+            }),
+        row(
+            "batch: a PR without a prediction counts at the failure rate the queue observed",
+            () -> pausedWith(queue().batching(4, 0), 0.01, null, null, 0.01),
+            q -> running(),
+            List.of("QueueUpdated", "TestRunStarted"),
+            q -> assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L)),
+        row(
+            "bisect: a red batch splits where each half holds about half of its predicted risk",
+            () -> batchUnderTest(0.01, 0.02, 0.01, 0.2),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            BISECTED,
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L);
+              assertThat(q.prsOfRunOf(4)).containsExactly(4L);
+            }),
+        row(
+            "bisect: without predictions a red batch splits by count",
+            () -> batchUnderTest(null, null, null, null),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            BISECTED,
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
+              assertThat(q.prsOfRunOf(3)).containsExactly(3L, 4L);
+            }),
+        row(
+            "resubmit: a new prediction replaces the old, and none keeps it",
+            () -> pausedWith(queue().batching(4, 0), 0.01),
+            q -> new QueueCommand.SubmitPullRequest(1, null, null, null, null, false, 0.4),
+            List.of("PullRequestResubmitted"),
+            q -> {
+              assertThat(q.state().activeEntry(1).orElseThrow().predictedRisk()).isEqualTo(0.4);
+              q.apply(new QueueCommand.SubmitPullRequest(1, null, true));
+              assertThat(q.state().activeEntry(1).orElseThrow().predictedRisk()).isEqualTo(0.4);
+            }));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void rule(Row row) {
+    RunRulesTest.check(row);
+  }
+
+  @ParameterizedTest(name = "risks {0}, window {1}, {2} bisection slots: the first {3}")
+  @CsvSource({
+    // equal risks: what bestSize chooses for that rate
+    "'0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05', 10, 5, 8",
+    // one risky PR in the middle: the batch stops before it
+    "'0.01,0.01,0.01,0.5,0.01,0.01',            10, 5, 3",
+    // a risky first PR runs alone
+    "'0.5,0.01,0.01,0.01',                      10, 5, 1",
+    // a moderately risky tail is cheaper as a batch of its own than carried by the safe PRs
+    "'0.01,0.01,0.01,0.01,0.2,0.2',             10, 5, 4",
+    "'0.01,0.01,0.01,0.01,0.2,0.2',              1, 5, 4",
+    // fewer bisection slots keep up with smaller batches only
+    "'0.05,0.05,0.05,0.05,0.05,0.05,0.05,0.05', 10, 1, 4",
+    // nothing predicted to fail: all of them
+    "'0,0,0,0,0,0,0,0,0,0,0,0',                 10, 5, 12",
+  })
+  void theBatchIsThePrefixWithTheFewestRunsPerPr(
+      String risks, long window, long slots, int expected) {
+    double[] r = Stream.of(risks.split(",")).mapToDouble(Double::parseDouble).toArray();
+    assertThat(SelfTuning.bestPrefix(r, window, slots)).isEqualTo(expected);
+  }
+}
