@@ -13,10 +13,11 @@ import java.util.Optional;
  * adaptive batching chooses, {@link SelfTuning#batchSize}), stopping at a {@code noBatch} or
  * isolated PR (which always runs alone, when its turn comes); a partial batch waits until the PR
  * that has waited longest has waited {@code batchingMaxWaitTimeMinutes}. When any of those PRs
- * carries a predicted risk, the batch is the first of them that costs the fewest CI runs per PR by
- * their risks ({@link SelfTuning#bestPrefix}; a PR without one counts at the failure rate the queue
- * observed), up to {@code batchingMaxSize} with adaptive batching, and a batch cut short by risk
- * starts at once (SCHEDULING.md "Predicted risk").
+ * carries a predicted risk, they are split, in order, into the batches with the fewest expected CI
+ * runs in all by their risks, and the batch is the first of those ({@link SelfTuning#bestPrefix}; a
+ * PR without a prediction counts at the failure rate the queue observed; up to {@code
+ * batchingMaxSize} with adaptive batching); a batch cut short by risk starts at once, and a PR
+ * predicted at {@link SelfTuning#ALONE_ABOVE} or more runs alone (SCHEDULING.md "Predicted risk").
  */
 final class Batches {
   private Batches() {}
