@@ -16,8 +16,10 @@ import java.util.Optional;
  * carries a predicted risk, they are split, in order, into the batches with the fewest expected CI
  * runs in all by their risks, and the batch is the first of those ({@link SelfTuning#bestPrefix}; a
  * PR without a prediction counts at the failure rate the queue observed; up to {@code
- * batchingMaxSize} with adaptive batching); a batch cut short by risk starts at once, and a PR
- * predicted at {@link SelfTuning#ALONE_ABOVE} or more runs alone (SCHEDULING.md "Predicted risk").
+ * batchingMaxSize} with adaptive batching, stopping at a PR that runs alone as before); a batch cut
+ * short by risk, or as large as the size the queue would batch without predictions, starts at once,
+ * and a PR predicted at {@link SelfTuning#ALONE_ABOVE} or more runs alone (SCHEDULING.md "Predicted
+ * risk").
  */
 final class Batches {
   private Batches() {}
@@ -39,34 +41,31 @@ final class Batches {
       return new Next(List.of(first), null);
     }
     long size = SelfTuning.batchSize(settings, state.history());
-    long largest = SelfTuning.largestBatch(settings);
-    if (settings.batchingAdaptive()
-        && waiting.stream().limit(largest).anyMatch(e -> e.predictedRisk() != null)) {
-      size = largest; // the risks choose how many of them
-    }
-    List<Entry> batch = new ArrayList<>();
-    boolean full = false;
+    long largest = settings.batchingAdaptive() ? SelfTuning.largestBatch(settings) : size;
+    List<Entry> candidates = new ArrayList<>();
+    boolean closed = false; // a PR that runs alone, or the largest size, ends the batch
     for (Entry e : waiting) {
-      if (batch.size() == size || alone(e)) {
-        full = true;
+      if (candidates.size() == largest || alone(e)) {
+        closed = true;
         break;
       }
-      batch.add(e);
+      candidates.add(e);
     }
-    int byRisk = byRisk(state, batch);
-    if (full || batch.size() == size || byRisk < batch.size()) {
-      return new Next(List.copyOf(batch.subList(0, byRisk)), null);
+    boolean predicted = candidates.stream().anyMatch(e -> e.predictedRisk() != null);
+    List<Entry> batch =
+        predicted ? candidates : candidates.subList(0, (int) Math.min(size, candidates.size()));
+    int carried = predicted ? byRisk(state, batch) : batch.size();
+    boolean cutByRisk = carried < batch.size();
+    if (cutByRisk || batch.size() >= size || (closed && batch.size() == candidates.size())) {
+      return new Next(List.copyOf(batch.subList(0, carried)), null);
     }
     Instant oldest =
         batch.stream().map(Entry::stateChangedAt).min(Instant::compareTo).orElseThrow();
     return new Next(batch, oldest.plus(Duration.ofMinutes(settings.batchingMaxWaitTimeMinutes())));
   }
 
-  /** How many of {@code batch} to carry by their predicted risks: all of them when none has one. */
+  /** How many of {@code batch}, some of which carry predicted risks, the next run carries. */
   private static int byRisk(QueueAggregate state, List<Entry> batch) {
-    if (batch.size() < 2 || batch.stream().allMatch(e -> e.predictedRisk() == null)) {
-      return batch.size();
-    }
     return SelfTuning.bestPrefix(
         risks(state, batch),
         SelfTuning.concurrency(state.settings(), state.history()),

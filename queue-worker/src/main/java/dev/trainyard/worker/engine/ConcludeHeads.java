@@ -198,24 +198,33 @@ final class ConcludeHeads implements PlanningRule {
     return List.of(new TestRunBisected(run.id(), reason, halves, ctx.now()));
   }
 
-  /** How many of a red batch's {@code prs} its first half holds (1 to all but one). */
+  /**
+   * How many of a red batch's {@code prs} its first half holds (1 to all but one): the count that
+   * puts half of their predicted risk on each side, the middle on a tie; by count when none has a
+   * prediction or all are predicted to pass.
+   */
   static int splitAt(QueueAggregate state, List<TestedPr> prs) {
+    int middle = (prs.size() + 1) / 2;
     List<Entry> entries =
         prs.stream().map(p -> state.entry(p.entryId())).flatMap(Optional::stream).toList();
     if (entries.size() != prs.size() || entries.stream().allMatch(e -> e.predictedRisk() == null)) {
-      return (prs.size() + 1) / 2;
+      return middle;
     }
     double[] risks = Batches.risks(state, entries);
     double total = Arrays.stream(risks).sum();
+    if (total <= 0) {
+      return middle;
+    }
     double before = 0;
-    int best = 1;
+    int best = middle;
     double bestGap = Double.MAX_VALUE;
     for (int i = 1; i < risks.length; i++) {
       before += risks[i - 1];
       double gap = Math.abs(total / 2 - before);
-      if (gap < bestGap) {
+      boolean tie = Math.abs(gap - bestGap) <= 1e-12 * total;
+      if ((gap < bestGap && !tie) || (tie && Math.abs(i - middle) < Math.abs(best - middle))) {
         best = i;
-        bestGap = gap;
+        bestGap = Math.min(gap, bestGap);
       }
     }
     return best;

@@ -39,12 +39,9 @@ public sealed interface QueueEvent {
   record PullRequestSubmitted(Entry entry) implements QueueEvent {}
 
   /**
-   * A PR already in the queue was submitted again: its priority, noBatch and the dependencies its
-   * submit names are refreshed.
-   */
-  /**
-   * {@code stack}: submitted again with its stack (it stays so once asked); {@code predictedRisk}:
-   * the one the submit gave, else the one it had.
+   * A PR already in the queue was submitted again: its priority, noBatch, the dependencies its
+   * submit names and its predicted risk (the one the submit gave, else the one it had) are
+   * refreshed; {@code stack}: submitted again with its stack (it stays so once asked).
    */
   record PullRequestResubmitted(
       String entryId,

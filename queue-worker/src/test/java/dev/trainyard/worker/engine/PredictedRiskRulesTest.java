@@ -8,8 +8,10 @@ import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.RunRulesTest.Row;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -77,6 +79,24 @@ class PredictedRiskRulesTest {
             List.of("QueueUpdated"),
             q -> assertThat(q.state().runs().live()).isEmpty()),
         row(
+            "batch: a moderately risky tail is left to a batch of its own; the cut one starts at once",
+            () -> pausedWith(queue().batching(6, 60), 0.01, 0.01, 0.01, 0.01, 0.2, 0.2),
+            q -> running(),
+            List.of("QueueUpdated", "TestRunStarted"),
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L);
+              assertThat(q.state().activeEntry(5).orElseThrow().testRunId()).isNull();
+            }),
+        row(
+            "bisect: a red batch of PRs all predicted to pass splits by count",
+            () -> batchUnderTest(0.0, 0.0, 0.0, 0.0),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            BISECTED,
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
+              assertThat(q.prsOfRunOf(3)).containsExactly(3L, 4L);
+            }),
+        row(
             "batch: with adaptive batching, predicted risks choose up to batchingMaxSize",
             () ->
                 pausedWith(
@@ -136,6 +156,37 @@ class PredictedRiskRulesTest {
     RunRulesTest.check(row);
   }
 
+  /** An adaptive queue of batchingMinSize 4 and batchingMaxSize 16, paused. */
+  static QueueFixture adaptive(long waitMinutes) {
+    return queue().batching(4, waitMinutes).selfTuning(true, 16L, null);
+  }
+
+  static long selfTunedSize(QueueFixture q) {
+    return SelfTuning.batchSize(q.state().settings(), q.state().history());
+  }
+
+  @Test
+  void aPredictionBehindAPrThatRunsAloneLeavesTheBatchAheadAsItWas() {
+    Double[] unpredicted = new Double[13];
+    QueueFixture without = pausedWith(adaptive(0), unpredicted).apply(running());
+    Double[] withRiskyLast = Arrays.copyOf(unpredicted, 14);
+    withRiskyLast[13] = 0.5;
+    QueueFixture with = pausedWith(adaptive(0), withRiskyLast).apply(running());
+    assertThat(selfTunedSize(with)).isLessThan(13);
+    assertThat(with.prsOfRunOf(1))
+        .isEqualTo(without.prsOfRunOf(1))
+        .hasSize((int) selfTunedSize(with));
+  }
+
+  @Test
+  void predictedSafePrsAsManyAsTheQueueWouldBatchStartWithoutWaiting() {
+    QueueFixture q = adaptive(60);
+    Double[] safe = new Double[(int) selfTunedSize(q)];
+    Arrays.fill(safe, 0.001);
+    pausedWith(q, safe).apply(running());
+    assertThat(q.prsOfRunOf(1)).hasSize(safe.length);
+  }
+
   @ParameterizedTest(name = "risks {0}, window {1}, {2} bisection slots: the first {3}")
   @CsvSource({
     // equal risks: what bestSize chooses for that rate
@@ -152,8 +203,7 @@ class PredictedRiskRulesTest {
     // nothing predicted to fail: all of them
     "'0,0,0,0,0,0,0,0,0,0,0,0',                 10, 5, 12",
   })
-  void theBatchIsThePrefixWithTheFewestRunsPerPr(
-      String risks, long window, long slots, int expected) {
+  void theBatchIsTheFirstOfTheCheapestSplit(String risks, long window, long slots, int expected) {
     double[] r = Stream.of(risks.split(",")).mapToDouble(Double::parseDouble).toArray();
     assertThat(SelfTuning.bestPrefix(r, window, slots)).isEqualTo(expected);
   }
