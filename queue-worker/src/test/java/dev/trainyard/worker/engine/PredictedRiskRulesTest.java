@@ -41,6 +41,19 @@ class PredictedRiskRulesTest {
   static final List<String> BISECTED =
       List.of("StatusReported", "TestRunBisected", "BisectionRunStarted", "BisectionRunStarted");
 
+  /** A red batch of four PRs, each predicted at {@code risk}, split two and two. */
+  static Row splitByCount(String name, Double risk) {
+    return row(
+        name,
+        () -> batchUnderTest(risk, risk, risk, risk),
+        q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+        BISECTED,
+        q -> {
+          assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
+          assertThat(q.prsOfRunOf(3)).containsExactly(3L, 4L);
+        });
+  }
+
   static QueueCommand running() {
     return new QueueCommand.UpdateQueue(QueueFixture.patch(QueueState.RUNNING, null, null));
   }
@@ -87,15 +100,7 @@ class PredictedRiskRulesTest {
               assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L);
               assertThat(q.state().activeEntry(5).orElseThrow().testRunId()).isNull();
             }),
-        row(
-            "bisect: a red batch of PRs all predicted to pass splits by count",
-            () -> batchUnderTest(0.0, 0.0, 0.0, 0.0),
-            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
-            BISECTED,
-            q -> {
-              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
-              assertThat(q.prsOfRunOf(3)).containsExactly(3L, 4L);
-            }),
+        splitByCount("bisect: a red batch of PRs all predicted to pass splits by count", 0.0),
         row(
             "batch: with adaptive batching, predicted risks choose up to batchingMaxSize",
             () ->
@@ -129,15 +134,7 @@ class PredictedRiskRulesTest {
               assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L);
               assertThat(q.prsOfRunOf(4)).containsExactly(4L);
             }),
-        row(
-            "bisect: without predictions a red batch splits by count",
-            () -> batchUnderTest(null, null, null, null),
-            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
-            BISECTED,
-            q -> {
-              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
-              assertThat(q.prsOfRunOf(3)).containsExactly(3L, 4L);
-            }),
+        splitByCount("bisect: without predictions a red batch splits by count", null),
         row(
             "resubmit: a new prediction replaces the old, and none keeps it",
             () -> pausedWith(queue().batching(4, 0), 0.01),
