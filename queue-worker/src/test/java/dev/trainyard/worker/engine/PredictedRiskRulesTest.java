@@ -120,11 +120,19 @@ class PredictedRiskRulesTest {
               assertThat(q.prsOfRunOf(7)).containsExactly(7L);
             }),
         row(
+            // batchingMinSize 1 makes the queue's starting rate 1/1²: a PR without a prediction
+            // counts as certain to fail, so the batch stops before it (at 0 it would carry all
+            // four)
             "batch: a PR without a prediction counts at the failure rate the queue observed",
-            () -> pausedWith(queue().batching(4, 0), 0.01, null, null, 0.01),
+            () ->
+                pausedWith(
+                    queue().batching(1, 0).selfTuning(true, 4L, null), 0.01, 0.01, null, 0.01),
             q -> running(),
-            List.of("QueueUpdated", "TestRunStarted"),
-            q -> assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L)),
+            List.of("QueueUpdated", "TestRunStarted", "TestRunStarted", "TestRunStarted"),
+            q -> {
+              assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
+              assertThat(q.prsOfRunOf(3)).containsExactly(3L);
+            }),
         row(
             "bisect: a red batch splits where each half holds about half of its predicted risk",
             () -> batchUnderTest(0.01, 0.02, 0.01, 0.2),
