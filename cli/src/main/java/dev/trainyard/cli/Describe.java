@@ -10,7 +10,7 @@ final class Describe {
 
   /**
    * {@code #12 testing (position 2, merge expected 2026-09-17T10:41:00.000Z) "Add retry"}; a PR
-   * that is not ready says why.
+   * that is not ready, or waits for a test run, says why.
    */
   static String pullRequest(JsonNode pr) {
     List<String> details = new ArrayList<>();
@@ -19,6 +19,10 @@ final class Describe {
     }
     text(pr.path("estimatedMergeAt")).ifPresent(at -> details.add("merge expected " + at));
     text(pr.path("readiness").path("notReadyReason")).ifPresent(why -> details.add(why));
+    if (pr.path("predictedRisk").isNumber()) {
+      details.add("predicted risk " + pr.path("predictedRisk").asDouble());
+    }
+    text(pr.path("waitingReason")).ifPresent(why -> details.add(why));
     String line = "#" + pr.path("prNumber").asLong() + " " + text(pr.path("state")).orElse("?");
     if (!details.isEmpty()) {
       line += " (" + String.join(", ", details) + ")";

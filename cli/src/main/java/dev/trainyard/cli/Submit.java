@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
     name = "submit",
     description =
         "Submit a pull request to its queue; submitting it again applies a new priority, "
-            + "--no-batch or --depends-on.")
+            + "--no-batch, --depends-on or --predicted-risk.")
 final class Submit extends PullRequestVerb {
   @Option(
       names = "--priority",
@@ -32,6 +32,14 @@ final class Submit extends PullRequestVerb {
       paramLabel = "NUMBER",
       description = "Pull requests of the queue it must land after (replaces the list).")
   List<Long> dependsOn;
+
+  @Option(
+      names = "--predicted-risk",
+      paramLabel = "0-1",
+      description =
+          "The chance, 0 to 1, that it breaks the target as your predictor sees it; a batching"
+              + " queue batches and bisects by it.")
+  Double predictedRisk;
 
   @Option(
       names = "--stack",
@@ -59,6 +67,9 @@ final class Submit extends PullRequestVerb {
     }
     if (stack) {
       body.put("stack", true);
+    }
+    if (predictedRisk != null) {
+      body.put("predictedRisk", predictedRisk);
     }
     return changeAndShow(client, printer, "/v1/submitPullRequest", body, "submitted:");
   }

@@ -85,6 +85,23 @@ class CommandsTest {
   }
 
   @Test
+  void statusSaysWhyAPrWaitsAndItsPredictedRisk() {
+    script.put(
+        "/v1/getSubmittedPullRequest",
+        body ->
+            "{\"prNumber\":7,\"state\":\"pending\",\"queuePosition\":3,\"predictedRisk\":0.4,"
+                + "\"waitingFor\":\"runs_ahead\",\"waitingReason\":\"1 pull request ahead of it"
+                + " is tested first (#6).\"}");
+
+    assertThat(run("status", "--repo", "a/b", "--pr", "7")).isZero();
+
+    assertThat(out.toString().strip())
+        .isEqualTo(
+            "#7 pending (position 3, predicted risk 0.4, 1 pull request ahead of it is tested"
+                + " first (#6).)");
+  }
+
+  @Test
   void waitExitsOneWhenCancelled() {
     script.put("/v1/getSubmittedPullRequest", body -> pr("cancelled", null));
 
@@ -173,14 +190,17 @@ class CommandsTest {
     assertThat(run("submit", "--repo", "a/b", "--pr", "7", "--no-batch", "--priority", "12"))
         .isZero();
     assertThat(run("submit", "--repo", "a/b", "--pr", "7", "--stack")).isZero();
+    assertThat(run("submit", "--repo", "a/b", "--pr", "7", "--predicted-risk", "0.25")).isZero();
 
     List<JsonNode> submits =
         java.util.stream.IntStream.range(0, paths.size())
             .filter(i -> paths.get(i).equals("/v1/submitPullRequest"))
             .mapToObj(received::get)
             .toList();
-    assertThat(submits).hasSize(4);
+    assertThat(submits).hasSize(5);
     assertThat(submits.get(0).has("noBatch")).isFalse();
+    assertThat(submits.get(0).has("predictedRisk")).isFalse();
+    assertThat(submits.get(4).get("predictedRisk").asDouble()).isEqualTo(0.25);
     assertThat(submits.get(0).has("priority")).isFalse();
     assertThat(submits.get(0).has("stack")).isFalse();
     assertThat(submits.get(3).get("stack").asBoolean()).isTrue();

@@ -165,7 +165,8 @@ public final class ListingBenchmark {
               false,
               false,
               null,
-              List.of());
+              List.of(),
+              null);
       batch.add(
           new PullRequestRow(
               PullRequestRow.rowId(id, version),

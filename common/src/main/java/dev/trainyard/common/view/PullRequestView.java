@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * One submission of a pull request as getSubmittedPullRequest returns it (every key present);
- * {@code dependsOn} (extension) the PRs of the queue it still waits to see land first.
+ * {@code dependsOn} (extension) the PRs of the queue it still waits to see land first; {@code
+ * predictedRisk} (extension) the chance that it breaks the target as its submit predicted, null
+ * when none did.
  */
 public record PullRequestView(
     String id,
@@ -26,7 +28,8 @@ public record PullRequestView(
     boolean forceEnqueued,
     boolean isCurrentlySubmittedToQueue,
     String verifiedByTestRun,
-    List<Long> dependsOn) {
+    List<Long> dependsOn,
+    Double predictedRisk) {
 
   public PullRequestView {
     // rows stored before the key existed read as none

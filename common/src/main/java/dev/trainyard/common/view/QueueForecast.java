@@ -12,23 +12,34 @@ import java.util.Optional;
  * in the order they are expected to land (the first {@value #MAX_LINE}), and {@code etaSeconds},
  * for each the expected landing in seconds after {@code at}, empty when unknown. Text, not arrays,
  * because every command rewrites the queue's document: 3 bytes a PR, 8 with an estimate ({@code
- * QueueDocumentSizeTest}'s PRs), where two arrays took 15. Readers add it to the stored views; an
- * estimate already in the past reads as now.
+ * QueueDocumentSizeTest}'s PRs), where two arrays took 15. {@code waits}: one {@link WaitCode} per
+ * PR in line, whether it is in a run and if not why it waits; {@code batchUntil}: when the next
+ * batch stops waiting for more PRs, null when none waits (SCHEDULING.md "Why a PR waits"). Readers
+ * add it to the stored views; an estimate already in the past reads as now.
  */
-public record QueueForecast(Instant at, String prNumbers, String etaSeconds) {
+public record QueueForecast(
+    Instant at, String prNumbers, String etaSeconds, String waits, Instant batchUntil) {
   /** How many PRs of a queue get a position and an estimate. */
   public static final int MAX_LINE = 500;
 
-  public static final QueueForecast NONE = new QueueForecast(Instant.EPOCH, "", "");
+  public static final QueueForecast NONE = new QueueForecast(Instant.EPOCH, "", "", "", null);
 
   public QueueForecast {
     at = at == null ? Instant.EPOCH : at;
     prNumbers = prNumbers == null ? "" : prNumbers;
     etaSeconds = etaSeconds == null ? "" : etaSeconds;
+    // documents written before the key existed: no PR's wait is known
+    waits = waits == null ? "" : waits;
   }
 
   /** The forecast of {@code line} (PR numbers in order) with each one's estimate, null: unknown. */
   public static QueueForecast of(Instant at, List<Long> line, List<Instant> estimates) {
+    return of(at, line, estimates, "", null);
+  }
+
+  /** The same, with each one's {@link WaitCode} and when the next batch stops waiting. */
+  public static QueueForecast of(
+      Instant at, List<Long> line, List<Instant> estimates, String waits, Instant batchUntil) {
     StringBuilder numbers = new StringBuilder();
     StringBuilder etas = new StringBuilder();
     for (int i = 0; i < line.size(); i++) {
@@ -42,7 +53,7 @@ public record QueueForecast(Instant at, String prNumbers, String etaSeconds) {
         etas.append(Math.max(0, eta.getEpochSecond() - at.getEpochSecond()));
       }
     }
-    return new QueueForecast(at, numbers.toString(), etas.toString());
+    return new QueueForecast(at, numbers.toString(), etas.toString(), waits, batchUntil);
   }
 
   /** The 1-based place of {@code prNumber} in line, if it is in the forecast. */
@@ -57,13 +68,34 @@ public record QueueForecast(Instant at, String prNumbers, String etaSeconds) {
   }
 
   /**
-   * {@code item} (a PR's view or list item) with its {@code queuePosition} and {@code
-   * estimatedMergeAt}: null once concluded, or when it is not in the forecast. The stored views
-   * never hold them, so a PR moving up in line rewrites no history row.
+   * {@code item} (a PR's view or list item) with its {@code queuePosition}, {@code
+   * estimatedMergeAt}, {@code waitingFor} and {@code waitingReason}: null once concluded, or when
+   * it is not in the forecast. The stored views never hold them, so a PR moving up in line rewrites
+   * no history row.
    */
   public <T> Placed<T> place(T item, long prNumber, PrState state, Instant now) {
     int index = state.isFinal() ? -1 : indexOf(prNumber);
-    return new Placed<>(item, index < 0 ? null : index + 1, eta(index, now));
+    WaitCode wait = waitCode(index);
+    return new Placed<>(
+        item,
+        index < 0 ? null : index + 1,
+        eta(index, now),
+        wait.reason(),
+        wait.reason() == null ? null : WaitReason.sentence(this, index, wait));
+  }
+
+  /** Why {@code prNumber} waits, when it is in line and waits for a run. */
+  public Optional<String> waitingReason(long prNumber) {
+    int index = indexOf(prNumber);
+    WaitCode wait = waitCode(index);
+    return wait.reason() == null
+        ? Optional.empty()
+        : Optional.of(WaitReason.sentence(this, index, wait));
+  }
+
+  /** The wait code of the {@code index}th PR in line; {@link WaitCode#NONE} when unknown. */
+  WaitCode waitCode(int index) {
+    return index < 0 || index >= waits.length() ? WaitCode.NONE : WaitCode.of(waits.charAt(index));
   }
 
   /** The PR numbers in line. */

@@ -28,7 +28,16 @@ class QueueForecastTest {
     assertThat(first.get("queuePosition").asInt()).isEqualTo(1);
     assertThat(first.get("estimatedMergeAt").asString()).isEqualTo("2026-11-28T10:10:00.000Z");
     assertThat(first.propertyNames())
-        .containsExactly("prNumber", "title", "queuePosition", "estimatedMergeAt");
+        .containsExactly(
+            "prNumber",
+            "title",
+            "queuePosition",
+            "estimatedMergeAt",
+            "waitingFor",
+            "waitingReason");
+    // a forecast written before the waits were kept: no one's wait is known
+    assertThat(first.get("waitingFor").isNull()).isTrue();
+    assertThat(first.get("waitingReason").isNull()).isTrue();
 
     JsonNode unknown = placed(9, PrState.PENDING);
     assertThat(unknown.get("queuePosition").asInt()).isEqualTo(2);

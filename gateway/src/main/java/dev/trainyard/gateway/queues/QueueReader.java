@@ -9,6 +9,7 @@ import dev.trainyard.common.view.PullRequestListItem;
 import dev.trainyard.common.view.QueueForecast;
 import dev.trainyard.common.view.QueueView;
 import dev.trainyard.gateway.http.ApiException;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
@@ -137,11 +138,16 @@ public class QueueReader {
     if (forecast == null) {
       return QueueForecast.NONE;
     }
-    Object at = forecast.get("at");
     return new QueueForecast(
-        at instanceof Date date ? date.toInstant() : Timestamps.parse((String) at),
+        instant(forecast.get("at")),
         forecast.getString("prNumbers"),
-        forecast.getString("etaSeconds"));
+        forecast.getString("etaSeconds"),
+        forecast.getString("waits"),
+        forecast.get("batchUntil") == null ? null : instant(forecast.get("batchUntil")));
+  }
+
+  private static Instant instant(Object stored) {
+    return stored instanceof Date date ? date.toInstant() : Timestamps.parse((String) stored);
   }
 
   private Mono<Document> find(QueueKey key, String... fields) {

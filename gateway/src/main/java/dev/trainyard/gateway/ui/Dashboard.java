@@ -403,6 +403,11 @@ public class Dashboard {
                                               + Links.time(at)
                                               + ")")
                                   .orElse(""));
+                          model.put(
+                              "waiting",
+                              head.state().isFinal()
+                                  ? ""
+                                  : forecast.waitingReason(number).orElse(""));
                           model.put("title", "#" + number + " " + head.view().prTitle());
                           model.put("pr", head.view());
                           model.put("state", head.state().wire());

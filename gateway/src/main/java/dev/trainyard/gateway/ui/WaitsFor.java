@@ -27,7 +27,12 @@ final class WaitsFor {
     return switch (item.state()) {
       case NOT_READY -> notReady(head);
       case PENDING ->
-          dependencies(head == null ? List.of() : head.view().dependsOn())
+          // the reason the worker decided with the run rules (SCHEDULING.md "Why a PR waits");
+          // guessed from the page's reads for a queue written before it kept one
+          queue
+              .forecast()
+              .waitingReason(item.prNumber())
+              .or(() -> dependencies(head == null ? List.of() : head.view().dependsOn()))
               .orElseGet(() -> pending(queue, testingRuns));
       case TESTING -> testing(run);
       case TESTS_PASSED ->

@@ -24,8 +24,15 @@ import java.util.Optional;
 final class Batches {
   private Batches() {}
 
-  /** The PRs of the next run, and until when they wait for more (null: start now). */
-  record Next(List<Entry> entries, Instant waitUntil) {
+  /**
+   * The PRs of the next run, and until when they wait for more (null: start now); {@code cut}: the
+   * PRs behind them that the predicted risks split off (they wait for the run after).
+   */
+  record Next(List<Entry> entries, Instant waitUntil, List<Entry> cut) {
+    Next(List<Entry> entries, Instant waitUntil) {
+      this(entries, waitUntil, List.of());
+    }
+
     boolean startsAt(Instant now) {
       return !entries.isEmpty() && (waitUntil == null || !waitUntil.isAfter(now));
     }
@@ -57,7 +64,10 @@ final class Batches {
     int carried = predicted ? byRisk(state, batch) : batch.size();
     boolean cutByRisk = carried < batch.size();
     if (cutByRisk || batch.size() >= size || (closed && batch.size() == candidates.size())) {
-      return new Next(List.copyOf(batch.subList(0, carried)), null);
+      return new Next(
+          List.copyOf(batch.subList(0, carried)),
+          null,
+          List.copyOf(batch.subList(carried, batch.size())));
     }
     Instant oldest =
         batch.stream().map(Entry::stateChangedAt).min(Instant::compareTo).orElseThrow();
@@ -81,10 +91,12 @@ final class Batches {
   }
 
   /** {@code noBatch}, isolated, or predicted to fail too often for any batch to pay. */
-  private static boolean alone(Entry e) {
-    return e.noBatch()
-        || e.isolated()
-        || (e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE);
+  static boolean alone(Entry e) {
+    return e.noBatch() || e.isolated() || aloneByRisk(e);
+  }
+
+  static boolean aloneByRisk(Entry e) {
+    return e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE;
   }
 
   static Optional<Instant> deadline(QueueAggregate state, List<Entry> waiting) {

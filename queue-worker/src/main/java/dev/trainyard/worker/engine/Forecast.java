@@ -30,23 +30,27 @@ import java.util.Set;
  * RunHistory#busyTimePerPr}). A landing waits for the end of a freeze and for the next merge
  * window; a freeze without an end, or a queue without history yet, leaves the estimate unknown. A
  * PR not ready takes no slot and no place in either estimate, and its own is unknown. The slots and
- * the batch size are the ones the self-tuning scheduler uses now, where it is on.
+ * the batch size are the ones the self-tuning scheduler uses now, where it is on. Each PR's wait is
+ * {@link WaitReasons}'.
  */
 public final class Forecast {
   private Forecast() {}
 
   public static QueueForecast of(QueueAggregate state, Instant now) {
     List<Entry> line = line(state);
+    List<Entry> shown = line.subList(0, Math.min(line.size(), QueueForecast.MAX_LINE));
     List<Long> numbers = new ArrayList<>();
-    line.stream().limit(QueueForecast.MAX_LINE).forEach(e -> numbers.add(e.prNumber()));
+    shown.forEach(e -> numbers.add(e.prNumber()));
+    WaitReasons.Waits waits = WaitReasons.of(state, shown, now);
     Optional<Duration> median = state.history().medianDuration();
     QueueFreeze freeze = state.freeze();
+    List<Instant> estimates;
     if (median.isEmpty() || (freeze != null && freeze.until() == null)) {
-      List<Instant> unknown = new ArrayList<>();
-      numbers.forEach(n -> unknown.add(null));
-      return QueueForecast.of(now, numbers, unknown);
+      estimates = java.util.Collections.nCopies(numbers.size(), null);
+    } else {
+      estimates = estimates(state, line, median.get(), now);
     }
-    return QueueForecast.of(now, numbers, estimates(state, line, median.get(), now));
+    return QueueForecast.of(now, numbers, estimates, waits.codes(), waits.batchUntil());
   }
 
   /** The PRs that have not concluded, in the order they are expected to land. */

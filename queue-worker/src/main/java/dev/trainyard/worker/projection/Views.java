@@ -56,7 +56,8 @@ public final class Views {
         false,
         !e.state().isFinal(),
         e.verifiedByTestRun(),
-        e.unlandedDependencies());
+        e.unlandedDependencies(),
+        e.predictedRisk());
   }
 
   /** One sentence: the first reason, in the order the planner's readiness rule checks them. */

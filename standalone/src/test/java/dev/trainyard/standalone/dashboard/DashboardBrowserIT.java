@@ -70,7 +70,9 @@ class DashboardBrowserIT extends QueueScenario {
     browser.awaitLive();
     browser.markDocument();
     browser.await().until(d -> browser.all("svg.graph g.run").size() == 2);
-    assertThat(browser.text("#pr-3")).contains("pending").contains("a test slot");
+    assertThat(browser.text("#pr-3"))
+        .contains("pending")
+        .contains("It is next to be tested and starts when a test run ahead of it ends");
     assertThat(browser.text("#runs table")).contains("#1").contains("#2");
     browser.screenshot("queue-single");
     accessible("the queue page");
@@ -140,9 +142,13 @@ class DashboardBrowserIT extends QueueScenario {
     String table = browser.text("#runs table");
     assertThat(table).contains("lane 1").contains("lane 2");
     assertThat(table.indexOf("#1")).as("lanes in queue order").isLessThan(table.indexOf("#4"));
-    assertThat(browser.text("#pr-3")).contains("a test slot in its lane");
+    assertThat(browser.text("#pr-3"))
+        .contains("The lanes its impacted targets overlap have no free test slot");
     browser.screenshot("queue-parallel");
     accessible("the queue page in parallel mode");
+    browser.open(queuePath() + "/pulls/3");
+    assertThat(browser.text("#pr-waiting"))
+        .startsWith("Waiting: The lanes its impacted targets overlap have no free test slot");
 
     ci.hold(false);
     for (long pr = 1; pr <= 5; pr++) {

@@ -209,13 +209,19 @@ class QueueControlsIT extends QueueScenario {
   }
 
   @Test
-  void everyWaitingPrHasAPlaceAndOnceTheQueueHasHistoryAnEstimate() throws Exception {
+  void everyWaitingPrHasAPlaceAReasonAndOnceTheQueueHasHistoryAnEstimate() throws Exception {
     create(api, name, 1);
     QueueSteps.landPrs(api, git, name, 1);
     ci.hold(true);
     for (long pr = 2; pr <= 4; pr++) {
       git.openPr(pr, "Add file " + pr, "dev" + pr, "f" + pr + ".txt", pr + "\n");
-      submit(api, name, pr);
+      if (pr < 4) {
+        submit(api, name, pr);
+      } else {
+        String predicted = "\"pr\":{\"number\":4},\"predictedRisk\":0.25";
+        assertThat(api.post("/v1/submitPullRequest", body(name, predicted)).status())
+            .isEqualTo(200);
+      }
     }
     awaitState(api, name, 2, "testing");
     Awaitility.await()
@@ -230,12 +236,30 @@ class QueueControlsIT extends QueueScenario {
       assertThat(eta).as("later in line, later to land").isAfterOrEqualTo(previous);
       previous = eta;
     }
+    // why each waits (SCHEDULING.md "Why a PR waits"): the queue runs one test run at a time
+    JsonNode testing = pr(api, name, 2);
+    assertThat(testing.get("waitingFor").isNull()).isTrue();
+    assertThat(testing.get("predictedRisk").isNull()).isTrue();
+    JsonNode next = pr(api, name, 3);
+    assertThat(next.get("waitingFor").asString()).isEqualTo("test_slot");
+    assertThat(next.get("waitingReason").asString())
+        .isEqualTo(
+            "It is next to be tested and starts when a test run ahead of it ends; being tested"
+                + " now: #2.");
+    JsonNode behind = pr(api, name, 4);
+    assertThat(behind.get("waitingFor").asString()).isEqualTo("runs_ahead");
+    assertThat(behind.get("waitingReason").asString())
+        .isEqualTo("1 pull request ahead of it is tested first (#3); being tested now: #2.");
+    assertThat(behind.get("predictedRisk").asDouble()).isEqualTo(0.25);
     JsonNode enqueued = queue().get("enqueuedPullRequests");
     assertThat(enqueued.get(2).get("queuePosition").asInt()).isEqualTo(3);
     assertThat(enqueued.get(2).get("estimatedMergeAt").isNull()).isFalse();
+    assertThat(enqueued.get(2).get("waitingFor").asString()).isEqualTo("runs_ahead");
     JsonNode merged = pr(api, name, 1);
     assertThat(merged.get("queuePosition").isNull()).isTrue();
     assertThat(merged.get("estimatedMergeAt").isNull()).isTrue();
+    assertThat(merged.get("waitingFor").isNull()).isTrue();
+    assertThat(merged.get("waitingReason").isNull()).isTrue();
     ci.hold(false);
     awaitState(api, name, 4, "merged");
   }

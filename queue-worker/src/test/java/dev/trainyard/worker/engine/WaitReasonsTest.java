@@ -1,0 +1,108 @@
+package dev.trainyard.worker.engine;
+
+import static dev.trainyard.worker.engine.PredictedRiskRulesTest.pausedWith;
+import static dev.trainyard.worker.engine.QueueFixture.parallelQueue;
+import static dev.trainyard.worker.engine.QueueFixture.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.view.QueueForecast;
+import java.time.Duration;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * SCHEDULING.md "Why a PR waits": each PR in line gets the reason the run rules left it waiting,
+ * one code per PR in the forecast's order (the PRs in runs first): t in a run, s next for a slot (S
+ * alone by a flag, r alone by its risk), b its batch fills, a behind others (A, q alone), c split
+ * off by the predicted risks, d its dependencies, p the queue starts nothing, l its lanes are full,
+ * - not waiting (not ready).
+ */
+class WaitReasonsTest {
+
+  record Row(String name, Supplier<QueueFixture> given, String codes, Duration batchFor) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Row row(String name, Supplier<QueueFixture> given, String codes) {
+    return new Row(name, given, codes, null);
+  }
+
+  static Stream<Row> rows() {
+    return Stream.of(
+        row("nothing waits: the one PR is in a run", () -> queue().queued(1), "t"),
+        row(
+            "the slots are full: the next PR waits for one, the others for it",
+            () -> queue().concurrency(1).queued(1, 2, 3),
+            "tsa"),
+        new Row(
+            "a partial batch fills until the oldest has waited batchingMaxWaitTimeMinutes",
+            () -> queue().batching(4, 60).queued(1, 2),
+            "bb",
+            Duration.ofMinutes(60)),
+        row(
+            "a full batch waits for a slot as one; the PRs behind it for it",
+            () -> queue().concurrency(1).batching(2, 0).queued(1, 2, 3, 4, 5, 6),
+            "tssaaa"),
+        row(
+            "noBatch: it waits for a slot, and will run alone",
+            () -> queue().concurrency(1).batching(4, 0).queued(1).queuedAlone(2),
+            "tS"),
+        row(
+            "a predicted risk too high to batch: behind the batch it ended, it runs alone",
+            () ->
+                predicted(
+                    predicted(queue().concurrency(1).batching(4, 0).queued(1), 2, 0.01), 3, 0.6),
+            "tsq"),
+        row(
+            "the predicted risks split the next batch: the cut PRs wait for the run after it",
+            () -> {
+              QueueFixture q = queue().concurrency(1).queued(1).batching(6, 60);
+              for (long pr = 2; pr <= 6; pr++) {
+                predicted(q, pr, pr <= 4 ? 0.01 : 0.3);
+              }
+              return q;
+            },
+            "tssscc"),
+        row("the queue is paused: nothing starts", () -> pausedWith(queue(), null, null), "pp"),
+        row(
+            "a dependency not ready: the dependent waits for it",
+            () -> queue().submitted(1).dependent(2, 1L).ready(2),
+            "-d"),
+        row(
+            "parallel: a PR on a full lane waits for its lanes",
+            () -> parallelQueue().concurrency(1).lane(1, "a").lane(2, "a"),
+            "tl"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rows")
+  void eachPrInLineGetsTheReasonItWaits(Row row) {
+    QueueFixture q = row.given().get();
+    QueueForecast forecast = Forecast.of(q.state(), q.now());
+    assertThat(forecast.waits()).as(row.name()).isEqualTo(row.codes());
+    if (row.batchFor() == null) {
+      assertThat(forecast.batchUntil()).isNull();
+    } else {
+      assertThat(forecast.batchUntil()).isEqualTo(q.now().plus(row.batchFor()));
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rows")
+  void onePrNumberPerCode(Row row) {
+    QueueForecast forecast = Forecast.of(row.given().get().state(), QueueFixture.T0);
+    assertThat(forecast.numbers()).hasSize(forecast.waits().length());
+  }
+
+  /** {@code pr} submitted with {@code risk}, and ready. */
+  static QueueFixture predicted(QueueFixture q, long pr, double risk) {
+    return q.apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, null, false, risk))
+        .ready(pr);
+  }
+}
