@@ -32,12 +32,10 @@ public record QueueForecast(
     waits = waits == null ? "" : waits;
   }
 
-  /** The forecast of {@code line} (PR numbers in order) with each one's estimate, null: unknown. */
-  public static QueueForecast of(Instant at, List<Long> line, List<Instant> estimates) {
-    return of(at, line, estimates, "", null);
-  }
-
-  /** The same, with each one's {@link WaitCode} and when the next batch stops waiting. */
+  /**
+   * The forecast of {@code line} (PR numbers in order) with each one's estimate (null: unknown),
+   * each one's {@link WaitCode}, and when the next batch stops waiting.
+   */
   public static QueueForecast of(
       Instant at, List<Long> line, List<Instant> estimates, String waits, Instant batchUntil) {
     StringBuilder numbers = new StringBuilder();
@@ -81,13 +79,16 @@ public record QueueForecast(
         index < 0 ? null : index + 1,
         eta(index, now),
         wait.reason(),
-        wait.reason() == null ? null : WaitReason.sentence(this, index, wait));
+        reason(index, wait).orElse(null));
   }
 
   /** Why {@code prNumber} waits, when it is in line and waits for a run. */
   public Optional<String> waitingReason(long prNumber) {
     int index = indexOf(prNumber);
-    WaitCode wait = waitCode(index);
+    return reason(index, waitCode(index));
+  }
+
+  private Optional<String> reason(int index, WaitCode wait) {
     return wait.reason() == null
         ? Optional.empty()
         : Optional.of(WaitReason.sentence(this, index, wait));

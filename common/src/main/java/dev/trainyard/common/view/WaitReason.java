@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 /**
  * The sentence that says why a PR waits for a test run (API.md §2 {@code waitingReason}), from its
  * queue's forecast: its {@link WaitCode} and what is ahead of it in line (what is tested instead).
+ * In parallel mode the PRs in runs ahead may be in other lanes, so its sentences name none.
  */
 final class WaitReason {
   /** How many PR numbers a sentence names before it counts the rest. */
@@ -19,17 +20,18 @@ final class WaitReason {
     String why =
         switch (wait.reason()) {
           case TEST_SLOT ->
-              "It is next to be tested and starts when a test run ahead of it ends"
+              "It is next to be tested and starts when a test run ahead of it ends or lands"
+                  + batchUntil(forecast, ", then waits for more pull requests to batch with")
                   + testing(forecast, index);
           case BATCH ->
               "It waits for more pull requests to be tested with it in one batch"
-                  + (forecast.batchUntil() == null
-                      ? ""
-                      : ", until "
-                          + Timestamps.format(forecast.batchUntil())
-                          + " at the latest (batchingMaxWaitTimeMinutes)");
+                  + batchUntil(forecast, "");
           case RUNS_AHEAD -> {
-            List<Long> ahead = ahead(forecast, index, c -> c.reason() != null);
+            if (wait == WaitCode.OVERLAPPED) {
+              yield "An earlier pull request whose impacted targets overlap its own waits too, and it"
+                  + " is tested after that one";
+            }
+            List<Long> ahead = ahead(forecast, index, WaitCode::goesFirst);
             yield (ahead.size() == 1
                     ? "1 pull request ahead of it is tested first ("
                     : ahead.size() + " pull requests ahead of it are tested first (")
@@ -38,24 +40,34 @@ final class WaitReason {
                 + testing(forecast, index);
           }
           case RISK_SPLIT -> {
-            List<Long> before =
+            List<Long> first =
                 ahead(
                     forecast,
                     index,
                     c -> c.reason() == WaitingFor.TEST_SLOT || c.reason() == WaitingFor.BATCH);
             yield "The predicted risks split the next batch: "
-                + (before.isEmpty() ? "the pull requests before it" : named(before))
-                + " are tested first without it, so that a red run costs fewer runs, and it is"
-                + " tested after them";
+                + (first.isEmpty() ? "the pull requests before it are" : named(first))
+                + (first.size() == 1 ? " is" : first.size() > 1 ? " are" : "")
+                + " tested without it, so that a red run costs fewer runs, and it is tested in a"
+                + " later run";
           }
+          case BISECTION ->
+              "A bisection of a failed batch tests it in a run that waits for one of the queue's"
+                  + " bisection slots (bisectionConcurrency)";
           case DEPENDENCIES ->
-              "A pull request it depends on is neither being tested nor landed yet (dependsOn)";
+              "A pull request it depends on (dependsOn) is neither in a run of the queue's chain nor"
+                  + " landed yet";
           case QUEUE_PAUSED ->
               "The queue starts no test runs now: it is paused, or a switch of mode waits for its"
                   + " runs to end";
           case LANES ->
-              "The lanes its impacted targets overlap have no free test slot"
-                  + testing(forecast, index);
+              wait == WaitCode.LANES_HELD
+                  ? "The lanes its impacted targets overlap take no new run until a pull request"
+                      + " that spans them has started"
+                  : "The lanes its impacted targets overlap have no free test slot";
+          case SPANS_LANES ->
+              "Its impacted targets overlap more than one lane: it starts once their runs have"
+                  + " landed, and holds them once it has waited long enough";
         };
     return why
         + switch (wait.alone()) {
@@ -66,6 +78,16 @@ final class WaitReason {
               "; it runs alone: its predicted risk is too high for a batch with it to pay";
         }
         + ".";
+  }
+
+  /** ", until … at the latest": when the next batch stops waiting for more PRs, if one waits. */
+  private static String batchUntil(QueueForecast forecast, String lead) {
+    return forecast.batchUntil() == null
+        ? ""
+        : lead
+            + ", until "
+            + Timestamps.format(forecast.batchUntil())
+            + " at the latest (batchingMaxWaitTimeMinutes)";
   }
 
   /** "; being tested now: #1, #2": the PRs ahead of it in runs, what is tested instead of it. */

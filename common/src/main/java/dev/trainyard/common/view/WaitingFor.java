@@ -17,10 +17,17 @@ public enum WaitingFor implements WireEnum {
   RUNS_AHEAD,
   /** The predicted risks cut it from the next batch: the PRs before it are tested without it. */
   RISK_SPLIT,
-  /** A PR it depends on is neither in a run nor landed. */
+  /** Its bisection run waits for one of the queue's {@code bisectionConcurrency} slots. */
+  BISECTION,
+  /** A PR it depends on is neither in a run of the chain nor landed. */
   DEPENDENCIES,
   /** The queue starts no runs: it is paused, or a mode switch waits for its runs to end. */
   QUEUE_PAUSED,
-  /** Parallel mode: the lanes its impacted targets overlap have no free slot. */
-  LANES
+  /**
+   * Parallel mode: the lanes its impacted targets overlap have no free slot, or take no new run
+   * until a PR that spans them starts.
+   */
+  LANES,
+  /** Parallel mode: its impacted targets overlap more than one lane; it starts once they land. */
+  SPANS_LANES
 }

@@ -14,7 +14,11 @@ class QueueForecastTest {
   private static final Instant AT = Instant.parse("2026-11-28T10:00:00Z");
   private static final QueueForecast FORECAST =
       QueueForecast.of(
-          AT, List.of(12L, 9L, 130L), Arrays.asList(AT.plusSeconds(600), null, AT.plusSeconds(90)));
+          AT,
+          List.of(12L, 9L, 130L),
+          Arrays.asList(AT.plusSeconds(600), null, AT.plusSeconds(90)),
+          "",
+          null);
 
   private record Item(long prNumber, String title) {}
 
@@ -35,7 +39,7 @@ class QueueForecastTest {
             "estimatedMergeAt",
             "waitingFor",
             "waitingReason");
-    // a forecast written before the waits were kept: no one's wait is known
+    // without codes (a forecast written before they were kept): no one's wait is known
     assertThat(first.get("waitingFor").isNull()).isTrue();
     assertThat(first.get("waitingReason").isNull()).isTrue();
 
@@ -60,7 +64,8 @@ class QueueForecastTest {
   void anEmptyForecastPlacesNoOne() {
     assertThat(QueueForecast.NONE.position(1)).isEmpty();
     assertThat(QueueForecast.NONE.estimatedMergeAt(1, AT)).isEmpty();
-    QueueForecast noEstimates = QueueForecast.of(AT, List.of(4L), Arrays.asList((Instant) null));
+    QueueForecast noEstimates =
+        QueueForecast.of(AT, List.of(4L), Arrays.asList((Instant) null), "", null);
     assertThat(noEstimates.position(4)).contains(1);
     assertThat(noEstimates.estimatedMergeAt(4, AT)).isEmpty();
   }

@@ -133,7 +133,7 @@ public class QueueReader {
   }
 
   /** The forecast a queue document holds, read from the document: no tree, no second parse. */
-  private static QueueForecast forecastOf(Document queue) {
+  static QueueForecast forecastOf(Document queue) {
     Document forecast = queue.get("view", Document.class).get("forecast", Document.class);
     if (forecast == null) {
       return QueueForecast.NONE;

@@ -28,7 +28,8 @@ final class WaitsFor {
       case NOT_READY -> notReady(head);
       case PENDING ->
           // the reason the worker decided with the run rules (SCHEDULING.md "Why a PR waits");
-          // guessed from the page's reads for a queue written before it kept one
+          // guessed from the page's reads for a PR beyond the first 500 in line, or a queue
+          // written before the worker kept reasons
           queue
               .forecast()
               .waitingReason(item.prNumber())

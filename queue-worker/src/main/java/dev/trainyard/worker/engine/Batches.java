@@ -92,11 +92,9 @@ final class Batches {
 
   /** {@code noBatch}, isolated, or predicted to fail too often for any batch to pay. */
   static boolean alone(Entry e) {
-    return e.noBatch() || e.isolated() || aloneByRisk(e);
-  }
-
-  static boolean aloneByRisk(Entry e) {
-    return e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE;
+    return e.noBatch()
+        || e.isolated()
+        || (e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE);
   }
 
   static Optional<Instant> deadline(QueueAggregate state, List<Entry> waiting) {

@@ -7,6 +7,7 @@ import dev.trainyard.common.view.QueueForecast;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class Forecast {
     QueueFreeze freeze = state.freeze();
     List<Instant> estimates;
     if (median.isEmpty() || (freeze != null && freeze.until() == null)) {
-      estimates = java.util.Collections.nCopies(numbers.size(), null);
+      estimates = Collections.nCopies(numbers.size(), null);
     } else {
       estimates = estimates(state, line, median.get(), now);
     }

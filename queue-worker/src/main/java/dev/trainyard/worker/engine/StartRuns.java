@@ -56,7 +56,6 @@ final class StartRuns implements PlanningRule {
    */
   static List<QueueEvent> startParallel(
       QueueAggregate state, CommandContext ctx, Duration spanBarrier) {
-    List<TestRun> chain = state.runs().chain();
     List<Lanes.RunEntries> runs = Lanes.runEntries(state);
     List<Entry> blocked = new ArrayList<>();
     List<Lanes.RunEntries> barred = new ArrayList<>(); // the runs of lanes a barrier spans
@@ -68,8 +67,7 @@ final class StartRuns implements PlanningRule {
               : Lanes.place(state, runs, e);
       if (at != null && at.possible()) {
         TestRun predecessor = at.predecessor();
-        List<TestRun> lane =
-            predecessor == null ? List.of() : Lanes.from(chain, root(state, predecessor));
+        List<TestRun> lane = lane(state, predecessor);
         if (RunPlanner.slotFree(lane, RunPlanner.window(state))) {
           TestRun run =
               direct(state, ctx, List.of(e), lane)
@@ -85,6 +83,13 @@ final class StartRuns implements PlanningRule {
       }
     }
     return List.of();
+  }
+
+  /** The lane a PR built on {@code predecessor} joins: none when it starts a lane of its own. */
+  static List<TestRun> lane(QueueAggregate state, TestRun predecessor) {
+    return predecessor == null
+        ? List.of()
+        : Lanes.from(state.runs().chain(), root(state, predecessor));
   }
 
   private static boolean spanBarrierDue(Entry e, Duration spanBarrier, Instant now) {

@@ -244,8 +244,8 @@ class QueueControlsIT extends QueueScenario {
     assertThat(next.get("waitingFor").asString()).isEqualTo("test_slot");
     assertThat(next.get("waitingReason").asString())
         .isEqualTo(
-            "It is next to be tested and starts when a test run ahead of it ends; being tested"
-                + " now: #2.");
+            "It is next to be tested and starts when a test run ahead of it ends or lands; being"
+                + " tested now: #2.");
     JsonNode behind = pr(api, name, 4);
     assertThat(behind.get("waitingFor").asString()).isEqualTo("runs_ahead");
     assertThat(behind.get("waitingReason").asString())
