@@ -14,18 +14,17 @@ import org.junit.jupiter.api.Test;
 class QueueReaderForecastTest {
   private static final Instant AT = Instant.parse("2026-12-03T10:00:00Z");
 
-  private static Document queue(Document forecast) {
-    return new Document("view", new Document("forecast", forecast));
+  /** A queue document whose forecast has PRs 4 and 7 in line, with {@code more} keys. */
+  private static QueueForecast read(Document more) {
+    Document forecast =
+        new Document("at", Date.from(AT)).append("prNumbers", "4,7").append("etaSeconds", ",");
+    forecast.putAll(more);
+    return QueueReader.forecastOf(new Document("view", new Document("forecast", forecast)));
   }
 
   @Test
   void aDocumentWrittenBeforeTheWaitsWereKeptPlacesItsPrsWithNoWait() {
-    QueueForecast forecast =
-        QueueReader.forecastOf(
-            queue(
-                new Document("at", Date.from(AT))
-                    .append("prNumbers", "4,7")
-                    .append("etaSeconds", "60,")));
+    QueueForecast forecast = read(new Document());
 
     assertThat(forecast.position(7)).contains(2);
     assertThat(forecast.batchUntil()).isNull();
@@ -36,13 +35,7 @@ class QueueReaderForecastTest {
   @Test
   void theWaitsAndTheBatchDeadlineAreRead() {
     QueueForecast forecast =
-        QueueReader.forecastOf(
-            queue(
-                new Document("at", Date.from(AT))
-                    .append("prNumbers", "4,7")
-                    .append("etaSeconds", ",")
-                    .append("waits", "bb")
-                    .append("batchUntil", Date.from(AT.plusSeconds(600)))));
+        read(new Document("waits", "bb").append("batchUntil", Date.from(AT.plusSeconds(600))));
 
     assertThat(forecast.batchUntil()).isEqualTo(AT.plusSeconds(600));
     assertThat(forecast.place("x", 7, PrState.PENDING, AT).waitingFor())
