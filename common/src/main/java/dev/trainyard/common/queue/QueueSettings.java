@@ -8,9 +8,9 @@ import java.util.List;
  * {@code long} because the wire range is 0..4294967295. The last three are the self-tuning
  * scheduler's (SCHEDULING.md): {@code batchingAdaptive} sizes batches from the failure rate the
  * queue observes, up to {@code batchingMaxSize}; {@code concurrencyAdaptive} narrows the
- * speculation window on failures and widens it on green runs, never above {@code concurrency}.
- * {@code mergeCommitMessage}: null for the merge method's default; left out of the JSON when null,
- * so the versions of queues stored before it existed do not change.
+ * speculation window in a burst of failures (ADR 0054) and widens it as PRs merge, never above
+ * {@code concurrency}. {@code mergeCommitMessage}: null for the merge method's default; left out of
+ * the JSON when null, so the versions of queues stored before it existed do not change.
  */
 public record QueueSettings(
     QueueMode mode,

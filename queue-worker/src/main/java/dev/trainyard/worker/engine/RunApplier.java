@@ -101,7 +101,7 @@ final class RunApplier {
         finish(finalState == RunState.FAILED ? verdict(state, runId, at, true) : state, run);
     if (Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
         || Reasons.TEST_RUN_TIMEOUT.equals(reason)) {
-      next = outcomes(next, run.prs().size(), true);
+      next = outcomes(next, run.prs().size(), true, at);
     }
     for (String entryId : run.entryIds()) {
       if (next.entry(entryId).isPresent()) {
@@ -122,7 +122,7 @@ final class RunApplier {
     // the time to the next landing is work only while a PR that can be tested waits
     boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
     next = next.withHistory(next.history().landed(at, merged.size(), busy));
-    next = outcomes(next, merged.size(), false);
+    next = outcomes(next, merged.size(), false, at);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
@@ -151,14 +151,15 @@ final class RunApplier {
             next.nextSequence());
     boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
     next = next.withHistory(next.history().landed(at, merged.size(), busy));
-    next = outcomes(next, merged.size(), false);
+    next = outcomes(next, merged.size(), false, at);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
   /** The self-tuning scheduler's history learns how {@code prs} PRs ended. */
-  private static QueueAggregate outcomes(QueueAggregate state, int prs, boolean failed) {
+  private static QueueAggregate outcomes(
+      QueueAggregate state, int prs, boolean failed, Instant at) {
     return state.withHistory(
-        state.history().concluded(prs, failed, Math.max(1, state.settings().concurrency())));
+        state.history().concluded(prs, failed, Math.max(1, state.settings().concurrency()), at));
   }
 
   static QueueAggregate cancelled(QueueAggregate state, String runId, Instant at) {

@@ -14,11 +14,13 @@ import java.util.Optional;
  * busyGapPrs}) — the rate the queue lands PRs at when it has work, failures and resets included.
  * {@code lastLandingAt} and {@code busyAfterLast} carry the landing the next gap starts from. For
  * the self-tuning scheduler: {@code prFailures}, how each recently concluded PR ended (true: failed
- * its tests alone, false: merged), at most {@value #KEPT_PRS}; and {@code window}, the speculation
+ * its tests alone, false: merged), at most {@value #KEPT_PRS}; {@code window}, the speculation
  * window adaptive concurrency has reached (0: never narrowed, the queue's full {@code
- * concurrency}). {@code lastTestResultsAt}: when the flaky-tests service last reported on one of
- * its runs (null: never; its CI does not upload results). It lives in the aggregate, so every
- * worker that loads the queue, and a replay, reads the same history.
+ * concurrency}); and {@code failedAtMillis}, when the last {@value #BURST} failed runs concluded
+ * (epoch milliseconds), which tell a burst from one failure. {@code lastTestResultsAt}: when the
+ * flaky-tests service last reported on one of its runs (null: never; its CI does not upload
+ * results). It lives in the aggregate, so every worker that loads the queue, and a replay, reads
+ * the same history.
  */
 public record RunHistory(
     List<Long> durationsMillis,
@@ -29,7 +31,8 @@ public record RunHistory(
     boolean busyAfterLast,
     List<Boolean> prFailures,
     long window,
-    Instant lastTestResultsAt) {
+    Instant lastTestResultsAt,
+    List<Long> failedAtMillis) {
   /** How many runs are kept: enough for a stable median, few enough to follow a change. */
   public static final int KEPT = 100;
 
@@ -38,11 +41,18 @@ public record RunHistory(
    */
   public static final int KEPT_PRS = 200;
 
+  /** How many failed runs within one CI time make a burst that narrows the window. */
+  static final int BURST = 3;
+
+  /** The CI time a burst is counted within before the queue has seen a verdict. */
+  static final Duration BURST_WITHIN = Duration.ofMinutes(30);
+
   /** Busy landings needed before their rate is trusted. */
   static final int RATE_SAMPLES = 3;
 
   public static final RunHistory EMPTY =
-      new RunHistory(List.of(), List.of(), List.of(), List.of(), null, false, List.of(), 0, null);
+      new RunHistory(
+          List.of(), List.of(), List.of(), List.of(), null, false, List.of(), 0, null, List.of());
 
   public RunHistory {
     durationsMillis = durationsMillis == null ? List.of() : List.copyOf(durationsMillis);
@@ -50,6 +60,7 @@ public record RunHistory(
     busyGapsMillis = busyGapsMillis == null ? List.of() : List.copyOf(busyGapsMillis);
     busyGapPrs = busyGapPrs == null ? List.of() : List.copyOf(busyGapPrs);
     prFailures = prFailures == null ? List.of() : List.copyOf(prFailures);
+    failedAtMillis = failedAtMillis == null ? List.of() : List.copyOf(failedAtMillis);
   }
 
   /** This history with one more verdict: a run that took {@code took}, red or not. */
@@ -63,7 +74,8 @@ public record RunHistory(
         busyAfterLast,
         prFailures,
         window,
-        lastTestResultsAt);
+        lastTestResultsAt,
+        failedAtMillis);
   }
 
   /**
@@ -82,20 +94,34 @@ public record RunHistory(
         stillBusy,
         prFailures,
         window,
-        lastTestResultsAt);
+        lastTestResultsAt,
+        failedAtMillis);
   }
 
   /**
-   * This history with {@code prs} PRs concluded, {@code failed} or merged, under a queue whose
-   * {@code concurrency} bounds the window: each failed PR halves the window, each merged one widens
-   * it by one (SCHEDULING.md "Adaptive concurrency").
+   * This history with {@code prs} PRs concluded at {@code at} by one run, {@code failed} or merged,
+   * under a queue whose {@code concurrency} bounds the window: each merged PR widens the window by
+   * one; a failed run halves it for each of its PRs only in a burst, when it is at least the third
+   * ({@value #BURST}) failed run within one CI time (the median of the recent runs, this one's
+   * verdict included; {@link #BURST_WITHIN} before the first verdict). One broken PR is not a
+   * reason to speculate less: its red costs the runs behind it once. An outage or a broken target
+   * fails several unrelated runs at once, and then every speculative run is likely thrown away
+   * (SCHEDULING.md "Adaptive concurrency").
    */
-  RunHistory concluded(int prs, boolean failed, long concurrency) {
+  RunHistory concluded(int prs, boolean failed, long concurrency, Instant at) {
     List<Boolean> outcomes = prFailures;
+    List<Long> failures =
+        failed ? append(failedAtMillis, at.toEpochMilli(), BURST) : failedAtMillis;
+    long since = at.minus(medianDuration().orElse(BURST_WITHIN)).toEpochMilli();
+    boolean burst = failed && failures.size() >= BURST && failures.get(0) > since;
     long next = window < 1 ? concurrency : Math.min(window, concurrency);
     for (int i = 0; i < prs; i++) {
       outcomes = append(outcomes, failed, KEPT_PRS);
-      next = failed ? Math.max(1, next / 2) : Math.min(concurrency, next + 1);
+      if (burst) {
+        next = Math.max(1, next / 2);
+      } else if (!failed) {
+        next = Math.min(concurrency, next + 1);
+      }
     }
     return new RunHistory(
         durationsMillis,
@@ -106,7 +132,8 @@ public record RunHistory(
         busyAfterLast,
         outcomes,
         next,
-        lastTestResultsAt);
+        lastTestResultsAt,
+        failures);
   }
 
   /**
@@ -123,7 +150,8 @@ public record RunHistory(
         false,
         prFailures,
         window,
-        lastTestResultsAt);
+        lastTestResultsAt,
+        failedAtMillis);
   }
 
   /** This history knowing that the queue's CI uploads test results, the last at {@code at}. */
@@ -137,7 +165,8 @@ public record RunHistory(
         busyAfterLast,
         prFailures,
         window,
-        at);
+        at,
+        failedAtMillis);
   }
 
   /** The median time from a run's start to its verdict; empty before the first verdict. */

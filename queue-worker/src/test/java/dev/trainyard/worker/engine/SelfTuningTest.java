@@ -1,5 +1,6 @@
 package dev.trainyard.worker.engine;
 
+import static dev.trainyard.worker.engine.QueueFixture.T0;
 import static dev.trainyard.worker.engine.QueueFixture.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +8,8 @@ import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,31 +50,80 @@ class SelfTuningTest {
   @Test
   void withoutAdaptiveBatchingTheBatchIsBatchingMinSizeWhateverHappened() {
     QueueSettings fixed = QueueSettings.defaults(QueueMode.SINGLE, 5);
-    RunHistory failing = RunHistory.EMPTY.concluded(50, true, 5);
+    RunHistory failing = RunHistory.EMPTY.concluded(50, true, 5, T0);
     assertThat(SelfTuning.batchSize(fixed, failing)).isEqualTo(4);
   }
 
+  /**
+   * Runs concluded one after the other under concurrency 8, each written {@code minute:prs+} (that
+   * many merged) or {@code minute:prs-} (a failed run of that many PRs); no verdict is recorded, so
+   * a burst is counted within {@link RunHistory#BURST_WITHIN} (30 minutes).
+   */
+  @ParameterizedTest(name = "{0}: window {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "0:1-                          | 8",
+        "0:1- 10:1-                    | 8",
+        // the third failed run within one CI time is a burst: from then on each halves
+        "0:1- 10:1- 20:1-              | 4",
+        "0:1- 10:1- 20:1- 25:1-        | 2",
+        "0:1- 10:1- 20:1- 25:3-        | 1",
+        // failures spread wider than one CI time are single failures
+        "0:1- 20:1- 40:1- 60:1-        | 8",
+        "0:1- 29:1- 31:1-              | 8",
+        // the oldest of the three exactly one CI time earlier is outside it
+        "0:1- 15:1- 30:1-              | 8",
+        // one failed run of several PRs is one failure, however many PRs it fails
+        "0:5-                          | 8",
+        // merges widen a narrowed window by one each, never past concurrency
+        "0:1- 1:1- 2:1- 3:1- 4:3+      | 5",
+        "0:1- 1:1- 2:1- 3:10+          | 8",
+        // a burst goes no lower than one run
+        "0:1- 1:1- 2:1- 3:1- 4:1- 5:1- | 1"
+      })
+  void aBurstOfFailedRunsHalvesTheWindowAndAMergeWidensIt(String runs, long window) {
+    RunHistory h = RunHistory.EMPTY;
+    for (String run : runs.trim().split("\\s+")) {
+      String[] at = run.split(":");
+      int prs = Integer.parseInt(at[1].substring(0, at[1].length() - 1));
+      boolean failed = at[1].endsWith("-");
+      h = h.concluded(prs, failed, 8, T0.plus(Duration.ofMinutes(Long.parseLong(at[0]))));
+    }
+    assertThat(h.window()).isEqualTo(window);
+  }
+
   @Test
-  void theWindowHalvesOnAFailedPrAndWidensByOneOnAMergedOne() {
-    RunHistory h = RunHistory.EMPTY.concluded(1, true, 8);
-    assertThat(h.window()).isEqualTo(4);
-    h = h.concluded(1, true, 8);
-    assertThat(h.window()).isEqualTo(2);
-    h = h.concluded(3, false, 8);
-    assertThat(h.window()).isEqualTo(5);
-    h = h.concluded(10, false, 8);
-    assertThat(h.window()).as("never wider than concurrency").isEqualTo(8);
-    h = h.concluded(5, true, 8);
-    assertThat(h.window()).as("never below one").isEqualTo(1);
-    // a queue whose concurrency was lowered starts from it
-    assertThat(h.concluded(4, false, 8).concluded(1, true, 2).window()).isEqualTo(1);
+  void aBurstIsCountedWithinTheMedianRunOnceTheQueueHasVerdicts() {
+    RunHistory slow = RunHistory.EMPTY.with(Duration.ofHours(2), false);
+    RunHistory fast = RunHistory.EMPTY.with(Duration.ofMinutes(5), false);
+    for (RunHistory h : List.of(slow, fast)) {
+      RunHistory failed = h;
+      // within the 30 minutes a queue without verdicts assumes, a burst; within a 5-minute CI, not
+      for (int minute : new int[] {0, 10, 20}) {
+        failed = failed.concluded(1, true, 8, T0.plus(Duration.ofMinutes(minute)));
+      }
+      assertThat(failed.window())
+          .as("median run %s", h.medianDuration())
+          .isEqualTo(h == slow ? 4 : 8);
+    }
+  }
+
+  @Test
+  void aQueueWhoseConcurrencyWasLoweredStartsFromIt() {
+    RunHistory wide = RunHistory.EMPTY.concluded(4, false, 8, T0);
+    assertThat(wide.concluded(1, true, 2, T0).window()).isEqualTo(2);
+    assertThat(wide.concluded(1, false, 2, T0).window()).isEqualTo(2);
   }
 
   @Test
   void theWindowIsTheFullConcurrencyUntilAdaptiveConcurrencyNarrowsIt() {
     QueueSettings fixed = QueueSettings.defaults(QueueMode.SINGLE, 6);
     QueueSettings adaptive = fixed.apply(QueueFixture.selfTuningPatch(null, null, true));
-    RunHistory narrowed = RunHistory.EMPTY.concluded(1, true, 6);
+    RunHistory narrowed = RunHistory.EMPTY;
+    for (int minute = 0; minute < RunHistory.BURST; minute++) {
+      narrowed = narrowed.concluded(1, true, 6, T0.plusSeconds(60L * minute));
+    }
     assertThat(SelfTuning.concurrency(fixed, narrowed)).isEqualTo(6);
     assertThat(SelfTuning.concurrency(adaptive, RunHistory.EMPTY)).isEqualTo(6);
     assertThat(SelfTuning.concurrency(adaptive, narrowed)).isEqualTo(3);
@@ -80,9 +132,9 @@ class SelfTuningTest {
   @Test
   void theFailureRateStartsWherebatchingMinSizeIsBestAndMovesWithOutcomes() {
     assertThat(RunHistory.EMPTY.prFailureRate(0.0625, 20)).isEqualTo(0.0625);
-    RunHistory failing = RunHistory.EMPTY.concluded(20, true, 5);
+    RunHistory failing = RunHistory.EMPTY.concluded(20, true, 5, T0);
     assertThat(failing.prFailureRate(0.0625, 20)).isEqualTo((20 + 1.25) / 40);
-    RunHistory long_ = failing.concluded(RunHistory.KEPT_PRS, false, 5);
+    RunHistory long_ = failing.concluded(RunHistory.KEPT_PRS, false, 5, T0);
     assertThat(long_.prFailures()).hasSize(RunHistory.KEPT_PRS).doesNotContain(true);
   }
 
@@ -107,16 +159,28 @@ class SelfTuningTest {
   }
 
   @Test
-  void afterFailuresAnAdaptiveQueueSpeculatesLess() {
-    QueueFixture adaptive = failedHead(queue().selfTuning(null, null, true));
-    QueueFixture fixed = failedHead(queue());
-    assertThat(fixed.state().runs().chain()).hasSize(5);
-    // concurrency 5 halved
-    assertThat(adaptive.state().runs().chain()).hasSize(2);
+  void afterABurstOfFailuresAnAdaptiveQueueSpeculatesLess() {
+    Supplier<QueueFixture> adaptive = () -> queue().selfTuning(null, null, true);
+    // two PRs failing is not yet a burst: the full window of five runs
+    assertThat(failedInTurn(adaptive.get(), 2).state().runs().chain()).hasSize(5);
+    assertThat(failedInTurn(queue(), 3).state().runs().chain()).hasSize(5);
+    // the third within one CI time is: concurrency 5 halved
+    assertThat(failedInTurn(adaptive.get(), 3).state().runs().chain()).hasSize(2);
   }
 
-  /** Eight PRs under test five at a time; the first fails alone. */
-  private static QueueFixture failedHead(QueueFixture q) {
-    return q.queued(1, 2, 3, 4, 5, 6, 7, 8).builtAll().red(1).builtAll().after(Duration.ZERO);
+  /**
+   * Twelve PRs under test five at a time; the first three land after runs of 30 minutes (one CI
+   * time), then the next {@code failures} fail alone, one after another within it.
+   */
+  private static QueueFixture failedInTurn(QueueFixture q, int failures) {
+    QueueFixture next =
+        q.queued(LongStream.rangeClosed(1, 12).toArray()).builtAll().after(Duration.ofMinutes(30));
+    for (long pr = 1; pr <= 3; pr++) {
+      next = next.green(pr).landed(pr).builtAll();
+    }
+    for (long pr = 4; pr < 4 + failures; pr++) {
+      next = next.red(pr).builtAll();
+    }
+    return next.after(Duration.ZERO);
   }
 }

@@ -68,7 +68,8 @@ class StoredQueueJsonTest {
     List.of("batchingAdaptive", "batchingMaxSize", "concurrencyAdaptive").forEach(settings::remove);
     @SuppressWarnings("unchecked")
     Map<String, Object> history = (Map<String, Object>) aggregate.get("history");
-    List.of("prFailures", "window", "lastTestResultsAt", "busyAfterLast").forEach(history::remove);
+    List.of("prFailures", "window", "lastTestResultsAt", "busyAfterLast", "failedAtMillis")
+        .forEach(history::remove);
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> entries = (List<Map<String, Object>>) aggregate.get("entries");
     entries.forEach(e -> List.of("flakyRetried", "directMergeDeclined").forEach(e::remove));
@@ -79,6 +80,7 @@ class StoredQueueJsonTest {
     assertThat(old.settings().batchingMaxSize()).isEqualTo(16);
     assertThat(old.history().window()).isZero();
     assertThat(old.history().prFailures()).isEmpty();
+    assertThat(old.history().failedAtMillis()).isEmpty();
     assertThat(old.entries().get(0).flakyRetried()).isFalse();
   }
 }
