@@ -80,6 +80,7 @@ final class Simulation {
   private int halvesLanded;
   private int merged;
   private int wronglyFailed;
+  private int windowNarrowed;
   private int brokenMerged;
   private final TeamWorld world;
   private final TeamLedger ledger;
@@ -192,7 +193,18 @@ final class Simulation {
         new CiSpend(ciRuns, bisectionRuns, wastedRuns, halvesLanded),
         percentileHours(spanningTimes, 95),
         spanningTimes.size(),
+        windowNarrowed,
         ledger == null ? null : ledger.close(now, merged));
+  }
+
+  /**
+   * The speculation window adaptive concurrency has reached in {@code queue}: unbounded before the
+   * queue exists and while the window was never narrowed (0).
+   */
+  private static long window(QueueAggregate queue) {
+    return queue == null || queue.history().window() < 1
+        ? Long.MAX_VALUE
+        : queue.history().window();
   }
 
   /**
@@ -368,6 +380,9 @@ final class Simulation {
       return;
     }
     state = EventApplier.applyAll(state, decision.events());
+    if (window(state) < window(before)) {
+      windowNarrowed++;
+    }
     account(before);
     for (QueueEvent event : decision.events()) {
       if (event instanceof QueueEvent.TestRunCancelled c
@@ -530,7 +545,7 @@ final class Simulation {
     }
     if (last.state() == PrState.FAILED) {
       wronglyFailed++;
-      ledger.wronglyFailed(pr);
+      ledger.wronglyFailed(pr, last.testRunId());
     }
     Duration after = ledger.wasPushed(pr) ? Duration.ofMinutes(10) : Duration.ofHours(1);
     ledger.leaving();
@@ -637,7 +652,10 @@ final class Simulation {
         false);
   }
 
-  /** What one scenario measured. */
+  /**
+   * What one scenario measured; {@code windowNarrowed}: how many commands narrowed the window of
+   * adaptive concurrency.
+   */
   record Result(
       Scenario scenario,
       double mergedPerHour,
@@ -652,6 +670,7 @@ final class Simulation {
       CiSpend spend,
       double spanningP95Hours,
       int spanningPrs,
+      int windowNarrowed,
       TeamLedger.Figures team) {}
 
   /**

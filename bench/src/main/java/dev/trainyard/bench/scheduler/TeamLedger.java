@@ -20,10 +20,11 @@ final class TeamLedger {
   /**
    * {@code p50Hours}/{@code p95Hours}: good PRs' time to merge; {@code ciMinutesPerMerge}; {@code
    * goodPrs} submitted, {@code openAtEnd} of them not merged when the run stopped; {@code
-   * wronglyFailed} good PRs failed at least once; {@code flakeRate} the share of runs on a tree
-   * that does not break that CI reported red all the same (flaky tests, outages); {@code
-   * predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the queue
-   * outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
+   * wronglyFailed} good PRs failed at least once, {@code failedInOutages} of them first by a run an
+   * outage turned red (the others not by an outage: a flaky test); {@code flakeRate} the share of
+   * runs on a tree that does not break that CI reported red all the same (flaky tests, outages);
+   * {@code predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the
+   * queue outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
    */
   record Figures(
       double p50Hours,
@@ -32,6 +33,7 @@ final class TeamLedger {
       int goodPrs,
       int openAtEnd,
       int wronglyFailed,
+      int failedInOutages,
       double flakeRate,
       double predictorAuc,
       Instant unstableAt,
@@ -48,6 +50,8 @@ final class TeamLedger {
   private final Map<String, Instant> running = new HashMap<>();
   private final Map<String, TeamWorld.Run> outcomes = new HashMap<>();
   private final Set<Long> failedGood = new HashSet<>();
+  private final Set<String> outageReds = new HashSet<>();
+  private int failedInOutages;
   private int cleanRuns;
   private int arrived;
   private int flakedRuns;
@@ -101,9 +105,11 @@ final class TeamLedger {
     unstableAt = now;
   }
 
-  /** Good PR {@code pr} was failed (counted once however often). */
-  void wronglyFailed(long pr) {
-    failedGood.add(pr);
+  /** Good PR {@code pr} was failed by run {@code runId} (counted once however often). */
+  void wronglyFailed(long pr, String runId) {
+    if (failedGood.add(pr) && outageReds.contains(runId)) {
+      failedInOutages++;
+    }
   }
 
   /** A PR was taken out and its author will submit it again. */
@@ -135,6 +141,9 @@ final class TeamLedger {
     if (running.containsKey(runId) && run != null && !run.breaks()) {
       cleanRuns++;
       flakedRuns += run.flaked() ? 1 : 0;
+    }
+    if (run != null && run.outage()) {
+      outageReds.add(runId);
     }
     charge(runId, now);
   }
@@ -172,6 +181,7 @@ final class TeamLedger {
         goodPrs + open,
         open,
         failedGood.size(),
+        failedInOutages,
         cleanRuns == 0 ? 0 : flakedRuns / (double) cleanRuns,
         world.measuredAuc(),
         unstableAt,

@@ -203,6 +203,11 @@ final class TeamRows {
           100.0 * failed / Math.max(1, good),
           "≤ 0.10");
     }
+    int failed = rows.stream().mapToInt(r -> r.figures().wronglyFailed()).sum();
+    int inOutages = rows.stream().mapToInt(r -> r.figures().failedInOutages()).sum();
+    row(
+        "of the good PRs wrongly failed, all rows: by an outage's red (%; the rest by a flaky test)",
+        100.0 * inOutages / Math.max(1, failed), "");
     row(
         "broken PRs merged, all rows",
         rows.stream().mapToInt(r -> r.result().brokenMerged()).sum(),
@@ -217,6 +222,23 @@ final class TeamRows {
             shorter.queue()),
         longer.figures().p95Hours() / shorter.figures().p95Hours(),
         "≤ 1.10");
+    System.out.println();
+    System.out.println(
+        "How often adaptive concurrency narrowed the window (today's self-tuning queue; the"
+            + " predicted-risk one):");
+    for (TeamWorkload world : worlds) {
+      System.out.printf(
+          Locale.ROOT,
+          "- %s, ρ = %.2f: %s%n",
+          world.name(),
+          world.load(),
+          String.join(
+              "; ",
+              rows.stream()
+                  .filter(r -> r.world() == world && r.queue().contains("self-tuning"))
+                  .map(r -> Integer.toString(r.result().windowNarrowed()))
+                  .toList()));
+    }
   }
 
   private static void row(String target, double measured, String goal) {

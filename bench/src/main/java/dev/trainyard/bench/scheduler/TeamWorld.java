@@ -54,9 +54,9 @@ final class TeamWorld {
 
   /**
    * How one CI run went: its length, whether its tree breaks, and whether CI went red on its own (a
-   * flaky test or an outage) on a tree that does not.
+   * flaky test or an outage) on a tree that does not; {@code outage}: that red was an outage's.
    */
-  record Run(Duration duration, boolean breaks, boolean flaked) {
+  record Run(Duration duration, boolean breaks, boolean flaked, boolean outage) {
     boolean red() {
       return breaks || flaked;
     }
@@ -213,13 +213,12 @@ final class TeamWorld {
     double early = 0.3 + 0.7 * ci.nextDouble();
     double millis = breaks || flaked ? full * early : full;
     double outageDraw = ci.nextDouble();
-    if (!breaks
-        && !flaked
-        && inOutage(start.plusMillis((long) millis))
-        && outageDraw < workload.outageRed()) {
-      flaked = true;
-    }
-    return new Run(Duration.ofMillis((long) millis), breaks, flaked);
+    boolean outage =
+        !breaks
+            && !flaked
+            && inOutage(start.plusMillis((long) millis))
+            && outageDraw < workload.outageRed();
+    return new Run(Duration.ofMillis((long) millis), breaks, flaked || outage, outage);
   }
 
   private boolean flakes(Instant at) {

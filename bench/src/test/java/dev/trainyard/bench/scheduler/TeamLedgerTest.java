@@ -28,7 +28,7 @@ class TeamLedgerTest {
   @Test
   void aCancelledRunIsChargedUntilItsCancellationAndNotAgainWhenItReports() {
     TeamLedger ledger = new TeamLedger(world(0));
-    TeamWorld.Run green = new TeamWorld.Run(Duration.ofMinutes(30), false, false);
+    TeamWorld.Run green = new TeamWorld.Run(Duration.ofMinutes(30), false, false, false);
     ledger.started("a", at(0), green);
     ledger.started("b", at(0), green);
     ledger.cancelled("a", at(10));
@@ -44,13 +44,29 @@ class TeamLedgerTest {
   @Test
   void theFlakeRateCountsCisOwnRedsOnTreesThatDoNotBreak() {
     TeamLedger ledger = new TeamLedger(world(0));
-    ledger.started("clean", at(0), new TeamWorld.Run(Duration.ofMinutes(30), false, false));
-    ledger.started("flaky", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true));
-    ledger.started("broken", at(0), new TeamWorld.Run(Duration.ofMinutes(10), true, false));
+    ledger.started("clean", at(0), new TeamWorld.Run(Duration.ofMinutes(30), false, false, false));
+    ledger.started("flaky", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, false));
+    ledger.started("broken", at(0), new TeamWorld.Run(Duration.ofMinutes(10), true, false, false));
     ledger.ended("clean", at(30));
     ledger.ended("flaky", at(10));
     ledger.ended("broken", at(10));
     assertThat(ledger.close(at(30), 1).flakeRate()).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
+  void aGoodPrWronglyFailedCountsByTheCauseOfItsFirstFailure() {
+    TeamLedger ledger = new TeamLedger(world(3));
+    ledger.started("outage", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, true));
+    ledger.started("flaky", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, false));
+    ledger.ended("outage", at(10));
+    ledger.ended("flaky", at(10));
+    ledger.wronglyFailed(1, "outage");
+    ledger.wronglyFailed(1, "flaky"); // failed again, its first failure counted
+    ledger.wronglyFailed(2, "flaky");
+    ledger.wronglyFailed(3, "outage");
+    TeamLedger.Figures f = ledger.close(at(60), 0);
+    assertThat(f.wronglyFailed()).isEqualTo(3);
+    assertThat(f.failedInOutages()).isEqualTo(2);
   }
 
   @Test
@@ -61,8 +77,8 @@ class TeamLedgerTest {
     ledger.arrived(1, at(0));
     ledger.arrived(2, at(0));
     ledger.arrived(3, at(0));
-    ledger.wronglyFailed(2);
-    ledger.wronglyFailed(2); // failed twice, one PR
+    ledger.wronglyFailed(2, "flaked");
+    ledger.wronglyFailed(2, "flaked"); // failed twice, one PR
     ledger.merged(1, at(60));
     ledger.merged(2, at(180)); // came back and merged: timed from its first submit
     TeamLedger.Figures f = ledger.close(at(600), 2);
