@@ -50,7 +50,7 @@ public record QueueAggregate(
       Comparator.comparingInt((Entry e) -> e.priority().value()).thenComparingLong(Entry::sequence);
 
   public QueueAggregate {
-    entries = List.copyOf(entries);
+    entries = Entries.of(entries);
     targetsBeforeSubmit = List.copyOf(targetsBeforeSubmit);
     concluded = List.copyOf(concluded);
     runs = runs == null ? RunBook.EMPTY : runs;
@@ -78,11 +78,11 @@ public record QueueAggregate(
   }
 
   public Optional<Entry> activeEntry(long prNumber) {
-    return entries.stream().filter(e -> e.prNumber() == prNumber).findFirst();
+    return ((Entries) entries).byNumber(prNumber);
   }
 
   public Optional<Entry> entry(String id) {
-    return entries.stream().filter(e -> e.id().equals(id)).findFirst();
+    return ((Entries) entries).byId(id);
   }
 
   public Optional<Entry> concludedEntry(String id) {
@@ -99,7 +99,7 @@ public record QueueAggregate(
   }
 
   public List<Entry> inQueueOrder() {
-    return entries.stream().sorted(QUEUE_ORDER).toList();
+    return ((Entries) entries).inQueueOrder();
   }
 
   QueueAggregate with(QueueState newState, QueueSettings newSettings) {
