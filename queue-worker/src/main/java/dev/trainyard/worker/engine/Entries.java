@@ -19,8 +19,7 @@ import java.util.RandomAccess;
 final class Entries extends AbstractList<Entry> implements RandomAccess {
   private final List<Entry> items;
   // immutable maps and lists published by a racy single check: each thread at worst builds its own
-  private Map<String, Entry> byId;
-  private Map<Long, Entry> byNumber;
+  private Indexes indexes;
   private List<Entry> ordered;
 
   private Entries(List<Entry> items) {
@@ -44,26 +43,27 @@ final class Entries extends AbstractList<Entry> implements RandomAccess {
 
   /** The first entry with this id. */
   Optional<Entry> byId(String id) {
-    Map<String, Entry> index = byId;
-    if (index == null) {
-      Map<String, Entry> built = new HashMap<>();
-      items.forEach(e -> built.putIfAbsent(e.id(), e));
-      index = Map.copyOf(built);
-      byId = index;
-    }
-    return Optional.ofNullable(index.get(id));
+    return Optional.ofNullable(indexes().byId().get(id));
   }
 
   /** The first entry of this PR. */
   Optional<Entry> byNumber(long prNumber) {
-    Map<Long, Entry> index = byNumber;
-    if (index == null) {
-      Map<Long, Entry> built = new HashMap<>();
-      items.forEach(e -> built.putIfAbsent(e.prNumber(), e));
-      index = Map.copyOf(built);
-      byNumber = index;
+    return Optional.ofNullable(indexes().byNumber().get(prNumber));
+  }
+
+  private Indexes indexes() {
+    Indexes built = indexes;
+    if (built == null) {
+      Map<String, Entry> ids = new HashMap<>();
+      Map<Long, Entry> numbers = new HashMap<>();
+      for (Entry e : items) {
+        ids.putIfAbsent(e.id(), e);
+        numbers.putIfAbsent(e.prNumber(), e);
+      }
+      built = new Indexes(Map.copyOf(ids), Map.copyOf(numbers));
+      indexes = built;
     }
-    return Optional.ofNullable(index.get(prNumber));
+    return built;
   }
 
   /** The entries in queue order ({@link QueueAggregate#QUEUE_ORDER}). */
@@ -77,4 +77,7 @@ final class Entries extends AbstractList<Entry> implements RandomAccess {
     }
     return sorted;
   }
+
+  /** The entries by id and by PR number, the first of each. */
+  private record Indexes(Map<String, Entry> byId, Map<Long, Entry> byNumber) {}
 }
