@@ -198,13 +198,17 @@ final class Simulation {
   }
 
   /**
-   * The speculation window adaptive concurrency has reached in {@code queue}: unbounded before the
-   * queue exists and while the window was never narrowed (0).
+   * The speculation window adaptive concurrency allows in {@code queue}: unbounded before the queue
+   * exists, the queue's concurrency before its first verdict (the history's window is 0 until a run
+   * concludes, and then starts at the concurrency: that first step is no narrowing).
    */
   private static long window(QueueAggregate queue) {
-    return queue == null || queue.history().window() < 1
-        ? Long.MAX_VALUE
-        : queue.history().window();
+    if (queue == null) {
+      return Long.MAX_VALUE;
+    }
+    long concurrency = Math.max(1, queue.settings().concurrency());
+    long window = queue.history().window();
+    return window < 1 ? concurrency : Math.min(concurrency, window);
   }
 
   /**

@@ -21,10 +21,11 @@ final class TeamLedger {
    * {@code p50Hours}/{@code p95Hours}: good PRs' time to merge; {@code ciMinutesPerMerge}; {@code
    * goodPrs} submitted, {@code openAtEnd} of them not merged when the run stopped; {@code
    * wronglyFailed} good PRs failed at least once, {@code failedInOutages} of them first by a run an
-   * outage turned red (the others not by an outage: a flaky test); {@code flakeRate} the share of
-   * runs on a tree that does not break that CI reported red all the same (flaky tests, outages);
-   * {@code predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the
-   * queue outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
+   * outage turned red, {@code failedByFlakyTests} first by a flaky test's red (the others by a red
+   * of a tree that breaks, or of a run that never reported); {@code flakeRate} the share of runs on
+   * a tree that does not break that CI reported red all the same (flaky tests, outages); {@code
+   * predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the queue
+   * outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
    */
   record Figures(
       double p50Hours,
@@ -34,6 +35,7 @@ final class TeamLedger {
       int openAtEnd,
       int wronglyFailed,
       int failedInOutages,
+      int failedByFlakyTests,
       double flakeRate,
       double predictorAuc,
       Instant unstableAt,
@@ -50,8 +52,9 @@ final class TeamLedger {
   private final Map<String, Instant> running = new HashMap<>();
   private final Map<String, TeamWorld.Run> outcomes = new HashMap<>();
   private final Set<Long> failedGood = new HashSet<>();
-  private final Set<String> outageReds = new HashSet<>();
+  private final Map<String, TeamWorld.Run> ciReds = new HashMap<>();
   private int failedInOutages;
+  private int failedByFlakyTests;
   private int cleanRuns;
   private int arrived;
   private int flakedRuns;
@@ -107,8 +110,10 @@ final class TeamLedger {
 
   /** Good PR {@code pr} was failed by run {@code runId} (counted once however often). */
   void wronglyFailed(long pr, String runId) {
-    if (failedGood.add(pr) && outageReds.contains(runId)) {
-      failedInOutages++;
+    TeamWorld.Run red = ciReds.get(runId);
+    if (failedGood.add(pr) && red != null) {
+      failedInOutages += red.outage() ? 1 : 0;
+      failedByFlakyTests += red.outage() ? 0 : 1;
     }
   }
 
@@ -142,8 +147,8 @@ final class TeamLedger {
       cleanRuns++;
       flakedRuns += run.flaked() ? 1 : 0;
     }
-    if (run != null && run.outage()) {
-      outageReds.add(runId);
+    if (run != null && !run.breaks() && run.flaked()) {
+      ciReds.put(runId, run);
     }
     charge(runId, now);
   }
@@ -182,6 +187,7 @@ final class TeamLedger {
         open,
         failedGood.size(),
         failedInOutages,
+        failedByFlakyTests,
         cleanRuns == 0 ? 0 : flakedRuns / (double) cleanRuns,
         world.measuredAuc(),
         unstableAt,

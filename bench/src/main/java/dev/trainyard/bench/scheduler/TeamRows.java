@@ -205,9 +205,13 @@ final class TeamRows {
     }
     int failed = rows.stream().mapToInt(r -> r.figures().wronglyFailed()).sum();
     int inOutages = rows.stream().mapToInt(r -> r.figures().failedInOutages()).sum();
+    int byFlakyTests = rows.stream().mapToInt(r -> r.figures().failedByFlakyTests()).sum();
     row(
-        "of the good PRs wrongly failed, all rows: by an outage's red (%; the rest by a flaky test)",
+        "of the good PRs wrongly failed, all rows: first by an outage's red (%)",
         100.0 * inOutages / Math.max(1, failed), "");
+    row(
+        "of the good PRs wrongly failed, all rows: first by a flaky test's red (%)",
+        100.0 * byFlakyTests / Math.max(1, failed), "");
     row(
         "broken PRs merged, all rows",
         rows.stream().mapToInt(r -> r.result().brokenMerged()).sum(),

@@ -58,15 +58,19 @@ class TeamLedgerTest {
     TeamLedger ledger = new TeamLedger(world(3));
     ledger.started("outage", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, true));
     ledger.started("flaky", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, false));
+    ledger.started("broken", at(0), new TeamWorld.Run(Duration.ofMinutes(10), true, false, false));
     ledger.ended("outage", at(10));
     ledger.ended("flaky", at(10));
+    ledger.ended("broken", at(10));
     ledger.wronglyFailed(1, "outage");
     ledger.wronglyFailed(1, "flaky"); // failed again, its first failure counted
     ledger.wronglyFailed(2, "flaky");
     ledger.wronglyFailed(3, "outage");
+    ledger.wronglyFailed(4, "broken");
     TeamLedger.Figures f = ledger.close(at(60), 0);
-    assertThat(f.wronglyFailed()).isEqualTo(3);
+    assertThat(f.wronglyFailed()).isEqualTo(4);
     assertThat(f.failedInOutages()).isEqualTo(2);
+    assertThat(f.failedByFlakyTests()).isEqualTo(1);
   }
 
   @Test
