@@ -44,24 +44,18 @@ class TeamLedgerTest {
   @Test
   void theFlakeRateCountsCisOwnRedsOnTreesThatDoNotBreak() {
     TeamLedger ledger = new TeamLedger(world(0));
-    ledger.started("clean", at(0), new TeamWorld.Run(Duration.ofMinutes(30), false, false, false));
-    ledger.started("flaky", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, false));
-    ledger.started("broken", at(0), new TeamWorld.Run(Duration.ofMinutes(10), true, false, false));
-    ledger.ended("clean", at(30));
-    ledger.ended("flaky", at(10));
-    ledger.ended("broken", at(10));
+    ran(ledger, "clean", 30, false, false, false);
+    ran(ledger, "flaky", 10, false, true, false);
+    ran(ledger, "broken", 10, true, false, false);
     assertThat(ledger.close(at(30), 1).flakeRate()).isCloseTo(0.5, within(1e-9));
   }
 
   @Test
   void aGoodPrWronglyFailedCountsByTheCauseOfItsFirstFailure() {
     TeamLedger ledger = new TeamLedger(world(3));
-    ledger.started("outage", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, true));
-    ledger.started("flaky", at(0), new TeamWorld.Run(Duration.ofMinutes(10), false, true, false));
-    ledger.started("broken", at(0), new TeamWorld.Run(Duration.ofMinutes(10), true, false, false));
-    ledger.ended("outage", at(10));
-    ledger.ended("flaky", at(10));
-    ledger.ended("broken", at(10));
+    ran(ledger, "outage", 10, false, true, true);
+    ran(ledger, "flaky", 10, false, true, false);
+    ran(ledger, "broken", 10, true, false, false);
     ledger.wronglyFailed(1, "outage");
     ledger.wronglyFailed(1, "flaky"); // failed again, its first failure counted
     ledger.wronglyFailed(2, "flaky");
@@ -103,5 +97,13 @@ class TeamLedgerTest {
     TeamLedger.Figures f = ledger.close(at(600), 0);
     assertThat(f.goodPrs()).isZero();
     assertThat(f.openAtEnd()).isZero();
+  }
+
+  /** Run {@code id} started at minute 0 and reported after {@code minutes}, as {@code Run} says. */
+  private static void ran(
+      TeamLedger ledger, String id, int minutes, boolean breaks, boolean flaked, boolean outage) {
+    ledger.started(
+        id, at(0), new TeamWorld.Run(Duration.ofMinutes(minutes), breaks, flaked, outage));
+    ledger.ended(id, at(minutes));
   }
 }
