@@ -166,6 +166,24 @@ final class ConcludeHeads implements PlanningRule {
   }
 
   /**
+   * A red bisection run whose failed tests were all quarantined or known flaky, and none of whose
+   * PRs had that second chance before, is tested again: one new half of the same PRs, built and
+   * landing where it was, takes its place (SCHEDULING.md "Flake-aware failures").
+   */
+  static List<QueueEvent> testHalfAgain(QueueAggregate state, TestRun run, CommandContext ctx) {
+    TestRun again =
+        TestRun.half(
+            ctx.derivedId("run/" + state.nextSequence()).toString(),
+            run.prs(),
+            run,
+            run.landsOn(),
+            ctx.now());
+    return List.of(
+        new FlakyFailureForgiven(run.id(), ctx.now()),
+        new TestRunBisected(run.id(), Reasons.TESTS_RESTARTED_FLAKY, List.of(again), ctx.now()));
+  }
+
+  /**
    * A red single-PR run fails its PR; a red batch is split in two halves instead, in order: by
    * count, or, when any of its PRs carries a predicted risk, where the first half holds as close to
    * half of the batch's risk as it can, so the likely culprit is isolated sooner (SCHEDULING.md

@@ -50,7 +50,9 @@ final class RecordVerdicts implements PlanningRule {
                   run.id(), Reasons.DIRECT_MERGE_NOT_POSSIBLE, ctx.now()));
         }
         if (run.bisection()) {
-          return ConcludeHeads.failOrBisect(state, run, verdict.reason(), ctx);
+          return ConcludeHeads.forgivable(state, run, verdict.reason())
+              ? ConcludeHeads.testHalfAgain(state, run, ctx)
+              : ConcludeHeads.failOrBisect(state, run, verdict.reason(), ctx);
         }
         List<QueueEvent> now =
             Lanes.isHead(state, run)

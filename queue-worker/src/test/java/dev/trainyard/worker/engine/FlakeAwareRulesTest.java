@@ -10,6 +10,7 @@ import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.RunRulesTest.Row;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,15 +98,8 @@ class FlakeAwareRulesTest {
                   .containsExactly(
                       Reasons.TESTS_RESTARTED_FLAKY, Reasons.PREREQUISITE_MERGE_ITEM_CHANGED);
             }),
-        row(
-            "a second red fails it as usual, flaky or not",
-            () -> {
-              QueueFixture q = flakyOnly(queue().queued(1).builtAll(), 1).red(1).builtAll();
-              return flakyOnly(q, 1);
-            },
-            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
-            List.of("StatusReported", "TestRunFailed"),
-            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        secondFlakyRedFails(
+            "a second red fails it as usual, flaky or not", () -> queue().queued(1).builtAll()),
         row(
             "one real failure among the uploads fails it as usual",
             () -> {
@@ -145,6 +139,34 @@ class FlakeAwareRulesTest {
             List.of("StatusReported", "FlakyFailureForgiven", "TestRunCancelled", "TestRunStarted"),
             q -> assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L)),
         row(
+            "a bisection half red only on flaky tests is tested once more, where it was",
+            () -> flakyOnly(halvesOfABatchOfTwo(), 1),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of(
+                "StatusReported", "FlakyFailureForgiven", "TestRunBisected", "BisectionRunStarted"),
+            q -> {
+              TestRun again = q.runOf(1);
+              assertThat(again.bisection()).isTrue();
+              assertThat(again.prs()).extracting(TestedPr::number).containsExactly(1L);
+              assertThat(again.baseSha()).isEqualTo("target");
+              // a bisection run's PRs stay pending, as a split batch's do
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+              assertThat(q.state().activeEntry(1).orElseThrow().flakyRetried()).isTrue();
+              assertThat(q.state().activeEntry(2).orElseThrow().flakyRetried()).isFalse();
+            }),
+        secondFlakyRedFails(
+            "the half's second red fails its PR as usual, flaky or not",
+            FlakeAwareRulesTest::halvesOfABatchOfTwo),
+        row(
+            "a bisection half with a real failure fails its PR as before",
+            () -> {
+              QueueFixture q = halvesOfABatchOfTwo();
+              return q.apply(uploaded(q, 1, 2, 1));
+            },
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
             "a red run waiting on runs ahead is forgiven when it reaches the head",
             () -> {
               QueueFixture q = queue().queued(1, 2).builtAll();
@@ -153,6 +175,27 @@ class FlakeAwareRulesTest {
             q -> QueueFixture.landedCommand(q, 1),
             List.of("TestRunMerged", "FlakyFailureForgiven", "TestRunCancelled", "TestRunStarted"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)));
+  }
+
+  /**
+   * PR 1's run in {@code given} goes red on flaky tests only and is tested again; that run, red on
+   * flaky tests only as well, fails it.
+   */
+  static Row secondFlakyRedFails(String rule, Supplier<QueueFixture> given) {
+    return row(
+        rule,
+        () -> flakyOnly(flakyOnly(given.get(), 1).red(1).builtAll(), 1),
+        q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+        List.of("StatusReported", "TestRunFailed"),
+        q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED));
+  }
+
+  /** A batch of PRs 1 and 2 went red on a real failure: each is now tested alone, built. */
+  static QueueFixture halvesOfABatchOfTwo() {
+    QueueFixture q =
+        queue().batching(2, 0).state(QueueState.PAUSED).queued(1, 2).state(QueueState.RUNNING);
+    q = q.builtAll();
+    return q.apply(uploaded(q, 1, 1, 1)).red(1).builtAll();
   }
 
   /**
