@@ -38,7 +38,9 @@ import java.util.Set;
  * A seeded discrete-event simulation of one queue driven by the real engine: every command goes
  * through {@link QueueEngine#decide}, every effect the state asks for ({@link QueueEngine#effects})
  * is carried out by a simulated source host at once, and a simulated CI reports each test branch
- * after its run time — red when it holds a broken PR, or as a flake.
+ * after its run time — red when it holds a broken PR, or as a flake. In a team's world CI uploads
+ * each run's test results before its status, classified by a {@link FlakyTestList} (not for Zuul's
+ * window, which has no anti-flake).
  */
 final class Simulation {
   private static final QueueKey KEY = QueueKey.of("bench", "sim", "acme", "rocket", "main");
@@ -84,6 +86,7 @@ final class Simulation {
   private int brokenMerged;
   private final TeamWorld world;
   private final TeamLedger ledger;
+  private final FlakyTestList flakyTests;
   private final Rival rival;
   private final ZuulWindow zuul = new ZuulWindow();
   private final BurstDetector bursts = new BurstDetector(Duration.ofMinutes(30));
@@ -110,6 +113,7 @@ final class Simulation {
             ? null
             : new TeamWorld(team, TeamWorkload.REFERENCE_CONCURRENCY, scenario.seed(), START);
     this.ledger = team == null ? null : new TeamLedger(world);
+    this.flakyTests = team == null ? null : new FlakyTestList(world);
     this.random = new Random(scenario.seed());
     this.end = START.plus(Duration.ofHours(scenario.hours()));
     this.stop = world == null ? end : end.plus(Duration.ofHours(world.drainHours()));
@@ -398,6 +402,8 @@ final class Simulation {
         ledger.cancelled(c.runId(), now);
       } else if (event instanceof QueueEvent.BisectionHalfPassed) {
         halvesLanded++;
+      } else if (event instanceof QueueEvent.FlakyFailureForgiven && ledger != null) {
+        ledger.retested();
       }
     }
     for (Effect effect : Effects.of(state)) {
@@ -440,6 +446,9 @@ final class Simulation {
             now.plus(run.duration()),
             () -> {
               ledger.ended(b.runId(), now);
+              if (rival != Rival.ZUUL) { // Zuul reads no flaky-test list
+                apply(flakyTests.upload(head, run));
+              }
               apply(
                   new QueueCommand.ReportStatus(
                       head,

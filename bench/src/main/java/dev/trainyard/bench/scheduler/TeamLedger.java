@@ -25,7 +25,8 @@ final class TeamLedger {
    * of a tree that breaks, or of a run that never reported); {@code flakeRate} the share of runs on
    * a tree that does not break that CI reported red all the same (flaky tests, outages); {@code
    * predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the queue
-   * outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null).
+   * outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null); {@code retested} red runs the
+   * queue tested again because every failed test was a listed flaky one.
    */
   record Figures(
       double p50Hours,
@@ -39,7 +40,8 @@ final class TeamLedger {
       double flakeRate,
       double predictorAuc,
       Instant unstableAt,
-      int arrived) {}
+      int arrived,
+      int retested) {}
 
   /** A queue holding more PRs than this does not keep up with its arrivals. */
   static final int UNSTABLE_AT = 400;
@@ -61,6 +63,7 @@ final class TeamLedger {
   private long ciMillis;
   private int goodPrs;
   private int returning;
+  private int retested;
   private Instant unstableAt;
 
   TeamLedger(TeamWorld world) {
@@ -115,6 +118,11 @@ final class TeamLedger {
       failedInOutages += red.outage() ? 1 : 0;
       failedByFlakyTests += red.outage() ? 0 : 1;
     }
+  }
+
+  /** The queue tested a red run again: its failed tests were all listed flaky. */
+  void retested() {
+    retested++;
   }
 
   /** A PR was taken out and its author will submit it again. */
@@ -191,7 +199,8 @@ final class TeamLedger {
         cleanRuns == 0 ? 0 : flakedRuns / (double) cleanRuns,
         world.measuredAuc(),
         unstableAt,
-        arrived);
+        arrived,
+        retested);
   }
 
   private static double hoursAt(List<Duration> sorted, int p) {

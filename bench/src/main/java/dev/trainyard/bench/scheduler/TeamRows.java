@@ -213,6 +213,12 @@ final class TeamRows {
         "of the good PRs wrongly failed, all rows: first by a flaky test's red (%)",
         100.0 * byFlakyTests / Math.max(1, failed), "");
     row(
+        "red runs tested again, every failed test a listed flaky one, all rows (per 100 merged)",
+        100.0
+            * rows.stream().mapToInt(r -> r.figures().retested()).sum()
+            / Math.max(1, rows.stream().mapToInt(r -> r.result().merged()).sum()),
+        "");
+    row(
         "broken PRs merged, all rows",
         rows.stream().mapToInt(r -> r.result().brokenMerged()).sum(),
         "0");

@@ -155,7 +155,9 @@ record TeamWorkload(
     return String.format(
         Locale.ROOT,
         "%s: load ρ = %.2f of %.2f merges/h (C = %d) → %.2f arrivals/h%s; risk %s; predictor AUC"
-            + " %.2f; pairs %.0f %%; outages %s; flakes %.0f %% of green runs (%s); CI %s;"
+            + " %.2f; pairs %.0f %%; outages %s; flakes %.0f %% of green runs (%s; CI uploads"
+            + " every run's results, a test is listed flaky after %d flakes seen, the flaky-tests"
+            + " service saw %d days of the team's CI before, %d runs a PR: %d runs); CI %s;"
             + " pushed %.0f %%, stacked %.0f %%; %d h of arrivals, up to %d h to drain",
         name,
         load,
@@ -179,6 +181,10 @@ record TeamWorkload(
             : "none",
         100 * flakeRate,
         logNormalCi ? "per test, heavy-tailed, sticky" : "independent per run",
+        FlakyTestList.LISTED_AFTER,
+        FlakyTestList.DAYS_BEFORE,
+        FlakyTestList.RUNS_PER_PR,
+        FlakyTestList.runsBefore(load * capacityPerHour(concurrency)),
         logNormalCi
             ? String.format(
                 Locale.ROOT,

@@ -54,9 +54,15 @@ final class TeamWorld {
 
   /**
    * How one CI run went: its length, whether its tree breaks, and whether CI went red on its own (a
-   * flaky test or an outage) on a tree that does not; {@code outage}: that red was an outage's.
+   * flaky test or an outage) on a tree that does not; {@code outage}: that red was an outage's;
+   * {@code flakyTests}: the flaky tests that failed in it, by number (whatever else made it red).
    */
-  record Run(Duration duration, boolean breaks, boolean flaked, boolean outage) {
+  record Run(
+      Duration duration, boolean breaks, boolean flaked, boolean outage, List<Integer> flakyTests) {
+    Run(Duration duration, boolean breaks, boolean flaked, boolean outage) {
+      this(duration, breaks, flaked, outage, List.of());
+    }
+
     boolean red() {
       return breaks || flaked;
     }
@@ -67,6 +73,8 @@ final class TeamWorld {
   private final Random arrivals;
   private final Random traits;
   private final Random ci;
+  private final Random whichTest;
+  private final long seed;
   private final List<Instant[]> outages = new ArrayList<>();
   private final double[] flakeChance = new double[FLAKY_TESTS];
   private final Instant[] stickyUntil = new Instant[FLAKY_TESTS];
@@ -84,6 +92,8 @@ final class TeamWorld {
     this.arrivals = new Random(seed);
     this.traits = new Random(seed * 31 + 1);
     this.ci = new Random(seed * 31 + 2);
+    this.whichTest = new Random(seed * 31 + 6);
+    this.seed = seed;
     Random setup = new Random(seed * 31 + 3);
     drawOutages(setup, start);
     drawFlakyTests(setup);
@@ -209,7 +219,8 @@ final class TeamWorld {
             ? Draws.logNormal(ci, workload.ciMedian().toMillis(), TeamWorkload.CI_SIGMA)
             : workload.ciMedian().toMillis() * (0.8 + 0.4 * ci.nextDouble());
     boolean breaks = tree.stream().anyMatch(n -> breaksWith(n, tree));
-    boolean flaked = flakes(start) && !breaks;
+    List<Integer> flakyTests = flakes(start);
+    boolean flaked = !flakyTests.isEmpty() && !breaks;
     double early = 0.3 + 0.7 * ci.nextDouble();
     double millis = breaks || flaked ? full * early : full;
     double outageDraw = ci.nextDouble();
@@ -218,23 +229,30 @@ final class TeamWorld {
             && !flaked
             && inOutage(start.plusMillis((long) millis))
             && outageDraw < workload.outageRed();
-    return new Run(Duration.ofMillis((long) millis), breaks, flaked || outage, outage);
+    return new Run(Duration.ofMillis((long) millis), breaks, flaked || outage, outage, flakyTests);
   }
 
-  private boolean flakes(Instant at) {
+  /**
+   * The flaky tests that fail in a run started at {@code at}. Today's world has one flake chance
+   * per run: its flaky run fails one of the flaky tests, each as likely, drawn from a stream of its
+   * own so that the runs' other draws stay as they were.
+   */
+  private List<Integer> flakes(Instant at) {
     if (!workload.logNormalCi()) {
-      return ci.nextDouble() < workload.flakeRate();
+      return ci.nextDouble() < workload.flakeRate()
+          ? List.of(whichTest.nextInt(FLAKY_TESTS))
+          : List.of();
     }
-    boolean red = false;
+    List<Integer> failed = new ArrayList<>(1);
     for (int t = 0; t < FLAKY_TESTS; t++) {
       boolean sticky = stickyUntil[t] != null && at.isBefore(stickyUntil[t]);
       double chance = flakeChance[t] * (sticky ? STICKY_FACTOR : 1);
       if (ci.nextDouble() < chance) {
-        red = true;
+        failed.add(t);
         stickyUntil[t] = at.plus(STICKY_FOR);
       }
     }
-    return red;
+    return failed;
   }
 
   boolean inOutage(Instant at) {
@@ -281,6 +299,28 @@ final class TeamWorld {
     for (int t = 0; t < FLAKY_TESTS; t++) {
       flakeChance[t] = 1 - Math.exp(-hazard * weight[t] / sum);
     }
+  }
+
+  /**
+   * How often each flaky test failed, by number, in the {@code runs} CI runs on good trees the
+   * flaky-tests service saw before the queue's run (pull requests' own CI, the target branch): the
+   * world's flake chances without stickiness, drawn from a stream of their own.
+   */
+  int[] flakesBefore(int runs) {
+    Random random = new Random(seed * 31 + 7);
+    int[] seen = new int[FLAKY_TESTS];
+    for (int run = 0; run < runs; run++) {
+      if (!workload.logNormalCi()) {
+        if (random.nextDouble() < workload.flakeRate()) {
+          seen[random.nextInt(FLAKY_TESTS)]++;
+        }
+        continue;
+      }
+      for (int t = 0; t < FLAKY_TESTS; t++) {
+        seen[t] += random.nextDouble() < flakeChance[t] ? 1 : 0;
+      }
+    }
+    return seen;
   }
 
   double[] flakeChances() {
