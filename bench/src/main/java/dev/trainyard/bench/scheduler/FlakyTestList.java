@@ -9,8 +9,10 @@ import java.util.Map;
  * What the flaky-tests service knows in a team's world, and what it says of each run's upload. CI
  * uploads every run's results (SCHEDULING.md "Flake-aware failures"); the service lists a test
  * flaky once it has seen the test fail in {@link #LISTED_AFTER} runs on trees that do not break
- * (ADR 0041: a failure where the code was good is a flake). It sees only the queue's runs here: a
- * real service also sees the pull requests' own CI and the target branch's, and lists sooner.
+ * (ADR 0041: a failure where the code was good is a flake). Before the queue's run it saw {@link
+ * #DAYS_BEFORE} days of the team's other CI, {@link #RUNS_PER_PR} runs per arriving PR (its own CI,
+ * the target branch's after it merged), counted as good trees and without stickiness; during the
+ * run it learns from the queue's runs only.
  *
  * <p>An upload's failures: each flaky test that failed, listed or not; the broken test of a tree
  * that breaks; and in an outage {@link #OUTAGE_FAILURES} tests that are not flaky. Only listed

@@ -167,17 +167,13 @@ final class ConcludeHeads implements PlanningRule {
 
   /**
    * A red bisection run whose failed tests were all quarantined or known flaky, and none of whose
-   * PRs had that second chance before, is tested again: one new half of the same PRs, built and
-   * landing where it was, takes its place (SCHEDULING.md "Flake-aware failures").
+   * PRs had that second chance before, is tested again: one new bisection run of the same PRs,
+   * split from the same run, built and landing where it was, takes its place (SCHEDULING.md
+   * "Flake-aware failures").
    */
   static List<QueueEvent> testHalfAgain(QueueAggregate state, TestRun run, CommandContext ctx) {
     TestRun again =
-        TestRun.half(
-            ctx.derivedId("run/" + state.nextSequence()).toString(),
-            run.prs(),
-            run,
-            run.landsOn(),
-            ctx.now());
+        TestRun.again(ctx.derivedId("run/" + state.nextSequence()).toString(), run, ctx.now());
     return List.of(
         new FlakyFailureForgiven(run.id(), ctx.now()),
         new TestRunBisected(run.id(), Reasons.TESTS_RESTARTED_FLAKY, List.of(again), ctx.now()));

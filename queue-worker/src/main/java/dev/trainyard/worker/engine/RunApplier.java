@@ -174,13 +174,20 @@ final class RunApplier {
     return mapEntries(finish(state, run), run, x -> x.directMergeDeclined(at));
   }
 
-  /** The red run leaves as failed; its PRs wait in the halves, pending. */
+  /**
+   * The red run leaves as failed; its PRs wait in the halves, pending. A red bisection run tested
+   * again (one run of the same split) takes its place in the bisection's order.
+   */
   static QueueAggregate bisected(QueueAggregate state, TestRunBisected e) {
-    TestRun failed =
-        state.runs().live(e.runId()).orElseThrow().withState(RunState.FAILED, e.reason(), e.at());
+    TestRun red = state.runs().live(e.runId()).orElseThrow();
+    TestRun failed = red.withState(RunState.FAILED, e.reason(), e.at());
     QueueAggregate next = finish(verdict(state, e.runId(), e.at(), true), failed);
     List<TestRun> live = new ArrayList<>(next.runs().live());
-    live.addAll(e.halves());
+    boolean again =
+        e.halves().size() == 1
+            && red.predecessorId() != null
+            && red.predecessorId().equals(e.halves().get(0).predecessorId());
+    live.addAll(again ? state.runs().live().indexOf(red) : live.size(), e.halves());
     next = withBook(next, live, null, null, null);
     next = next.withEntries(next.entries(), next.nextSequence() + e.halves().size());
     for (TestRun half : e.halves()) {

@@ -90,15 +90,36 @@ public record TestRun(
    * on {@code landsOn} if it may ({@link TestRun}).
    */
   static TestRun half(String id, List<TestedPr> prs, TestRun failed, String landsOn, Instant at) {
+    return waiting(id, prs, failed.dependentPrs(), failed.id(), failed.baseSha(), landsOn, at);
+  }
+
+  /**
+   * A red bisection run tested again (SCHEDULING.md "Flake-aware failures"): the same PRs, split
+   * from the same run, built and landing where it was, so its sibling and the bisection's order
+   * read it as the run it replaces.
+   */
+  static TestRun again(String id, TestRun red, Instant at) {
+    return waiting(
+        id, red.prs(), red.dependentPrs(), red.predecessorId(), red.baseSha(), red.landsOn(), at);
+  }
+
+  private static TestRun waiting(
+      String id,
+      List<TestedPr> prs,
+      List<Long> dependentPrs,
+      String predecessorId,
+      String baseSha,
+      String landsOn,
+      Instant at) {
     return new TestRun(
         id,
         prs,
-        failed.dependentPrs(),
-        failed.id(),
+        dependentPrs,
+        predecessorId,
         RunState.WAITING,
         at,
         at,
-        failed.baseSha(),
+        baseSha,
         null,
         List.of(),
         null,

@@ -98,6 +98,10 @@ public final class PublicEvents {
           batch(state, run, "canceled", now, new Why(null, null, null, e.queuedReason(), null)));
       events.addAll(requeued(state, run, now, e.queuedReason()));
       return events;
+    } else if (event instanceof TestRunBisected e
+        && Reasons.TESTS_RESTARTED_FLAKY.equals(e.reason())) {
+      // a bisection run red on flaky tests only is tested again: told as a chain run's retry is
+      return cancelled(state, state.runs().any(e.runId()).orElseThrow(), now, e.reason());
     } else if (event instanceof TestRunBisected e) {
       // the batch failed; its PRs did not: they queue again, to be told apart by bisection
       TestRun run = state.runs().any(e.runId()).orElseThrow();
@@ -124,16 +128,20 @@ public final class PublicEvents {
       QueueKey key = state.key();
       return List.of(QueueFreezeEvent.unfrozen(key.repo(), key.branch(), now, e.expired()));
     } else if (event instanceof TestRunCancelled e) {
-      TestRun run = state.runs().any(e.runId()).orElseThrow();
-      List<PublicEvent> events = new ArrayList<>();
-      if (run.isBatch()) {
-        Why why = new Why(null, null, null, e.queuedReason(), null);
-        events.add(batch(state, run, "canceled", now, why));
-      }
-      events.addAll(requeued(state, run, now, e.queuedReason()));
-      return events;
+      return cancelled(state, state.runs().any(e.runId()).orElseThrow(), now, e.queuedReason());
     }
     return List.of();
+  }
+
+  /** A run stopped without a verdict on its PRs: a batch is cancelled, its PRs queue again. */
+  private List<PublicEvent> cancelled(
+      QueueAggregate state, TestRun run, Instant now, String queuedReason) {
+    List<PublicEvent> events = new ArrayList<>();
+    if (run.isBatch()) {
+      events.add(batch(state, run, "canceled", now, new Why(null, null, null, queuedReason, null)));
+    }
+    events.addAll(requeued(state, run, now, queuedReason));
+    return events;
   }
 
   /** The run's PRs still queued wait for a new run. */

@@ -149,6 +149,11 @@ class FlakeAwareRulesTest {
               assertThat(again.bisection()).isTrue();
               assertThat(again.prs()).extracting(TestedPr::number).containsExactly(1L);
               assertThat(again.baseSha()).isEqualTo("target");
+              // it replaces the red half: split from the same batch, first in the bisection's order
+              assertThat(again.predecessorId()).isEqualTo(q.runOf(2).predecessorId());
+              assertThat(q.state().runs().bisecting())
+                  .extracting(TestRun::id)
+                  .containsExactly(again.id(), q.runOf(2).id());
               // a bisection run's PRs stay pending, as a split batch's do
               assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
               assertThat(q.state().activeEntry(1).orElseThrow().flakyRetried()).isTrue();
