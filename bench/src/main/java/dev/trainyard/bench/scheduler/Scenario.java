@@ -12,7 +12,8 @@ import java.time.Duration;
  * in parallel mode (0: single mode). {@code laterBrokenRate}: the chance from halfway through the
  * run on (the failure rate moving). {@code adaptiveBatching} and {@code adaptiveConcurrency}: the
  * self-tuning scheduler's settings ({@code batchSize} is then the starting size, up to 16). {@code
- * workload}: how PRs arrive and what else the queue meets ({@link Workload}).
+ * workload}: how PRs arrive and what else the queue meets ({@link Workload}). {@code
+ * ciBudgetMinutes}: the queue's CI budget per merged PR (0: none).
  */
 record Scenario(
     String name,
@@ -30,7 +31,8 @@ record Scenario(
     double laterBrokenRate,
     boolean adaptiveBatching,
     boolean adaptiveConcurrency,
-    Workload workload) {
+    Workload workload,
+    long ciBudgetMinutes) {
 
   /**
    * {@code arrivalsPerHour}: open-loop (Poisson) arrivals at that rate, 0 for a standing backlog;
@@ -71,7 +73,8 @@ record Scenario(
         brokenRate,
         false,
         false,
-        Workload.BACKLOG);
+        Workload.BACKLOG,
+        0);
   }
 
   Scenario with(Workload changed) {
@@ -176,6 +179,13 @@ record Scenario(
     return c.scenario();
   }
 
+  /** Adaptive batching may spend up to {@code minutes} of CI per merged PR to cut waits. */
+  Scenario withCiBudget(long minutes) {
+    Copy c = new Copy(this);
+    c.ciBudgetMinutes = minutes;
+    return c.scenario();
+  }
+
   /** The broken rate moves to {@code rate} halfway through the run. */
   Scenario movingTo(double rate) {
     Copy c = new Copy(this);
@@ -212,6 +222,7 @@ record Scenario(
     private boolean adaptiveConcurrency;
     private Workload workload;
     private int hours;
+    private long ciBudgetMinutes;
 
     private Copy(Scenario from) {
       this.from = from;
@@ -228,6 +239,7 @@ record Scenario(
       adaptiveConcurrency = from.adaptiveConcurrency;
       workload = from.workload;
       hours = from.hours;
+      ciBudgetMinutes = from.ciBudgetMinutes;
     }
 
     private Scenario scenario() {
@@ -247,7 +259,8 @@ record Scenario(
           laterBrokenRate,
           adaptiveBatching,
           adaptiveConcurrency,
-          workload);
+          workload,
+          ciBudgetMinutes);
     }
   }
 

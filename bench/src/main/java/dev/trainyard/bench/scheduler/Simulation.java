@@ -662,7 +662,8 @@ final class Simulation {
         16L,
         scenario.adaptiveConcurrency(),
         null,
-        false);
+        false,
+        scenario.ciBudgetMinutes() > 0 ? scenario.ciBudgetMinutes() : null);
   }
 
   /**

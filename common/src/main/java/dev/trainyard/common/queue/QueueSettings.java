@@ -10,7 +10,10 @@ import java.util.List;
  * queue observes, up to {@code batchingMaxSize}; {@code concurrencyAdaptive} narrows the
  * speculation window in a burst of failures (ADR 0054) and widens it as PRs merge, never above
  * {@code concurrency}. {@code mergeCommitMessage}: null for the merge method's default; left out of
- * the JSON when null, so the versions of queues stored before it existed do not change.
+ * the JSON when null, so the versions of queues stored before it existed do not change. {@code
+ * ciBudgetMinutesPerMerge}: the CI minutes per merged PR adaptive batching may spend to shorten a
+ * PR's wait (SCHEDULING.md "A CI budget"); 0, no budget: the fewest CI runs, and left out of the
+ * JSON like the message.
  */
 public record QueueSettings(
     QueueMode mode,
@@ -40,7 +43,8 @@ public record QueueSettings(
     boolean batchingAdaptive,
     long batchingMaxSize,
     boolean concurrencyAdaptive,
-    @JsonInclude(JsonInclude.Include.NON_NULL) MergeCommitMessage mergeCommitMessage) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) MergeCommitMessage mergeCommitMessage,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long ciBudgetMinutesPerMerge) {
 
   /** The largest batch adaptive batching builds unless the queue says otherwise. */
   public static final long DEFAULT_BATCHING_MAX_SIZE = 16;
@@ -85,7 +89,8 @@ public record QueueSettings(
         false,
         DEFAULT_BATCHING_MAX_SIZE,
         false,
-        null);
+        null,
+        0);
   }
 
   /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */
@@ -126,7 +131,8 @@ public record QueueSettings(
         or(p.batchingAdaptive(), batchingAdaptive),
         or(p.batchingMaxSize(), batchingMaxSize),
         or(p.concurrencyAdaptive(), concurrencyAdaptive),
-        p.clearMergeCommitMessage() ? null : or(p.mergeCommitMessage(), mergeCommitMessage));
+        p.clearMergeCommitMessage() ? null : or(p.mergeCommitMessage(), mergeCommitMessage),
+        or(p.ciBudgetMinutesPerMerge(), ciBudgetMinutesPerMerge));
   }
 
   /**

@@ -41,13 +41,14 @@ public record QueueSettingsPatch(
     Long batchingMaxSize,
     Boolean concurrencyAdaptive,
     MergeCommitMessage mergeCommitMessage,
-    boolean clearMergeCommitMessage) {
+    boolean clearMergeCommitMessage,
+    Long ciBudgetMinutesPerMerge) {
 
   public static QueueSettingsPatch empty() {
     return new QueueSettingsPatch(
         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
         null, null, null, false, null, false, null, null, null, null, null, null, null, null, null,
-        null, false);
+        null, false, null);
   }
 
   /**
@@ -59,7 +60,7 @@ public record QueueSettingsPatch(
         new QueueSettingsPatch(
             state, null, null, null, null, null, null, null, null, null, null, null, null, null,
             null, null, null, null, false, null, false, null, null, null, null, null, null, null,
-            null, null, null, false));
+            null, null, null, false, null));
   }
 
   /** A patch that changes only the mode. */
@@ -125,7 +126,8 @@ public record QueueSettingsPatch(
         null,
         null,
         null,
-        false);
+        false,
+        null);
   }
 
   /** The same patch without its mode (kept back while a mode switch waits for runs). */
@@ -162,6 +164,7 @@ public record QueueSettingsPatch(
         batchingMaxSize,
         concurrencyAdaptive,
         mergeCommitMessage,
-        clearMergeCommitMessage);
+        clearMergeCommitMessage,
+        ciBudgetMinutesPerMerge);
   }
 }

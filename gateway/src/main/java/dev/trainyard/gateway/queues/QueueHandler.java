@@ -298,7 +298,8 @@ public class QueueHandler {
         body.optionalLong("batchingMaxSize", 1, MAX).orElse(null),
         body.optionalBoolean("concurrencyAdaptive").orElse(null),
         mergeCommitMessage(body),
-        body.isExplicitNull("mergeCommitMessage"));
+        body.isExplicitNull("mergeCommitMessage"),
+        body.optionalLong("ciBudgetMinutesPerMerge", 0, MAX).orElse(null));
   }
 
   /**

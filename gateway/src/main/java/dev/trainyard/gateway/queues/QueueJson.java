@@ -20,6 +20,9 @@ final class QueueJson {
     if (!out.has("mergeCommitMessage")) {
       out.putNull("mergeCommitMessage"); // every key always present; null: the method's default
     }
+    if (!out.has("ciBudgetMinutesPerMerge")) {
+      out.put("ciBudgetMinutesPerMerge", 0); // stored only when set; 0: no budget
+    }
     out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
     out.putArray("batchingRules");
     out.set("freeze", Json.mapper().valueToTree(view.freeze()));

@@ -38,6 +38,7 @@ public record SettingsForm(List<Field> fields, String version) {
           "batchingMinSize",
           "batchingMaxWaitTimeMinutes",
           "batchingMaxSize",
+          "ciBudgetMinutesPerMerge",
           "notReadyTimeoutHours");
   static final List<String> FLAGS =
       List.of("batch", "batchingAdaptive", "canOptimisticallyMerge", "concurrencyAdaptive");
@@ -68,6 +69,10 @@ public record SettingsForm(List<Field> fields, String version) {
             "Batch size from the failure rate (adaptive)",
             s.batchingAdaptive()),
         number("batchingMaxSize", "Largest adaptive batch", s.batchingMaxSize()),
+        number(
+            "ciBudgetMinutesPerMerge",
+            "CI minutes per merged PR adaptive batching may spend to cut waits (0: fewest runs)",
+            s.ciBudgetMinutesPerMerge()),
         flag("canOptimisticallyMerge", "Merge optimistically", s.canOptimisticallyMerge()),
         select("mergeMethod", "Merge method", s.mergeMethod(), MergeMethod.values()),
         new Field(

@@ -47,7 +47,7 @@ final class Batches {
     if (!settings.batch() || alone(first)) {
       return new Next(List.of(first), null);
     }
-    long size = SelfTuning.batchSize(settings, state.history());
+    long size = SelfTuning.batchSize(settings, state.history(), waiting.size(), freeSlots(state));
     long largest = settings.batchingAdaptive() ? SelfTuning.largestBatch(settings) : size;
     List<Entry> candidates = new ArrayList<>();
     boolean closed = false; // a PR that runs alone, or the largest size, ends the batch
@@ -72,6 +72,12 @@ final class Batches {
     Instant oldest =
         batch.stream().map(Entry::stateChangedAt).min(Instant::compareTo).orElseThrow();
     return new Next(batch, oldest.plus(Duration.ofMinutes(settings.batchingMaxWaitTimeMinutes())));
+  }
+
+  /** The runs the chain may still start: the window less its runs that occupy CI. */
+  static long freeSlots(QueueAggregate state) {
+    long busy = state.runs().chain().stream().filter(TestRun::isUndecided).count();
+    return Math.max(0, SelfTuning.concurrency(state.settings(), state.history()) - busy);
   }
 
   /** How many of {@code batch}, some of which carry predicted risks, the next run carries. */

@@ -97,7 +97,11 @@ public final class Forecast {
     Optional<Duration> perPr = state.history().busyTimePerPr();
     int batch =
         state.settings().batch()
-            ? (int) Math.max(1, SelfTuning.batchSize(state.settings(), state.history()))
+            ? (int)
+                Math.max(
+                    1,
+                    SelfTuning.batchSize(
+                        state.settings(), state.history(), line.size(), Batches.freeSlots(state)))
             : 1;
     PriorityQueue<Instant> free = new PriorityQueue<>();
     Map<String, Instant> landsAt = new LinkedHashMap<>();

@@ -23,17 +23,68 @@ final class SelfTuning {
 
   private SelfTuning() {}
 
-  /** How many PRs a batch carries now. */
-  static long batchSize(QueueSettings settings, RunHistory history) {
+  /** A run's CI minutes before the queue's first verdict. */
+  static final double FIRST_RUN_MINUTES = 30;
+
+  /**
+   * How many PRs a batch carries now, when {@code waiting} PRs wait to start in the lane and {@code
+   * free} of its slots are free.
+   */
+  static long batchSize(QueueSettings settings, RunHistory history, int waiting, long free) {
     long fixed = Math.max(1, settings.batchingMinSize());
     if (!settings.batchingAdaptive()) {
       return fixed;
     }
-    return bestSize(
-        observedFailureRate(settings, history),
-        largestBatch(settings),
-        concurrency(settings, history),
-        Math.max(1, settings.bisectionConcurrency()));
+    double p = observedFailureRate(settings, history);
+    long largest = largestBatch(settings);
+    long window = concurrency(settings, history);
+    long slots = Math.max(1, settings.bisectionConcurrency());
+    if (settings.ciBudgetMinutesPerMerge() <= 0) {
+      return bestSize(p, largest, window, slots);
+    }
+    double runMinutes =
+        history.medianDuration().map(d -> d.toMillis() / 60_000.0).orElse(FIRST_RUN_MINUTES);
+    double runsPerPr = settings.ciBudgetMinutesPerMerge() * (1 - p) / Math.max(runMinutes, 1e-3);
+    return budgetedSize(p, largest, window, slots, runsPerPr, waiting, free);
+  }
+
+  /**
+   * The batch size that makes PRs wait least within a CI budget of {@code runsPerPr} expected runs
+   * per PR (SCHEDULING.md "A CI budget"): the smallest size within the budget (a red batch delays
+   * all of its innocent PRs by its bisection, so smaller batches wait less), grown to take the
+   * {@code waiting} PRs into the lane's {@code free} slots now (a PR left for a later run waits
+   * until a run ends), never beyond the largest size bisection keeps up with. When no size is
+   * within the budget, the cheapest.
+   */
+  static long budgetedSize(
+      double p,
+      long largest,
+      long window,
+      long bisectionSlots,
+      double runsPerPr,
+      int waiting,
+      long free) {
+    long cheapest = bestSize(p, largest, window, bisectionSlots);
+    long withinBudget = cheapest;
+    long feasible = 1;
+    for (long b = 1; b <= largest && (b == 1 || p < ALONE_ABOVE); b++) {
+      double cost = costPerPr(b, p, window, bisectionSlots);
+      if (Double.isInfinite(cost)) {
+        break;
+      }
+      feasible = b;
+      if (cost <= runsPerPr && b < withinBudget) {
+        withinBudget = b;
+      }
+    }
+    long slots = Math.max(1, free);
+    long spread = (waiting + slots - 1) / slots;
+    return Math.min(feasible, Math.max(withinBudget, spread));
+  }
+
+  /** The expected CI runs per PR of batches of {@code b} PRs that each fail with {@code p}. */
+  private static double costPerPr(long b, double p, long window, long bisectionSlots) {
+    return batchCost(b, 1 - Math.pow(1 - p, b), p * b, window, bisectionSlots) / b;
   }
 
   /** The largest batch adaptive batching considers. */
@@ -58,9 +109,9 @@ final class SelfTuning {
    */
   static long bestSize(double p, long largest, long window, long bisectionSlots) {
     long best = 1;
-    double bestCost = batchCost(1, p, p, window, bisectionSlots);
+    double bestCost = costPerPr(1, p, window, bisectionSlots);
     for (long b = 2; b <= largest && p < ALONE_ABOVE; b++) {
-      double cost = batchCost(b, 1 - Math.pow(1 - p, b), p * b, window, bisectionSlots) / b;
+      double cost = costPerPr(b, p, window, bisectionSlots);
       if (cost < bestCost) {
         best = b;
         bestCost = cost;

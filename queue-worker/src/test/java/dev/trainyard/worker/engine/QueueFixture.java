@@ -298,7 +298,13 @@ final class QueueFixture {
         null,
         null,
         null,
-        Throughput.NONE.tuned(batchingAdaptive, batchingMaxSize, concurrencyAdaptive));
+        Throughput.NONE.tuned(batchingAdaptive, batchingMaxSize, concurrencyAdaptive, null));
+  }
+
+  /** The CI minutes per merged PR adaptive batching may spend to cut waits (0: none). */
+  QueueFixture ciBudget(long minutes) {
+    return updated(
+        patch(null, null, null, null, null, Throughput.NONE.tuned(null, null, null, minutes)));
   }
 
   QueueFixture bisectionConcurrency(long n) {
@@ -345,6 +351,7 @@ final class QueueFixture {
             batchSize,
             batchWaitMinutes,
             optimization,
+            null,
             null,
             null,
             null));
@@ -527,11 +534,13 @@ final class QueueFixture {
       OptimizationMode optimization,
       Boolean batchingAdaptive,
       Long batchingMaxSize,
-      Boolean concurrencyAdaptive) {
+      Boolean concurrencyAdaptive,
+      Long ciBudget) {
     static final Throughput NONE =
-        new Throughput(null, null, null, null, null, null, null, null, null, null);
+        new Throughput(null, null, null, null, null, null, null, null, null, null, null);
 
-    Throughput tuned(Boolean adaptiveBatches, Long maxSize, Boolean adaptiveWindow) {
+    Throughput tuned(
+        Boolean adaptiveBatches, Long maxSize, Boolean adaptiveWindow, Long budgetMinutes) {
       return new Throughput(
           bisectionConcurrency,
           pendingFailureDepth,
@@ -542,7 +551,8 @@ final class QueueFixture {
           optimization,
           adaptiveBatches,
           maxSize,
-          adaptiveWindow);
+          adaptiveWindow,
+          budgetMinutes);
     }
   }
 
@@ -586,7 +596,8 @@ final class QueueFixture {
         t.batchingMaxSize(),
         t.concurrencyAdaptive(),
         null,
-        false);
+        false,
+        t.ciBudget());
   }
 
   static List<String> eventNames(Decision decision) {

@@ -4,6 +4,7 @@ import static dev.trainyard.worker.engine.QueueFixture.T0;
 import static dev.trainyard.worker.engine.QueueFixture.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.trainyard.common.json.Json;
 import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
@@ -14,6 +15,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The self-tuning scheduler's choices (SCHEDULING.md "Adaptive batching", "Adaptive concurrency").
@@ -47,11 +49,63 @@ class SelfTuningTest {
     assertThat(SelfTuning.bestSize(p, largest, window, slots)).isEqualTo(expected);
   }
 
+  @ParameterizedTest(
+      name = "p = {0}, window {1}, {2} slots, ≤ {3}, {4} runs a PR, {5} waiting, {6} free: B = {7}")
+  @CsvSource({
+    // a budget of 0.95 runs a PR (30 CI minutes a merged PR, 30-minute runs, p = 5 %): the
+    // smallest size within it, where the cheapest (14) would make innocent PRs wait for bisection
+    "0.05, 10, 5, 16, 0.95,   0, 10,  2",
+    "0.05, 10, 5, 16, 0.95,  10, 10,  2",
+    // more PRs waiting than the free slots take one run each: as many a run as takes them all now
+    "0.05, 10, 5, 16, 0.95,  40, 10,  4",
+    "0.05, 10, 5, 16, 0.95,  41, 10,  5",
+    "0.05, 10, 5, 16, 0.95,  20,  2, 10",
+    // ... never beyond the largest size bisection keeps up with
+    "0.05, 10, 5, 16, 0.95, 400, 10, 14",
+    "0.05, 10, 5, 16, 0.95,  30,  1, 14",
+    "0.05, 10, 1, 16, 0.95, 400, 10,  4",
+    // a budget that pays plain speculation: one PR a run while the free slots take them all
+    "0.05, 10, 5, 16, 2.0,    0, 10,  1",
+    "0.05, 10, 5, 16, 2.0,   25, 10,  3",
+    // a budget nothing is within: the cheapest size, as without a budget
+    "0.05, 10, 5, 16, 0.3,    0, 10, 14",
+    // above (3 − √5)/2 every PR runs alone, whatever waits
+    "0.39, 10, 5, 16, 0.95, 100, 10,  1",
+  })
+  void aCiBudgetBuysTheSmallestBatchThatTakesTheWaitingPrs(
+      double p,
+      long window,
+      long slots,
+      long largest,
+      double runsPerPr,
+      int waiting,
+      long free,
+      long b) {
+    assertThat(SelfTuning.budgetedSize(p, largest, window, slots, runsPerPr, waiting, free))
+        .isEqualTo(b);
+  }
+
+  @Test
+  void theBudgetIsReadInCiMinutesPerMergedPrAtTheQueuesMedianRun() {
+    ObjectNode json = Json.mapper().valueToTree(QueueSettings.defaults(QueueMode.SINGLE, 10));
+    json.put("batch", true).put("batchingAdaptive", true).put("ciBudgetMinutesPerMerge", 30);
+    QueueSettings budgeted = Json.mapper().treeToValue(json, QueueSettings.class);
+    // no verdict yet: 30-minute runs, and the prior of batchingMinSize 4 (p = 1/16)
+    assertThat(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, 10))
+        .isEqualTo(SelfTuning.budgetedSize(1.0 / 16, 16, 10, 5, 30 * (1 - 1.0 / 16) / 30, 0, 10));
+    // runs of 10 minutes: three times the runs a PR for the same minutes
+    RunHistory quick = RunHistory.EMPTY.with(Duration.ofMinutes(10), false);
+    assertThat(SelfTuning.batchSize(budgeted, quick, 0, 10))
+        .isEqualTo(SelfTuning.budgetedSize(1.0 / 16, 16, 10, 5, 3 * (1 - 1.0 / 16), 0, 10));
+    assertThat(SelfTuning.batchSize(budgeted, quick, 0, 10))
+        .isLessThan(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, 10));
+  }
+
   @Test
   void withoutAdaptiveBatchingTheBatchIsBatchingMinSizeWhateverHappened() {
     QueueSettings fixed = QueueSettings.defaults(QueueMode.SINGLE, 5);
     RunHistory failing = RunHistory.EMPTY.concluded(50, true, 5, T0);
-    assertThat(SelfTuning.batchSize(fixed, failing)).isEqualTo(4);
+    assertThat(SelfTuning.batchSize(fixed, failing, 0, 5)).isEqualTo(4);
   }
 
   /**
@@ -156,6 +210,28 @@ class SelfTuningTest {
             .queued(LongStream.rangeClosed(1, 40).toArray())
             .state(QueueState.RUNNING);
     assertThat(fixed.prsOfRunOf(1)).hasSize(4);
+  }
+
+  @Test
+  void aBudgetedQueueBatchesWhatItsWindowCannotTakeOneRunEach() {
+    // 30 CI minutes per merged PR at the prior (p = 1/16) and 30-minute runs: two PRs a run
+    assertThat(budgetedQueue(4).prsOfRunOf(1)).hasSize(2);
+    assertThat(budgetedQueue(4).state().runs().chain()).hasSize(2);
+    // 40 waiting for a window of 5: eight a run, so that all of them are in a run now
+    QueueFixture busy = budgetedQueue(40);
+    assertThat(busy.state().runs().chain())
+        .extracting(r -> r.entryIds().size())
+        .containsExactly(8, 8, 8, 8, 8);
+  }
+
+  private static QueueFixture budgetedQueue(int prs) {
+    return queue()
+        .batching(4, 0)
+        .selfTuning(true, 16L, null)
+        .ciBudget(30)
+        .state(QueueState.PAUSED)
+        .queued(LongStream.rangeClosed(1, prs).toArray())
+        .state(QueueState.RUNNING);
   }
 
   @Test

@@ -61,7 +61,8 @@ public class ApiContractIT {
           "notReadyTimeoutHours",
           "batchingAdaptive",
           "batchingMaxSize",
-          "concurrencyAdaptive");
+          "concurrencyAdaptive",
+          "ciBudgetMinutesPerMerge");
   static final List<String> LIST_ITEM_KEYS =
       List.of(
           "id",
@@ -149,6 +150,7 @@ public class ApiContractIT {
     assertThat(q.get("batchingAdaptive").asBoolean()).isFalse();
     assertThat(q.get("batchingMaxSize").asInt()).isEqualTo(16);
     assertThat(q.get("concurrencyAdaptive").asBoolean()).isFalse();
+    assertThat(q.get("ciBudgetMinutesPerMerge").asLong()).isZero();
   }
 
   @Test
@@ -160,17 +162,23 @@ public class ApiContractIT {
                 body(
                     repo,
                     "\"batch\":true,\"batchingAdaptive\":true,\"batchingMaxSize\":8,"
-                        + "\"concurrencyAdaptive\":true"))
+                        + "\"concurrencyAdaptive\":true,\"ciBudgetMinutesPerMerge\":30"))
             .json();
+    assertThat(q.get("ciBudgetMinutesPerMerge").asLong()).isEqualTo(30);
     assertThat(q.get("batchingAdaptive").asBoolean()).isTrue();
     assertThat(q.get("batchingMaxSize").asInt()).isEqualTo(8);
     assertThat(q.get("concurrencyAdaptive").asBoolean()).isTrue();
     JsonNode read = api.post("/v1/getQueue", body(repo, "")).json();
     assertThat(read.get("batchingMaxSize").asInt()).isEqualTo(8);
+    assertThat(read.get("ciBudgetMinutesPerMerge").asLong()).isEqualTo(30);
     // absence keeps them
     JsonNode later = api.post("/v1/updateQueue", body(repo, "\"concurrency\":3")).json();
     assertThat(later.get("batchingAdaptive").asBoolean()).isTrue();
     assertThat(later.get("concurrencyAdaptive").asBoolean()).isTrue();
+    assertThat(later.get("ciBudgetMinutesPerMerge").asLong()).isEqualTo(30);
+    // 0 takes the budget away
+    JsonNode none = api.post("/v1/updateQueue", body(repo, "\"ciBudgetMinutesPerMerge\":0")).json();
+    assertThat(none.get("ciBudgetMinutesPerMerge").asLong()).isZero();
   }
 
   @Test
@@ -257,7 +265,10 @@ public class ApiContractIT {
         "\"batchingMaxSize\":0",
         "\"batchingMaxSize\":\"16\"",
         "\"batchingAdaptive\":\"yes\"",
-        "\"concurrencyAdaptive\":1"
+        "\"concurrencyAdaptive\":1",
+        "\"ciBudgetMinutesPerMerge\":-1",
+        "\"ciBudgetMinutesPerMerge\":\"30\"",
+        "\"ciBudgetMinutesPerMerge\":4294967296"
       })
   void invalidSettingsAreRejectedNamingTheField(String setting) {
     String repo = newQueue();

@@ -85,6 +85,7 @@ class FuzzIT {
           "batchingAdaptive",
           "batchingMaxSize",
           "concurrencyAdaptive",
+          "ciBudgetMinutesPerMerge",
           "sha",
           "context",
           "url",
