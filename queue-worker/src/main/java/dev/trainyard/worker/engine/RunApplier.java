@@ -176,17 +176,15 @@ final class RunApplier {
 
   /**
    * The red run leaves as failed; its PRs wait in the halves, pending. A red bisection run tested
-   * again (one run of the same split) takes its place in the bisection's order.
+   * again ({@code TESTS_RESTARTED_FLAKY}: one run of the same split, ADR 0055) leaves as cancelled,
+   * as a chain run tested again does, and its run takes its place in the bisection's order.
    */
   static QueueAggregate bisected(QueueAggregate state, TestRunBisected e) {
     TestRun red = state.runs().live(e.runId()).orElseThrow();
-    TestRun failed = red.withState(RunState.FAILED, e.reason(), e.at());
-    QueueAggregate next = finish(verdict(state, e.runId(), e.at(), true), failed);
+    boolean again = Reasons.TESTS_RESTARTED_FLAKY.equals(e.reason());
+    TestRun left = red.withState(again ? RunState.CANCELLED : RunState.FAILED, e.reason(), e.at());
+    QueueAggregate next = finish(verdict(state, e.runId(), e.at(), true), left);
     List<TestRun> live = new ArrayList<>(next.runs().live());
-    boolean again =
-        e.halves().size() == 1
-            && red.predecessorId() != null
-            && red.predecessorId().equals(e.halves().get(0).predecessorId());
     live.addAll(again ? state.runs().live().indexOf(red) : live.size(), e.halves());
     next = withBook(next, live, null, null, null);
     next = next.withEntries(next.entries(), next.nextSequence() + e.halves().size());

@@ -3,12 +3,16 @@ package dev.trainyard.worker.engine;
 import static dev.trainyard.worker.engine.QueueFixture.queue;
 import static dev.trainyard.worker.engine.RunRulesTest.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.trainyard.common.command.CommitState;
 import dev.trainyard.common.command.QueueCommand;
+import dev.trainyard.common.event.PullRequestEvent;
 import dev.trainyard.common.queue.PrState;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.RunRulesTest.Row;
+import dev.trainyard.worker.projection.PublicEvents;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -154,6 +158,15 @@ class FlakeAwareRulesTest {
               assertThat(q.state().runs().bisecting())
                   .extracting(TestRun::id)
                   .containsExactly(again.id(), q.runOf(2).id());
+              // the red half leaves as a chain run tested again does: cancelled, not failed
+              assertThat(q.state().runs().finished())
+                  .filteredOn(r -> r.bisection() && r.prs().size() == 1)
+                  .singleElement()
+                  .satisfies(
+                      red -> {
+                        assertThat(red.state()).isEqualTo(RunState.CANCELLED);
+                        assertThat(red.failureReason()).isEqualTo(Reasons.TESTS_RESTARTED_FLAKY);
+                      });
               // a bisection run's PRs stay pending, as a split batch's do
               assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
               assertThat(q.state().activeEntry(1).orElseThrow().flakyRetried()).isTrue();
@@ -180,6 +193,28 @@ class FlakeAwareRulesTest {
             q -> QueueFixture.landedCommand(q, 1),
             List.of("TestRunMerged", "FlakyFailureForgiven", "TestRunCancelled", "TestRunStarted"),
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)));
+  }
+
+  @Test
+  void subscribersHearABisectionHalfTestedAgainAsARetryNotAsAFailedBatch() {
+    QueueFixture q = flakyOnly(halvesOfABatchOfTwo(), 1);
+    Decision decision = q.decide(RunRulesTest.status(q, 1, CommitState.FAILURE));
+    PublicEvents publicEvents = new PublicEvents("http://trainyard.test");
+    QueueAggregate state = q.state();
+    List<PullRequestEvent> told = new ArrayList<>();
+    for (QueueEvent event : decision.events()) {
+      state = EventApplier.apply(state, event);
+      publicEvents.toPublic(state, event, q.now()).stream()
+          .map(PullRequestEvent.class::cast)
+          .forEach(told::add);
+    }
+    // PR 1 is queued again for its second chance (told "testing" once its run is built); nothing
+    // failed, and no batch either
+    assertThat(told)
+        .extracting(PullRequestEvent::prNumber, PullRequestEvent::action)
+        .containsExactly(tuple(1L, "queued"));
+    assertThat(told.get(0).queuedReason()).isEqualTo(Reasons.TESTS_RESTARTED_FLAKY);
+    assertThat(told).extracting(PullRequestEvent::failureReason).containsOnlyNulls();
   }
 
   /**
