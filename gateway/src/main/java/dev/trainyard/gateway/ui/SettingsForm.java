@@ -71,7 +71,7 @@ public record SettingsForm(List<Field> fields, String version) {
         number("batchingMaxSize", "Largest adaptive batch", s.batchingMaxSize()),
         number(
             "ciBudgetMinutesPerMerge",
-            "CI minutes per merged PR adaptive batching may spend to cut waits (0: fewest runs)",
+            "CI budget of adaptive batching, minutes per merged PR (0: fewest runs)",
             s.ciBudgetMinutesPerMerge()),
         flag("canOptimisticallyMerge", "Merge optimistically", s.canOptimisticallyMerge()),
         select("mergeMethod", "Merge method", s.mergeMethod(), MergeMethod.values()),

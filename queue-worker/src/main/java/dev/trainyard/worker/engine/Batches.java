@@ -74,10 +74,20 @@ final class Batches {
     return new Next(batch, oldest.plus(Duration.ofMinutes(settings.batchingMaxWaitTimeMinutes())));
   }
 
-  /** The runs the chain may still start: the window less its runs that occupy CI. */
+  /**
+   * The runs the chain may still start before one of its runs ends or lands, by {@link
+   * RunPlanner#slotFree}'s rule: the window less its runs under test, and no more than the window
+   * less the runs it holds (past that, a run starts only while the lane holds fewer than 2 × the
+   * window's PRs: one at a time); 0 when none may.
+   */
   static long freeSlots(QueueAggregate state) {
-    long busy = state.runs().chain().stream().filter(TestRun::isUndecided).count();
-    return Math.max(0, SelfTuning.concurrency(state.settings(), state.history()) - busy);
+    List<TestRun> chain = state.runs().chain();
+    long window = RunPlanner.window(state);
+    if (!RunPlanner.slotFree(chain, window)) {
+      return 0;
+    }
+    long underTest = chain.stream().filter(TestRun::isUndecided).count();
+    return Math.min(window - underTest, Math.max(1, window - chain.size()));
   }
 
   /** How many of {@code batch}, some of which carry predicted risks, the next run carries. */

@@ -101,7 +101,10 @@ public final class Forecast {
                 Math.max(
                     1,
                     SelfTuning.batchSize(
-                        state.settings(), state.history(), line.size(), Batches.freeSlots(state)))
+                        state.settings(),
+                        state.history(),
+                        RunPlanner.waiting(state).size(),
+                        Batches.freeSlots(state)))
             : 1;
     PriorityQueue<Instant> free = new PriorityQueue<>();
     Map<String, Instant> landsAt = new LinkedHashMap<>();

@@ -21,6 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
  * The self-tuning scheduler's choices (SCHEDULING.md "Adaptive batching", "Adaptive concurrency").
  */
 class SelfTuningTest {
+  /**
+   * {@code QueueSettings.defaults(SINGLE, 5).version()} as the commit before the budget hashed it.
+   */
+  private static final String VERSION_BEFORE_THE_BUDGET = "69d9dfcf5098d85a";
 
   @ParameterizedTest(name = "p = {0}, window {1}, {2} bisection slots, at most {3}: B = {4}")
   @CsvSource({
@@ -60,6 +64,8 @@ class SelfTuningTest {
     "0.05, 10, 5, 16, 0.95,  40, 10,  4",
     "0.05, 10, 5, 16, 0.95,  41, 10,  5",
     "0.05, 10, 5, 16, 0.95,  20,  2, 10",
+    // no slot free (a forecast's question): taken as the one that frees next
+    "0.05, 10, 5, 16, 0.95,   3,  0,  3",
     // ... never beyond the largest size bisection keeps up with
     "0.05, 10, 5, 16, 0.95, 400, 10, 14",
     "0.05, 10, 5, 16, 0.95,  30,  1, 14",
@@ -90,15 +96,41 @@ class SelfTuningTest {
     ObjectNode json = Json.mapper().valueToTree(QueueSettings.defaults(QueueMode.SINGLE, 10));
     json.put("batch", true).put("batchingAdaptive", true).put("ciBudgetMinutesPerMerge", 30);
     QueueSettings budgeted = Json.mapper().treeToValue(json, QueueSettings.class);
-    // no verdict yet: 30-minute runs, and the prior of batchingMinSize 4 (p = 1/16)
-    assertThat(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, 10))
-        .isEqualTo(SelfTuning.budgetedSize(1.0 / 16, 16, 10, 5, 30 * (1 - 1.0 / 16) / 30, 0, 10));
-    // runs of 10 minutes: three times the runs a PR for the same minutes
+    // no verdict yet: 30-minute runs and the prior of batchingMinSize 4 (p = 1/16), so 30 minutes
+    // are 0.94 runs a PR: a batch of 2 costs 0.89, one PR alone 1.28
+    assertThat(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, 10)).isEqualTo(2);
+    // runs of 10 minutes: 2.8 runs a PR, one PR a run is within the budget
     RunHistory quick = RunHistory.EMPTY.with(Duration.ofMinutes(10), false);
-    assertThat(SelfTuning.batchSize(budgeted, quick, 0, 10))
-        .isEqualTo(SelfTuning.budgetedSize(1.0 / 16, 16, 10, 5, 3 * (1 - 1.0 / 16), 0, 10));
-    assertThat(SelfTuning.batchSize(budgeted, quick, 0, 10))
-        .isLessThan(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, 10));
+    assertThat(SelfTuning.batchSize(budgeted, quick, 0, 10)).isEqualTo(1);
+    // without the budget, the fewest runs
+    json.put("ciBudgetMinutesPerMerge", 0);
+    QueueSettings unbudgeted = Json.mapper().treeToValue(json, QueueSettings.class);
+    assertThat(SelfTuning.batchSize(unbudgeted, quick, 0, 10)).isEqualTo(12);
+  }
+
+  @Test
+  void aQueueStoredBeforeTheBudgetReadsWithoutOneAndKeepsItsSettingsVersion() {
+    QueueSettings defaults = QueueSettings.defaults(QueueMode.SINGLE, 5);
+    ObjectNode json = Json.mapper().valueToTree(defaults);
+    // no budget is not written, so the JSON, and the version hashed from it, are what they were
+    assertThat(json.has("ciBudgetMinutesPerMerge")).isFalse();
+    assertThat(defaults.version()).isEqualTo(VERSION_BEFORE_THE_BUDGET);
+    assertThat(Json.mapper().treeToValue(json, QueueSettings.class).ciBudgetMinutesPerMerge())
+        .isZero();
+    json.put("ciBudgetMinutesPerMerge", 30);
+    assertThat(Json.mapper().treeToValue(json, QueueSettings.class).version())
+        .isNotEqualTo(defaults.version());
+  }
+
+  @Test
+  void theFreeSlotsAreThoseTheChainMayStillStartBeforeARunEndsOrLands() {
+    QueueFixture q = queue().state(QueueState.PAUSED).queued(1, 2, 3, 4, 5, 6);
+    assertThat(Batches.freeSlots(q.state())).isEqualTo(5);
+    q = q.state(QueueState.RUNNING).builtAll();
+    assertThat(Batches.freeSlots(q.state())).isZero();
+    // four passed runs wait for the head: one more run may start (the lane holds 5 of 10 PRs)
+    q = q.green(2).green(3).green(4).green(5);
+    assertThat(Batches.freeSlots(q.state())).isEqualTo(1);
   }
 
   @Test
