@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Which waiting PRs the next run carries (SCHEDULING.md "Batching and bisection"). Without {@code
@@ -47,7 +48,7 @@ final class Batches {
     if (!settings.batch() || alone(first)) {
       return new Next(List.of(first), null);
     }
-    long size = SelfTuning.batchSize(settings, state.history(), waiting.size(), freeSlots(state));
+    long size = SelfTuning.batchSize(settings, state.history(), waiting.size(), startable(state));
     long largest = settings.batchingAdaptive() ? SelfTuning.largestBatch(settings) : size;
     List<Entry> candidates = new ArrayList<>();
     boolean closed = false; // a PR that runs alone, or the largest size, ends the batch
@@ -75,19 +76,23 @@ final class Batches {
   }
 
   /**
-   * The runs the chain may still start before one of its runs ends or lands, by {@link
-   * RunPlanner#slotFree}'s rule: the window less its runs under test, and no more than the window
-   * less the runs it holds (past that, a run starts only while the lane holds fewer than 2 × the
-   * window's PRs: one at a time); 0 when none may.
+   * For batches of b PRs, how many runs the chain may still start before one of its runs ends or
+   * lands, by {@link RunPlanner#slotFree}'s rule: while fewer than the window's runs are under
+   * test, and the chain holds fewer than the window's runs or fewer than 2 × the window's PRs.
    */
-  static long freeSlots(QueueAggregate state) {
+  static LongUnaryOperator startable(QueueAggregate state) {
     List<TestRun> chain = state.runs().chain();
     long window = RunPlanner.window(state);
-    if (!RunPlanner.slotFree(chain, window)) {
-      return 0;
-    }
     long underTest = chain.stream().filter(TestRun::isUndecided).count();
-    return Math.min(window - underTest, Math.max(1, window - chain.size()));
+    long prs = chain.stream().mapToLong(r -> r.prs().size()).sum();
+    return b -> {
+      long runs = 0;
+      while (underTest + runs < window
+          && (chain.size() + runs < window || prs + runs * b < 2 * window)) {
+        runs++;
+      }
+      return runs;
+    };
   }
 
   /** How many of {@code batch}, some of which carry predicted risks, the next run carries. */

@@ -103,8 +103,10 @@ public final class Forecast {
                     SelfTuning.batchSize(
                         state.settings(),
                         state.history(),
-                        RunPlanner.waiting(state).size(),
-                        Batches.freeSlots(state)))
+                        state.settings().ciBudgetMinutesPerMerge() > 0
+                            ? RunPlanner.waiting(state).size()
+                            : 0,
+                        Batches.startable(state)))
             : 1;
     PriorityQueue<Instant> free = new PriorityQueue<>();
     Map<String, Instant> landsAt = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.trainyard.worker.engine;
 
 import dev.trainyard.common.queue.QueueSettings;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The settings the self-tuning scheduler chooses from the queue's own history (SCHEDULING.md
@@ -27,10 +28,11 @@ final class SelfTuning {
   static final double FIRST_RUN_MINUTES = 30;
 
   /**
-   * How many PRs a batch carries now, when {@code waiting} PRs wait to start in the lane and {@code
-   * free} of its slots are free.
+   * How many PRs a batch carries now, when {@code waiting} PRs wait to start in the lane and, for
+   * batches of b PRs, {@code startable.applyAsLong(b)} runs may start before one ends or lands.
    */
-  static long batchSize(QueueSettings settings, RunHistory history, int waiting, long free) {
+  static long batchSize(
+      QueueSettings settings, RunHistory history, int waiting, LongUnaryOperator startable) {
     long fixed = Math.max(1, settings.batchingMinSize());
     if (!settings.batchingAdaptive()) {
       return fixed;
@@ -45,16 +47,16 @@ final class SelfTuning {
     double runMinutes =
         history.medianDuration().map(d -> d.toMillis() / 60_000.0).orElse(FIRST_RUN_MINUTES);
     double runsPerPr = settings.ciBudgetMinutesPerMerge() * (1 - p) / Math.max(runMinutes, 1e-3);
-    return budgetedSize(p, largest, window, slots, runsPerPr, waiting, free);
+    return budgetedSize(p, largest, window, slots, runsPerPr, waiting, startable);
   }
 
   /**
    * The batch size that makes PRs wait least within a CI budget of {@code runsPerPr} expected runs
    * per PR (SCHEDULING.md "A CI budget"): the smallest size within the budget (a red batch delays
-   * all of its innocent PRs by its bisection, so smaller batches wait less), grown to take the
-   * {@code waiting} PRs into the lane's {@code free} slots now (a PR left for a later run waits
-   * until a run ends), never beyond the largest size bisection keeps up with. When no size is
-   * within the budget, the cheapest.
+   * all of its innocent PRs by its bisection, so smaller batches wait less), grown to the smallest
+   * size b at which the runs that may start now ({@code startable.applyAsLong(b)}, at least one)
+   * take all {@code waiting} PRs (a PR left for a later run waits until a run ends), never beyond
+   * the largest size bisection keeps up with. When no size is within the budget, the cheapest.
    */
   static long budgetedSize(
       double p,
@@ -63,7 +65,7 @@ final class SelfTuning {
       long bisectionSlots,
       double runsPerPr,
       int waiting,
-      long free) {
+      LongUnaryOperator startable) {
     long cheapest = bestSize(p, largest, window, bisectionSlots);
     long withinBudget = cheapest;
     long feasible = 1;
@@ -77,9 +79,11 @@ final class SelfTuning {
         withinBudget = b;
       }
     }
-    long slots = Math.max(1, free);
-    long spread = (waiting + slots - 1) / slots;
-    return Math.min(feasible, Math.max(withinBudget, spread));
+    long size = Math.min(withinBudget, feasible);
+    while (size < feasible && Math.max(1, startable.applyAsLong(size)) * size < waiting) {
+      size++;
+    }
+    return size;
   }
 
   /** The expected CI runs per PR of batches of {@code b} PRs that each fail with {@code p}. */

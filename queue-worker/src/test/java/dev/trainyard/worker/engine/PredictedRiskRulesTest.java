@@ -167,7 +167,7 @@ class PredictedRiskRulesTest {
   }
 
   static long selfTunedSize(QueueFixture q) {
-    return SelfTuning.batchSize(q.state().settings(), q.state().history(), 0, 0);
+    return SelfTuning.batchSize(q.state().settings(), q.state().history(), 0, b -> 0);
   }
 
   @Test

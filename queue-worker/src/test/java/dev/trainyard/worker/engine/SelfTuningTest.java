@@ -86,9 +86,9 @@ class SelfTuningTest {
       double runsPerPr,
       int waiting,
       long free,
-      long b) {
-    assertThat(SelfTuning.budgetedSize(p, largest, window, slots, runsPerPr, waiting, free))
-        .isEqualTo(b);
+      long size) {
+    assertThat(SelfTuning.budgetedSize(p, largest, window, slots, runsPerPr, waiting, b -> free))
+        .isEqualTo(size);
   }
 
   @Test
@@ -98,14 +98,14 @@ class SelfTuningTest {
     QueueSettings budgeted = Json.mapper().treeToValue(json, QueueSettings.class);
     // no verdict yet: 30-minute runs and the prior of batchingMinSize 4 (p = 1/16), so 30 minutes
     // are 0.94 runs a PR: a batch of 2 costs 0.89, one PR alone 1.28
-    assertThat(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, 10)).isEqualTo(2);
+    assertThat(SelfTuning.batchSize(budgeted, RunHistory.EMPTY, 0, b -> 10)).isEqualTo(2);
     // runs of 10 minutes: 2.8 runs a PR, one PR a run is within the budget
     RunHistory quick = RunHistory.EMPTY.with(Duration.ofMinutes(10), false);
-    assertThat(SelfTuning.batchSize(budgeted, quick, 0, 10)).isEqualTo(1);
+    assertThat(SelfTuning.batchSize(budgeted, quick, 0, b -> 10)).isEqualTo(1);
     // without the budget, the fewest runs
     json.put("ciBudgetMinutesPerMerge", 0);
     QueueSettings unbudgeted = Json.mapper().treeToValue(json, QueueSettings.class);
-    assertThat(SelfTuning.batchSize(unbudgeted, quick, 0, 10)).isEqualTo(12);
+    assertThat(SelfTuning.batchSize(unbudgeted, quick, 0, b -> 10)).isEqualTo(12);
   }
 
   @Test
@@ -123,21 +123,24 @@ class SelfTuningTest {
   }
 
   @Test
-  void theFreeSlotsAreThoseTheChainMayStillStartBeforeARunEndsOrLands() {
-    QueueFixture q = queue().state(QueueState.PAUSED).queued(1, 2, 3, 4, 5, 6);
-    assertThat(Batches.freeSlots(q.state())).isEqualTo(5);
+  void theRunsThatMayStartAreCountedAsTheRuleThatStartsThemCountsThem() {
+    QueueFixture q = queue().state(QueueState.PAUSED).queued(1, 2, 3, 4, 5);
+    assertThat(Batches.startable(q.state()).applyAsLong(1)).isEqualTo(5);
     q = q.state(QueueState.RUNNING).builtAll();
-    assertThat(Batches.freeSlots(q.state())).isZero();
-    // four passed runs wait for the head: one more run may start (the lane holds 5 of 10 PRs)
+    assertThat(Batches.startable(q.state()).applyAsLong(1)).isZero();
+    // four passed runs wait for the head, 5 of the lane's 10 PRs: four more runs of one PR may
+    // start, three of two, one of eight (runs start while the lane holds fewer than 10 PRs)
     q = q.green(2).green(3).green(4).green(5);
-    assertThat(Batches.freeSlots(q.state())).isEqualTo(1);
+    assertThat(Batches.startable(q.state()).applyAsLong(1)).isEqualTo(4);
+    assertThat(Batches.startable(q.state()).applyAsLong(2)).isEqualTo(3);
+    assertThat(Batches.startable(q.state()).applyAsLong(8)).isEqualTo(1);
   }
 
   @Test
   void withoutAdaptiveBatchingTheBatchIsBatchingMinSizeWhateverHappened() {
     QueueSettings fixed = QueueSettings.defaults(QueueMode.SINGLE, 5);
     RunHistory failing = RunHistory.EMPTY.concluded(50, true, 5, T0);
-    assertThat(SelfTuning.batchSize(fixed, failing, 0, 5)).isEqualTo(4);
+    assertThat(SelfTuning.batchSize(fixed, failing, 0, b -> 5)).isEqualTo(4);
   }
 
   /**
