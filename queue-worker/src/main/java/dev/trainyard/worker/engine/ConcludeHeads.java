@@ -85,9 +85,9 @@ final class ConcludeHeads implements PlanningRule {
   }
 
   /**
-   * A red head whose queue's CI uploads test results waits up to {@link TestFailures#GRACE} for
-   * those of its head: the status and the upload reach the queue by different roads, and the status
-   * often comes first.
+   * A red head (or bisection run) whose queue's CI uploads test results waits up to {@link
+   * TestFailures#GRACE} for those of its head: the status and the upload reach the queue by
+   * different roads, and the status often comes first.
    */
   static boolean awaitsTestResults(
       QueueAggregate state, TestRun head, String reason, boolean justRed, Instant now) {
@@ -98,17 +98,18 @@ final class ConcludeHeads implements PlanningRule {
   }
 
   /**
-   * When a red head waiting for its test results stops waiting; empty when none waits (a wait that
-   * is over, or a red run that is not a head, asks for nothing: no Tick would change it).
+   * When a red head or bisection run waiting for its test results stops waiting; empty when none
+   * waits (a wait that is over, or a red run that is not a head, asks for nothing: no Tick would
+   * change it).
    */
   static Optional<Instant> testResultsDeadline(QueueAggregate state, Instant now) {
     if (!TestFailures.uploadsResults(state.history(), now)) {
       return Optional.empty();
     }
-    return state.runs().chain().stream()
+    return state.runs().live().stream()
         .filter(r -> r.state() == RunState.RED && r.testFailures() == null)
         .filter(r -> Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(r.failureReason()))
-        .filter(r -> Lanes.isHead(state, r))
+        .filter(r -> r.bisection() || Lanes.isHead(state, r))
         .map(r -> r.stateChangedAt().plus(TestFailures.GRACE))
         .filter(at -> at.isAfter(now))
         .min(Instant::compareTo);

@@ -31,10 +31,17 @@ final class RecordVerdicts implements PlanningRule {
    * Records the first verdict a live run has: green → passed (a bisection run: lands as tested or
    * is cleared, and with {@code bisection_skip_redundant_tests} its undecided sibling is known
    * red); red → pending failure, or at once what concluding the head decides when nothing can
-   * change it. {@code settle}: how long the plain-git rule waits for a new context after the last
-   * one concluded.
+   * change it (a bisection run: red while it waits for its test results, then as {@link #redHalf}).
+   * {@code settle}: how long the plain-git rule waits for a new context after the last one
+   * concluded.
    */
   static List<QueueEvent> verdicts(QueueAggregate state, CommandContext ctx, Duration settle) {
+    for (TestRun run : state.runs().bisecting()) {
+      if (run.state() == RunState.RED
+          && !ConcludeHeads.awaitsTestResults(state, run, run.failureReason(), false, ctx.now())) {
+        return redHalf(state, run, run.failureReason(), ctx);
+      }
+    }
     CheckRule rule = CheckRule.of(state, settle);
     for (TestRun run : state.runs().live()) {
       Verdict verdict = verdict(state, run, rule, ctx.now());
@@ -50,9 +57,9 @@ final class RecordVerdicts implements PlanningRule {
                   run.id(), Reasons.DIRECT_MERGE_NOT_POSSIBLE, ctx.now()));
         }
         if (run.bisection()) {
-          return ConcludeHeads.forgivable(state, run, verdict.reason())
-              ? ConcludeHeads.testHalfAgain(state, run, ctx)
-              : ConcludeHeads.failOrBisect(state, run, verdict.reason(), ctx);
+          return ConcludeHeads.awaitsTestResults(state, run, verdict.reason(), true, ctx.now())
+              ? List.of(new TestRunWentRed(run.id(), verdict.reason(), ctx.now()))
+              : redHalf(state, run, verdict.reason(), ctx);
         }
         List<QueueEvent> now =
             Lanes.isHead(state, run)
@@ -65,6 +72,18 @@ final class RecordVerdicts implements PlanningRule {
       }
     }
     return List.of();
+  }
+
+  /**
+   * A red bisection run, once it waits no longer for its test results ({@link
+   * ConcludeHeads#awaitsTestResults}, as a red head does): tested again when only flaky tests
+   * failed, else it fails its PR or is split.
+   */
+  private static List<QueueEvent> redHalf(
+      QueueAggregate state, TestRun run, String reason, CommandContext ctx) {
+    return ConcludeHeads.forgivable(state, run, reason)
+        ? ConcludeHeads.testHalfAgain(state, run, ctx)
+        : ConcludeHeads.failOrBisect(state, run, reason, ctx);
   }
 
   /** A run that is still testing goes red when one of its PRs no longer merges cleanly. */

@@ -249,8 +249,51 @@ class FlakeAwareRulesTest {
     return q.apply(uploaded(q, 2, 0, 0)).red(1);
   }
 
+  /** {@link #halvesOfABatchOfTwo}, where PR 1's half went red before its upload. */
+  static QueueFixture halfRedBeforeItsUpload() {
+    return halvesOfABatchOfTwo().red(1);
+  }
+
   static Stream<Row> waits() {
     return Stream.of(
+        row(
+            "a bisection half red before its upload waits for it too",
+            FlakeAwareRulesTest::halvesOfABatchOfTwo,
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunWentRed"),
+            q -> {
+              assertThat(q.runOf(1).bisection()).isTrue();
+              assertThat(q.runOf(1).state()).isEqualTo(RunState.RED);
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING_FAILURE);
+            }),
+        row(
+            "the half's upload then comes with flaky failures only: tested once more, where it was",
+            FlakeAwareRulesTest::halfRedBeforeItsUpload,
+            q -> uploaded(q, 1, 1, 0),
+            List.of(
+                "TestResultsRecorded",
+                "FlakyFailureForgiven",
+                "TestRunBisected",
+                "BisectionRunStarted"),
+            q -> {
+              assertThat(q.runOf(1).bisection()).isTrue();
+              assertThat(q.state().runs().bisecting())
+                  .extracting(TestRun::id)
+                  .containsExactly(q.runOf(1).id(), q.runOf(2).id());
+              assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
+            }),
+        row(
+            "the half's upload with a real failure: its PR fails",
+            FlakeAwareRulesTest::halfRedBeforeItsUpload,
+            q -> uploaded(q, 1, 1, 1),
+            List.of("TestResultsRecorded", "TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
+        row(
+            "no upload for the half within a minute: its PR fails as usual",
+            () -> halfRedBeforeItsUpload().after(TestFailures.GRACE),
+            q -> new QueueCommand.Tick(),
+            List.of("TestRunFailed"),
+            q -> assertThat(q.stateOf(1)).isEqualTo(PrState.FAILED)),
         row(
             "red before its upload, where CI uploads results: the run waits for it",
             () -> {
@@ -298,6 +341,14 @@ class FlakeAwareRulesTest {
   @Test
   void aRedRunWaitingForItsUploadAsksForATickWhenItsWaitEnds() {
     QueueFixture q = redBeforeItsUpload();
+
+    assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
+        .contains(q.now().plus(TestFailures.GRACE));
+  }
+
+  @Test
+  void aRedBisectionRunWaitingForItsUploadAsksForATickWhenItsWaitEnds() {
+    QueueFixture q = halfRedBeforeItsUpload();
 
     assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
         .contains(q.now().plus(TestFailures.GRACE));
