@@ -12,7 +12,10 @@ public enum WaitCode {
   NONE('-', null, Alone.NO),
   /** In a run being built or tested: what is tested instead of the PRs behind it. */
   IN_RUN('t', null, Alone.NO),
-  /** In a run with a verdict (passed, waiting to land; or red while runs ahead are undecided). */
+  /**
+   * In a run with a verdict (passed, waiting to land; or red while runs ahead are undecided or its
+   * test results are awaited).
+   */
   DECIDED('w', null, Alone.NO),
   TEST_SLOT('s', WaitingFor.TEST_SLOT, Alone.NO),
   TEST_SLOT_ALONE('S', WaitingFor.TEST_SLOT, Alone.BY_FLAG),

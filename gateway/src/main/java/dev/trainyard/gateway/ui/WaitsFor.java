@@ -40,10 +40,20 @@ final class WaitsFor {
           run == null || run.details().waitingOnTestRunIds().isEmpty()
               ? landingGate(queue, now).orElse("landing on " + queue.branch())
               : "the runs ahead to pass: " + String.join(", ", short8(run));
-      case PENDING_FAILURE ->
-          "the runs behind its failed run to finish before it is declared failed";
+      case PENDING_FAILURE -> redRun(run);
       default -> "";
     };
+  }
+
+  /**
+   * What a PR in a red run waits for: a bisection run, for its test results (ConcludeHeads'
+   * minute); a chain run, for the runs ahead of and behind it, or for its test results.
+   */
+  static String redRun(TestRunDocument run) {
+    return run != null && TestRunDocument.BISECTION.equals(run.queueType())
+        ? "the test results of its red bisection run (up to a minute) before it is judged"
+        : "the runs around its red run to finish, or its test results (up to a minute), before"
+            + " it is declared failed";
   }
 
   /**

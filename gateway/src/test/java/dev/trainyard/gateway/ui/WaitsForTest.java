@@ -9,6 +9,7 @@ import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.common.view.QueueView;
+import dev.trainyard.common.view.TestRunDocument;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -61,5 +62,21 @@ class WaitsForTest {
     assertThat(WaitsFor.dependencies(List.of(7L, 9L)))
         .hasValue("the pull requests it depends on to be tested first: #7, #9");
     assertThat(WaitsFor.dependencies(List.of())).as("then it waits for a slot").isEmpty();
+  }
+
+  @Test
+  void aPrInARedRunWaitsForWhatItsRunWaitsFor() {
+    TestRunDocument half =
+        new TestRunDocument("r1", "q", null, null, TestRunDocument.BISECTION, null);
+    TestRunDocument chain = new TestRunDocument("r2", "q", null, null, TestRunDocument.MAIN, null);
+
+    assertThat(WaitsFor.redRun(half))
+        .isEqualTo(
+            "the test results of its red bisection run (up to a minute) before it is judged");
+    assertThat(WaitsFor.redRun(chain))
+        .isEqualTo(
+            "the runs around its red run to finish, or its test results (up to a minute), before"
+                + " it is declared failed");
+    assertThat(WaitsFor.redRun(null)).isEqualTo(WaitsFor.redRun(chain));
   }
 }

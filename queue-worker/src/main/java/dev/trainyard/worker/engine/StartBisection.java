@@ -14,13 +14,17 @@ final class StartBisection implements PlanningRule {
   }
 
   /**
-   * Starts the oldest waiting bisection run while fewer than {@code bisectionConcurrency} run. When
-   * skipping redundant tests, a second half waits for the first: if that one passes, the second is
-   * known red without a run of its own.
+   * Starts the oldest waiting bisection run while fewer than {@code bisectionConcurrency} are built
+   * or tested. When skipping redundant tests, a second half waits for the first: if that one
+   * passes, the second is known red without a run of its own.
    */
   static List<QueueEvent> startBisection(QueueAggregate state, Instant now) {
     List<TestRun> bisecting = state.runs().bisecting();
-    long running = bisecting.stream().filter(r -> r.state() != RunState.WAITING).count();
+    // a red half waiting for its test results holds no CI, as a chain run with a verdict does not
+    long running =
+        bisecting.stream()
+            .filter(r -> r.state() != RunState.WAITING && r.state() != RunState.RED)
+            .count();
     if (running >= Math.max(1, state.settings().bisectionConcurrency())) {
       return List.of();
     }

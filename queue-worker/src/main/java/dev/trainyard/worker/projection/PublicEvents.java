@@ -190,10 +190,16 @@ public final class PublicEvents {
         why.merged());
   }
 
-  /** {@code is_bisection} is carried by testing, failed and canceled only (API.md §7). */
+  /**
+   * {@code is_bisection} is carried by testing, pending_failure, failed and canceled only (API.md
+   * §7).
+   */
   private static Boolean bisectionFlag(TestRun run, String action) {
     boolean carried =
-        action.equals("testing") || action.equals("failed") || action.equals("canceled");
+        action.equals("testing")
+            || action.equals("pending_failure")
+            || action.equals("failed")
+            || action.equals("canceled");
     return run == null || !carried ? null : run.bisection();
   }
 

@@ -196,10 +196,9 @@ class FlakeAwareRulesTest {
             q -> assertThat(q.stateOf(2)).isEqualTo(PrState.PENDING)));
   }
 
-  @Test
-  void subscribersHearABisectionHalfTestedAgainAsARetryNotAsAFailedBatch() {
-    QueueFixture q = flakyOnly(halvesOfABatchOfTwo(), 1);
-    Decision decision = q.decide(RunRulesTest.status(q, 1, CommitState.FAILURE));
+  /** What subscribers are told of the events {@code command} decides on {@code q}. */
+  static List<PublicEvent> told(QueueFixture q, QueueCommand command) {
+    Decision decision = q.decide(command);
     PublicEvents publicEvents = new PublicEvents("http://trainyard.test");
     QueueAggregate state = q.state();
     List<PublicEvent> all = new ArrayList<>();
@@ -207,6 +206,13 @@ class FlakeAwareRulesTest {
       state = EventApplier.apply(state, event);
       all.addAll(publicEvents.toPublic(state, event, q.now()));
     }
+    return all;
+  }
+
+  @Test
+  void subscribersHearABisectionHalfTestedAgainAsARetryNotAsAFailedBatch() {
+    QueueFixture q = flakyOnly(halvesOfABatchOfTwo(), 1);
+    List<PublicEvent> all = told(q, RunRulesTest.status(q, 1, CommitState.FAILURE));
     // no batch event: only PR events
     assertThat(all).allMatch(PullRequestEvent.class::isInstance);
     List<PullRequestEvent> told = all.stream().map(PullRequestEvent.class::cast).toList();
@@ -234,8 +240,13 @@ class FlakeAwareRulesTest {
 
   /** A batch of PRs 1 and 2 went red on a real failure: each is now tested alone, built. */
   static QueueFixture halvesOfABatchOfTwo() {
+    return halvesOfABatchOfTwo(queue());
+  }
+
+  /** As {@link #halvesOfABatchOfTwo()}, in {@code queue}. */
+  static QueueFixture halvesOfABatchOfTwo(QueueFixture queue) {
     QueueFixture q =
-        queue().batching(2, 0).state(QueueState.PAUSED).queued(1, 2).state(QueueState.RUNNING);
+        queue.batching(2, 0).state(QueueState.PAUSED).queued(1, 2).state(QueueState.RUNNING);
     q = q.builtAll();
     return q.apply(uploaded(q, 1, 1, 1)).red(1).builtAll();
   }
@@ -282,6 +293,12 @@ class FlakeAwareRulesTest {
                   .containsExactly(q.runOf(1).id(), q.runOf(2).id());
               assertThat(q.stateOf(1)).isEqualTo(PrState.PENDING);
             }),
+        row(
+            "a half waiting for its upload holds no bisection slot: the other half starts",
+            () -> halvesOfABatchOfTwo(queue().bisectionConcurrency(1)),
+            q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
+            List.of("StatusReported", "TestRunWentRed", "BisectionRunStarted"),
+            q -> assertThat(q.runOf(2).state()).isEqualTo(RunState.BUILDING)),
         row(
             "the half's upload with a real failure: its PR fails",
             FlakeAwareRulesTest::halfRedBeforeItsUpload,
@@ -344,6 +361,18 @@ class FlakeAwareRulesTest {
 
     assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
         .contains(q.now().plus(TestFailures.GRACE));
+  }
+
+  @Test
+  void subscribersHearAHalfWaitingForItsUploadAsAPendingFailureOfABisection() {
+    QueueFixture q = halvesOfABatchOfTwo();
+    List<PublicEvent> all = told(q, RunRulesTest.status(q, 1, CommitState.FAILURE));
+
+    assertThat(all).allMatch(PullRequestEvent.class::isInstance);
+    assertThat(all.stream().map(PullRequestEvent.class::cast))
+        .extracting(
+            PullRequestEvent::prNumber, PullRequestEvent::action, PullRequestEvent::isBisection)
+        .containsExactly(tuple(1L, "pending_failure", true));
   }
 
   @Test

@@ -227,7 +227,10 @@ public final class PullRequestChecks implements AutoCloseable {
           case PENDING -> "Waiting";
           case TESTING -> "Testing";
           case TESTS_PASSED -> "Tests passed, landing";
-          case PENDING_FAILURE -> "Failed, waiting for the PRs ahead";
+          case PENDING_FAILURE ->
+              state.runs().live(e.testRunId()).filter(TestRun::bisection).isPresent()
+                  ? "Red, waiting for its test results"
+                  : "Failed, waiting for the PRs ahead";
           default -> e.state().name().toLowerCase(Locale.ROOT);
         };
     StringBuilder summary =
