@@ -151,6 +151,8 @@ public final class ClusterHarness implements Stack {
                 Path.of("target").toAbsolutePath(), "trainyard-standalone-.*SNAPSHOT\\.jar", "256m")
             .directory(Path.of("..").toFile())
             .redirectErrorStream(true);
+    // the processes of the topology too (each prints a "Picked up" line into its log)
+    builder.environment().put("JAVA_TOOL_OPTIONS", StandaloneProcess.TEST_JVM_OPTIONS);
     builder.environment().putAll(environment);
     builder.command().add("cluster");
     builder.command().add(folder.toString());

@@ -98,11 +98,11 @@ public final class StandaloneProcess {
   }
 
   /**
-   * The JIT options of every JVM a test starts: C1 only. On CI's two cores a topology of ten JVMs
+   * The JIT option of every JVM a test starts: C1 only. On CI's two cores a topology of ten JVMs
    * starting at once spent most of its start compiling with C2 (a service took 60–70 s to start,
    * 30–35 s with C1 only); what the tests check does not depend on peak speed.
    */
-  static final String TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
+  public static final String TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1";
 
   /** {@code java -Xmx<maxHeap> -jar <the jar in folder whose name matches>}, on this JVM's java. */
   public static ProcessBuilder javaJar(Path folder, String jarName, String maxHeap)
@@ -115,15 +115,12 @@ public final class StandaloneProcess {
               .findFirst()
               .orElseThrow(() -> new IllegalStateException("package " + folder + " first"));
     }
-    ProcessBuilder builder =
-        new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx" + maxHeap,
-            "-jar",
-            jar.toString());
-    // the processes this one starts (the local cluster's) as well
-    builder.environment().put("JAVA_TOOL_OPTIONS", TEST_JVM_OPTIONS);
-    return builder;
+    return new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + maxHeap,
+        TEST_JVM_OPTIONS,
+        "-jar",
+        jar.toString());
   }
 
   /** SIGTERM, as Ctrl-C or Kubernetes would; returns whether it stopped within a minute. */
