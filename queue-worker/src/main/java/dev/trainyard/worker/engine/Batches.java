@@ -77,21 +77,19 @@ final class Batches {
 
   /**
    * For batches of b PRs, how many runs the chain may still start before one of its runs ends or
-   * lands, by {@link RunPlanner#slotFree}'s rule: while fewer than the window's runs are under
-   * test, and the chain holds fewer than the window's runs or fewer than 2 × the window's PRs.
+   * lands: as many as {@link RunPlanner#slotFree} lets start one after another.
    */
   static LongUnaryOperator startable(QueueAggregate state) {
     List<TestRun> chain = state.runs().chain();
     long window = RunPlanner.window(state);
     long underTest = chain.stream().filter(TestRun::isUndecided).count();
-    long prs = chain.stream().mapToLong(r -> r.prs().size()).sum();
+    long prs = RunPlanner.prs(chain);
     return b -> {
-      long runs = 0;
-      while (underTest + runs < window
-          && (chain.size() + runs < window || prs + runs * b < 2 * window)) {
-        runs++;
+      long k = 0;
+      while (RunPlanner.slotFree(underTest + k, chain.size() + k, prs + k * b, window)) {
+        k++;
       }
-      return runs;
+      return k;
     };
   }
 

@@ -47,9 +47,21 @@ final class RunPlanner {
    * behind them wastes more).
    */
   static boolean slotFree(List<TestRun> lane, long concurrency) {
-    long prs = lane.stream().mapToLong(r -> r.prs().size()).sum();
-    return lane.stream().filter(TestRun::isUndecided).count() < concurrency
-        && (lane.size() < concurrency || prs < 2 * concurrency);
+    return slotFree(
+        lane.stream().filter(TestRun::isUndecided).count(), lane.size(), prs(lane), concurrency);
+  }
+
+  /**
+   * {@link #slotFree(List, long)} for a lane of {@code runs} runs, {@code undecided} of them under
+   * test, holding {@code prs} PRs.
+   */
+  static boolean slotFree(long undecided, long runs, long prs, long concurrency) {
+    return undecided < concurrency && (runs < concurrency || prs < 2 * concurrency);
+  }
+
+  /** How many PRs the runs of {@code lane} hold. */
+  static long prs(List<TestRun> lane) {
+    return lane.stream().mapToLong(r -> r.prs().size()).sum();
   }
 
   /**

@@ -21,10 +21,7 @@ final class StartBisection implements PlanningRule {
   static List<QueueEvent> startBisection(QueueAggregate state, Instant now) {
     List<TestRun> bisecting = state.runs().bisecting();
     // a red half waiting for its test results holds no CI, as a chain run with a verdict does not
-    long running =
-        bisecting.stream()
-            .filter(r -> r.state() != RunState.WAITING && r.state() != RunState.RED)
-            .count();
+    long running = bisecting.stream().filter(TestRun::isUndecided).count();
     if (running >= Math.max(1, state.settings().bisectionConcurrency())) {
       return List.of();
     }
