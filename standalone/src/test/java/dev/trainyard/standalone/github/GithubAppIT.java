@@ -137,7 +137,7 @@ class GithubAppIT extends OwnStack {
   @AfterEach
   void noBreaches() {
     ci.close();
-    assertThat(github.problems()).as("breaches of GitHub's REST description").isEmpty();
+    assertThat(github.takeProblems()).as("breaches of GitHub's REST description").isEmpty();
   }
 
   @ParameterizedTest

@@ -438,6 +438,30 @@ class GithubScmTest {
   }
 
   /**
+   * A test PR whose number was never recorded (the run ended between opening it and recording it)
+   * is not closed by trainyard: deleting its branch closes it, as GitHub does, and the PR still
+   * reads with the head it had.
+   */
+  @Test
+  void deletingATestBranchClosesTheTestPullRequestNobodyRecorded() {
+    long a = pr("a", "a.txt", "1");
+    String branch = "trainyard-merge/main/run-9";
+    TestBranchResult.Built built =
+        (TestBranchResult.Built)
+            scm.buildTestBranch(ACME, "main", branch, null, heads(a), now(), MESSAGES);
+    long testPr = scm.openTestPullRequest(ACME, "main", branch, heads(a)).orElseThrow();
+
+    scm.deleteBranch(ACME, branch);
+
+    SimulatedRepository.PullRequest closed = repo.pull(testPr).orElseThrow();
+    assertThat(closed.open()).as("closed with its branch").isFalse();
+    assertThat(closed.merged()).isFalse();
+    assertThat(repo.headOf(closed)).isEqualTo(built.sha());
+    assertThat(scm.pullRequest(ACME, testPr, "main")).as("read back: closed").isEmpty();
+    assertThat(scm.pullRequest(ACME, a, "main")).as("the PR it tested is untouched").isPresent();
+  }
+
+  /**
    * Two workers build one run at once — the queue's partition moved while the first was building —
    * with GitHub slow on every merge, so their calls interleave (before: they shared one scratch
    * branch, each reset it to the base for the other, and a test commit missing a PR could be

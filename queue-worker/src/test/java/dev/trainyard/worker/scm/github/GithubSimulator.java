@@ -347,6 +347,16 @@ public final class GithubSimulator implements AutoCloseable {
     return new ArrayList<>(problems);
   }
 
+  /**
+   * The breaches since the last take, forgotten once taken: a simulator shared by a class's tests
+   * fails the test that saw a breach, not every test after it.
+   */
+  public List<String> takeProblems() {
+    List<String> taken = new ArrayList<>(problems);
+    problems.removeAll(taken);
+    return taken;
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String method = exchange.getRequestMethod();
@@ -387,7 +397,15 @@ public final class GithubSimulator implements AutoCloseable {
       answered.add(method + " " + path + " " + answer.status());
       answer(exchange, method, path, answer.status(), answer.body());
     } catch (RuntimeException e) {
-      problems.add("the simulator failed on a request: " + e);
+      StackTraceElement[] at = e.getStackTrace();
+      problems.add(
+          "the simulator failed on "
+              + exchange.getRequestMethod()
+              + " "
+              + exchange.getRequestURI().getRawPath()
+              + ": "
+              + e
+              + (at.length == 0 ? "" : " at " + at[0]));
       exchange.sendResponseHeaders(500, -1);
     }
   }

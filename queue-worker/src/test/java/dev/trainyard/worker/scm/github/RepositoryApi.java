@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
 import tools.jackson.databind.JsonNode;
@@ -244,7 +245,27 @@ final class RepositoryApi {
     }
     repo.deleteRef(ref);
     github.webhooks().push(repo, ref, current.get(), null);
+    if (ref.startsWith(Constants.R_HEADS)) {
+      headDeleted(ref.substring(Constants.R_HEADS.length()), current.get());
+    }
     return new Answer(204, null);
+  }
+
+  /**
+   * GitHub closes the open pull requests whose head branch is deleted (they keep the head they
+   * had); a test branch deleted before its draft PR is closed ends that PR so.
+   */
+  private void headDeleted(String branch, String head) {
+    for (PullRequest pr : repo.pulls.values()) {
+      if (!pr.headBranch.equals(branch)) {
+        continue;
+      }
+      pr.deletedHead = head;
+      if (pr.open()) {
+        pr.open = false;
+        github.webhooks().pullRequest(repo, pr, "closed", null);
+      }
+    }
   }
 
   private Answer commit(String sha) {

@@ -117,6 +117,9 @@ public final class SimulatedRepository {
     volatile boolean open = true;
     volatile String mergedAs;
 
+    /** Its head when its branch was deleted: GitHub still shows it as the PR's {@code head.sha}. */
+    volatile String deletedHead;
+
     /** What GitHub's mergeability says beyond conflicts ({@code blocked}: a required review). */
     volatile String blockedBy;
 
@@ -616,7 +619,7 @@ public final class SimulatedRepository {
   }
 
   String headOf(PullRequest pr) {
-    return head(pr.headBranch).orElseThrow();
+    return head(pr.headBranch).or(() -> Optional.ofNullable(pr.deletedHead)).orElseThrow();
   }
 
   /** Whether {@code sha} names a commit here. */
