@@ -14,15 +14,22 @@ import java.util.Optional;
  * because every command rewrites the queue's document: 3 bytes a PR, 8 with an estimate ({@code
  * QueueDocumentSizeTest}'s PRs), where two arrays took 15. {@code waits}: one {@link WaitCode} per
  * PR in line, whether it is in a run and if not why it waits; {@code batchUntil}: when the next
- * batch stops waiting for more PRs, null when none waits (SCHEDULING.md "Why a PR waits"). Readers
- * add it to the stored views; an estimate already in the past reads as now.
+ * batch stops waiting for more PRs, null when none waits (SCHEDULING.md "Why a PR waits"). {@code
+ * ciMinutesPerMerge}: what the queue's CI cost per merged PR lately, to a tenth of a minute, null
+ * until enough PRs merged (SCHEDULING.md "A CI budget"). Readers add it to the stored views; an
+ * estimate already in the past reads as now.
  */
 public record QueueForecast(
-    Instant at, String prNumbers, String etaSeconds, String waits, Instant batchUntil) {
+    Instant at,
+    String prNumbers,
+    String etaSeconds,
+    String waits,
+    Instant batchUntil,
+    Double ciMinutesPerMerge) {
   /** How many PRs of a queue get a position and an estimate. */
   public static final int MAX_LINE = 500;
 
-  public static final QueueForecast NONE = new QueueForecast(Instant.EPOCH, "", "", "", null);
+  public static final QueueForecast NONE = new QueueForecast(Instant.EPOCH, "", "", "", null, null);
 
   public QueueForecast {
     at = at == null ? Instant.EPOCH : at;
@@ -51,7 +58,26 @@ public record QueueForecast(
         etas.append(Math.max(0, eta.getEpochSecond() - at.getEpochSecond()));
       }
     }
-    return new QueueForecast(at, numbers.toString(), etas.toString(), waits, batchUntil);
+    return new QueueForecast(at, numbers.toString(), etas.toString(), waits, batchUntil, null);
+  }
+
+  /** This forecast saying what CI cost per merged PR lately (null: not known yet). */
+  public QueueForecast withCiMinutesPerMerge(Double minutes) {
+    return new QueueForecast(
+        at,
+        prNumbers,
+        etaSeconds,
+        waits,
+        batchUntil,
+        minutes == null ? null : Math.round(minutes * 10) / 10.0);
+  }
+
+  /**
+   * Whether the queue's CI spent more per merged PR lately than {@code budgetMinutes} allows (0: no
+   * budget, never over it).
+   */
+  public boolean overBudget(long budgetMinutes) {
+    return budgetMinutes > 0 && ciMinutesPerMerge != null && ciMinutesPerMerge > budgetMinutes;
   }
 
   /** The 1-based place of {@code prNumber} in line, if it is in the forecast. */

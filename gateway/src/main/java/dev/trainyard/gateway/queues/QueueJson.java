@@ -23,6 +23,9 @@ final class QueueJson {
     if (!out.has("ciBudgetMinutesPerMerge")) {
       out.put("ciBudgetMinutesPerMerge", 0); // stored only when set; 0: no budget
     }
+    // what CI cost per merged PR lately, against the budget above (SCHEDULING.md "A CI budget")
+    out.put("ciMinutesPerMerge", view.forecast().ciMinutesPerMerge());
+    out.put("overCiBudget", view.forecast().overBudget(view.settings().ciBudgetMinutesPerMerge()));
     out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
     out.putArray("batchingRules");
     out.set("freeze", Json.mapper().valueToTree(view.freeze()));

@@ -143,7 +143,8 @@ public class QueueReader {
         forecast.getString("prNumbers"),
         forecast.getString("etaSeconds"),
         forecast.getString("waits"),
-        forecast.get("batchUntil") == null ? null : instant(forecast.get("batchUntil")));
+        forecast.get("batchUntil") == null ? null : instant(forecast.get("batchUntil")),
+        forecast.get("ciMinutesPerMerge") instanceof Number spent ? spent.doubleValue() : null);
   }
 
   private static Instant instant(Object stored) {

@@ -51,7 +51,8 @@ public final class Forecast {
     } else {
       estimates = estimates(state, line, median.get(), now);
     }
-    return QueueForecast.of(now, numbers, estimates, waits.codes(), waits.batchUntil());
+    return QueueForecast.of(now, numbers, estimates, waits.codes(), waits.batchUntil())
+        .withCiMinutesPerMerge(state.history().spend().minutesPerMerge().orElse(null));
   }
 
   /** The PRs that have not concluded, in the order they are expected to land. */

@@ -139,9 +139,11 @@ public record QueueAggregate(
     return c.aggregate();
   }
 
+  /** These runs; the CI time of each run that stopped testing is spent ({@link CiSpend}). */
   QueueAggregate withRuns(RunBook newRuns) {
     Copy c = new Copy(this);
     c.runs = newRuns;
+    c.history = history.withSpend(CiSpend.afterRuns(history.spend(), runs, newRuns));
     return c.aggregate();
   }
 

@@ -20,7 +20,7 @@ import java.util.Optional;
  * (epoch milliseconds), which tell a burst from one failure. {@code lastTestResultsAt}: when the
  * flaky-tests service last reported on one of its runs (null: never; its CI does not upload
  * results). It lives in the aggregate, so every worker that loads the queue, and a replay, reads
- * the same history.
+ * the same history. {@code spend}: what its CI cost per merged PR lately ({@link CiSpend}).
  */
 public record RunHistory(
     List<Long> durationsMillis,
@@ -32,7 +32,8 @@ public record RunHistory(
     List<Boolean> prFailures,
     long window,
     Instant lastTestResultsAt,
-    List<Long> failedAtMillis) {
+    List<Long> failedAtMillis,
+    CiSpend spend) {
   /** How many runs are kept: enough for a stable median, few enough to follow a change. */
   public static final int KEPT = 100;
 
@@ -52,7 +53,17 @@ public record RunHistory(
 
   public static final RunHistory EMPTY =
       new RunHistory(
-          List.of(), List.of(), List.of(), List.of(), null, false, List.of(), 0, null, List.of());
+          List.of(),
+          List.of(),
+          List.of(),
+          List.of(),
+          null,
+          false,
+          List.of(),
+          0,
+          null,
+          List.of(),
+          CiSpend.NONE);
 
   public RunHistory {
     durationsMillis = durationsMillis == null ? List.of() : List.copyOf(durationsMillis);
@@ -61,6 +72,8 @@ public record RunHistory(
     busyGapPrs = busyGapPrs == null ? List.of() : List.copyOf(busyGapPrs);
     prFailures = prFailures == null ? List.of() : List.copyOf(prFailures);
     failedAtMillis = failedAtMillis == null ? List.of() : List.copyOf(failedAtMillis);
+    // documents written before the key existed: nothing spent on record
+    spend = spend == null ? CiSpend.NONE : spend;
   }
 
   /** This history with one more verdict: a run that took {@code took}, red or not. */
@@ -75,7 +88,8 @@ public record RunHistory(
         prFailures,
         window,
         lastTestResultsAt,
-        failedAtMillis);
+        failedAtMillis,
+        spend);
   }
 
   /**
@@ -95,7 +109,8 @@ public record RunHistory(
         prFailures,
         window,
         lastTestResultsAt,
-        failedAtMillis);
+        failedAtMillis,
+        spend.merged(prs, at));
   }
 
   /**
@@ -133,7 +148,8 @@ public record RunHistory(
         outcomes,
         next,
         lastTestResultsAt,
-        failures);
+        failures,
+        spend);
   }
 
   /**
@@ -151,7 +167,26 @@ public record RunHistory(
         prFailures,
         window,
         lastTestResultsAt,
-        failedAtMillis);
+        failedAtMillis,
+        spend);
+  }
+
+  /** This history with what its CI spent so far ({@link CiSpend}). */
+  RunHistory withSpend(CiSpend next) {
+    return next.equals(spend)
+        ? this
+        : new RunHistory(
+            durationsMillis,
+            reds,
+            busyGapsMillis,
+            busyGapPrs,
+            lastLandingAt,
+            busyAfterLast,
+            prFailures,
+            window,
+            lastTestResultsAt,
+            failedAtMillis,
+            next);
   }
 
   /** This history knowing that the queue's CI uploads test results, the last at {@code at}. */
@@ -166,7 +201,8 @@ public record RunHistory(
         prFailures,
         window,
         at,
-        failedAtMillis);
+        failedAtMillis,
+        spend);
   }
 
   /** The median time from a run's start to its verdict; empty before the first verdict. */

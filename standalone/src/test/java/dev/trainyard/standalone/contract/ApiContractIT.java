@@ -62,7 +62,9 @@ public class ApiContractIT {
           "batchingAdaptive",
           "batchingMaxSize",
           "concurrencyAdaptive",
-          "ciBudgetMinutesPerMerge");
+          "ciBudgetMinutesPerMerge",
+          "ciMinutesPerMerge",
+          "overCiBudget");
   static final List<String> LIST_ITEM_KEYS =
       List.of(
           "id",
@@ -151,6 +153,8 @@ public class ApiContractIT {
     assertThat(q.get("batchingMaxSize").asInt()).isEqualTo(16);
     assertThat(q.get("concurrencyAdaptive").asBoolean()).isFalse();
     assertThat(q.get("ciBudgetMinutesPerMerge").asLong()).isZero();
+    assertThat(q.get("ciMinutesPerMerge").isNull()).as("nothing merged: not known").isTrue();
+    assertThat(q.get("overCiBudget").asBoolean()).isFalse();
   }
 
   @Test

@@ -66,6 +66,12 @@ class MergeQueueIT extends QueueScenario {
     assertThat(landed.get("status").asString()).isEqualTo("merged");
     assertThat(events.stream().filter(e -> e.get("type").asString().equals("pull_request.merged")))
         .hasSize(6);
+
+    // what CI cost per merged PR: six runs of seconds each, over six merged PRs
+    JsonNode queue = api.post("/v1/getQueue", body(name, "")).json();
+    assertThat(queue.get("ciMinutesPerMerge").isNumber()).as(queue.toString()).isTrue();
+    assertThat(queue.get("ciMinutesPerMerge").asDouble()).isBetween(0.0, 1.0);
+    assertThat(queue.get("overCiBudget").asBoolean()).isFalse();
   }
 
   @Test
