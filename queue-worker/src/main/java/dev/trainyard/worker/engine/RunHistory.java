@@ -78,18 +78,10 @@ public record RunHistory(
 
   /** This history with one more verdict: a run that took {@code took}, red or not. */
   RunHistory with(Duration took, boolean red) {
-    return new RunHistory(
-        append(durationsMillis, Math.max(0, took.toMillis()), KEPT),
-        append(reds, red, KEPT),
-        busyGapsMillis,
-        busyGapPrs,
-        lastLandingAt,
-        busyAfterLast,
-        prFailures,
-        window,
-        lastTestResultsAt,
-        failedAtMillis,
-        spend);
+    Copy c = new Copy(this);
+    c.durationsMillis = append(durationsMillis, Math.max(0, took.toMillis()), KEPT);
+    c.reds = append(reds, red, KEPT);
+    return c.history();
   }
 
   /**
@@ -99,18 +91,15 @@ public record RunHistory(
   RunHistory landed(Instant at, int prs, boolean stillBusy) {
     boolean counts = lastLandingAt != null && busyAfterLast;
     long gap = counts ? Math.max(0, Duration.between(lastLandingAt, at).toMillis()) : 0;
-    return new RunHistory(
-        durationsMillis,
-        reds,
-        counts ? append(busyGapsMillis, gap, KEPT) : busyGapsMillis,
-        counts ? append(busyGapPrs, prs, KEPT) : busyGapPrs,
-        at,
-        stillBusy,
-        prFailures,
-        window,
-        lastTestResultsAt,
-        failedAtMillis,
-        spend.merged(prs, at));
+    Copy c = new Copy(this);
+    if (counts) {
+      c.busyGapsMillis = append(busyGapsMillis, gap, KEPT);
+      c.busyGapPrs = append(busyGapPrs, prs, KEPT);
+    }
+    c.lastLandingAt = at;
+    c.busyAfterLast = stillBusy;
+    c.spend = spend.merged(prs, at);
+    return c.history();
   }
 
   /**
@@ -138,18 +127,11 @@ public record RunHistory(
         next = Math.min(concurrency, next + 1);
       }
     }
-    return new RunHistory(
-        durationsMillis,
-        reds,
-        busyGapsMillis,
-        busyGapPrs,
-        lastLandingAt,
-        busyAfterLast,
-        outcomes,
-        next,
-        lastTestResultsAt,
-        failures,
-        spend);
+    Copy c = new Copy(this);
+    c.prFailures = outcomes;
+    c.window = next;
+    c.failedAtMillis = failures;
+    return c.history();
   }
 
   /**
@@ -157,52 +139,26 @@ public record RunHistory(
    * freeze, a closed merge window) or the queue paused, so the next gap says nothing of its pace.
    */
   RunHistory idle() {
-    return new RunHistory(
-        durationsMillis,
-        reds,
-        busyGapsMillis,
-        busyGapPrs,
-        lastLandingAt,
-        false,
-        prFailures,
-        window,
-        lastTestResultsAt,
-        failedAtMillis,
-        spend);
+    Copy c = new Copy(this);
+    c.busyAfterLast = false;
+    return c.history();
   }
 
   /** This history with what its CI spent so far ({@link CiSpend}). */
   RunHistory withSpend(CiSpend next) {
-    return next.equals(spend)
-        ? this
-        : new RunHistory(
-            durationsMillis,
-            reds,
-            busyGapsMillis,
-            busyGapPrs,
-            lastLandingAt,
-            busyAfterLast,
-            prFailures,
-            window,
-            lastTestResultsAt,
-            failedAtMillis,
-            next);
+    if (next.equals(spend)) {
+      return this;
+    }
+    Copy c = new Copy(this);
+    c.spend = next;
+    return c.history();
   }
 
   /** This history knowing that the queue's CI uploads test results, the last at {@code at}. */
   RunHistory testResultsAt(Instant at) {
-    return new RunHistory(
-        durationsMillis,
-        reds,
-        busyGapsMillis,
-        busyGapPrs,
-        lastLandingAt,
-        busyAfterLast,
-        prFailures,
-        window,
-        at,
-        failedAtMillis,
-        spend);
+    Copy c = new Copy(this);
+    c.lastTestResultsAt = at;
+    return c.history();
   }
 
   /** The median time from a run's start to its verdict; empty before the first verdict. */
@@ -247,5 +203,49 @@ public record RunHistory(
     next.addAll(list.size() >= kept ? list.subList(list.size() - kept + 1, list.size()) : list);
     next.add(value);
     return next;
+  }
+
+  /** A mutable copy, so each {@code with} names only what it changes. */
+  private static final class Copy {
+    private List<Long> durationsMillis;
+    private List<Boolean> reds;
+    private List<Long> busyGapsMillis;
+    private List<Integer> busyGapPrs;
+    private Instant lastLandingAt;
+    private boolean busyAfterLast;
+    private List<Boolean> prFailures;
+    private long window;
+    private Instant lastTestResultsAt;
+    private List<Long> failedAtMillis;
+    private CiSpend spend;
+
+    private Copy(RunHistory from) {
+      durationsMillis = from.durationsMillis;
+      reds = from.reds;
+      busyGapsMillis = from.busyGapsMillis;
+      busyGapPrs = from.busyGapPrs;
+      lastLandingAt = from.lastLandingAt;
+      busyAfterLast = from.busyAfterLast;
+      prFailures = from.prFailures;
+      window = from.window;
+      lastTestResultsAt = from.lastTestResultsAt;
+      failedAtMillis = from.failedAtMillis;
+      spend = from.spend;
+    }
+
+    private RunHistory history() {
+      return new RunHistory(
+          durationsMillis,
+          reds,
+          busyGapsMillis,
+          busyGapPrs,
+          lastLandingAt,
+          busyAfterLast,
+          prFailures,
+          window,
+          lastTestResultsAt,
+          failedAtMillis,
+          spend);
+    }
   }
 }
