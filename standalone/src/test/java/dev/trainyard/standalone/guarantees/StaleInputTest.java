@@ -20,6 +20,7 @@ import dev.trainyard.common.topic.Topics;
 import dev.trainyard.common.view.Collections;
 import dev.trainyard.common.view.PullRequestRow;
 import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.standalone.infra.FreePorts;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.standalone.support.CrashAfterStore;
 import dev.trainyard.worker.engine.Entry;
@@ -40,8 +41,6 @@ import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -97,7 +96,7 @@ class StaleInputTest {
   @BeforeAll
   static void startBroker() throws Exception {
     dir = Files.createTempDirectory("stale-input");
-    broker = KafkaBroker.start(dir.resolve("kafka"), freePort(), freePort());
+    broker = KafkaBroker.start(dir.resolve("kafka"), FreePorts.next(), FreePorts.next());
     try (Admin admin =
         Admin.create(
             Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
@@ -453,12 +452,6 @@ class StaleInputTest {
           .filter(r -> r.correlationId().equals(envelope.correlationId()))
           .findFirst()
           .orElseThrow();
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.trainyard.common.topic.TopicNames;
 import dev.trainyard.common.topic.Topics;
+import dev.trainyard.standalone.infra.FreePorts;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import dev.trainyard.worker.config.TopicLayout;
 import dev.trainyard.worker.config.WorkerProperties;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,7 +34,7 @@ class TopicLayoutTest {
   @BeforeEach
   void start() throws Exception {
     Path dir = Files.createTempDirectory("topic-layout");
-    broker = KafkaBroker.start(dir, freePort(), freePort());
+    broker = KafkaBroker.start(dir, FreePorts.next(), FreePorts.next());
     admin =
         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
   }
@@ -143,11 +142,5 @@ class TopicLayoutTest {
         .get(topic)
         .partitions()
         .size();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -1,10 +1,10 @@
 package dev.trainyard.standalone.support;
 
 import dev.trainyard.standalone.infra.DocumentStore;
+import dev.trainyard.standalone.infra.FreePorts;
 import dev.trainyard.standalone.infra.KafkaBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.springframework.util.FileSystemUtils;
@@ -20,9 +20,10 @@ public final class EmbeddedInfrastructure implements Infrastructure {
       dir = Files.createTempDirectory("trainyard-it-");
       store = DocumentStore.inMemory();
       UnindexedQueries.recordTo(store);
-      kafka = KafkaBroker.start(dir.resolve("kafka"), freePort(), freePort());
+      kafka = KafkaBroker.start(dir.resolve("kafka"), FreePorts.next(), FreePorts.next());
     } catch (Exception e) {
-      throw new IllegalStateException("could not start the embedded infrastructure", e);
+      // CI keeps only a failed test's summary line: the cause travels in the message
+      throw new IllegalStateException("could not start the embedded infrastructure: " + e, e);
     }
   }
 
@@ -63,12 +64,6 @@ public final class EmbeddedInfrastructure implements Infrastructure {
       FileSystemUtils.deleteRecursively(dir);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }
