@@ -93,6 +93,15 @@ public record QueueSettings(
         0);
   }
 
+  /**
+   * Whether the CI budget sizes batches: it is set and adaptive batching is on in single mode
+   * (parallel lanes run one PR a run); a queue keeps it otherwise, unused (SCHEDULING.md "A CI
+   * budget").
+   */
+  public boolean ciBudgetInForce() {
+    return ciBudgetMinutesPerMerge > 0 && batch && batchingAdaptive && mode == QueueMode.SINGLE;
+  }
+
   /** Parallel queues build lanes from impacted targets, so a PR needs them to be ready. */
   public boolean requiresImpactedTargets() {
     return mode == QueueMode.PARALLEL;

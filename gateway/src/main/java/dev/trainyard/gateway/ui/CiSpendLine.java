@@ -1,6 +1,5 @@
 package dev.trainyard.gateway.ui;
 
-import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.queue.QueueSettings;
 import dev.trainyard.common.view.QueueView;
 import java.util.Locale;
@@ -27,7 +26,7 @@ final class CiSpendLine {
     if (budget == 0) {
       return line + "; no budget is set.";
     }
-    if (!settings.batch() || !settings.batchingAdaptive() || settings.mode() != QueueMode.SINGLE) {
+    if (!settings.ciBudgetInForce()) {
       return line
           + "; the budget of "
           + budget

@@ -104,9 +104,7 @@ public final class Forecast {
                     SelfTuning.batchSize(
                         state.settings(),
                         state.history(),
-                        state.settings().ciBudgetMinutesPerMerge() > 0
-                            ? RunPlanner.waiting(state).size()
-                            : 0,
+                        state.settings().ciBudgetInForce() ? RunPlanner.waiting(state).size() : 0,
                         Batches.startable(state)))
             : 1;
     PriorityQueue<Instant> free = new PriorityQueue<>();

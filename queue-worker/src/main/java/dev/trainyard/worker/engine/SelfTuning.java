@@ -41,7 +41,7 @@ final class SelfTuning {
     long largest = largestBatch(settings);
     long window = concurrency(settings, history);
     long slots = Math.max(1, settings.bisectionConcurrency());
-    if (settings.ciBudgetMinutesPerMerge() <= 0) {
+    if (!settings.ciBudgetInForce()) {
       return bestSize(p, largest, window, slots);
     }
     double runMinutes =

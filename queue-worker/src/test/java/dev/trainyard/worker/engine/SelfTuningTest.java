@@ -106,6 +106,12 @@ class SelfTuningTest {
     json.put("ciBudgetMinutesPerMerge", 0);
     QueueSettings unbudgeted = Json.mapper().treeToValue(json, QueueSettings.class);
     assertThat(SelfTuning.batchSize(unbudgeted, quick, 0, b -> 10)).isEqualTo(12);
+    // in parallel mode the budget is kept, unused: lanes run one PR a run
+    json.put("ciBudgetMinutesPerMerge", 30).put("mode", "parallel");
+    QueueSettings parallel = Json.mapper().treeToValue(json, QueueSettings.class);
+    assertThat(parallel.ciBudgetInForce()).isFalse();
+    assertThat(SelfTuning.batchSize(parallel, quick, 0, b -> 10)).isEqualTo(12);
+    assertThat(budgeted.ciBudgetInForce()).isTrue();
   }
 
   @Test
