@@ -28,6 +28,13 @@ public interface ScmProvider {
   default void fetch(OrgRepo repo) {}
 
   /**
+   * The host said something of {@code repo} changed (a webhook delivery, a notify): a refusal this
+   * provider remembers for it, such as an App not installed on it, is asked of the host again on
+   * the next read instead of when it would expire. Nothing where the provider remembers none.
+   */
+  default void hostChanged(OrgRepo repo) {}
+
+  /**
    * A value that changes whenever anything this provider reads of {@code repo}'s pull requests may
    * have changed (after {@link #fetch}): the poller does not read again the queues of a repository
    * whose value and queue are both as at their last read. Empty where the provider cannot say

@@ -33,6 +33,11 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public void hostChanged(OrgRepo repo) {
+    of(repo).hostChanged(repo);
+  }
+
+  @Override
   public Optional<String> refsVersion(OrgRepo repo) {
     return of(repo).refsVersion(repo);
   }

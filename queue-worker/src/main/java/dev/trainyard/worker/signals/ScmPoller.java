@@ -350,6 +350,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private List<CompletableFuture<?>> read(QueueKey key, Waiting refresh) {
     waiting.remove(key.id(), refresh);
     boolean checksChanged = refresh.start();
+    if (scm.serves(key.orgRepo())) {
+      scm.hostChanged(key.orgRepo()); // a refresh is asked for because the host said so
+    }
     return lookUp(key.id())
         .map(loaded -> loaded.queue().aggregate())
         .map(q -> observe(q, problem(key.orgRepo()), checksChanged, Map.of()).sends())

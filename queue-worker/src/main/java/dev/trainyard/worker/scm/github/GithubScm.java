@@ -132,6 +132,17 @@ public final class GithubScm implements ScmProvider {
   }
 
   /**
+   * Forgets that the App was not installed on {@code repo}: a delivery for it (the repository added
+   * to the installation again) is read with the installation GitHub shows now, not after {@link
+   * #INSTALLATION_FRESH}. A known installation is kept: deliveries come with every push and status.
+   */
+  @Override
+  public void hostChanged(OrgRepo repo) {
+    installations.computeIfPresent(
+        repo.repo().slug(), (slug, looked) -> looked.installation() == null ? null : looked);
+  }
+
+  /**
    * The PR while it is open; empty once GitHub shows it closed. A 404 is not "closed": GitHub
    * cannot delete a pull request, so either the repository left the installation (the queue's
    * source problem) or GitHub could not answer for this one PR now ({@link PullRequestUnreadable}).

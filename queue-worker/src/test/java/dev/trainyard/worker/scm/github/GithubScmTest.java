@@ -1076,6 +1076,24 @@ class GithubScmTest {
   }
 
   @Test
+  void aRepositoryAddedBackToTheInstallationIsReadAtOnceWhenTheHostSaysSo() {
+    github.uninstall(INSTALLATION);
+    assertThatThrownBy(() -> scm.fetch(ACME))
+        .hasMessageContaining("the GitHub App is not installed on o/r");
+    github.reinstall(INSTALLATION);
+    // the answer "not installed" is remembered for a while: a poll asks GitHub again only then
+    assertThatThrownBy(() -> scm.fetch(ACME)).hasMessageContaining("not installed");
+    // the delivery of the repository added back says the host changed: asked again now
+    scm.hostChanged(ACME);
+    scm.fetch(ACME);
+    // a known installation is kept through deliveries: no question per push or status
+    github.uninstall(INSTALLATION);
+    scm.hostChanged(ACME);
+    scm.fetch(ACME);
+    github.reinstall(INSTALLATION);
+  }
+
+  @Test
   void anOrganizationReachesOnlyTheInstallationsBoundToIt() {
     long a = pr("a", "a.txt", "1");
     OrgRepo other = new OrgRepo("other-org", ACME.repo());

@@ -257,25 +257,35 @@ public final class GithubSimulator implements AutoCloseable {
     }
   }
 
-  /** Removes installation {@code id}: its tokens stop working. */
+  /**
+   * Removes every repository from installation {@code id}, as the owner's "Repository access"
+   * settings do: its tokens stop working, and GitHub delivers {@code installation_repositories}
+   * {@code removed} naming them.
+   */
   public void uninstall(long id) {
     Set<String> had = installations.remove(id);
     if (had != null) {
       uninstalled.put(id, had);
+      webhooks.installationRepositories(id, reposNamed(had), false);
     }
     tokens.values().removeIf(t -> t.installation() == id);
   }
 
   /**
-   * Installs removed installation {@code id} again on every repository it had, as the owner's
-   * "Install" button does: other queues on those repositories work again, not only the one a test
-   * looks at.
+   * Gives removed installation {@code id} every repository it had again, as the same settings do:
+   * other queues on those repositories work again, not only the one a test looks at, and GitHub
+   * delivers {@code installation_repositories} {@code added}.
    */
   public void reinstall(long id) {
     Set<String> had = uninstalled.remove(id);
     if (had != null) {
       installations.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).addAll(had);
+      webhooks.installationRepositories(id, reposNamed(had), true);
     }
+  }
+
+  private List<SimulatedRepository> reposNamed(Set<String> folded) {
+    return folded.stream().map(repositories::get).filter(java.util.Objects::nonNull).toList();
   }
 
   public void tokenLifetime(Duration lifetime) {

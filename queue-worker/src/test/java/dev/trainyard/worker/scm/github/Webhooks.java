@@ -202,6 +202,32 @@ public final class Webhooks implements AutoCloseable {
     queue(payload, "repository", action);
   }
 
+  /** {@code repos} joined ({@code added}) or left installation {@code id}. */
+  void installationRepositories(long id, List<SimulatedRepository> repos, boolean added) {
+    Target to = target;
+    if (to == null || repos.isEmpty()) {
+      return;
+    }
+    String action = added ? "added" : "removed";
+    ObjectNode payload = to.templates().payload("installation_repositories", action).deepCopy();
+    payload.put("action", action);
+    ObjectNode installation = (ObjectNode) payload.get("installation");
+    installation.put("id", id);
+    ((ObjectNode) installation.get("account")).put("login", repos.get(0).fullName.split("/")[0]);
+    tools.jackson.databind.node.ArrayNode changed =
+        payload.putArray(added ? "repositories_added" : "repositories_removed");
+    payload.putArray(added ? "repositories_removed" : "repositories_added");
+    for (SimulatedRepository repo : repos) {
+      changed
+          .addObject()
+          .put("id", repo.id())
+          .put("name", repo.fullName.split("/")[1])
+          .put("full_name", repo.fullName)
+          .put("private", false);
+    }
+    queue(payload, "installation_repositories", action);
+  }
+
   /** App {@code appId}'s suite on {@code sha} completed. */
   void checkSuite(SimulatedRepository repo, String sha, long appId) {
     ObjectNode payload = payload(repo, "check_suite", "completed", "ci-bot");
