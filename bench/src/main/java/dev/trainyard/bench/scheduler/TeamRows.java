@@ -22,6 +22,9 @@ final class TeamRows {
   static final String TODAY = "today's self-tuning queue";
   static final String BUDGETED = budgeted(BUDGETS[0]);
 
+  /** The budgeted queue with each PR's predicted risk on its submit: the whole new scheduler. */
+  static final String PREDICTED_BUDGETED = "predicted risk, " + BUDGETED;
+
   /** One queue in one world: the world, the queue's name and what it measured. */
   record Row(TeamWorkload world, String queue, Simulation.Result result) {
     TeamLedger.Figures figures() {
@@ -77,6 +80,11 @@ final class TeamRows {
             fixed(8, TeamWorkload.REFERENCE_CONCURRENCY, seed),
             Rival.PREDICTED_RISK);
         rows.add(world, "predicted risk, self-tuning", adaptive(seed), Rival.PREDICTED_RISK);
+        rows.add(
+            world,
+            PREDICTED_BUDGETED,
+            adaptive(seed).withCiBudget(BUDGETS[0]),
+            Rival.PREDICTED_RISK);
       }
     }
     for (long budget : new long[] {0, BUDGETS[0]}) {
@@ -198,7 +206,7 @@ final class TeamRows {
               .mapToDouble(r -> r.figures().p95Hours())
               .min()
               .orElse(Double.NaN);
-      for (String queue : List.of(TODAY, BUDGETED)) {
+      for (String queue : List.of(TODAY, BUDGETED, PREDICTED_BUDGETED)) {
         row(
             String.format(
                 Locale.ROOT, "homogeneous, ρ = %.2f: %s p95 / best fixed p95", world.load(), queue),
@@ -210,26 +218,28 @@ final class TeamRows {
       if (world.name().equals("homogeneous") || world.name().startsWith("pairwise")) {
         continue;
       }
-      Row mine = first(world, BUDGETED);
       Row rival =
           rows.stream()
               .filter(r -> r.world() == world)
               .filter(r -> r.queue().startsWith("Zuul") || r.queue().startsWith("SubmitQueue"))
               .min(java.util.Comparator.comparingDouble(r -> r.figures().p95Hours()))
               .orElseThrow();
-      row(
-          String.format(
-              Locale.ROOT,
-              "%s, ρ = %.2f: %s p95 / the better rival's (%s; CI min per merged PR %.0f against"
-                  + " %.0f)",
-              world.name(),
-              world.load(),
-              BUDGETED,
-              rival.queue(),
-              mine.figures().ciMinutesPerMerge(),
-              rival.figures().ciMinutesPerMerge()),
-          mine.figures().p95Hours() / rival.figures().p95Hours(),
-          "≤ 0.80");
+      for (String queue : List.of(BUDGETED, PREDICTED_BUDGETED)) {
+        Row mine = first(world, queue);
+        row(
+            String.format(
+                Locale.ROOT,
+                "%s, ρ = %.2f: %s p95 / the better rival's (%s; CI min per merged PR %.0f against"
+                    + " %.0f)",
+                world.name(),
+                world.load(),
+                queue,
+                rival.queue(),
+                mine.figures().ciMinutesPerMerge(),
+                rival.figures().ciMinutesPerMerge()),
+            mine.figures().p95Hours() / rival.figures().p95Hours(),
+            "≤ 0.80");
+      }
     }
     for (String queue :
         List.of(
@@ -239,7 +249,8 @@ final class TeamRows {
             "Zuul",
             "SubmitQueue",
             "risk-aware",
-            "predicted risk")) {
+            "predicted risk",
+            PREDICTED_BUDGETED)) {
       List<Row> those = rows.stream().filter(r -> r.queue().startsWith(queue)).toList();
       int failed = those.stream().mapToInt(r -> r.figures().wronglyFailed()).sum();
       int good = those.stream().mapToInt(r -> r.figures().goodPrs()).sum();

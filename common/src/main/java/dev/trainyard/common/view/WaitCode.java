@@ -20,6 +20,12 @@ public enum WaitCode {
   TEST_SLOT('s', WaitingFor.TEST_SLOT, Alone.NO),
   TEST_SLOT_ALONE('S', WaitingFor.TEST_SLOT, Alone.BY_FLAG),
   TEST_SLOT_RISKY('r', WaitingFor.TEST_SLOT, Alone.BY_RISK),
+  /**
+   * Next, with a slot free, but with CI spending past the queue's budget, the price of speculation
+   * holds a run that far behind undecided runs: it starts when a run ahead passes or lands
+   * (SCHEDULING.md "Speculation at a price").
+   */
+  TEST_SLOT_PRICED('P', WaitingFor.TEST_SLOT, Alone.NO),
   BATCH('b', WaitingFor.BATCH, Alone.NO),
   RUNS_AHEAD('a', WaitingFor.RUNS_AHEAD, Alone.NO),
   RUNS_AHEAD_ALONE('A', WaitingFor.RUNS_AHEAD, Alone.BY_FLAG),

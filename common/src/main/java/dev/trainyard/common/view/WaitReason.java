@@ -20,9 +20,15 @@ final class WaitReason {
     String why =
         switch (wait.reason()) {
           case TEST_SLOT ->
-              "It is next to be tested and starts when a test run ahead of it ends or lands"
-                  + batchUntil(forecast, ", then waits for more pull requests to batch with")
-                  + testing(forecast, index);
+              wait == WaitCode.TEST_SLOT_PRICED
+                  ? "It is next to be tested and starts when a test run ahead of it passes or"
+                      + " lands: the runs ahead of it may still fail, and while CI spends past the"
+                      + " queue's budget (ciBudgetMinutesPerMerge) a run this far behind them is more"
+                      + " likely to be thrown away than worth its CI minutes"
+                      + testing(forecast, index)
+                  : "It is next to be tested and starts when a test run ahead of it ends or lands"
+                      + batchUntil(forecast, ", then waits for more pull requests to batch with")
+                      + testing(forecast, index);
           case BATCH ->
               "It waits for more pull requests to be tested with it in one batch"
                   + batchUntil(forecast, "");

@@ -44,9 +44,8 @@ final class SelfTuning {
     if (!settings.ciBudgetInForce()) {
       return bestSize(p, largest, window, slots);
     }
-    double runMinutes =
-        history.medianDuration().map(d -> d.toMillis() / 60_000.0).orElse(FIRST_RUN_MINUTES);
-    double runsPerPr = settings.ciBudgetMinutesPerMerge() * (1 - p) / Math.max(runMinutes, 1e-3);
+    double runsPerPr =
+        settings.ciBudgetMinutesPerMerge() * (1 - p) / Math.max(runMinutes(history), 1e-3);
     return budgetedSize(p, largest, window, slots, runsPerPr, waiting, startable);
   }
 
@@ -94,6 +93,11 @@ final class SelfTuning {
   /** The largest batch adaptive batching considers. */
   static long largestBatch(QueueSettings settings) {
     return Math.min(LARGEST_BATCH, Math.max(1, settings.batchingMaxSize()));
+  }
+
+  /** A run's CI minutes: the queue's median run, {@link #FIRST_RUN_MINUTES} before a verdict. */
+  static double runMinutes(RunHistory history) {
+    return history.medianDuration().map(d -> d.toMillis() / 60_000.0).orElse(FIRST_RUN_MINUTES);
   }
 
   /**

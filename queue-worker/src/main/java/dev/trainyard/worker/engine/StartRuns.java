@@ -38,7 +38,7 @@ final class StartRuns implements PlanningRule {
       return List.of(new TestRunStarted(direct.get()));
     }
     Batches.Next next = Batches.next(state, RunPlanner.waiting(state));
-    if (!next.startsAt(ctx.now())) {
+    if (!next.startsAt(ctx.now()) || !SpeculationPrice.worthStarting(state, next.entries())) {
       return List.of();
     }
     List<TestRun> chain = state.runs().chain();

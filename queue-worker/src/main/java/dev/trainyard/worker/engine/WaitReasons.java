@@ -16,8 +16,10 @@ import java.util.Optional;
  * starts none (paused, a mode switch waiting); its bisection run waits for a slot; a PR it depends
  * on is not in a run of the chain; in parallel mode, what {@link StartRuns#startParallel} meets (a
  * full lane, a lane held for a PR spanning it, targets spanning lanes, an earlier overlapping PR);
- * otherwise the next run's PRs wait for a slot (or for their batch to fill), the PRs the predicted
- * risks split off that batch for later runs, and the others for the PRs ahead of them.
+ * otherwise the next run's PRs wait for a slot (or for their batch to fill, or for the runs ahead
+ * to pass when the CI budget prices a run that deep in speculation out, {@link SpeculationPrice}),
+ * the PRs the predicted risks split off that batch for later runs, and the others for the PRs ahead
+ * of them.
  */
 final class WaitReasons {
   private WaitReasons() {}
@@ -36,6 +38,8 @@ final class WaitReasons {
       Batches.Next next = Batches.next(state, waiting);
       boolean slotFree = RunPlanner.slotFree(state.runs().chain(), RunPlanner.window(state));
       boolean filling = slotFree && !next.entries().isEmpty() && !next.startsAt(now);
+      boolean priced =
+          slotFree && !filling && !SpeculationPrice.worthStarting(state, next.entries());
       batchUntil = next.waitUntil();
       next.cut().forEach(e -> codes.put(e.id(), WaitCode.RISK_SPLIT));
       for (Entry e : next.entries()) {
@@ -43,12 +47,14 @@ final class WaitReasons {
             e.id(),
             filling
                 ? WaitCode.BATCH
-                : code(
-                    state,
-                    e,
-                    WaitCode.TEST_SLOT,
-                    WaitCode.TEST_SLOT_ALONE,
-                    WaitCode.TEST_SLOT_RISKY));
+                : priced
+                    ? WaitCode.TEST_SLOT_PRICED
+                    : code(
+                        state,
+                        e,
+                        WaitCode.TEST_SLOT,
+                        WaitCode.TEST_SLOT_ALONE,
+                        WaitCode.TEST_SLOT_RISKY));
       }
       for (Entry e : waiting) {
         codes.putIfAbsent(

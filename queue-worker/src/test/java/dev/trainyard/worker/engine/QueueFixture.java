@@ -307,6 +307,15 @@ final class QueueFixture {
         patch(null, null, null, null, null, Throughput.NONE.tuned(null, null, null, minutes)));
   }
 
+  /**
+   * A queue whose CI spent {@code minutes} per merged PR lately (over a hundred merged PRs, so that
+   * a run or two more barely move it), as its runs and merges would have counted it.
+   */
+  QueueFixture ciSpent(double minutes) {
+    state = state.withHistory(state.history().withSpend(new CiSpend(minutes * 100, 100, now)));
+    return this;
+  }
+
   QueueFixture bisectionConcurrency(long n) {
     return updated(throughputPatch(n, null, null, null, null, null, null));
   }

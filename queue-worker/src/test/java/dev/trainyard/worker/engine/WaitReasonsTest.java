@@ -22,10 +22,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * SCHEDULING.md "Why a PR waits": each PR in line gets the reason the run rules left it waiting,
  * one code per PR in the forecast's order (the PRs in runs first, {@link WaitCode}): t in a run
  * being tested, w in a run with a verdict, s next for a slot (S alone by a flag, r alone by its
- * risk), b its batch fills, a behind others (A, q alone), c split off by the predicted risks, h its
- * bisection run waits, d its dependencies, p the queue starts nothing; in parallel mode l its lane
- * is full, L its lane is held for a PR spanning it, x it spans lanes, o an earlier PR overlaps it;
- * - not waiting (not ready).
+ * risk, P for the runs ahead to pass, the CI budget pricing a run that deep out), b its batch
+ * fills, a behind others (A, q alone), c split off by the predicted risks, h its bisection run
+ * waits, d its dependencies, p the queue starts nothing; in parallel mode l its lane is full, L its
+ * lane is held for a PR spanning it, x it spans lanes, o an earlier PR overlaps it; - not waiting
+ * (not ready).
  */
 class WaitReasonsTest {
 
@@ -102,6 +103,12 @@ class WaitReasonsTest {
                     .red(1),
             "tthh"),
         row("the queue is paused: nothing starts", () -> pausedWith(queue(), null, null), "pp"),
+        row(
+            "a CI budget prices the fourth run out: its PR waits for the runs ahead to pass",
+            () ->
+                pausedWith(SpeculationPriceTest.overspent(), 0.2, 0.2, 0.2, 0.2, 0.2)
+                    .apply(PredictedRiskRulesTest.running()),
+            "tttPa"),
         row(
             "a dependency not ready: the dependent waits for it",
             () -> queue().submitted(1).dependent(2, 1L).ready(2),
