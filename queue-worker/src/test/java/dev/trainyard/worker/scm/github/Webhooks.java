@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -214,8 +215,7 @@ public final class Webhooks implements AutoCloseable {
     ObjectNode installation = (ObjectNode) payload.get("installation");
     installation.put("id", id);
     ((ObjectNode) installation.get("account")).put("login", repos.get(0).fullName.split("/")[0]);
-    tools.jackson.databind.node.ArrayNode changed =
-        payload.putArray(added ? "repositories_added" : "repositories_removed");
+    ArrayNode changed = payload.putArray(added ? "repositories_added" : "repositories_removed");
     payload.putArray(added ? "repositories_removed" : "repositories_added");
     for (SimulatedRepository repo : repos) {
       changed
