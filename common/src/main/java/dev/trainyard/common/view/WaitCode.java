@@ -22,7 +22,7 @@ public enum WaitCode {
   TEST_SLOT_RISKY('r', WaitingFor.TEST_SLOT, Alone.BY_RISK),
   /**
    * Next, with a slot free, but with CI spending past the queue's budget, the price of speculation
-   * holds a run that far behind undecided runs: it starts when a run ahead passes or lands
+   * holds a run that far behind undecided runs: it starts once enough runs ahead pass or leave
    * (SCHEDULING.md "Speculation at a price").
    */
   TEST_SLOT_PRICED('P', WaitingFor.TEST_SLOT, Alone.NO),

@@ -21,10 +21,10 @@ final class WaitReason {
         switch (wait.reason()) {
           case TEST_SLOT ->
               wait == WaitCode.TEST_SLOT_PRICED
-                  ? "It is next to be tested and starts when a test run ahead of it passes or"
-                      + " lands: the runs ahead of it may still fail, and while CI spends past the"
-                      + " queue's budget (ciBudgetMinutesPerMerge) a run this far behind them is more"
-                      + " likely to be thrown away than worth its CI minutes"
+                  ? "It is next to be tested and starts once enough test runs ahead of it have"
+                      + " passed or left: they may still fail, and while CI spends past the queue's"
+                      + " budget (ciBudgetMinutesPerMerge) a run this far behind them is more likely"
+                      + " to be thrown away than worth its CI minutes"
                       + testing(forecast, index)
                   : "It is next to be tested and starts when a test run ahead of it ends or lands"
                       + batchUntil(forecast, ", then waits for more pull requests to batch with")

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -114,9 +113,5 @@ final class Batches {
     return e.noBatch()
         || e.isolated()
         || (e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE);
-  }
-
-  static Optional<Instant> deadline(QueueAggregate state, List<Entry> waiting) {
-    return Optional.ofNullable(next(state, waiting).waitUntil());
   }
 }

@@ -15,8 +15,9 @@ import java.util.Optional;
  * that none of its PRs breaks the target (each PR's predicted risk, or the failure rate the queue
  * observed), a red run ahead leaves nothing behind it on the landing path, and a passed one is on
  * it. A run with only passed runs ahead (or none) always starts, so every PR reaches the head of
- * the chain; and while more PRs wait than the window's runs take, the price holds nothing, so a
- * queue that falls behind keeps up.
+ * the chain; no run starts behind a red one, which it would be cancelled with; and otherwise, while
+ * more PRs wait than the window's runs take, the price holds nothing, so a queue that falls behind
+ * keeps up.
  */
 final class SpeculationPrice {
   private SpeculationPrice() {}
@@ -41,7 +42,13 @@ final class SpeculationPrice {
       speculative = true;
       onPath *= run.state() == RunState.RED ? 0 : passes(state, ofRun(state, run));
     }
-    if (!speculative || backlog(state, prs.size())) {
+    if (!speculative) {
+      return true;
+    }
+    if (onPath == 0) {
+      return false; // a red ahead: the run would be cancelled with it, backlog or not
+    }
+    if (backlog(state, prs.size())) {
       return true;
     }
     double expectedLanded = onPath * passes(state, prs) * prs.size();
@@ -57,7 +64,7 @@ final class SpeculationPrice {
   static double allowance(long budget, Optional<Double> spent) {
     return spent
         .filter(s -> s > budget)
-        .map(s -> budget * budget / s)
+        .map(s -> (double) budget * budget / s)
         .orElse(Double.POSITIVE_INFINITY);
   }
 

@@ -145,12 +145,20 @@ final class StartRuns implements PlanningRule {
         ctx.now());
   }
 
-  /** When a partial batch stops waiting for more PRs, if one waits. */
+  /**
+   * When a partial batch stops waiting for more PRs, if one waits and may then start: a batch the
+   * speculation price holds has none, since only a command (a verdict, a landing) frees it, and a
+   * deadline kept past would have the queue ticked and counted overdue until then.
+   */
   static Optional<Instant> batchDeadline(QueueAggregate state) {
-    return RunPlanner.canStart(state)
-            && state.settings().mode() != QueueMode.PARALLEL
-            && RunPlanner.slotFree(state.runs().chain(), RunPlanner.window(state))
-        ? Batches.deadline(state, RunPlanner.waiting(state))
+    if (!RunPlanner.canStart(state)
+        || state.settings().mode() == QueueMode.PARALLEL
+        || !RunPlanner.slotFree(state.runs().chain(), RunPlanner.window(state))) {
+      return Optional.empty();
+    }
+    Batches.Next next = Batches.next(state, RunPlanner.waiting(state));
+    return SpeculationPrice.worthStarting(state, next.entries())
+        ? Optional.ofNullable(next.waitUntil())
         : Optional.empty();
   }
 }

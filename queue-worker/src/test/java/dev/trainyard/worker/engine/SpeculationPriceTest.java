@@ -39,11 +39,12 @@ class SpeculationPriceTest {
 
   /**
    * PRs 1 to {@code n} predicted at {@code risk}, under test as the budget allows once CI spent
-   * twice it (an allowance of half the budget).
+   * twice it (an allowance of half the budget); without a budget, after 60 minutes a merged PR.
    */
   static QueueFixture underTest(long budget, int n, double risk) {
     Double[] risks = Collections.nCopies(n, risk).toArray(Double[]::new);
-    return pausedWith(budgeted(budget).ciSpent(2.0 * budget), risks).apply(running()).builtAll();
+    double spent = budget == 0 ? 60 : 2.0 * budget;
+    return pausedWith(budgeted(budget).ciSpent(spent), risks).apply(running()).builtAll();
   }
 
   /**
@@ -87,7 +88,7 @@ class SpeculationPriceTest {
             "price: none while CI spends within the budget, the window alone decides",
             () -> budgeted(60).ciSpent(55)),
         unpriced("price: none while too few PRs merged to say what CI spends", () -> budgeted(1)),
-        unpriced("price: without a budget the window alone decides", () -> budgeted(0)),
+        unpriced("price: without a budget the window alone decides", () -> budgeted(0).ciSpent(60)),
         started(
             "price: PRs predicted never to fail speculate to the window",
             () -> pausedWith(overspent(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
@@ -105,18 +106,35 @@ class SpeculationPriceTest {
             () -> pausedWith(overspent(), Collections.nCopies(12, 0.2).toArray(Double[]::new)),
             5,
             "tttttsaaaaaa"),
-        row(
+        redThird(
             "price: no run starts behind a red one, which leaves nothing on the landing path",
-            () -> underTest(300, 7, 0.01).after(Duration.ofMinutes(30)),
-            q -> RunRulesTest.status(q, 3, CommitState.FAILURE),
-            List.of("StatusReported", "TestRunWentRed"),
-            q -> assertThat(q.state().runs().chain()).hasSize(5)),
-        row(
-            "price: without a budget a run starts behind the red one",
-            () -> underTest(0, 7, 0.01).after(Duration.ofMinutes(30)),
-            q -> RunRulesTest.status(q, 3, CommitState.FAILURE),
-            List.of("StatusReported", "TestRunWentRed", "TestRunStarted"),
-            q -> assertThat(q.state().runs().chain()).hasSize(6)));
+            300,
+            7,
+            false),
+        // 15 PRs for a window of 5 runs of one: a backlog, which the red still stops
+        redThird(
+            "price: no run starts behind a red one, even while the queue falls behind",
+            120,
+            15,
+            false),
+        redThird("price: without a budget a run starts behind the red one", 0, 7, true));
+  }
+
+  /**
+   * PRs 1 to {@code n} predicted at 1 % under test at {@code budget}, and the third run goes red: a
+   * run starts behind it or not ({@code startsBehind}).
+   */
+  private static Row redThird(String rule, long budget, int n, boolean startsBehind) {
+    List<String> events =
+        startsBehind
+            ? List.of("StatusReported", "TestRunWentRed", "TestRunStarted")
+            : List.of("StatusReported", "TestRunWentRed");
+    return row(
+        rule,
+        () -> underTest(budget, n, 0.01).after(Duration.ofMinutes(30)),
+        q -> RunRulesTest.status(q, 3, CommitState.FAILURE),
+        events,
+        q -> assertThat(q.state().runs().chain()).hasSize(startsBehind ? 6 : 5));
   }
 
   /** Five PRs predicted at 20 % on {@code queue}: nothing prices them, all five start. */
@@ -161,6 +179,21 @@ class SpeculationPriceTest {
   }
 
   @Test
+  void aBatchThePriceHoldsAsksForNoTick() {
+    // 20 minutes budgeted, 40 spent: a 30-minute run must land 3 PRs, which no batch of 2 behind
+    // an undecided run does; #3's batch waits 10 minutes for a second PR, and the price then holds
+    // it
+    QueueFixture pairs = queue().batching(2, 10).selfTuning(true, 2L, null);
+    QueueFixture q = pairs.ciBudget(20).ciSpent(40).queued(1, 2, 3);
+    q.after(Duration.ofMinutes(11)).tick();
+
+    assertThat(q.state().runs().chain()).hasSize(1);
+    assertThat(waits(q)).isEqualTo("ttP");
+    assertThat(new QueueEngine().nextDeadline(q.state(), q.now()))
+        .hasValueSatisfying(next -> assertThat(next).isAfter(q.now()));
+  }
+
+  @Test
   void aPricedPrSaysWhyItWaitsAndWhatIsTestedInstead() {
     QueueFixture q = pausedWith(overspent(), 0.2, 0.2, 0.2, 0.2).apply(running());
     QueueForecast forecast = Forecast.of(q.state(), q.now());
@@ -168,8 +201,8 @@ class SpeculationPriceTest {
         .isEqualTo(WaitingFor.TEST_SLOT);
     assertThat(forecast.waitingReason(4))
         .contains(
-            "It is next to be tested and starts when a test run ahead of it passes or lands: the"
-                + " runs ahead of it may still fail, and while CI spends past the queue's budget"
+            "It is next to be tested and starts once enough test runs ahead of it have passed or"
+                + " left: they may still fail, and while CI spends past the queue's budget"
                 + " (ciBudgetMinutesPerMerge) a run this far behind them is more likely to be"
                 + " thrown away than worth its CI minutes; being tested now: #1, #2, #3.");
   }
