@@ -16,10 +16,10 @@ import java.util.Optional;
  * starts none (paused, a mode switch waiting); its bisection run waits for a slot; a PR it depends
  * on is not in a run of the chain; in parallel mode, what {@link StartRuns#startParallel} meets (a
  * full lane, a lane held for a PR spanning it, targets spanning lanes, an earlier overlapping PR);
- * otherwise the next run's PRs wait for a slot (or for their batch to fill, or for the runs ahead
- * to pass when the CI budget prices a run that deep in speculation out, {@link SpeculationPrice}),
- * the PRs the predicted risks split off that batch for later runs, and the others for the PRs ahead
- * of them.
+ * otherwise the next run's PRs wait for a slot (or for their batch to fill, or, while CI spends
+ * past the queue's budget, for enough runs ahead to pass or leave that {@link SpeculationPrice}
+ * finds their run worth its CI), the PRs the predicted risks split off that batch for later runs,
+ * and the others for the PRs ahead of them.
  */
 final class WaitReasons {
   private WaitReasons() {}
