@@ -449,6 +449,25 @@ public class ApiContractIT {
         "exactly one of pr.number and pr.branch");
     assertError(
         api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{}")), 400, "exactly one");
+    // a field sent as null counts as left out, as openapi.yaml says (the exchange is checked
+    // against it): one given and the other null reads by the one, both null is neither
+    assertOk(api.post("/v1/submitPullRequest", prBody(repo, 4)));
+    Response byNumber =
+        api.post(
+            "/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":4,\"branch\":null}"));
+    assertThat(byNumber.status()).isEqualTo(200);
+    assertThat(byNumber.json().get("prNumber").asLong()).isEqualTo(4);
+    assertError(
+        api.post(
+            "/v1/getSubmittedPullRequest",
+            body(repo, "\"pr\":{\"number\":null,\"branch\":\"feature/x\"}")),
+        404,
+        "never submitted");
+    assertError(
+        api.post(
+            "/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":null,\"branch\":null}")),
+        400,
+        "exactly one");
   }
 
   @Test
