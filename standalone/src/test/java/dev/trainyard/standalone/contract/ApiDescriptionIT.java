@@ -96,6 +96,87 @@ class ApiDescriptionIT {
         });
   }
 
+  /**
+   * API.md §1: an explicit null for an optional field counts as absent. The document says so field
+   * by field, or a client that sends null (a generated one does) would be told by the document that
+   * a request the server takes is wrong.
+   */
+  @Test
+  void everyOptionalFieldOfAJsonRequestTakesNull() {
+    JsonNode document = Api.contract().document();
+    List<String> refusingNull = new ArrayList<>();
+    document
+        .get("paths")
+        .properties()
+        .forEach(
+            path ->
+                path.getValue()
+                    .properties()
+                    .forEach(
+                        operation -> {
+                          JsonNode schema =
+                              operation
+                                  .getValue()
+                                  .path("requestBody")
+                                  .path("content")
+                                  .path("application/json")
+                                  .path("schema");
+                          if (!schema.isMissingNode()) {
+                            optionalFieldsRefusingNull(
+                                document,
+                                schema,
+                                operation.getKey() + " " + path.getKey() + " ",
+                                refusingNull);
+                          }
+                        }));
+    assertThat(refusingNull).isEmpty();
+  }
+
+  private static void optionalFieldsRefusingNull(
+      JsonNode document, JsonNode schema, String path, List<String> out) {
+    JsonNode object = resolved(document, schema);
+    Set<String> required = new TreeSet<>();
+    object.path("required").forEach(name -> required.add(name.asString()));
+    object
+        .path("properties")
+        .properties()
+        .forEach(
+            field -> {
+              String fieldPath = path + field.getKey();
+              if (!required.contains(field.getKey()) && !takesNull(document, field.getValue())) {
+                out.add(fieldPath);
+              }
+              optionalFieldsRefusingNull(document, field.getValue(), fieldPath + ".", out);
+            });
+  }
+
+  private static boolean takesNull(JsonNode document, JsonNode schema) {
+    JsonNode s = resolved(document, schema);
+    JsonNode type = s.path("type");
+    boolean typed =
+        type.isString() ? type.asString().equals("null") : type.toString().contains("\"null\"");
+    boolean enumerated = !s.has("enum") || s.get("enum").toString().contains("null");
+    if (typed && enumerated) {
+      return true;
+    }
+    for (String alternatives : List.of("anyOf", "oneOf")) {
+      for (JsonNode alternative : s.path(alternatives)) {
+        if (takesNull(document, alternative)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static JsonNode resolved(JsonNode document, JsonNode schema) {
+    JsonNode s = schema;
+    while (s.has("$ref")) {
+      s = document.at(s.get("$ref").asString().substring(1));
+    }
+    return s;
+  }
+
   @Test
   void theServedDocumentIsTheOneInTheRepositoryAsYamlAndAsJson() throws Exception {
     Api anonymous = stack.api().withToken(null);
