@@ -16,8 +16,11 @@ import java.util.Optional;
  * PR in line, whether it is in a run and if not why it waits; {@code batchUntil}: when the next
  * batch stops waiting for more PRs, null when none waits (SCHEDULING.md "Why a PR waits"). {@code
  * ciMinutesPerMerge}: what the queue's CI cost per merged PR lately, to a tenth of a minute, null
- * until enough PRs merged (SCHEDULING.md "A CI budget"). Readers add it to the stored views; an
- * estimate already in the past reads as now.
+ * until enough PRs merged (SCHEDULING.md "A CI budget"). {@code predictedRiskAuc}: how well the
+ * submits' predicted risks told failures from merges (the AUC, to two decimals), null until enough
+ * of both were scored; {@code predictedRiskTrusted}: whether the queue spends by them
+ * (SCHEDULING.md "Predicted risk"). Readers add it to the stored views; an estimate already in the
+ * past reads as now.
  */
 public record QueueForecast(
     Instant at,
@@ -25,11 +28,14 @@ public record QueueForecast(
     String etaSeconds,
     String waits,
     Instant batchUntil,
-    Double ciMinutesPerMerge) {
+    Double ciMinutesPerMerge,
+    Double predictedRiskAuc,
+    boolean predictedRiskTrusted) {
   /** How many PRs of a queue get a position and an estimate. */
   public static final int MAX_LINE = 500;
 
-  public static final QueueForecast NONE = new QueueForecast(Instant.EPOCH, "", "", "", null, null);
+  public static final QueueForecast NONE =
+      new QueueForecast(Instant.EPOCH, "", "", "", null, null, null, false);
 
   public QueueForecast {
     at = at == null ? Instant.EPOCH : at;
@@ -58,18 +64,25 @@ public record QueueForecast(
         etas.append(Math.max(0, eta.getEpochSecond() - at.getEpochSecond()));
       }
     }
-    return new QueueForecast(at, numbers.toString(), etas.toString(), waits, batchUntil, null);
+    return new QueueForecast(
+        at, numbers.toString(), etas.toString(), waits, batchUntil, null, null, false);
   }
 
-  /** This forecast saying what CI cost per merged PR lately (null: not known yet). */
-  public QueueForecast withCiMinutesPerMerge(Double minutes) {
+  /**
+   * This forecast saying what the queue learned from its history: what CI cost per merged PR lately
+   * ({@code ciMinutes}), how well the predicted risks did ({@code auc}), each null while not known,
+   * and whether the queue spends by them.
+   */
+  public QueueForecast withLearned(Double ciMinutes, Double auc, boolean trusted) {
     return new QueueForecast(
         at,
         prNumbers,
         etaSeconds,
         waits,
         batchUntil,
-        minutes == null ? null : Math.round(minutes * 10) / 10.0);
+        ciMinutes == null ? null : Math.round(ciMinutes * 10) / 10.0,
+        auc == null ? null : Math.round(auc * 100) / 100.0,
+        trusted);
   }
 
   /**

@@ -26,6 +26,9 @@ final class QueueJson {
     // what CI cost per merged PR lately, against the budget above (SCHEDULING.md "A CI budget")
     out.put("ciMinutesPerMerge", view.forecast().ciMinutesPerMerge());
     out.put("overCiBudget", view.forecast().overBudget(view.settings().ciBudgetMinutesPerMerge()));
+    // how well the submits' predicted risks did, and whether the queue spends by them
+    out.put("predictedRiskAuc", view.forecast().predictedRiskAuc());
+    out.put("predictedRiskTrusted", view.forecast().predictedRiskTrusted());
     out.put("testBranchConstructionMode", QueueSettings.TEST_BRANCH_CONSTRUCTION_MODE);
     out.putArray("batchingRules");
     out.set("freeze", Json.mapper().valueToTree(view.freeze()));

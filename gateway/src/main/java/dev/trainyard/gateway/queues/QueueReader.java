@@ -144,7 +144,9 @@ public class QueueReader {
         forecast.getString("etaSeconds"),
         forecast.getString("waits"),
         forecast.get("batchUntil") == null ? null : instant(forecast.get("batchUntil")),
-        forecast.get("ciMinutesPerMerge") instanceof Number spent ? spent.doubleValue() : null);
+        forecast.get("ciMinutesPerMerge") instanceof Number spent ? spent.doubleValue() : null,
+        forecast.get("predictedRiskAuc") instanceof Number auc ? auc.doubleValue() : null,
+        Boolean.TRUE.equals(forecast.getBoolean("predictedRiskTrusted")));
   }
 
   private static Instant instant(Object stored) {

@@ -310,6 +310,7 @@ public class Dashboard {
     model.put("queue", new QueueHeader(key, view));
     model.put("gate", WaitsFor.landingGate(view, now).orElse(""));
     model.put("ciSpend", CiSpendLine.of(view));
+    model.put("predictedRisk", PredictedRiskLine.of(view.forecast()));
     model.put("prs", lines);
     model.put("graph", RunBoxes.of(runs));
     model.put("settings", SettingsForm.of(view.settings()));

@@ -28,7 +28,7 @@ class CiSpendLineTest {
                         "batchingAdaptive", adaptive,
                         "ciBudgetMinutesPerMerge", budget)));
     QueueSettings settings = Json.mapper().treeToValue(json, QueueSettings.class);
-    QueueForecast forecast = QueueForecast.NONE.withCiMinutesPerMerge(spent);
+    QueueForecast forecast = QueueForecast.NONE.withLearned(spent, null, false);
     return new QueueView(QueueState.RUNNING, "main", settings, null, List.of(), forecast);
   }
 

@@ -13,13 +13,13 @@ import java.util.function.LongUnaryOperator;
  * adaptive batching chooses, {@link SelfTuning#batchSize}), stopping at a {@code noBatch} or
  * isolated PR (which always runs alone, when its turn comes); a partial batch waits until the PR
  * that has waited longest has waited {@code batchingMaxWaitTimeMinutes}. When any of those PRs
- * carries a predicted risk, they are split, in order, into the batches with the fewest expected CI
- * runs in all by their risks, and the batch is the first of those ({@link SelfTuning#bestPrefix}; a
- * PR without a prediction counts at the failure rate the queue observed; up to {@code
- * batchingMaxSize} with adaptive batching, stopping at a PR that runs alone as before); a batch cut
- * short by risk, or as large as the size the queue would batch without predictions, starts at once,
- * and a PR predicted at {@link SelfTuning#ALONE_ABOVE} or more runs alone (SCHEDULING.md "Predicted
- * risk").
+ * carries a predicted risk the queue trusts ({@link #risk}), they are split, in order, into the
+ * batches with the fewest expected CI runs in all by their risks, and the batch is the first of
+ * those ({@link SelfTuning#bestPrefix}; a PR without a prediction counts at the failure rate the
+ * queue observed; up to {@code batchingMaxSize} with adaptive batching, stopping at a PR that runs
+ * alone as before); a batch cut short by risk, or as large as the size the queue would batch
+ * without predictions, starts at once, and a PR predicted at {@link SelfTuning#ALONE_ABOVE} or more
+ * runs alone (SCHEDULING.md "Predicted risk").
  */
 final class Batches {
   private Batches() {}
@@ -44,7 +44,7 @@ final class Batches {
       return new Next(List.of(), null);
     }
     Entry first = waiting.get(0);
-    if (!settings.batch() || alone(first)) {
+    if (!settings.batch() || alone(state, first)) {
       return new Next(List.of(first), null);
     }
     long size = SelfTuning.batchSize(settings, state.history(), waiting.size(), startable(state));
@@ -52,13 +52,13 @@ final class Batches {
     List<Entry> candidates = new ArrayList<>();
     boolean closed = false; // a PR that runs alone, or the largest size, ends the batch
     for (Entry e : waiting) {
-      if (candidates.size() == largest || alone(e)) {
+      if (candidates.size() == largest || alone(state, e)) {
         closed = true;
         break;
       }
       candidates.add(e);
     }
-    boolean predicted = candidates.stream().anyMatch(e -> e.predictedRisk() != null);
+    boolean predicted = candidates.stream().anyMatch(e -> risk(state, e) != null);
     List<Entry> batch =
         predicted ? candidates : candidates.subList(0, (int) Math.min(size, candidates.size()));
     int carried = predicted ? byRisk(state, batch) : batch.size();
@@ -100,18 +100,32 @@ final class Batches {
         Math.max(1, state.settings().bisectionConcurrency()));
   }
 
-  /** Each PR's predicted risk, or the failure rate the queue observed for one without. */
+  /** Each PR's {@link #risk}, or the failure rate the queue observed for one without. */
   static double[] risks(QueueAggregate state, List<Entry> entries) {
     double observed = SelfTuning.observedFailureRate(state.settings(), state.history());
+    boolean trusted = state.history().predictions().discriminates();
     return entries.stream()
-        .mapToDouble(e -> e.predictedRisk() != null ? e.predictedRisk() : observed)
+        .mapToDouble(e -> trusted && e.predictedRisk() != null ? e.predictedRisk() : observed)
         .toArray();
   }
 
+  /**
+   * The risk the queue spends by for {@code e}: the one its submit predicted, once the queue's
+   * predictions have shown that they tell failures from merges ({@link PredictionScore}); else
+   * none, as if it had not been given.
+   */
+  static Double risk(QueueAggregate state, Entry e) {
+    return e.predictedRisk() != null && state.history().predictions().discriminates()
+        ? e.predictedRisk()
+        : null;
+  }
+
   /** {@code noBatch}, isolated, or predicted to fail too often for any batch to pay. */
-  static boolean alone(Entry e) {
-    return e.noBatch()
-        || e.isolated()
-        || (e.predictedRisk() != null && e.predictedRisk() >= SelfTuning.ALONE_ABOVE);
+  static boolean alone(QueueAggregate state, Entry e) {
+    if (e.noBatch() || e.isolated()) {
+      return true;
+    }
+    Double risk = risk(state, e);
+    return risk != null && risk >= SelfTuning.ALONE_ABOVE;
   }
 }

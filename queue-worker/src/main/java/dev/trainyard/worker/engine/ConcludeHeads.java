@@ -222,7 +222,8 @@ final class ConcludeHeads implements PlanningRule {
     int middle = (prs.size() + 1) / 2;
     List<Entry> entries =
         prs.stream().map(p -> state.entry(p.entryId())).flatMap(Optional::stream).toList();
-    if (entries.size() != prs.size() || entries.stream().allMatch(e -> e.predictedRisk() == null)) {
+    if (entries.size() != prs.size()
+        || entries.stream().allMatch(e -> Batches.risk(state, e) == null)) {
       return middle;
     }
     double[] risks = Batches.risks(state, entries);

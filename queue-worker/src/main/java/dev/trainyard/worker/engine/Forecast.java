@@ -52,7 +52,10 @@ public final class Forecast {
       estimates = estimates(state, line, median.get(), now);
     }
     return QueueForecast.of(now, numbers, estimates, waits.codes(), waits.batchUntil())
-        .withCiMinutesPerMerge(state.history().spend().minutesPerMerge().orElse(null));
+        .withLearned(
+            state.history().spend().minutesPerMerge().orElse(null),
+            state.history().predictions().shownAuc().orElse(null),
+            state.history().predictions().discriminates());
   }
 
   /** The PRs that have not concluded, in the order they are expected to land. */

@@ -101,7 +101,7 @@ final class RunApplier {
         finish(finalState == RunState.FAILED ? verdict(state, runId, at, true) : state, run);
     if (Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
         || Reasons.TEST_RUN_TIMEOUT.equals(reason)) {
-      next = outcomes(next, run.prs().size(), true, at);
+      next = outcomes(next, predictedRisks(state, run.prs()), true, at);
     }
     for (String entryId : run.entryIds()) {
       if (next.entry(entryId).isPresent()) {
@@ -113,8 +113,8 @@ final class RunApplier {
 
   /** The run's PRs merged; the PRs that depend on them no longer wait for them. */
   static QueueAggregate landed(QueueAggregate state, String runId, String targetSha, Instant at) {
-    List<Long> merged =
-        state.runs().live(runId).orElseThrow().prs().stream().map(TestedPr::number).toList();
+    List<TestedPr> prs = state.runs().live(runId).orElseThrow().prs();
+    List<Long> merged = prs.stream().map(TestedPr::number).toList();
     QueueAggregate next = concluded(state, runId, RunState.SUCCEEDED, null, PrState.MERGED, at);
     next =
         next.withEntries(
@@ -122,7 +122,7 @@ final class RunApplier {
     // the time to the next landing is work only while a PR that can be tested waits
     boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
     next = next.withHistory(next.history().landed(at, merged.size(), busy));
-    next = outcomes(next, merged.size(), false, at);
+    next = outcomes(next, predictedRisks(state, prs), false, at);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
@@ -151,15 +151,30 @@ final class RunApplier {
             next.nextSequence());
     boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
     next = next.withHistory(next.history().landed(at, merged.size(), busy));
-    next = outcomes(next, merged.size(), false, at);
+    List<TestedPr> landed = run.prs().stream().filter(p -> merged.contains(p.number())).toList();
+    next = outcomes(next, predictedRisks(state, landed), false, at);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
-  /** The self-tuning scheduler's history learns how {@code prs} PRs ended. */
+  /**
+   * The self-tuning scheduler's history learns how PRs ended, all {@code failed} or all merged: one
+   * outcome per PR, and for each PR that carried a predicted risk ({@code risks}, null for one
+   * without), how well the prediction did.
+   */
   private static QueueAggregate outcomes(
-      QueueAggregate state, int prs, boolean failed, Instant at) {
+      QueueAggregate state, List<Double> risks, boolean failed, Instant at) {
+    long concurrency = Math.max(1, state.settings().concurrency());
     return state.withHistory(
-        state.history().concluded(prs, failed, Math.max(1, state.settings().concurrency()), at));
+        state.history().concluded(risks.size(), failed, concurrency, at).predicted(risks, failed));
+  }
+
+  /** Each PR's predicted risk as its entry in {@code state} carries it (null: none). */
+  private static List<Double> predictedRisks(QueueAggregate state, List<TestedPr> prs) {
+    List<Double> risks = new ArrayList<>(prs.size());
+    for (TestedPr pr : prs) {
+      risks.add(state.entry(pr.entryId()).map(Entry::predictedRisk).orElse(null));
+    }
+    return risks;
   }
 
   static QueueAggregate cancelled(QueueAggregate state, String runId, Instant at) {

@@ -20,7 +20,9 @@ import java.util.Optional;
  * (epoch milliseconds), which tell a burst from one failure. {@code lastTestResultsAt}: when the
  * flaky-tests service last reported on one of its runs (null: never; its CI does not upload
  * results). It lives in the aggregate, so every worker that loads the queue, and a replay, reads
- * the same history. {@code spend}: what its CI cost per merged PR lately ({@link CiSpend}).
+ * the same history. {@code spend}: what its CI cost per merged PR lately ({@link CiSpend}). {@code
+ * predictions}: how well the submits' predicted risks told failures from merges ({@link
+ * PredictionScore}).
  */
 public record RunHistory(
     List<Long> durationsMillis,
@@ -33,7 +35,8 @@ public record RunHistory(
     long window,
     Instant lastTestResultsAt,
     List<Long> failedAtMillis,
-    CiSpend spend) {
+    CiSpend spend,
+    PredictionScore predictions) {
   /** How many runs are kept: enough for a stable median, few enough to follow a change. */
   public static final int KEPT = 100;
 
@@ -63,7 +66,8 @@ public record RunHistory(
           0,
           null,
           List.of(),
-          CiSpend.NONE);
+          CiSpend.NONE,
+          PredictionScore.NONE);
 
   public RunHistory {
     durationsMillis = durationsMillis == null ? List.of() : List.copyOf(durationsMillis);
@@ -74,6 +78,7 @@ public record RunHistory(
     failedAtMillis = failedAtMillis == null ? List.of() : List.copyOf(failedAtMillis);
     // documents written before the key existed: nothing spent on record
     spend = spend == null ? CiSpend.NONE : spend;
+    predictions = predictions == null ? PredictionScore.NONE : predictions;
   }
 
   /** This history with one more verdict: a run that took {@code took}, red or not. */
@@ -131,6 +136,19 @@ public record RunHistory(
     c.prFailures = outcomes;
     c.window = next;
     c.failedAtMillis = failures;
+    return c.history();
+  }
+
+  /**
+   * This history knowing how PRs predicted at {@code risks} (null: without a prediction) ended, all
+   * failed or all merged.
+   */
+  RunHistory predicted(List<Double> risks, boolean failed) {
+    if (risks.stream().allMatch(r -> r == null)) {
+      return this;
+    }
+    Copy c = new Copy(this);
+    c.predictions = predictions.observed(risks, failed);
     return c.history();
   }
 
@@ -218,6 +236,7 @@ public record RunHistory(
     private Instant lastTestResultsAt;
     private List<Long> failedAtMillis;
     private CiSpend spend;
+    private PredictionScore predictions;
 
     private Copy(RunHistory from) {
       durationsMillis = from.durationsMillis;
@@ -231,6 +250,7 @@ public record RunHistory(
       lastTestResultsAt = from.lastTestResultsAt;
       failedAtMillis = from.failedAtMillis;
       spend = from.spend;
+      predictions = from.predictions;
     }
 
     private RunHistory history() {
@@ -245,7 +265,8 @@ public record RunHistory(
           window,
           lastTestResultsAt,
           failedAtMillis,
-          spend);
+          spend,
+          predictions);
     }
   }
 }

@@ -122,7 +122,7 @@ final class WaitReasons {
   /** The code of a PR that runs in a batch, or alone by a flag, or alone by its predicted risk. */
   private static WaitCode code(
       QueueAggregate state, Entry e, WaitCode batched, WaitCode byFlag, WaitCode byRisk) {
-    if (!state.settings().batch() || !Batches.alone(e)) {
+    if (!state.settings().batch() || !Batches.alone(state, e)) {
       return batched;
     }
     return e.noBatch() || e.isolated() ? byFlag : byRisk;

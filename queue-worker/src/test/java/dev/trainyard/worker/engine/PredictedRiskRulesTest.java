@@ -22,8 +22,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PredictedRiskRulesTest {
 
-  /** PRs {@code 1..risks.length}, submitted with these risks and ready, while the queue pauses. */
+  /**
+   * PRs {@code 1..risks.length}, submitted with these risks and ready, while the queue pauses; its
+   * predictions have proven themselves ({@link QueueFixture#predictionsProven}).
+   */
   static QueueFixture pausedWith(QueueFixture q, Double... risks) {
+    return submittedWith(q.predictionsProven(), risks);
+  }
+
+  /** PRs {@code 1..risks.length}, submitted with these risks and ready, while the queue pauses. */
+  static QueueFixture submittedWith(QueueFixture q, Double... risks) {
     q.state(QueueState.PAUSED);
     for (int i = 0; i < risks.length; i++) {
       long pr = i + 1;
@@ -51,6 +59,24 @@ class PredictedRiskRulesTest {
         q -> {
           assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L);
           assertThat(q.prsOfRunOf(3)).containsExactly(3L, 4L);
+        });
+  }
+
+  /**
+   * In a queue whose predictions are not trusted, a risky PR in the middle batches with the PRs
+   * around it (batchingMinSize 4, as without predictions), where a trusted prediction runs it
+   * alone.
+   */
+  static Row unspent(String name, QueueFixture q) {
+    return row(
+        name,
+        () -> submittedWith(q.batching(4, 0), 0.01, 0.01, 0.6, 0.01, 0.01),
+        x -> running(),
+        List.of("QueueUpdated", "TestRunStarted", "TestRunStarted"),
+        x -> {
+          assertThat(x.prsOfRunOf(1)).containsExactly(1L, 2L, 3L, 4L);
+          assertThat(x.prsOfRunOf(5)).containsExactly(5L);
+          assertThat(x.state().history().predictions().discriminates()).isFalse();
         });
   }
 
@@ -143,6 +169,15 @@ class PredictedRiskRulesTest {
               assertThat(q.prsOfRunOf(4)).containsExactly(4L);
             }),
         splitByCount("bisect: without predictions a red batch splits by count", null),
+        unspent(
+            "trust: predictions the queue has not scored yet batch and bisect as none would",
+            queue()),
+        unspent(
+            "trust: a predictor that gave every PR the same risk is blind, and is not spent by",
+            queue().predictionOutcomes(0.05, 0.05)),
+        unspent(
+            "trust: a predictor that had it backwards is not spent by",
+            queue().predictionOutcomes(0.9, 0.001)),
         row(
             "resubmit: a new prediction replaces the old, and none keeps it",
             () -> pausedWith(queue().batching(4, 0), 0.01),
@@ -153,6 +188,21 @@ class PredictedRiskRulesTest {
               q.apply(new QueueCommand.SubmitPullRequest(1, null, true));
               assertThat(q.state().activeEntry(1).orElseThrow().predictedRisk()).isEqualTo(0.4);
             }));
+  }
+
+  @Test
+  void eachPrThatConcludesScoresTheRiskItWasPredictedAt() {
+    QueueFixture q = submittedWith(queue(), 0.01, 0.3, null).apply(running()).builtAll();
+
+    q.green(1).landed(1).built(2).red(2);
+
+    PredictionScore score = q.state().history().predictions();
+    assertThat(score.merged().get(PredictionScore.band(0.01))).isEqualTo(PredictionScore.DECAY);
+    assertThat(score.failed().get(PredictionScore.band(0.3))).isEqualTo(1.0);
+    assertThat(score.merged().stream().mapToDouble(Double::doubleValue).sum())
+        .as("PR 3 had no prediction, and has not concluded")
+        .isEqualTo(PredictionScore.DECAY);
+    assertThat(q.state().activeEntry(2)).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -14,6 +14,7 @@ import dev.trainyard.common.queue.QueueState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 
@@ -313,6 +314,28 @@ final class QueueFixture {
    */
   QueueFixture ciSpent(double minutes) {
     state = state.withHistory(state.history().withSpend(new CiSpend(minutes * 100, 100, now)));
+    return this;
+  }
+
+  /**
+   * A queue whose submits' predicted risks told its last 20 failed PRs (predicted at 0.9) from 380
+   * merged ones (at 0.001), as their outcomes would have scored them: it spends by predictions.
+   */
+  QueueFixture predictionsProven() {
+    return state.history().predictions().discriminates() ? this : predictionOutcomes(0.001, 0.9);
+  }
+
+  /**
+   * A queue whose history scored 380 merged PRs predicted at {@code mergedAt} and then 20 failed
+   * ones predicted at {@code failedAt} ({@link PredictionScore}).
+   */
+  QueueFixture predictionOutcomes(double mergedAt, double failedAt) {
+    state =
+        state.withHistory(
+            state
+                .history()
+                .predicted(Collections.nCopies(380, mergedAt), false)
+                .predicted(Collections.nCopies(20, failedAt), true));
     return this;
   }
 

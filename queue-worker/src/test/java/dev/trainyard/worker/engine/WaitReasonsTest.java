@@ -163,9 +163,10 @@ class WaitReasonsTest {
     assertThat(forecast.waits()).startsWith("tsa").endsWith("aa");
   }
 
-  /** {@code pr} submitted with {@code risk}, and ready. */
+  /** {@code pr} submitted with {@code risk}, and ready, in a queue whose predictions proved. */
   static QueueFixture predicted(QueueFixture q, long pr, double risk) {
-    return q.apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, null, false, risk))
+    return q.predictionsProven()
+        .apply(new QueueCommand.SubmitPullRequest(pr, null, null, null, null, false, risk))
         .ready(pr);
   }
 }

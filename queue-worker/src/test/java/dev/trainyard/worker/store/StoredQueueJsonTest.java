@@ -9,6 +9,7 @@ import dev.trainyard.common.queue.QueueMode;
 import dev.trainyard.common.view.EntryTags;
 import dev.trainyard.worker.engine.CommandContext;
 import dev.trainyard.worker.engine.EventApplier;
+import dev.trainyard.worker.engine.PredictionScore;
 import dev.trainyard.worker.engine.QueueAggregate;
 import dev.trainyard.worker.engine.QueueEngine;
 import dev.trainyard.worker.projection.Views;
@@ -68,7 +69,13 @@ class StoredQueueJsonTest {
     List.of("batchingAdaptive", "batchingMaxSize", "concurrencyAdaptive").forEach(settings::remove);
     @SuppressWarnings("unchecked")
     Map<String, Object> history = (Map<String, Object>) aggregate.get("history");
-    List.of("prFailures", "window", "lastTestResultsAt", "busyAfterLast", "failedAtMillis")
+    List.of(
+            "prFailures",
+            "window",
+            "lastTestResultsAt",
+            "busyAfterLast",
+            "failedAtMillis",
+            "predictions")
         .forEach(history::remove);
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> entries = (List<Map<String, Object>>) aggregate.get("entries");
@@ -81,6 +88,7 @@ class StoredQueueJsonTest {
     assertThat(old.history().window()).isZero();
     assertThat(old.history().prFailures()).isEmpty();
     assertThat(old.history().failedAtMillis()).isEmpty();
+    assertThat(old.history().predictions()).isEqualTo(PredictionScore.NONE);
     assertThat(old.entries().get(0).flakyRetried()).isFalse();
   }
 }
