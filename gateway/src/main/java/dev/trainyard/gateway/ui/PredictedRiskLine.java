@@ -16,7 +16,7 @@ final class PredictedRiskLine {
     String use =
         forecast.predictedRiskTrusted()
             ? "batches, culprit finding and the CI budget's price use them."
-            : "not yet better than chance, so the queue schedules as if none were given.";
+            : "not yet shown to be better than chance, so the queue schedules as if none were given.";
     return auc == null
         ? ""
         : String.format(

@@ -16,7 +16,7 @@ class PredictedRiskLineTest {
           """
           not known yet | | false | ''
           trusted | 0.83 | true | Predicted risks told failed PRs from merged ones with an AUC of 0.83 (0.5 is chance): batches, culprit finding and the CI budget's price use them.
-          not trusted | 0.5 | false | Predicted risks told failed PRs from merged ones with an AUC of 0.50 (0.5 is chance): not yet better than chance, so the queue schedules as if none were given.
+          not trusted | 0.5 | false | Predicted risks told failed PRs from merged ones with an AUC of 0.50 (0.5 is chance): not yet shown to be better than chance, so the queue schedules as if none were given.
           """)
   void thePageSaysHowThePredictionsDidAndWhetherTheQueueUsesThem(
       String rule, Double auc, boolean trusted, String line) {

@@ -18,8 +18,8 @@ import java.util.function.LongUnaryOperator;
  * those ({@link SelfTuning#bestPrefix}; a PR without a prediction counts at the failure rate the
  * queue observed; up to {@code batchingMaxSize} with adaptive batching, stopping at a PR that runs
  * alone as before); a batch cut short by risk, or as large as the size the queue would batch
- * without predictions, starts at once, and a PR predicted at {@link SelfTuning#ALONE_ABOVE} or more
- * runs alone (SCHEDULING.md "Predicted risk").
+ * without predictions, starts at once, and a PR predicted (and trusted) at {@link
+ * SelfTuning#ALONE_ABOVE} or more runs alone (SCHEDULING.md "Predicted risk").
  */
 final class Batches {
   private Batches() {}
@@ -103,9 +103,12 @@ final class Batches {
   /** Each PR's {@link #risk}, or the failure rate the queue observed for one without. */
   static double[] risks(QueueAggregate state, List<Entry> entries) {
     double observed = SelfTuning.observedFailureRate(state.settings(), state.history());
-    boolean trusted = state.history().predictions().discriminates();
     return entries.stream()
-        .mapToDouble(e -> trusted && e.predictedRisk() != null ? e.predictedRisk() : observed)
+        .mapToDouble(
+            e -> {
+              Double risk = risk(state, e);
+              return risk != null ? risk : observed;
+            })
         .toArray();
   }
 

@@ -182,9 +182,9 @@ final class ConcludeHeads implements PlanningRule {
 
   /**
    * A red single-PR run fails its PR; a red batch is split in two halves instead, in order: by
-   * count, or, when any of its PRs carries a predicted risk, where the first half holds as close to
-   * half of the batch's risk as it can, so the likely culprit is isolated sooner (SCHEDULING.md
-   * "Predicted risk").
+   * count, or, when any of its PRs carries a predicted risk the queue trusts ({@link
+   * Batches#risk}), where the first half holds as close to half of the batch's risk as it can, so
+   * the likely culprit is isolated sooner (SCHEDULING.md "Predicted risk").
    */
   static List<QueueEvent> failOrBisect(
       QueueAggregate state, TestRun run, String reason, CommandContext ctx) {
@@ -216,7 +216,7 @@ final class ConcludeHeads implements PlanningRule {
   /**
    * How many of a red batch's {@code prs} its first half holds (1 to all but one): the count that
    * puts half of their predicted risk on each side, the middle on a tie; by count when none has a
-   * prediction or all are predicted to pass.
+   * prediction the queue trusts ({@link Batches#risk}) or all are predicted to pass.
    */
   static int splitAt(QueueAggregate state, List<TestedPr> prs) {
     int middle = (prs.size() + 1) / 2;

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * again ({@code TESTS_RESTARTED_FLAKY}); the next red fails it as usual. {@code stack}: it was
  * submitted with the PRs it is stacked on, which the queue submits as the host names them. {@code
  * predictedRisk}: the chance, 0 to 1, that it breaks the target, as its submitter predicted (null
- * when no one did); batches and bisection spend by it (SCHEDULING.md "Predicted risk").
+ * when no one did); batches and bisection spend by it once the queue trusts its predictions ({@link
+ * Batches#risk}, SCHEDULING.md "Predicted risk").
  */
 public record Entry(
     String id,

@@ -3,6 +3,7 @@ package dev.trainyard.worker.engine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Optional;
  * discriminate}: a predictor that has not shown it, or is blind, would split batches at random and
  * spend the runs the batches need. Two lists of {@code EDGES.length + 1} counts, whatever the
  * queue's age, so the queue document does not grow with it; both empty before the first outcome, so
- * a queue whose submits predict nothing stores nothing.
+ * a queue whose submits predict nothing stores two empty lists.
  */
 public record PredictionScore(List<Double> failed, List<Double> merged) {
   /** The upper edges of the bands of predicted risk (the last band runs to 1). */
@@ -25,8 +26,14 @@ public record PredictionScore(List<Double> failed, List<Double> merged) {
   /** What each outcome weighs at the next: the last 500 or so PRs with a prediction count. */
   static final double DECAY = 1 - 1.0 / 500;
 
-  /** Failures (weighted) below which no predictor is trusted: too few to tell it from chance. */
-  static final double MIN_FAILED = 5;
+  /**
+   * Failures below which no predictor is trusted: too few to tell it from chance. Weighted, so five
+   * in a row (4.98 once decayed) count: the threshold sits half a PR below the count it means.
+   */
+  static final double MIN_FAILED = 4.5;
+
+  /** Merges below which no predictor is trusted, whatever its AUC: a ranking needs both kinds. */
+  static final double MIN_MERGED = 19.5;
 
   /** One-sided 95 %: the predictor is trusted once chance is that unlikely to score as well. */
   static final double Z = 1.645;
@@ -39,7 +46,9 @@ public record PredictionScore(List<Double> failed, List<Double> merged) {
         failed != null
             && merged != null
             && failed.size() == EDGES.length + 1
-            && merged.size() == EDGES.length + 1;
+            && merged.size() == EDGES.length + 1
+            && failed.stream().noneMatch(Objects::isNull)
+            && merged.stream().noneMatch(Objects::isNull);
     failed = fits ? List.copyOf(failed) : List.of();
     merged = fits ? List.copyOf(merged) : List.of();
   }
@@ -85,26 +94,29 @@ public record PredictionScore(List<Double> failed, List<Double> merged) {
     return pairs / (f * m);
   }
 
-  /** The {@link #auc} once {@value #MIN_FAILED} failures and a merge weigh in; empty before. */
+  /** The {@link #auc} once five failures and twenty merges weigh in; empty before. */
   public Optional<Double> shownAuc() {
-    return sum(failed) < MIN_FAILED || sum(merged) < 1 ? Optional.empty() : Optional.of(auc());
+    return enough() ? Optional.of(auc()) : Optional.empty();
   }
 
   /**
-   * The predictions tell failures from merges better than chance would, with 95 % confidence
-   * (Hanley and McNeil's standard error of the AUC), over at least {@value #MIN_FAILED} failures.
+   * The predictions tell failures from merges better than chance would, at 95 % one-sided: the AUC
+   * is Mann and Whitney's statistic over failures × merges, and under a predictor that knows
+   * nothing it is 0.5 with variance (f + m + 1) / (12 f m); over at least five failures and twenty
+   * merges, since at fewer a perfect ranking by luck is too likely to mean anything.
    */
   public boolean discriminates() {
-    double f = sum(failed);
-    double m = sum(merged);
-    if (f < MIN_FAILED || m < 1) {
+    if (!enough()) {
       return false;
     }
-    double a = auc();
-    double q1 = a / (2 - a);
-    double q2 = 2 * a * a / (1 + a);
-    double variance = (a * (1 - a) + (f - 1) * (q1 - a * a) + (m - 1) * (q2 - a * a)) / (f * m);
-    return a - Z * Math.sqrt(Math.max(0, variance)) > 0.5;
+    double f = sum(failed);
+    double m = sum(merged);
+    double chance = Math.sqrt((f + m + 1) / (12 * f * m));
+    return (auc() - 0.5) / chance > Z;
+  }
+
+  private boolean enough() {
+    return sum(failed) >= MIN_FAILED && sum(merged) >= MIN_MERGED;
   }
 
   static int band(double risk) {

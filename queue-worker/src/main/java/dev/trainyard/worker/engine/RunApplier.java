@@ -101,7 +101,7 @@ final class RunApplier {
         finish(finalState == RunState.FAILED ? verdict(state, runId, at, true) : state, run);
     if (Reasons.TEST_RUN_REQUIRED_STATUS_FAILED.equals(reason)
         || Reasons.TEST_RUN_TIMEOUT.equals(reason)) {
-      next = outcomes(next, predictedRisks(state, run.prs()), true, at);
+      next = outcomes(next, predictedRisks(run.prs()), true, at);
     }
     for (String entryId : run.entryIds()) {
       if (next.entry(entryId).isPresent()) {
@@ -122,7 +122,7 @@ final class RunApplier {
     // the time to the next landing is work only while a PR that can be tested waits
     boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
     next = next.withHistory(next.history().landed(at, merged.size(), busy));
-    next = outcomes(next, predictedRisks(state, prs), false, at);
+    next = outcomes(next, predictedRisks(prs), false, at);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
@@ -152,7 +152,7 @@ final class RunApplier {
     boolean busy = next.entries().stream().anyMatch(x -> x.state() != PrState.NOT_READY);
     next = next.withHistory(next.history().landed(at, merged.size(), busy));
     List<TestedPr> landed = run.prs().stream().filter(p -> merged.contains(p.number())).toList();
-    next = outcomes(next, predictedRisks(state, landed), false, at);
+    next = outcomes(next, predictedRisks(landed), false, at);
     return withBook(next, null, null, null, new Landed(runId, targetSha));
   }
 
@@ -168,12 +168,10 @@ final class RunApplier {
         state.history().concluded(risks.size(), failed, concurrency, at).predicted(risks, failed));
   }
 
-  /** Each PR's predicted risk as its entry in {@code state} carries it (null: none). */
-  private static List<Double> predictedRisks(QueueAggregate state, List<TestedPr> prs) {
+  /** Each PR's predicted risk when its run started (null: none). */
+  private static List<Double> predictedRisks(List<TestedPr> prs) {
     List<Double> risks = new ArrayList<>(prs.size());
-    for (TestedPr pr : prs) {
-      risks.add(state.entry(pr.entryId()).map(Entry::predictedRisk).orElse(null));
-    }
+    prs.forEach(pr -> risks.add(pr.predictedRisk()));
     return risks;
   }
 

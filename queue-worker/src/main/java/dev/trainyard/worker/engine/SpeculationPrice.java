@@ -12,12 +12,12 @@ import java.util.Optional;
  * overspend. Within the budget there is no price: the budgeted batch size already spends about the
  * budget, and a price on top of it spent less than the budget for a longer wait. A run is expected
  * to land its PRs when it and every run ahead of it pass: a run under test passes with the chance
- * that none of its PRs breaks the target (each PR's predicted risk, or the failure rate the queue
- * observed), a red run ahead leaves nothing behind it on the landing path, and a passed one is on
- * it. A run with only passed runs ahead (or none) always starts, so every PR reaches the head of
- * the chain; no run starts behind a red one, which it would be cancelled with; and otherwise, while
- * more PRs wait than the window's runs take, the price holds nothing, so a queue that falls behind
- * keeps up.
+ * that none of its PRs breaks the target (each PR's predicted risk once the queue trusts its
+ * predictions, {@link Batches#risk}, or the failure rate the queue observed), a red run ahead
+ * leaves nothing behind it on the landing path, and a passed one is on it. A run with only passed
+ * runs ahead (or none) always starts, so every PR reaches the head of the chain; no run starts
+ * behind a red one, which it would be cancelled with; and otherwise, while more PRs wait than the
+ * window's runs take, the price holds nothing, so a queue that falls behind keeps up.
  */
 final class SpeculationPrice {
   private SpeculationPrice() {}

@@ -113,9 +113,7 @@ final class StartRuns implements PlanningRule {
     Entry e = waiting.get(0);
     return Optional.of(
         TestRun.direct(
-            ctx.derivedId("run/" + state.nextSequence()).toString(),
-            new TestedPr(e.id(), e.prNumber(), e.pr().sha(), e.pr().title()),
-            ctx.now()));
+            ctx.derivedId("run/" + state.nextSequence()).toString(), new TestedPr(e), ctx.now()));
   }
 
   static TestRun root(QueueAggregate state, TestRun run) {
@@ -133,10 +131,7 @@ final class StartRuns implements PlanningRule {
       path.add(predecessor);
       path.forEach(r -> r.prs().forEach(p -> dependent.add(p.number())));
     }
-    List<TestedPr> prs =
-        entries.stream()
-            .map(e -> new TestedPr(e.id(), e.prNumber(), e.pr().sha(), e.pr().title()))
-            .toList();
+    List<TestedPr> prs = entries.stream().map(TestedPr::new).toList();
     return TestRun.started(
         ctx.derivedId("run/" + state.nextSequence()).toString(),
         prs,

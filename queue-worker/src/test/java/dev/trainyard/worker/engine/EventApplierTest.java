@@ -251,7 +251,11 @@ class EventApplierTest {
       Entry other = fixture.state().activeEntry(13).orElseThrow();
       return new QueueEvent.TestRunStarted(
           TestRun.started(
-              "run-13", List.of(new TestedPr(other.id(), 13, "s", "t")), List.of(12L), run, t));
+              "run-13",
+              List.of(new TestedPr(other.id(), 13, "s", "t", null)),
+              List.of(12L),
+              run,
+              t));
     }
     if (type == QueueEvent.TestBranchBuilt.class)
       return new QueueEvent.TestBranchBuilt(run, "base", "head", t, 42L);

@@ -10,6 +10,7 @@ import dev.trainyard.common.queue.QueueState;
 import dev.trainyard.worker.engine.RunRulesTest.Row;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,9 +52,14 @@ class PredictedRiskRulesTest {
 
   /** A red batch of four PRs, each predicted at {@code risk}, split two and two. */
   static Row splitByCount(String name, Double risk) {
+    return splitByCount(name, () -> batchUnderTest(risk, risk, risk, risk));
+  }
+
+  /** A red batch of four PRs, given by {@code given}, split two and two. */
+  static Row splitByCount(String name, Supplier<QueueFixture> given) {
     return row(
         name,
-        () -> batchUnderTest(risk, risk, risk, risk),
+        given,
         q -> RunRulesTest.status(q, 1, CommitState.FAILURE),
         BISECTED,
         q -> {
@@ -168,10 +174,14 @@ class PredictedRiskRulesTest {
               assertThat(q.prsOfRunOf(1)).containsExactly(1L, 2L, 3L);
               assertThat(q.prsOfRunOf(4)).containsExactly(4L);
             }),
-        splitByCount("bisect: without predictions a red batch splits by count", null),
-        unspent(
-            "trust: predictions the queue has not scored yet batch and bisect as none would",
-            queue()),
+        splitByCount("bisect: without predictions a red batch splits by count", (Double) null),
+        unspent("trust: predictions the queue has not scored yet batch as none would", queue()),
+        splitByCount(
+            "trust: predictions the queue has not scored yet halve a red batch by count",
+            () ->
+                submittedWith(queue().batching(4, 0), 0.01, 0.02, 0.01, 0.2)
+                    .apply(running())
+                    .builtAll()),
         unspent(
             "trust: a predictor that gave every PR the same risk is blind, and is not spent by",
             queue().predictionOutcomes(0.05, 0.05)),
@@ -194,15 +204,20 @@ class PredictedRiskRulesTest {
   void eachPrThatConcludesScoresTheRiskItWasPredictedAt() {
     QueueFixture q = submittedWith(queue(), 0.01, 0.3, null).apply(running()).builtAll();
 
-    q.green(1).landed(1).built(2).red(2);
+    q.green(1).landed(1).built(2);
+    // a resubmit once PR 2's run is under way does not change the risk its outcome scores
+    q.apply(new QueueCommand.SubmitPullRequest(2, null, null, null, null, false, 0.9));
+    q.red(2).built(3).green(3).landed(3);
 
     PredictionScore score = q.state().history().predictions();
     assertThat(score.merged().get(PredictionScore.band(0.01))).isEqualTo(PredictionScore.DECAY);
     assertThat(score.failed().get(PredictionScore.band(0.3))).isEqualTo(1.0);
+    assertThat(score.failed().get(PredictionScore.band(0.9))).isZero();
     assertThat(score.merged().stream().mapToDouble(Double::doubleValue).sum())
-        .as("PR 3 had no prediction, and has not concluded")
+        .as("PR 3 merged without a prediction: not scored")
         .isEqualTo(PredictionScore.DECAY);
     assertThat(q.state().activeEntry(2)).isEmpty();
+    assertThat(q.state().activeEntry(3)).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")

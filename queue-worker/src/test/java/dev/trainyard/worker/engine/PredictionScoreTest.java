@@ -3,6 +3,7 @@ package dev.trainyard.worker.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.trainyard.common.json.Json;
 import dev.trainyard.common.view.QueueForecast;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,6 +52,8 @@ class PredictionScoreTest {
         "merges only: no failure to tell apart                         | 100 |  0 | 0   |    0 | 0.5  | false",
         "a perfect predictor over 20 failures: trusted                 | 380 | 20 | 0   |    0 | 1.0  | true",
         "a perfect predictor over 4 failures: too few to say           |  76 |  4 | 0   |    0 | 1.0  | false",
+        "a perfect predictor over 5 failures: trusted                  |  95 |  5 | 0   |    0 | 1.0  | true",
+        "a perfect predictor over 6 failures and 2 merges: too few     |   2 |  6 | 0   |    0 | 1.0  | false",
         "a predictor right four times in five, 20 failures: trusted    | 380 | 20 | 0.2 |    0 | 0.8  | true",
         "a predictor right three times in five, 20 failures: not shown | 380 | 20 | 0.4 |    0 | 0.6  | false",
         "a predictor right three times in five, 60 failures: trusted   | 1140| 60 | 0.4 |    0 | 0.6  | true",
@@ -98,6 +101,21 @@ class PredictionScoreTest {
     for (int i = 0; i < risks.length; i++) {
       assertThat(PredictionScore.band(risks[i])).as("risk %s", risks[i]).isEqualTo(bands[i]);
     }
+  }
+
+  @Test
+  void aScoreIsStoredAndReadBackAsItWas() {
+    PredictionScore score = scored(380, 20, 0.2, 0);
+    RunHistory history = RunHistory.EMPTY.predicted(List.of(0.3), true);
+
+    Object stored = Json.mapper().convertValue(score, Object.class);
+    RunHistory readHistory =
+        Json.mapper()
+            .convertValue(Json.mapper().convertValue(history, Object.class), RunHistory.class);
+
+    assertThat(Json.mapper().convertValue(stored, PredictionScore.class)).isEqualTo(score);
+    assertThat(readHistory.predictions()).isEqualTo(history.predictions());
+    assertThat(readHistory.predictions().failed().get(PredictionScore.band(0.3))).isEqualTo(1.0);
   }
 
   @Test
