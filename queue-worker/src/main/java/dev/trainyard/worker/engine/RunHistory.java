@@ -144,11 +144,12 @@ public record RunHistory(
    * failed or all merged.
    */
   RunHistory predicted(List<Double> risks, boolean failed) {
-    if (risks.stream().allMatch(r -> r == null)) {
-      return this;
+    PredictionScore next = predictions.observed(risks, failed);
+    if (next == predictions) {
+      return this; // none of them carried a prediction
     }
     Copy c = new Copy(this);
-    c.predictions = predictions.observed(risks, failed);
+    c.predictions = next;
     return c.history();
   }
 

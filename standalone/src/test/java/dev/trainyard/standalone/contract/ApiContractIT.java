@@ -436,38 +436,26 @@ public class ApiContractIT {
   @Test
   void getSubmittedPullRequestLookups() {
     String repo = newQueue();
-    assertError(api.post("/v1/getSubmittedPullRequest", prBody(repo, 99)), 404, "never submitted");
+    assertError(lookup(repo, "{\"number\":99}"), 404, "never submitted");
+    assertError(lookup(repo, "{\"branch\":\"feature/x\"}"), 404, "never submitted");
     assertError(
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"branch\":\"feature/x\"}")),
-        404,
-        "never submitted");
-    assertError(
-        api.post(
-            "/v1/getSubmittedPullRequest",
-            body(repo, "\"pr\":{\"number\":1,\"branch\":\"feature/x\"}")),
+        lookup(repo, "{\"number\":1,\"branch\":\"feature/x\"}"),
         400,
         "exactly one of pr.number and pr.branch");
-    assertError(
-        api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":{}")), 400, "exactly one");
+    assertError(lookup(repo, "{}"), 400, "exactly one");
     // a field sent as null counts as left out, as openapi.yaml says (the exchange is checked
     // against it): one given and the other null reads by the one, both null is neither
     assertOk(api.post("/v1/submitPullRequest", prBody(repo, 4)));
-    Response byNumber =
-        api.post(
-            "/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":4,\"branch\":null}"));
+    Response byNumber = lookup(repo, "{\"number\":4,\"branch\":null}");
     assertThat(byNumber.status()).isEqualTo(200);
     assertThat(byNumber.json().get("prNumber").asLong()).isEqualTo(4);
-    assertError(
-        api.post(
-            "/v1/getSubmittedPullRequest",
-            body(repo, "\"pr\":{\"number\":null,\"branch\":\"feature/x\"}")),
-        404,
-        "never submitted");
-    assertError(
-        api.post(
-            "/v1/getSubmittedPullRequest", body(repo, "\"pr\":{\"number\":null,\"branch\":null}")),
-        400,
-        "exactly one");
+    assertError(lookup(repo, "{\"number\":null,\"branch\":\"feature/x\"}"), 404, "never submitted");
+    assertError(lookup(repo, "{\"number\":null,\"branch\":null}"), 400, "exactly one");
+  }
+
+  /** getSubmittedPullRequest in {@code repo}'s queue with {@code pr} as the body's {@code pr}. */
+  private Response lookup(String repo, String pr) {
+    return api.post("/v1/getSubmittedPullRequest", body(repo, "\"pr\":" + pr));
   }
 
   @Test

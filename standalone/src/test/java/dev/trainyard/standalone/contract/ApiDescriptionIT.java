@@ -103,55 +103,49 @@ class ApiDescriptionIT {
    */
   @Test
   void everyOptionalFieldOfAJsonRequestTakesNull() {
-    JsonNode document = Api.contract().document();
+    OpenApiContract contract = Api.contract();
     List<String> refusingNull = new ArrayList<>();
-    document
-        .get("paths")
-        .properties()
-        .forEach(
-            path ->
-                path.getValue()
-                    .properties()
-                    .forEach(
-                        operation -> {
-                          JsonNode schema =
-                              operation
-                                  .getValue()
-                                  .path("requestBody")
-                                  .path("content")
-                                  .path("application/json")
-                                  .path("schema");
-                          if (!schema.isMissingNode()) {
-                            optionalFieldsRefusingNull(
-                                document,
-                                schema,
-                                operation.getKey() + " " + path.getKey() + " ",
-                                refusingNull);
-                          }
-                        }));
+    for (Map.Entry<String, JsonNode> path : contract.document().get("paths").properties()) {
+      for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+        JsonNode schema = operation.getValue().at("/requestBody/content/application~1json/schema");
+        String name = operation.getKey() + " " + path.getKey() + " ";
+        if (!schema.isMissingNode()) {
+          optionalFieldsRefusingNull(contract, schema, name, refusingNull);
+        }
+      }
+    }
     assertThat(refusingNull).isEmpty();
   }
 
+  /**
+   * Adds to {@code out} each optional property of {@code schema} that refuses null, and of the
+   * objects within it: its properties', its alternatives' ({@code anyOf}, {@code oneOf}) and its
+   * items'.
+   */
   private static void optionalFieldsRefusingNull(
-      JsonNode document, JsonNode schema, String path, List<String> out) {
-    JsonNode object = resolved(document, schema);
+      OpenApiContract contract, JsonNode schema, String path, List<String> out) {
+    JsonNode object = contract.resolved(schema);
     Set<String> required = new TreeSet<>();
     object.path("required").forEach(name -> required.add(name.asString()));
-    object
-        .path("properties")
-        .properties()
-        .forEach(
-            field -> {
-              String fieldPath = path + field.getKey();
-              if (!required.contains(field.getKey()) && !takesNull(document, field.getValue())) {
-                out.add(fieldPath);
-              }
-              optionalFieldsRefusingNull(document, field.getValue(), fieldPath + ".", out);
-            });
+    for (Map.Entry<String, JsonNode> field : object.path("properties").properties()) {
+      String fieldPath = path + field.getKey();
+      if (!required.contains(field.getKey()) && !takesNull(contract, field.getValue())) {
+        out.add(fieldPath);
+      }
+      optionalFieldsRefusingNull(contract, field.getValue(), fieldPath + ".", out);
+    }
+    for (String within : List.of("anyOf", "oneOf")) {
+      for (JsonNode alternative : object.path(within)) {
+        optionalFieldsRefusingNull(contract, alternative, path, out);
+      }
+    }
+    if (object.has("items")) {
+      optionalFieldsRefusingNull(contract, object.get("items"), path + "[].", out);
+    }
   }
 
-  private static boolean takesNull(JsonNode document, JsonNode schema) {
-    JsonNode s = resolved(document, schema);
+  private static boolean takesNull(OpenApiContract contract, JsonNode schema) {
+    JsonNode s = contract.resolved(schema);
     JsonNode type = s.path("type");
     boolean typed =
         type.isString() ? type.asString().equals("null") : type.toString().contains("\"null\"");
@@ -161,20 +155,12 @@ class ApiDescriptionIT {
     }
     for (String alternatives : List.of("anyOf", "oneOf")) {
       for (JsonNode alternative : s.path(alternatives)) {
-        if (takesNull(document, alternative)) {
+        if (takesNull(contract, alternative)) {
           return true;
         }
       }
     }
     return false;
-  }
-
-  private static JsonNode resolved(JsonNode document, JsonNode schema) {
-    JsonNode s = schema;
-    while (s.has("$ref")) {
-      s = document.at(s.get("$ref").asString().substring(1));
-    }
-    return s;
   }
 
   @Test

@@ -263,8 +263,13 @@ public final class OpenApiContract {
     }
   }
 
-  private JsonNode resolved(JsonNode node) {
-    return node.has("$ref") ? pointer(node.get("$ref").asString()) : node;
+  /** {@code node}, or the schema its {@code $ref} names (followed while it names another). */
+  public JsonNode resolved(JsonNode node) {
+    JsonNode schema = node;
+    while (schema.has("$ref")) {
+      schema = pointer(schema.get("$ref").asString());
+    }
+    return schema;
   }
 
   /**
