@@ -121,6 +121,12 @@ class IndexedStoreTest {
         new Case("a set, not an equality", Filters.in("org", "a", "b"), forward, 30),
         new Case("no index at all", Filters.gt("other", 4), Sorts.ascending("testId"), 30),
         new Case("the second index", Filters.eq("other", 2), Sorts.ascending("org", "testId"), 0),
+        new Case("a number of any kind", Filters.eq("other", 4L), Sorts.ascending("testId"), 0),
+        new Case(
+            "a range of numbers of every kind",
+            Filters.and(Filters.gt("other", 1.5), Filters.lte("other", (1L << 53) + 389)),
+            Sorts.ascending("testId"),
+            0),
         new Case(
             "an id and more, matching",
             Filters.and(Filters.eq("_id", "t00042"), Filters.gte("other", 0)),
@@ -244,7 +250,7 @@ class IndexedStoreTest {
     collection.insertMany(rows.subList(ROWS / 2, rows.size()));
   }
 
-  /** Moves keys (updates, a versioned replace), and deletes some rows. */
+  /** Moves keys (updates, a versioned replace), keeps them (updates elsewhere), deletes rows. */
   private static void change(MongoCollection<Document> collection) {
     collection.updateMany(
         Filters.eq("other", 1),
@@ -257,6 +263,10 @@ class IndexedStoreTest {
     collection.replaceOne(
         Filters.and(Filters.eq("_id", "t00008"), Filters.eq("version", 5)),
         row(8).append("org", "b"));
+    // a field no index holds (the indexes keep their keys), and a key of another kind, same value
+    collection.updateMany(Filters.eq("other", 2), Updates.set("note", "changed"));
+    collection.updateMany(Filters.eq("other", 3), Updates.set("other", 3L));
+    collection.updateMany(Filters.eq("other", 4), Updates.set("other", 4.0));
     collection.deleteMany(Filters.eq("other", 5));
     collection.deleteOne(Filters.eq("_id", "t00100"));
   }
@@ -271,6 +281,21 @@ class IndexedStoreTest {
     return rows;
   }
 
+  /**
+   * A small number, of the kinds a field can hold: mostly an int, some longs (one past what a
+   * double holds exactly), some doubles; the index orders them as numbers, whatever their kind.
+   */
+  private static Object other(int i) {
+    if (i % 13 == 0) {
+      return (long) (i % 7);
+    } else if (i % 17 == 0) {
+      return i % 7 + 0.5;
+    } else if (i % 389 == 0) {
+      return (1L << 53) + i;
+    }
+    return i % 7;
+  }
+
   private static Document row(int i) {
     String id = String.format("t%05d", i);
     Document row =
@@ -281,7 +306,7 @@ class IndexedStoreTest {
                 new Document("value", STATUSES.get(i % 3))
                     .append("since", new Date(BASE + (i % 40) * 60_000L)))
             .append("testId", id)
-            .append("other", i % 7)
+            .append("other", other(i))
             .append("version", 1);
     if (i % 11 != 0) {
       row.append("repo", "r" + (i % 4));
