@@ -143,6 +143,30 @@ class AuditIT {
         .isEqualTo(400);
   }
 
+  /**
+   * The filters' limits (1 to 255 characters, no control characters): the server refuses what
+   * passes them with a 400, and the document refuses it too (the exchange check only catches the
+   * document refusing what the server accepts, not the reverse).
+   */
+  @Test
+  void aFilterPastItsLimitsIsRefusedByTheServerAndTheDocumentAlike() {
+    Api admin = stack.otherOrganization().api();
+    for (String filter :
+        List.of(
+            "\"actor\":\"" + "a".repeat(256) + "\"",
+            "\"action\":\"a\\u0001b\"",
+            "\"action\":\"\"")) {
+      String body = "{" + filter + "}";
+      Api.Response refused = admin.post("/v1/listAuditEvents", body);
+      assertThat(refused.status()).as(body).isEqualTo(400);
+      assertThat(
+              Api.contract()
+                  .checkRequest("POST", "/v1/listAuditEvents", Json.mapper().readTree(body)))
+          .as("the document refuses %s", body)
+          .isNotEmpty();
+    }
+  }
+
   @Test
   void aDashboardCancelIsRecordedAndNamedOnThePrPageAndAViewerCannotCancel() {
     Stack.Organization org = stack.otherOrganization();

@@ -282,8 +282,9 @@ class IndexedStoreTest {
   }
 
   /**
-   * A small number, of the kinds a field can hold: mostly an int, some longs (one past what a
-   * double holds exactly), some doubles; the index orders them as numbers, whatever their kind.
+   * A number, of the kinds a field can hold: mostly a small int, some small longs, some doubles,
+   * and a few longs past what a double holds exactly; the index orders them as numbers, whatever
+   * their kind.
    */
   private static Object other(int i) {
     if (i % 13 == 0) {
