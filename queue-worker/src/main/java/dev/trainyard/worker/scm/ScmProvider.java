@@ -5,6 +5,7 @@ import dev.trainyard.common.queue.MergeMethod;
 import dev.trainyard.common.queue.Mergeability;
 import dev.trainyard.common.queue.OrgRepo;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,9 +29,20 @@ public interface ScmProvider {
   default void fetch(OrgRepo repo) {}
 
   /**
+   * The poller is about to read {@code repos} one after another: what this provider would look up
+   * in the store for each (the git adapter's remote registrations) it may look up for all of them
+   * in one read now. Nothing where it needs no such look-up.
+   *
+   * @throws RuntimeException when the store cannot be read (each repository's read then looks up
+   *     its own)
+   */
+  default void readAhead(Collection<OrgRepo> repos) {}
+
+  /**
    * The host said something of {@code repo} changed (a webhook delivery, a notify): a refusal this
-   * provider remembers for it, such as an App not installed on it, is asked of the host again on
-   * the next read instead of when it would expire. Nothing where the provider remembers none.
+   * provider remembers for it, such as an App not installed on it, or a registration it read from
+   * the store, is asked again on the next read instead of when it would expire. Nothing where the
+   * provider remembers none.
    */
   default void hostChanged(OrgRepo repo) {}
 

@@ -7,6 +7,7 @@ import dev.trainyard.common.queue.OrgRepo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,8 +34,14 @@ public final class ScmRouter implements ScmProvider {
   }
 
   @Override
+  public void readAhead(Collection<OrgRepo> repos) {
+    providers.forEach(p -> p.readAhead(repos));
+  }
+
+  /** Every provider forgets what it remembers of {@code repo}: which one serves it may change. */
+  @Override
   public void hostChanged(OrgRepo repo) {
-    of(repo).hostChanged(repo);
+    providers.forEach(p -> p.hostChanged(repo));
   }
 
   @Override

@@ -55,8 +55,10 @@ import org.springframework.scheduling.annotation.Scheduled;
  * head, PR head). Where the host says when a repository's refs change, a round reads only what
  * changed since the last: no PR of a queue whose repository and version are as at its last read,
  * and of one that changed, only the PRs it holds differently. A queue is read from the worker's
- * cache when it holds it (the version the worker last wrote), so a round reads the store once for
- * the keys, not twice per queue; {@code trainyard.scm.poll.round} times each round.
+ * cache when it holds it (the version the worker last wrote), and what the source hosts would look
+ * up in the store for each repository is read ahead for all of them ({@link
+ * ScmProvider#readAhead}), so a round reads the store twice, not once or twice per queue and
+ * repository; {@code trainyard.scm.poll.round} times each round.
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
@@ -189,6 +191,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     Set<String> polled = new HashSet<>();
     byRepository.values().forEach(keys -> keys.forEach(k -> polled.add(k.id())));
     lastRead.keySet().retainAll(polled); // queues that left this worker or hold no PR now
+    try {
+      scm.readAhead(byRepository.keySet());
+    } catch (RuntimeException e) {
+      log.info(
+          "could not read ahead for this round; each repository looks up its own: {}",
+          e.toString());
+    }
     List<CompletableFuture<Void>> reads = new ArrayList<>();
     for (Map.Entry<OrgRepo, List<QueueKey>> repository : byRepository.entrySet()) {
       OrgRepo repo = repository.getKey();
@@ -350,9 +359,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
   private List<CompletableFuture<?>> read(QueueKey key, Waiting refresh) {
     waiting.remove(key.id(), refresh);
     boolean checksChanged = refresh.start();
-    if (scm.serves(key.orgRepo())) {
-      scm.hostChanged(key.orgRepo()); // a refresh is asked for because the host said so
-    }
+    scm.hostChanged(key.orgRepo()); // a refresh is asked for because the host said so
     return lookUp(key.id())
         .map(loaded -> loaded.queue().aggregate())
         .map(q -> observe(q, problem(key.orgRepo()), checksChanged, Map.of()).sends())

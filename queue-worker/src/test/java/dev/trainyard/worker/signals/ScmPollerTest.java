@@ -26,11 +26,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -68,6 +71,8 @@ class ScmPollerTest {
   private final Map<OrgRepo, Integer> reads = new ConcurrentHashMap<>();
   private final Map<String, Integer> pullReads = new ConcurrentHashMap<>();
   private final Map<OrgRepo, String> refs = new ConcurrentHashMap<>();
+  private final List<Set<OrgRepo>> readAheads = new CopyOnWriteArrayList<>();
+  private final List<Integer> fetchedBefore = new CopyOnWriteArrayList<>();
   private final QueueCache cache = new QueueCache(QueueCache.DEFAULT_MAX_BYTES);
   private final ScmPoller poller;
 
@@ -204,6 +209,20 @@ class ScmPollerTest {
   }
 
   @Test
+  void aRoundReadsAheadOnceForAllItsRepositoriesBeforeReadingAny() {
+    gate.countDown();
+
+    poller.poll().join();
+    poller.poll().join();
+
+    Set<OrgRepo> all = Set.of(STUCK.orgRepo(), NEIGHBOUR.orgRepo(), ELSEWHERE.orgRepo());
+    assertThat(readAheads).containsExactly(all, all);
+    assertThat(fetchedBefore)
+        .as("repositories fetched when each round read ahead")
+        .containsExactly(0, 3);
+  }
+
+  @Test
   void aRepositoryThatCannotBeFetchedIsTheQueuesSourceProblem() {
     gate.countDown();
     store(REFUSED, SubmittedQueue.submitted(REFUSED, NOW), 2);
@@ -239,11 +258,17 @@ class ScmPollerTest {
    * {@link #STUCK}'s waits at the gate. Repositories of {@code git.example} say their refs' version
    * ({@link #refs}), GitHub's do not.
    */
+  @SuppressWarnings("unchecked") // readAhead's argument
   private ScmProvider hosts() {
     return ScriptedHost.of(
         (method, args) ->
             switch (method) {
               case "serves" -> true;
+              case "readAhead" -> {
+                readAheads.add(Set.copyOf((Collection<OrgRepo>) args[0]));
+                fetchedBefore.add(fetches.values().stream().mapToInt(Integer::intValue).sum());
+                yield null;
+              }
               case "fetch" -> {
                 OrgRepo repo = (OrgRepo) args[0];
                 fetches.merge(repo, 1, Integer::sum);

@@ -9,6 +9,8 @@ import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.webhook.SecretBox;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,11 +19,19 @@ import org.bson.conversions.Bson;
 
 /**
  * The remote repositories organizations registered ({@code /v1/scm/git/setRemote}), read from the
- * store with their credentials opened. A lookup is remembered for {@link #FRESH}: the poller asks
- * for every queue each round, and a changed registration may take that long to be seen.
+ * store with their credentials opened. A lookup is remembered for {@link #FRESH}, and what the
+ * poller read ahead for a round's repositories ({@link #readAhead}) until its next round, at most
+ * {@link #READ_AHEAD}: a changed registration may take that long to be seen.
  */
 public final class GitRemotes {
   static final Duration FRESH = Duration.ofSeconds(1);
+
+  /**
+   * How long a registration read ahead is remembered when no round reads it again: longer than a
+   * round and its interval (5 s), so the round's later repositories and the effects between two
+   * rounds find it, and the next round's read replaces it.
+   */
+  static final Duration READ_AHEAD = Duration.ofSeconds(30);
 
   /** No registrations anywhere (no store, as in unit tests). */
   public static final GitRemotes NONE = new GitRemotes(null, null);
@@ -30,7 +40,7 @@ public final class GitRemotes {
   private final SecretBox secrets;
   private final Map<String, Seen> seen = new ConcurrentHashMap<>();
 
-  private record Seen(Optional<RemoteAccess> access, Instant at) {}
+  private record Seen(Optional<RemoteAccess> access, Instant until) {}
 
   /**
    * @param secrets opens the sealed credentials ({@code TRAINYARD_WEBHOOK_KEY}); null when the
@@ -53,14 +63,50 @@ public final class GitRemotes {
     String id = GitRemote.id(repo);
     Instant now = Instant.now();
     Seen last = seen.get(id);
-    if (last != null && last.at().plus(FRESH).isAfter(now)) {
+    if (last != null && last.until().isAfter(now)) {
       return last.access();
     }
-    Document doc = remotes.find(Filters.eq("_id", id)).first();
-    Optional<RemoteAccess> access =
-        Optional.ofNullable(doc).map(d -> open(Json.mapper().convertValue(d, GitRemote.class)));
-    seen.put(id, new Seen(access, now));
+    Optional<RemoteAccess> access = opened(remotes.find(Filters.eq("_id", id)).first());
+    seen.put(id, new Seen(access, now.plus(FRESH)));
     return access;
+  }
+
+  /**
+   * Reads the registrations of {@code repos} in one query and remembers each, or its absence, as
+   * {@link #find} would: the poller reads a round's repositories one after another, and one store
+   * read per repository and round queued behind the commands' writes (a round of 100 repositories
+   * spent most of its time waiting on them). One whose credentials cannot be opened is left for
+   * {@link #find} to refuse when asked.
+   */
+  void readAhead(Collection<OrgRepo> repos) {
+    if (remotes == null || repos.isEmpty()) {
+      return;
+    }
+    Map<String, Document> stored = new HashMap<>();
+    for (OrgRepo repo : repos) {
+      stored.put(GitRemote.id(repo), null);
+    }
+    remotes
+        .find(Filters.in("_id", stored.keySet()))
+        .forEach(d -> stored.put(d.getString("_id"), d));
+    Instant until = Instant.now().plus(READ_AHEAD);
+    stored.forEach(
+        (id, doc) -> {
+          try {
+            seen.put(id, new Seen(opened(doc), until));
+          } catch (RuntimeException unopened) {
+            seen.remove(id);
+          }
+        });
+  }
+
+  /** The next {@link #find} of {@code repo} reads the store. */
+  void forget(OrgRepo repo) {
+    seen.remove(GitRemote.id(repo));
+  }
+
+  private Optional<RemoteAccess> opened(Document doc) {
+    return Optional.ofNullable(doc).map(d -> open(Json.mapper().convertValue(d, GitRemote.class)));
   }
 
   /**

@@ -21,6 +21,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.HexFormat;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.Constants;
@@ -53,6 +55,16 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   private static final Pattern STACKED_BASE = Pattern.compile("refs/pull/([0-9]{1,10})/head");
 
   private static final String PULL_PREFIX = "refs/pull/";
+
+  /**
+   * How long a repository found under the git root is remembered: every call of a poller's round
+   * asks where it is ({@link #serves} and each read), and finding it resolves three real paths.
+   */
+  private static final long FOUND_FOR_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** Past this many remembered, those no longer fresh are dropped (a bound on the map). */
+  private static final int FOUND_AT_MOST = 10_000;
+
   private static final Logger log = LoggerFactory.getLogger(GitScm.class);
   private final Path root;
   private final Path cache;
@@ -62,6 +74,10 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   private final Map<Path, LocalPlace> local = new ConcurrentHashMap<>();
   private final Map<String, RemoteMirror> mirrors = new ConcurrentHashMap<>();
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  private final Map<OrgRepo, Found> found = new ConcurrentHashMap<>();
+
+  /** A repository found served at {@code path}, remembered until {@code until} (nano time). */
+  private record Found(Path path, long until) {}
 
   /**
    * @param root the git root (null: no local repositories)
@@ -88,6 +104,17 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   }
 
   @Override
+  public void readAhead(Collection<OrgRepo> repos) {
+    remotes.readAhead(repos);
+  }
+
+  /** A notify reads the repository's registration again: it may have just been set or fixed. */
+  @Override
+  public void hostChanged(OrgRepo repo) {
+    remotes.forget(repo);
+  }
+
+  @Override
   public void fetch(OrgRepo repo) {
     io(
         () -> {
@@ -108,36 +135,62 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           List<Ref> refs =
               new ArrayList<>(place(repo).repository().getRefDatabase().getRefsByPrefix("refs/"));
           refs.sort(Comparator.comparing(Ref::getName));
+          // each ref as: its name and NUL (no ref name holds one), its target's the same way when
+          // it is symbolic (a PR's base ref names its base branch), whether it names a commit and
+          // that commit's id, raw: a round digests every ref of every repository it polls
           MessageDigest digest = sha256();
+          byte[] raw = new byte[Constants.OBJECT_ID_LENGTH];
           for (Ref ref : refs) {
             digest.update(ref.getName().getBytes(StandardCharsets.UTF_8));
-            if (ref.isSymbolic()) { // a PR's base ref names its base branch
+            digest.update((byte) 0);
+            digest.update((byte) (ref.isSymbolic() ? 1 : 0));
+            if (ref.isSymbolic()) {
               digest.update(ref.getTarget().getName().getBytes(StandardCharsets.UTF_8));
+              digest.update((byte) 0);
             }
             ObjectId id = ref.getObjectId();
-            digest.update(id == null ? new byte[1] : id.name().getBytes(StandardCharsets.US_ASCII));
+            digest.update((byte) (id == null ? 0 : 1));
+            if (id != null) {
+              id.copyRawTo(raw, 0);
+              digest.update(raw);
+            }
           }
           return Optional.of(HexFormat.of().formatHex(digest.digest()));
         });
   }
 
-  /** What {@code read} answers for PR {@code number}'s head commit; empty without its ref. */
+  /**
+   * What {@code read} answers for PR {@code number}'s head commit and its base branch; empty
+   * without its head ref. Both refs are found by one scan of the PR's folder: most PRs have no base
+   * ref, and a ref looked up by a name that is not there costs JGit an exception (a poller's round
+   * looks up every PR that changed, and a PR submitted before its push has no head either).
+   */
   private <T> Optional<T> withPullHead(OrgRepo repo, long number, PullHeadReader<T> read) {
     return io(
         () -> {
           Repository git = place(repo).repository();
-          Ref head = git.exactRef(PULL_PREFIX + number + "/head");
-          if (head == null) {
+          String folder = PULL_PREFIX + number + "/";
+          Ref head = null;
+          Ref base = null;
+          for (Ref ref : git.getRefDatabase().getRefsByPrefix(folder)) {
+            if (ref.getName().equals(folder + "head")) {
+              head = ref;
+            } else if (ref.getName().equals(folder + "base")) {
+              base = ref;
+            }
+          }
+          if (head == null || head.getObjectId() == null) {
             return Optional.empty();
           }
           try (RevWalk walk = new RevWalk(git)) {
-            return Optional.of(read.read(git, walk, walk.parseCommit(head.getObjectId())));
+            RevCommit commit = walk.parseCommit(head.getObjectId());
+            return Optional.of(read.read(git, walk, commit, baseBranch(base)));
           }
         });
   }
 
   private interface PullHeadReader<T> {
-    T read(Repository git, RevWalk walk, RevCommit head) throws IOException;
+    T read(Repository git, RevWalk walk, RevCommit head, Optional<String> base) throws IOException;
   }
 
   @Override
@@ -145,20 +198,18 @@ public final class GitScm implements ScmProvider, AutoCloseable {
     return withPullHead(
         repo,
         number,
-        (git, walk, commit) -> {
-          Optional<String> base = baseBranch(git, number);
-          return new ScmPullRequest(
-              number,
-              commit.name(),
-              null,
-              base.orElse(targetBranch),
-              commit.getShortMessage(),
-              commit.getAuthorIdent().getName(),
-              null,
-              null,
-              DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON),
-              base.flatMap(GitScm::stackedOn).orElse(null));
-        });
+        (git, walk, commit, base) ->
+            new ScmPullRequest(
+                number,
+                commit.name(),
+                null,
+                base.orElse(targetBranch),
+                commit.getShortMessage(),
+                commit.getAuthorIdent().getName(),
+                null,
+                null,
+                DependsOnLines.parse(commit.getFullMessage(), SubmitPullRequest.MAX_DEPENDS_ON),
+                base.flatMap(GitScm::stackedOn).orElse(null)));
   }
 
   /**
@@ -181,12 +232,12 @@ public final class GitScm implements ScmProvider, AutoCloseable {
     return withPullHead(
         repo,
         number,
-        (git, walk, head) -> {
+        (git, walk, head, base) -> {
           Ref target = git.exactRef(Constants.R_HEADS + targetBranch);
           boolean merged =
               target != null && walk.isMergedInto(head, walk.parseCommit(target.getObjectId()));
           return new dev.trainyard.common.command.HostDependency(
-              number, merged, !merged, baseBranch(git, number).orElse(null));
+              number, merged, !merged, base.orElse(null));
         });
   }
 
@@ -422,9 +473,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
         .map(ref -> ref.getObjectId().name());
   }
 
-  /** A PR's base is the queue's branch unless {@code refs/pull/<n>/base} points elsewhere. */
-  private static Optional<String> baseBranch(Repository git, long number) throws IOException {
-    Ref base = git.exactRef(PULL_PREFIX + number + "/base");
+  /** A PR's base is the queue's branch unless its {@code refs/pull/<n>/base} names another. */
+  private static Optional<String> baseBranch(Ref base) {
     if (base == null || !base.isSymbolic()) {
       return Optional.empty();
     }
@@ -434,18 +484,32 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   /**
    * The repository's folder under {@code <root>/<org>/} ({@link GitLayout}); empty when the
    * organization has none by these names, or when they would lead outside its folder (logged once).
+   * One found is remembered for {@link #FOUND_FOR_NANOS} (its repository, once opened, stays open
+   * anyway); one not found is looked for again at the next call, so a repository created is served
+   * at once.
    */
   private Optional<Path> location(OrgRepo repo) {
     if (root == null) {
       return Optional.empty();
     }
+    long now = System.nanoTime();
+    Found last = found.get(repo);
+    if (last != null && now - last.until() < 0) {
+      return Optional.of(last.path());
+    }
     GitLayout.Location location = GitLayout.locate(root, repo);
     if (location instanceof GitLayout.Location.Refused refused && warned.add(repo.toString())) {
       log.warn("git repository refused: {}", refused.reason());
     }
-    return location instanceof GitLayout.Location.Served served
-        ? Optional.of(served.path())
-        : Optional.empty();
+    if (location instanceof GitLayout.Location.Served served) {
+      if (found.size() >= FOUND_AT_MOST) {
+        found.values().removeIf(f -> now - f.until() >= 0);
+      }
+      found.put(repo, new Found(served.path(), now + FOUND_FOR_NANOS));
+      return Optional.of(served.path());
+    }
+    found.remove(repo);
+    return Optional.empty();
   }
 
   /** The remote's mirror (rebuilt when its registration changed), else the local repository. */

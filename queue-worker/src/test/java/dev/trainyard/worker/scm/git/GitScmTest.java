@@ -102,6 +102,16 @@ class GitScmTest {
   }
 
   @Test
+  void aRepositoryCreatedAfterItWasAskedForIsServedAtOnce() throws Exception {
+    OrgRepo later = new OrgRepo("acme-org", new RepoRef("git.local", "acme", "later"));
+    assertThat(scm.serves(later)).isFalse();
+
+    try (BareRepo created = new BareRepo(root.resolve("acme-org/git.local/acme/later.git"))) {
+      assertThat(scm.serves(later)).as("not found is not remembered").isTrue();
+    }
+  }
+
+  @Test
   void readsAPullRequestFromItsRef() throws Exception {
     ObjectId head = pr(7, "b.txt", "b\n", "Add b");
 
