@@ -44,8 +44,9 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  *       when its PR changes), p50 and p99, read from the store;
  *   <li>the heap one queue takes as the worker caches it: the bench loads every queue through the
  *       worker's own {@link QueueStore} and measures the heap they hold;
- *   <li>the source-host poller's round time and where it read its queues (cache or store), the
- *       ticker's key reads per minute, and the queues the worker caches, from its meters;
+ *   <li>the source-host poller's round time (mean, max, and how many rounds took longer than 1 s
+ *       and than 5 s) and where it read its queues (cache or store), the ticker's key reads per
+ *       minute, and the queues the worker caches, from its meters;
  *   <li>the Prometheus series of the scrape before the fleet existed and after: a meter labelled
  *       per queue or per organization would grow with it;
  *   <li>submit p50/p99 at the rate, with all of the fleet live.
@@ -284,6 +285,26 @@ public final class FleetBenchmark {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
+  /**
+   * Rounds between the two scrapes that took at most {@code seconds} (a bucket of the timer); NaN
+   * when the worker publishes no such bucket (a jar before it did), where every round would
+   * otherwise count as longer.
+   */
+  private static double roundsWithin(Scrape before, Scrape after, String seconds) {
+    String name = "trainyard_scm_poll_round_seconds_bucket";
+    String label = "le=\"" + seconds + "\"";
+    if (after.lines().stream().noneMatch(l -> Scrape.family(l).equals(name) && l.contains(label))) {
+      return Double.NaN;
+    }
+    return after.delta(before, name, label);
+  }
+
+  private static String longer(double rounds, double within) {
+    return Double.isNaN(within)
+        ? "not published"
+        : String.format(Locale.ROOT, "%.0f", rounds - within);
+  }
+
   private static void printFigures(
       List<Long> queueBytes,
       List<Long> entryBytes,
@@ -339,6 +360,12 @@ public final class FleetBenchmark {
         String.format(
             Locale.ROOT, "%.0f ms", 1000 * after.value("trainyard_scm_poll_round_seconds_max", "")),
         "<= 1 s");
+    row(
+        "poller rounds longer than 1 s / than 5 s",
+        longer(rounds, roundsWithin(before, after, "1.0"))
+            + " / "
+            + longer(rounds, roundsWithin(before, after, "5.0")),
+        "none longer than 1 s");
     row(
         "poller reads per minute: cache / store",
         String.format(

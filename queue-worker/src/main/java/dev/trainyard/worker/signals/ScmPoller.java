@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -119,6 +120,9 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     this.round =
         Timer.builder("trainyard.scm.poll.round")
             .description("How long a round of the source-host poller took (its owned queues)")
+            // how many rounds overran the 1 s a round is meant to take, and the default 5 s
+            // interval
+            .serviceLevelObjectives(Duration.ofSeconds(1), Duration.ofSeconds(5))
             .register(meters);
     this.fromCache = read(meters, "cache");
     this.fromStore = read(meters, "store");
