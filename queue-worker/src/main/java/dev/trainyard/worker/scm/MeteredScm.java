@@ -8,11 +8,13 @@ import java.util.Set;
 /**
  * An adapter whose calls count in {@code trainyard.scm.calls} under its name, {@code ok} or {@code
  * error} (a refusal, a conflict reported as a result, is {@code ok}: the host answered). The
- * questions answered from memory ({@code serves}, {@code emptyMeansClosed}) and the read-ahead of
- * what the store holds ({@code readAhead}) ask no host and are not counted.
+ * questions answered from memory ({@code serves}, {@code emptyMeansClosed}), the read-ahead of what
+ * the store holds ({@code readAhead}) and a notify's note ({@code hostChanged}) ask no host and are
+ * not counted.
  */
 public final class MeteredScm {
-  private static final Set<String> LOCAL = Set.of("serves", "emptyMeansClosed", "readAhead");
+  private static final Set<String> LOCAL =
+      Set.of("serves", "emptyMeansClosed", "readAhead", "hostChanged");
 
   private MeteredScm() {}
 

@@ -33,8 +33,8 @@ public interface ScmProvider {
    * in the store for each (the git adapter's remote registrations) it may look up for all of them
    * in one read now. Nothing where it needs no such look-up.
    *
-   * @throws RuntimeException when the store cannot be read (each repository's read then looks up
-   *     its own)
+   * @throws RuntimeException when the store cannot be read (each repository's read then uses what
+   *     the provider remembers, or looks up its own once that has expired)
    */
   default void readAhead(Collection<OrgRepo> repos) {}
 

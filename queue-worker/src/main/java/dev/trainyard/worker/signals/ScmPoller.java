@@ -58,8 +58,9 @@ import org.springframework.scheduling.annotation.Scheduled;
  * and of one that changed, only the PRs it holds differently. A queue is read from the worker's
  * cache when it holds it (the version the worker last wrote), and what the source hosts would look
  * up in the store for each repository is read ahead for all of them ({@link
- * ScmProvider#readAhead}), so a round reads the store twice, not once or twice per queue and
- * repository; {@code trainyard.scm.poll.round} times each round.
+ * ScmProvider#readAhead}), so a round's store reads do not grow with its queues and repositories (a
+ * queue the cache does not hold is still loaded on its own); {@code trainyard.scm.poll.round} times
+ * each round.
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);

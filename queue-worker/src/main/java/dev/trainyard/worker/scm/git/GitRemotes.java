@@ -9,6 +9,7 @@ import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.webhook.SecretBox;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,8 @@ import org.bson.conversions.Bson;
  * The remote repositories organizations registered ({@code /v1/scm/git/setRemote}), read from the
  * store with their credentials opened. A lookup is remembered for {@link #FRESH}, and what the
  * poller read ahead for a round's repositories ({@link #readAhead}) until its next round, at most
- * {@link #READ_AHEAD}: a changed registration may take that long to be seen.
+ * {@link #READ_AHEAD}: a changed registration may take that long to be seen, unless its repository
+ * is notified ({@link #notified}).
  */
 public final class GitRemotes {
   static final Duration FRESH = Duration.ofSeconds(1);
@@ -38,17 +40,38 @@ public final class GitRemotes {
 
   private final MongoCollection<Document> remotes;
   private final SecretBox secrets;
+  private final InstantSource clock;
   private final Map<String, Seen> seen = new ConcurrentHashMap<>();
 
-  private record Seen(Optional<RemoteAccess> access, Instant until) {}
+  /**
+   * A registration (or its absence) read at {@code readAt}, kept until {@code until}; {@code
+   * notifiedAt}: when a notify of its repository last arrived after that read (null: none).
+   */
+  private record Seen(
+      Optional<RemoteAccess> access, Instant readAt, Instant until, Instant notifiedAt) {
+    /** What a notify at {@code at} leaves: kept no longer than {@link #FRESH} past its read. */
+    Seen notified(Instant at) {
+      Instant fresh = readAt.plus(FRESH);
+      return new Seen(access, readAt, until.isBefore(fresh) ? until : fresh, at);
+    }
+
+    boolean notifiedSince(Instant at) {
+      return notifiedAt != null && !notifiedAt.isBefore(at);
+    }
+  }
 
   /**
    * @param secrets opens the sealed credentials ({@code TRAINYARD_WEBHOOK_KEY}); null when the
    *     worker has no key, and then a remote with credentials cannot be reached
    */
   public GitRemotes(MongoCollection<Document> remotes, SecretBox secrets) {
+    this(remotes, secrets, InstantSource.system());
+  }
+
+  GitRemotes(MongoCollection<Document> remotes, SecretBox secrets, InstantSource clock) {
     this.remotes = remotes;
     this.secrets = secrets;
+    this.clock = clock;
   }
 
   /**
@@ -61,27 +84,30 @@ public final class GitRemotes {
       return Optional.empty();
     }
     String id = GitRemote.id(repo);
-    Instant now = Instant.now();
+    Instant now = clock.instant();
     Seen last = seen.get(id);
     if (last != null && last.until().isAfter(now)) {
       return last.access();
     }
     Optional<RemoteAccess> access = opened(remotes.find(Filters.eq("_id", id)).first());
-    seen.put(id, new Seen(access, now.plus(FRESH)));
+    seen.put(id, new Seen(access, now, now.plus(FRESH), null));
     return access;
   }
 
   /**
-   * Reads the registrations of {@code repos} in one query and remembers each, or its absence, as
-   * {@link #find} would: the poller reads a round's repositories one after another, and one store
-   * read per repository and round queued behind the commands' writes (a round of 100 repositories
-   * spent most of its time waiting on them). One whose credentials cannot be opened is left for
-   * {@link #find} to refuse when asked.
+   * Reads the registrations of {@code repos} in one query and remembers each, or its absence, until
+   * the next round reads it again (at most {@link #READ_AHEAD}): the poller reads a round's
+   * repositories one after another, and one store read per repository and round queued behind the
+   * commands' writes (a round of 100 repositories spent most of its time waiting on them). One
+   * whose credentials cannot be opened is left for {@link #find} to refuse when asked; one notified
+   * while the query ran keeps what the notify left, so the read that preceded it never hides it.
    */
   void readAhead(Collection<OrgRepo> repos) {
     if (remotes == null || repos.isEmpty()) {
       return;
     }
+    Instant started = clock.instant();
+    seen.values().removeIf(s -> !s.until().isAfter(started)); // repositories no round reads now
     Map<String, Document> stored = new HashMap<>();
     for (OrgRepo repo : repos) {
       stored.put(GitRemote.id(repo), null);
@@ -89,20 +115,34 @@ public final class GitRemotes {
     remotes
         .find(Filters.in("_id", stored.keySet()))
         .forEach(d -> stored.put(d.getString("_id"), d));
-    Instant until = Instant.now().plus(READ_AHEAD);
+    Instant until = started.plus(READ_AHEAD);
     stored.forEach(
-        (id, doc) -> {
-          try {
-            seen.put(id, new Seen(opened(doc), until));
-          } catch (RuntimeException unopened) {
-            seen.remove(id);
-          }
-        });
+        (id, doc) ->
+            seen.compute(
+                id,
+                (key, last) -> {
+                  if (last != null && last.notifiedSince(started)) {
+                    return last;
+                  }
+                  try {
+                    return new Seen(opened(doc), started, until, null);
+                  } catch (RuntimeException unopened) {
+                    return null;
+                  }
+                }));
   }
 
-  /** The next {@link #find} of {@code repo} reads the store. */
-  void forget(OrgRepo repo) {
-    seen.remove(GitRemote.id(repo));
+  /**
+   * A notify of {@code repo}: its registration may have just been set or fixed, so the next {@link
+   * #find} reads the store unless it did within {@link #FRESH} (a burst of deliveries reads it once
+   * a second at most, as before any read-ahead).
+   */
+  void notified(OrgRepo repo) {
+    Instant now = clock.instant();
+    seen.compute(
+        GitRemote.id(repo),
+        (id, last) ->
+            last == null ? new Seen(Optional.empty(), now, now, now) : last.notified(now));
   }
 
   private Optional<RemoteAccess> opened(Document doc) {

@@ -16,6 +16,7 @@ import dev.trainyard.worker.scm.TestBranchResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.eclipse.jgit.internal.storage.file.RefDirectory;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
@@ -111,7 +113,7 @@ public final class GitScm implements ScmProvider, AutoCloseable {
   /** A notify reads the repository's registration again: it may have just been set or fixed. */
   @Override
   public void hostChanged(OrgRepo repo) {
-    remotes.forget(repo);
+    remotes.notified(repo);
   }
 
   @Override
@@ -163,7 +165,8 @@ public final class GitScm implements ScmProvider, AutoCloseable {
    * What {@code read} answers for PR {@code number}'s head commit and its base branch; empty
    * without its head ref. Both refs are found by one scan of the PR's folder: most PRs have no base
    * ref, and a ref looked up by a name that is not there costs JGit an exception (a poller's round
-   * looks up every PR that changed, and a PR submitted before its push has no head either).
+   * looks up every PR that changed, and a PR submitted before its push has no head either). A base
+   * the scan leaves out because its target is gone is read on its own ({@link #mayHoldBrokenRef}).
    */
   private <T> Optional<T> withPullHead(OrgRepo repo, long number, PullHeadReader<T> read) {
     return io(
@@ -182,11 +185,25 @@ public final class GitScm implements ScmProvider, AutoCloseable {
           if (head == null || head.getObjectId() == null) {
             return Optional.empty();
           }
+          if (base == null && mayHoldBrokenRef(git, folder + "base")) {
+            base = git.exactRef(folder + "base");
+          }
           try (RevWalk walk = new RevWalk(git)) {
             RevCommit commit = walk.parseCommit(head.getObjectId());
             return Optional.of(read.read(git, walk, commit, baseBranch(base)));
           }
         });
+  }
+
+  /**
+   * Whether {@code name} may be a symbolic ref a listing left out: JGit drops a symbolic ref whose
+   * target is gone (a PR stacked on one closed: its base names the deleted head), and only an exact
+   * look-up reads it. Such a ref is a loose file (packed refs hold no symbolic ones); without one
+   * there is none to look up, except in a ref database of another kind.
+   */
+  private static boolean mayHoldBrokenRef(Repository git, String name) {
+    return !(git.getRefDatabase() instanceof RefDirectory)
+        || Files.isRegularFile(git.getDirectory().toPath().resolve(name));
   }
 
   private interface PullHeadReader<T> {
@@ -504,6 +521,9 @@ public final class GitScm implements ScmProvider, AutoCloseable {
     if (location instanceof GitLayout.Location.Served served) {
       if (found.size() >= FOUND_AT_MOST) {
         found.values().removeIf(f -> now - f.until() >= 0);
+        if (found.size() >= FOUND_AT_MOST) { // all fresh: start again rather than scan at each call
+          found.clear();
+        }
       }
       found.put(repo, new Found(served.path(), now + FOUND_FOR_NANOS));
       return Optional.of(served.path());

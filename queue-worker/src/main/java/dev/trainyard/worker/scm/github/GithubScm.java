@@ -138,6 +138,9 @@ public final class GithubScm implements ScmProvider {
    */
   @Override
   public void hostChanged(OrgRepo repo) {
+    if (!serves(repo)) { // the router tells every adapter; the slug alone names no host
+      return;
+    }
     installations.computeIfPresent(
         repo.repo().slug(), (slug, looked) -> looked.installation() == null ? null : looked);
   }

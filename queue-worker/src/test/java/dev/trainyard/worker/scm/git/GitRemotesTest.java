@@ -10,6 +10,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
+import com.mongodb.event.CommandSucceededEvent;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.trainyard.common.git.GitRemote;
@@ -18,10 +19,12 @@ import dev.trainyard.common.queue.OrgRepo;
 import dev.trainyard.common.queue.RepoRef;
 import dev.trainyard.common.view.Collections;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The registrations the poller reads ahead for a round: one store read for all its repositories,
  * each then found without another, until the next round's read replaces them; one that cannot be
- * opened is refused when asked for, not when read ahead.
+ * opened is refused when asked for, not when read ahead; a notify has its repository's read again
+ * (once a second at most), even while a round's read is under way. Time is a test clock.
  */
 class GitRemotesTest {
   private static final OrgRepo REGISTERED = repo("acme", "api");
@@ -38,6 +42,10 @@ class GitRemotesTest {
 
   private final MongoServer server = new MongoServer(new MemoryBackend());
   private final AtomicInteger reads = new AtomicInteger();
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-12-07T09:00:00Z"));
+  private final AtomicInteger readAhead = new AtomicInteger(-1);
+  private Runnable whileReadingAhead = () -> {};
   private final MongoClient client;
   private final MongoCollection<Document> stored;
   private final GitRemotes remotes;
@@ -50,6 +58,16 @@ class GitRemotesTest {
           public void commandStarted(CommandStartedEvent event) {
             if (event.getCommandName().equals("find")) {
               reads.incrementAndGet();
+              if (event.getCommand().toJson().contains("$in")) {
+                readAhead.set(event.getRequestId());
+              }
+            }
+          }
+
+          @Override
+          public void commandSucceeded(CommandSucceededEvent event) {
+            if (event.getRequestId() == readAhead.get()) { // answered, not yet remembered
+              whileReadingAhead.run();
             }
           }
         };
@@ -64,7 +82,7 @@ class GitRemotesTest {
     register(REGISTERED, "https://git.example/acme/api.git", null);
     // sealed with a key this worker does not hold (it holds none)
     register(SEALED, "https://git.example/beta/vault.git", "v1.sealed");
-    remotes = new GitRemotes(stored, null);
+    remotes = new GitRemotes(stored, null, now::get);
   }
 
   @AfterEach
@@ -116,8 +134,9 @@ class GitRemotesTest {
   void aNotifiedRepositorysRegistrationIsReadAgainAtOnce() {
     remotes.readAhead(List.of(REGISTERED, LOCAL));
     register(LOCAL, "https://git.example/acme/web.git", null);
+    later(Duration.ofSeconds(2));
 
-    remotes.forget(LOCAL);
+    remotes.notified(LOCAL);
 
     assertThat(remotes.find(LOCAL).map(RemoteAccess::url))
         .contains("https://git.example/acme/web.git");
@@ -126,12 +145,63 @@ class GitRemotesTest {
   }
 
   @Test
+  void aBurstOfNotifiesReadsTheStoreOnceASecond() {
+    for (int i = 0; i < 5; i++) {
+      remotes.notified(LOCAL);
+      assertThat(remotes.find(LOCAL)).isEmpty();
+    }
+    assertThat(reads).as("a repository never read: read at the first").hasValue(1);
+
+    later(Duration.ofMillis(1_001));
+    remotes.notified(LOCAL);
+    assertThat(remotes.find(LOCAL)).isEmpty();
+    assertThat(reads).hasValue(2);
+  }
+
+  @Test
+  void aNotifyWhileTheRoundReadsAheadIsNotHiddenByWhatItRead() {
+    whileReadingAhead =
+        () -> { // the query has answered: the registration is then set and its repository notified
+          register(LOCAL, "https://git.example/acme/web.git", null);
+          later(Duration.ofMillis(5));
+          remotes.notified(LOCAL);
+        };
+    remotes.readAhead(List.of(REGISTERED, LOCAL));
+    whileReadingAhead = () -> {};
+
+    assertThat(remotes.find(LOCAL).map(RemoteAccess::url))
+        .contains("https://git.example/acme/web.git");
+    assertThat(remotes.find(REGISTERED)).isPresent();
+    assertThat(reads).hasValue(2);
+  }
+
+  @Test
+  void whatARoundReadAheadIsReadAgainOnceNoRoundReadsItInItsTime() {
+    remotes.readAhead(List.of(REGISTERED));
+    later(GitRemotes.READ_AHEAD.minusSeconds(1));
+    assertThat(remotes.find(REGISTERED)).isPresent();
+    assertThat(reads).hasValue(1);
+
+    later(Duration.ofSeconds(1));
+    remotes.readAhead(List.of(LOCAL)); // the repository left this worker's rounds
+    assertThat(remotes.find(REGISTERED)).isPresent();
+    assertThat(reads).hasValue(3);
+  }
+
+  @Test
   void aRepositoryNotReadAheadIsReadOnItsOwnAndRememberedBriefly() {
     assertThat(remotes.find(REGISTERED)).isPresent();
     assertThat(remotes.find(REGISTERED)).isPresent();
     assertThat(remotes.find(LOCAL)).isEqualTo(Optional.empty());
-
     assertThat(reads).hasValue(2);
+
+    later(GitRemotes.FRESH);
+    assertThat(remotes.find(REGISTERED)).isPresent();
+    assertThat(reads).hasValue(3);
+  }
+
+  private void later(Duration by) {
+    now.updateAndGet(t -> t.plus(by));
   }
 
   private void register(OrgRepo repo, String url, String sealedPassword) {

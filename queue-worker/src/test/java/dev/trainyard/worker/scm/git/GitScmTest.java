@@ -193,6 +193,23 @@ class GitScmTest {
   }
 
   @Test
+  void aPullRequestStackedOnOneClosedStaysStackedOnIt() throws Exception {
+    ObjectId below = pr(5, "a.txt", "a\n", "Add a");
+    Map<String, String> tree = repo.tree(below);
+    tree.put("b.txt", "b\n");
+    repo.setRef("refs/pull/6/head", repo.commit(below, tree, "Add b on a", "bob"));
+    repo.setSymbolicRef("refs/pull/6/base", "refs/pull/5/head");
+    repo.deleteRef("refs/pull/5/head"); // 5 closed: 6's base names a ref that is gone
+
+    ScmPullRequest stacked = scm.pullRequest(REPO, 6, "main").orElseThrow();
+
+    assertThat(stacked.stackedOn()).as("it carries 5's commits").isEqualTo(5L);
+    assertThat(stacked.baseBranch()).isEqualTo("refs/pull/5/head");
+    assertThat(scm.dependency(REPO, 6, "main").orElseThrow().baseBranch())
+        .isEqualTo("refs/pull/5/head");
+  }
+
+  @Test
   void mergeabilityIsARealMerge() throws Exception {
     ObjectId clean = pr(1, "b.txt", "b\n", "Add b");
     Map<String, String> conflicting = repo.tree(main);
