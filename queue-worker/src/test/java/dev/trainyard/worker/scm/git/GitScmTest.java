@@ -178,11 +178,7 @@ class GitScmTest {
 
   @Test
   void aBaseThatIsAnotherPullRequestsHeadStacksThePullRequestOnIt() throws Exception {
-    ObjectId below = pr(5, "a.txt", "a\n", "Add a");
-    Map<String, String> tree = repo.tree(below);
-    tree.put("b.txt", "b\n");
-    repo.setRef("refs/pull/6/head", repo.commit(below, tree, "Add b on a", "bob"));
-    repo.setSymbolicRef("refs/pull/6/base", "refs/pull/5/head");
+    stackSixOnFive();
 
     ScmPullRequest stacked = scm.pullRequest(REPO, 6, "main").orElseThrow();
 
@@ -194,11 +190,7 @@ class GitScmTest {
 
   @Test
   void aPullRequestStackedOnOneClosedStaysStackedOnIt() throws Exception {
-    ObjectId below = pr(5, "a.txt", "a\n", "Add a");
-    Map<String, String> tree = repo.tree(below);
-    tree.put("b.txt", "b\n");
-    repo.setRef("refs/pull/6/head", repo.commit(below, tree, "Add b on a", "bob"));
-    repo.setSymbolicRef("refs/pull/6/base", "refs/pull/5/head");
+    stackSixOnFive();
     repo.deleteRef("refs/pull/5/head"); // 5 closed: 6's base names a ref that is gone
 
     ScmPullRequest stacked = scm.pullRequest(REPO, 6, "main").orElseThrow();
@@ -207,6 +199,15 @@ class GitScmTest {
     assertThat(stacked.baseBranch()).isEqualTo("refs/pull/5/head");
     assertThat(scm.dependency(REPO, 6, "main").orElseThrow().baseBranch())
         .isEqualTo("refs/pull/5/head");
+  }
+
+  /** PR 5 adds a.txt to main; PR 6 adds b.txt on top of it, its base ref naming 5's head. */
+  private void stackSixOnFive() throws Exception {
+    ObjectId below = pr(5, "a.txt", "a\n", "Add a");
+    Map<String, String> tree = repo.tree(below);
+    tree.put("b.txt", "b\n");
+    repo.setRef("refs/pull/6/head", repo.commit(below, tree, "Add b on a", "bob"));
+    repo.setSymbolicRef("refs/pull/6/base", "refs/pull/5/head");
   }
 
   @Test
