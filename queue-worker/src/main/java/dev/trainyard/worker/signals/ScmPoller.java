@@ -39,6 +39,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
@@ -60,11 +62,18 @@ import org.springframework.scheduling.annotation.Scheduled;
  * up in the store for each repository is read ahead for all of them ({@link
  * ScmProvider#readAhead}), so a round's store reads do not grow with its queues and repositories (a
  * queue the cache does not hold is still loaded on its own); {@code trainyard.scm.poll.round} times
- * each round.
+ * each round, and a round longer than 1 s is logged, at most once a minute, with where its time
+ * went.
  */
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
   private static final int REMEMBERED_MERGES = 10_000;
+
+  /** A round longer than this is reported in the log with where its time went. */
+  private static final long SLOW_ROUND = TimeUnit.SECONDS.toNanos(1);
+
+  /** Slow rounds are reported at most this often; the report counts those in between. */
+  private static final long SLOW_REPORT_EVERY = TimeUnit.MINUTES.toNanos(1);
 
   /** A queue version no stored queue has: a read that sent something spares no next round. */
   private static final long NOT_AS_HELD = -1;
@@ -99,6 +108,8 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           });
 
   private final Timer round;
+  private final AtomicLong slowReported = new AtomicLong(System.nanoTime() - SLOW_REPORT_EVERY);
+  private final AtomicInteger slowRounds = new AtomicInteger();
   private final Counter fromCache;
   private final Counter fromStore;
   private final Counter unchanged;
@@ -196,6 +207,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     Set<String> polled = new HashSet<>();
     byRepository.values().forEach(keys -> keys.forEach(k -> polled.add(k.id())));
     lastRead.keySet().retainAll(polled); // queues that left this worker or hold no PR now
+    long listed = System.nanoTime();
     try {
       scm.readAhead(byRepository.keySet());
     } catch (RuntimeException e) {
@@ -203,6 +215,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           "could not read ahead for this round; each repository looks up its own: {}",
           e.toString());
     }
+    long readAhead = System.nanoTime();
     List<CompletableFuture<Void>> reads = new ArrayList<>();
     for (Map.Entry<OrgRepo, List<QueueKey>> repository : byRepository.entrySet()) {
       OrgRepo repo = repository.getKey();
@@ -233,8 +246,44 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         break;
       }
     }
+    RoundTimes times = new RoundTimes(start, listed, readAhead, byRepository.size(), polled.size());
     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-        .whenComplete((ok, error) -> round.record(System.nanoTime() - start, TimeUnit.NANOSECONDS));
+        .whenComplete((ok, error) -> ended(times, System.nanoTime()));
+  }
+
+  /**
+   * When a round started, had listed its queues and had read ahead (nanos), and how many
+   * repositories and queues it read.
+   */
+  private record RoundTimes(
+      long start, long listed, long readAhead, int repositories, int queues) {}
+
+  private void ended(RoundTimes times, long end) {
+    round.record(end - times.start(), TimeUnit.NANOSECONDS);
+    if (end - times.start() <= SLOW_ROUND) {
+      return;
+    }
+    int slow = slowRounds.incrementAndGet();
+    long last = slowReported.get();
+    if (end - last < SLOW_REPORT_EVERY || !slowReported.compareAndSet(last, end)) {
+      return;
+    }
+    slowRounds.addAndGet(-slow);
+    log.info(
+        "a poller round took {} ms (rounds longer than 1 s since the last report: {}): listing"
+            + " the active queues {} ms, reading ahead {} ms, reading {} repositories ({} queues)"
+            + " {} ms",
+        millis(end - times.start()),
+        slow,
+        millis(times.listed() - times.start()),
+        millis(times.readAhead() - times.listed()),
+        times.repositories(),
+        times.queues(),
+        millis(end - times.readAhead()));
+  }
+
+  private static long millis(long nanos) {
+    return TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 
   /**

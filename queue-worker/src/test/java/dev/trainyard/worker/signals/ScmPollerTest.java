@@ -3,6 +3,9 @@ package dev.trainyard.worker.signals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
@@ -40,6 +43,7 @@ import java.util.function.Predicate;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 
@@ -73,6 +77,8 @@ class ScmPollerTest {
   private final Map<OrgRepo, String> refs = new ConcurrentHashMap<>();
   private final List<Set<OrgRepo>> readAheads = new CopyOnWriteArrayList<>();
   private final List<Integer> fetchedBefore = new CopyOnWriteArrayList<>();
+  private volatile Duration readAheadTakes = Duration.ZERO;
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final QueueCache cache = new QueueCache(QueueCache.DEFAULT_MAX_BYTES);
   private final ScmPoller poller;
 
@@ -108,6 +114,7 @@ class ScmPollerTest {
 
   @AfterEach
   void close() {
+    ((Logger) LoggerFactory.getLogger(ScmPoller.class)).detachAppender(logged);
     gate.countDown();
     poller.close();
     client.close();
@@ -223,6 +230,29 @@ class ScmPollerTest {
   }
 
   @Test
+  void aRoundLongerThanASecondIsReportedWithWhereItsTimeWentAtMostOnceAMinute() {
+    gate.countDown();
+    logged.start();
+    ((Logger) LoggerFactory.getLogger(ScmPoller.class)).addAppender(logged);
+    readAheadTakes = Duration.ofMillis(1_100);
+
+    poller.poll().join();
+    poller.poll().join(); // slow again, within the minute: counted, not reported
+    readAheadTakes = Duration.ZERO;
+    poller.poll().join();
+
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .filteredOn(line -> line.startsWith("a poller round took"))
+        .singleElement()
+        .asString()
+        .matches(
+            "a poller round took 1\\d{3} ms \\(rounds longer than 1 s since the last report: 1\\):"
+                + " listing the active queues \\d+ ms, reading ahead 1\\d{3} ms, reading 3"
+                + " repositories \\(3 queues\\) \\d+ ms");
+  }
+
+  @Test
   void aRepositoryThatCannotBeFetchedIsTheQueuesSourceProblem() {
     gate.countDown();
     store(REFUSED, SubmittedQueue.submitted(REFUSED, NOW), 2);
@@ -266,6 +296,7 @@ class ScmPollerTest {
               case "serves" -> true;
               case "readAhead" -> {
                 readAheads.add(Set.copyOf((Collection<OrgRepo>) args[0]));
+                Thread.sleep(readAheadTakes.toMillis());
                 fetchedBefore.add(fetches.values().stream().mapToInt(Integer::intValue).sum());
                 yield null;
               }
