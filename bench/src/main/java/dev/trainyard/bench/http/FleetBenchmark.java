@@ -327,6 +327,9 @@ public final class FleetBenchmark {
   private static String rounds(Scrape from, Scrape to) {
     String name = "trainyard_scm_poll_round_seconds";
     double rounds = to.delta(from, name + "_count", "");
+    if (rounds == 0) {
+      return "no rounds";
+    }
     double seconds = to.delta(from, name + "_sum", "");
     double bound =
         to.lines().stream()
@@ -338,10 +341,12 @@ public final class FleetBenchmark {
             .orElse(Double.NaN);
     return String.format(
             Locale.ROOT,
-            "mean %.0f ms (%.0f rounds), max <= %.0f ms",
-            rounds == 0 ? 0 : 1000 * seconds / rounds,
+            "mean %.0f ms (%.0f rounds), max %s",
+            1000 * seconds / rounds,
             rounds,
-            1000 * bound)
+            Double.isNaN(bound)
+                ? "not bounded (no bucket holds them all)"
+                : String.format(Locale.ROOT, "<= %.0f ms", 1000 * bound))
         + "; longer than 1 s / 5 s: "
         + longer(rounds, roundsWithin(from, to, "1.0"))
         + " / "

@@ -18,6 +18,7 @@ import dev.trainyard.worker.scm.ScmPullRequest;
 import dev.trainyard.worker.store.QueueCache;
 import dev.trainyard.worker.store.QueueStore;
 import dev.trainyard.worker.store.StoredQueue;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -39,8 +40,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
@@ -68,12 +67,6 @@ import org.springframework.scheduling.annotation.Scheduled;
 public class ScmPoller implements ScmRefresher, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ScmPoller.class);
   private static final int REMEMBERED_MERGES = 10_000;
-
-  /** A round longer than this is reported in the log with where its time went. */
-  private static final long SLOW_ROUND = TimeUnit.SECONDS.toNanos(1);
-
-  /** Slow rounds are reported at most this often; the report counts those in between. */
-  private static final long SLOW_REPORT_EVERY = TimeUnit.MINUTES.toNanos(1);
 
   /** A queue version no stored queue has: a read that sent something spares no next round. */
   private static final long NOT_AS_HELD = -1;
@@ -108,8 +101,13 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           });
 
   private final Timer round;
-  private final AtomicLong slowReported = new AtomicLong(System.nanoTime() - SLOW_REPORT_EVERY);
-  private final AtomicInteger slowRounds = new AtomicInteger();
+
+  /** Rounds longer than 1 s, reported in the log once a minute at most. */
+  private final SlowRounds slow = new SlowRounds(Duration.ofSeconds(1), Duration.ofMinutes(1));
+
+  /** The meters' clock: the round's timer and its report read the same time. */
+  private final Clock clock;
+
   private final Counter fromCache;
   private final Counter fromStore;
   private final Counter unchanged;
@@ -129,6 +127,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     this.owned = owned;
     this.signals = signals;
     this.scm = scm;
+    this.clock = meters.config().clock();
     this.round =
         Timer.builder("trainyard.scm.poll.round")
             .description("How long a round of the source-host poller took (its owned queues)")
@@ -188,7 +187,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
    * @return when every repository this round started has been read
    */
   public CompletableFuture<Void> poll() {
-    long start = System.nanoTime();
+    long start = clock.monotonicTime();
     Predicate<String> mine = owned.now();
     List<QueueKey> active;
     try {
@@ -207,7 +206,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     Set<String> polled = new HashSet<>();
     byRepository.values().forEach(keys -> keys.forEach(k -> polled.add(k.id())));
     lastRead.keySet().retainAll(polled); // queues that left this worker or hold no PR now
-    long listed = System.nanoTime();
+    long listed = clock.monotonicTime();
     try {
       scm.readAhead(byRepository.keySet());
     } catch (RuntimeException e) {
@@ -215,7 +214,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
           "could not read ahead for this round; each repository looks up its own: {}",
           e.toString());
     }
-    long readAhead = System.nanoTime();
+    long readAhead = clock.monotonicTime();
     List<CompletableFuture<Void>> reads = new ArrayList<>();
     for (Map.Entry<OrgRepo, List<QueueKey>> repository : byRepository.entrySet()) {
       OrgRepo repo = repository.getKey();
@@ -246,40 +245,36 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         break;
       }
     }
-    RoundTimes times = new RoundTimes(start, listed, readAhead, byRepository.size(), polled.size());
+    RoundTimes times =
+        new RoundTimes(start, listed, readAhead, reads.size(), byRepository.size() - reads.size());
     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-        .whenComplete((ok, error) -> ended(times, System.nanoTime()));
+        .whenComplete((ok, error) -> ended(times, clock.monotonicTime()));
   }
 
   /**
-   * When a round started, had listed its queues and had read ahead (nanos), and how many
-   * repositories and queues it read.
+   * When a round started, had listed its queues and had read ahead (the clock's monotonic nanos),
+   * how many repositories it started reading and how many it left to an earlier round's read.
    */
-  private record RoundTimes(
-      long start, long listed, long readAhead, int repositories, int queues) {}
+  private record RoundTimes(long start, long listed, long readAhead, int read, int stillRead) {}
 
   private void ended(RoundTimes times, long end) {
-    round.record(end - times.start(), TimeUnit.NANOSECONDS);
-    if (end - times.start() <= SLOW_ROUND) {
+    long took = end - times.start();
+    round.record(took, TimeUnit.NANOSECONDS);
+    int reported = slow.ended(took, end);
+    if (reported == 0) {
       return;
     }
-    int slow = slowRounds.incrementAndGet();
-    long last = slowReported.get();
-    if (end - last < SLOW_REPORT_EVERY || !slowReported.compareAndSet(last, end)) {
-      return;
-    }
-    slowRounds.addAndGet(-slow);
     log.info(
         "a poller round took {} ms (rounds longer than 1 s since the last report: {}): listing"
-            + " the active queues {} ms, reading ahead {} ms, reading {} repositories ({} queues)"
-            + " {} ms",
-        millis(end - times.start()),
-        slow,
+            + " the active queues {} ms, reading ahead {} ms, reading {} repositories {} ms"
+            + " (waits for their hosts' threads included; {} left to an earlier round's read)",
+        millis(took),
+        reported,
         millis(times.listed() - times.start()),
         millis(times.readAhead() - times.listed()),
-        times.repositories(),
-        times.queues(),
-        millis(end - times.readAhead()));
+        times.read(),
+        millis(end - times.readAhead()),
+        times.stillRead());
   }
 
   private static long millis(long nanos) {
