@@ -216,10 +216,12 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
     }
     long readAhead = clock.monotonicTime();
     List<CompletableFuture<Void>> reads = new ArrayList<>();
+    int stillRead = 0;
     for (Map.Entry<OrgRepo, List<QueueKey>> repository : byRepository.entrySet()) {
       OrgRepo repo = repository.getKey();
       if (!reading.add(repo)) {
-        continue; // an earlier round's read of it has not ended
+        stillRead++; // an earlier round's read of it has not ended
+        continue;
       }
       CompletableFuture<Void> read = new CompletableFuture<>();
       reads.add(read);
@@ -245,8 +247,7 @@ public class ScmPoller implements ScmRefresher, AutoCloseable {
         break;
       }
     }
-    RoundTimes times =
-        new RoundTimes(start, listed, readAhead, reads.size(), byRepository.size() - reads.size());
+    RoundTimes times = new RoundTimes(start, listed, readAhead, reads.size(), stillRead);
     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
         .whenComplete((ok, error) -> ended(times, clock.monotonicTime()));
   }

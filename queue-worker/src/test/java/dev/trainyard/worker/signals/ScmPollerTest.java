@@ -135,8 +135,16 @@ class ScmPollerTest {
     assertThat(sent).doesNotContainKey(STUCK.id());
     assertThat(first).isNotDone();
 
+    listenToReports();
+    readAheadTakes = Duration.ofMillis(1_100); // a slow round: its report says what it left
     CompletableFuture<Void> second = poller.poll(); // the stuck repository is still being read
     await().atMost(PATIENCE).until(second::isDone);
+    assertThat(reports())
+        .singleElement()
+        .asString()
+        .endsWith(
+            "reading 2 repositories 0 ms (waits for their hosts' threads included; 1 left to an"
+                + " earlier round's read)");
     assertThat(fetches.get(STUCK.orgRepo())).isEqualTo(1);
     assertThat(fetches.get(NEIGHBOUR.orgRepo())).isEqualTo(2);
 
@@ -235,8 +243,7 @@ class ScmPollerTest {
   @Test
   void aRoundLongerThanASecondIsReportedWithWhereItsTimeWentAtMostOnceAMinute() {
     gate.countDown();
-    logged.start();
-    ((Logger) LoggerFactory.getLogger(ScmPoller.class)).addAppender(logged);
+    listenToReports();
 
     readAheadTakes = Duration.ofMillis(1_100);
     poller.poll().join();
@@ -250,9 +257,7 @@ class ScmPollerTest {
     String where =
         "reading 3 repositories 0 ms (waits for their hosts' threads included; 0 left to an"
             + " earlier round's read)";
-    assertThat(logged.list)
-        .extracting(ILoggingEvent::getFormattedMessage)
-        .filteredOn(line -> line.startsWith("a poller round took"))
+    assertThat(reports())
         .containsExactly(
             "a poller round took 1100 ms (rounds longer than 1 s since the last report: 1):"
                 + " listing the active queues 0 ms, reading ahead 1100 ms, "
@@ -271,6 +276,19 @@ class ScmPollerTest {
 
     assertThat(sent.get(REFUSED.id()))
         .isEqualTo(new QueueCommand.RecordSourceProblem("not authorized"));
+  }
+
+  private void listenToReports() {
+    logged.start();
+    ((Logger) LoggerFactory.getLogger(ScmPoller.class)).addAppender(logged);
+  }
+
+  /** The poller's reports of slow rounds logged since {@link #listenToReports}. */
+  private List<String> reports() {
+    return logged.list.stream()
+        .map(ILoggingEvent::getFormattedMessage)
+        .filter(line -> line.startsWith("a poller round took"))
+        .toList();
   }
 
   /** A queue of PR 1 on {@code key}: its document names its key, the cache holds it. */
