@@ -26,7 +26,7 @@ final class TeamLedger {
    * a tree that does not break that CI reported red all the same (flaky tests, outages); {@code
    * predictorAuc} as measured on the world's held-out presample; {@code unstableAt} when the queue
    * outgrew {@link #UNSTABLE_AT} PRs and was stopped (else null); {@code retested} red runs the
-   * queue tested again because every failed test was a listed flaky one.
+   * queue tested again because every failed test was excused by a flake on record.
    */
   record Figures(
       double p50Hours,
@@ -120,7 +120,7 @@ final class TeamLedger {
     }
   }
 
-  /** The queue tested a red run again: its failed tests were all listed flaky. */
+  /** The queue tested a red run again: its failed tests were all excused by flakes on record. */
   void retested() {
     retested++;
   }

@@ -269,7 +269,7 @@ final class TeamRows {
         "of the good PRs wrongly failed, all rows: first by a flaky test's red (%)",
         100.0 * byFlakyTests / Math.max(1, failed), "");
     row(
-        "second chances for a red on listed flaky tests (FlakyFailureForgiven), all rows, per 100"
+        "second chances for a red on excused flaky tests (FlakyFailureForgiven), all rows, per 100"
             + " merged",
         100.0
             * rows.stream().mapToInt(r -> r.figures().retested()).sum()

@@ -156,8 +156,9 @@ record TeamWorkload(
         Locale.ROOT,
         "%s: load ρ = %.2f of %.2f merges/h (C = %d) → %.2f arrivals/h%s; risk %s; predictor AUC"
             + " %.2f; pairs %.0f %%; outages %s; flakes %.0f %% of green runs (%s; CI uploads"
-            + " every run's results, a test is listed flaky after %d flakes seen, the flaky-tests"
-            + " service saw %d days of the team's CI before, %d runs a PR: %d runs); CI %s;"
+            + " every run's results, a failed test is excused after one flake on record, the"
+            + " flaky-tests service saw %d days of the team's CI before, %d runs a PR: %d runs,"
+            + " and learns nothing from the queue's own commits); CI %s;"
             + " pushed %.0f %%, stacked %.0f %%; %d h of arrivals, up to %d h to drain",
         name,
         load,
@@ -181,7 +182,6 @@ record TeamWorkload(
             : "none",
         100 * flakeRate,
         logNormalCi ? "per test, heavy-tailed, sticky" : "independent per run",
-        FlakyTestList.LISTED_AFTER,
         FlakyTestList.DAYS_BEFORE,
         FlakyTestList.RUNS_PER_PR,
         FlakyTestList.runsBefore(load * capacityPerHour(concurrency)),

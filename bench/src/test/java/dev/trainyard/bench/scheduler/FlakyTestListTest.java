@@ -23,41 +23,37 @@ class FlakyTestListTest {
   }
 
   @Test
-  void aFlakyTestIsExcusedOnlyOnceItsFlakesOnGoodTreesWereSeenEnoughTimes() {
-    FlakyTestList list = new FlakyTestList();
-    for (int seen = 0; seen < FlakyTestList.LISTED_AFTER; seen++) {
-      assertThat(said(list.upload("h" + seen, run(false, false, 7)))).containsExactly(1, 1);
+  void aFlakyTestIsExcusedOnceAFlakeOfItIsOnRecordAndTheQueuesRunsTeachNothing() {
+    FlakyTestList list = new FlakyTestList(new int[] {0, 1, 3});
+    assertThat(said(list.upload("a", run(false, false, 1)))).containsExactly(1, 0);
+    assertThat(said(list.upload("b", run(false, false, 2)))).containsExactly(1, 0);
+    // never seen flaking: not excused, however often the queue's own commits fail it
+    for (int i = 0; i < 3; i++) {
+      assertThat(said(list.upload("c" + i, run(false, false, 0)))).containsExactly(1, 1);
     }
-    assertThat(list.listed(7)).isTrue();
-    assertThat(said(list.upload("next", run(false, false, 7)))).containsExactly(1, 0);
-    // another flaky test in the same run is not excused by the first one's listing
-    assertThat(said(list.upload("both", run(false, false, 7, 8)))).containsExactly(2, 1);
+    assertThat(list.excused(0)).isFalse();
+    // one flaky test excused does not excuse another in the same run
+    assertThat(said(list.upload("both", run(false, false, 0, 1)))).containsExactly(2, 1);
     assertThat(said(list.upload("green", run(false, false)))).containsExactly(0, 0);
+    assertThat(list.excused(7)).as("a test the record never named").isFalse();
   }
 
   @Test
-  void failuresOnATreeThatBreaksTeachNothingAndTheBrokenTestIsNeverExcused() {
-    FlakyTestList list = new FlakyTestList();
-    for (int i = 0; i < 2 * FlakyTestList.LISTED_AFTER; i++) {
-      assertThat(said(list.upload("b" + i, run(true, false, 3)))).containsExactly(2, 2);
-    }
-    assertThat(list.listed(3)).isFalse();
-    for (int seen = 0; seen < FlakyTestList.LISTED_AFTER; seen++) {
-      list.upload("g" + seen, run(false, false, 3));
-    }
-    // listed now: its failure is excused, the broken test's is not
+  void theBrokenTestOfATreeThatBreaksIsNeverExcused() {
+    FlakyTestList list = new FlakyTestList(new int[] {0, 0, 0, 1});
+    // an excused flaky test's failure is, the broken test's is not
     assertThat(said(list.upload("again", run(true, false, 3)))).containsExactly(2, 1);
   }
 
   @Test
   void anOutageFailsTestsThatAreNotFlakyAndIsNeverExcused() {
-    FlakyTestList list = new FlakyTestList();
+    FlakyTestList list = new FlakyTestList(new int[] {1, 1});
     int failed = FlakyTestList.OUTAGE_FAILURES;
     assertThat(said(list.upload("o", run(false, true)))).containsExactly(failed, failed);
   }
 
   @Test
-  void beforeTheRunTheServiceListsTheTestsItSawFlakeOnTheTeamsOtherCi() {
+  void beforeTheRunTheServiceExcusesTheTestsItSawFlakeOnTheTeamsOtherCi() {
     TeamWorld world =
         new TeamWorld(
             TeamWorkload.skewed(0.8, 0.7, 10),
@@ -67,16 +63,16 @@ class FlakyTestListTest {
     int[] seen = world.flakesBefore(FlakyTestList.runsBefore(world.arrivalsPerHour()));
     double[] chance = world.flakeChances();
     FlakyTestList list = new FlakyTestList(world);
-    int listed = 0;
+    int excused = 0;
     int flakiest = 0;
     for (int t = 0; t < seen.length; t++) {
-      assertThat(list.listed(t)).as("test %d", t).isEqualTo(seen[t] >= FlakyTestList.LISTED_AFTER);
-      listed += list.listed(t) ? 1 : 0;
+      assertThat(list.excused(t)).as("test %d", t).isEqualTo(seen[t] > 0);
+      excused += list.excused(t) ? 1 : 0;
       flakiest = chance[t] > chance[flakiest] ? t : flakiest;
     }
     // the heavy tail: the flakiest test is known, and not every test is
-    assertThat(list.listed(flakiest)).isTrue();
-    assertThat(listed).isBetween(1, seen.length - 1);
+    assertThat(list.excused(flakiest)).isTrue();
+    assertThat(excused).isBetween(1, seen.length - 1);
     // what it saw depends on the world alone, not on when it is asked
     assertThat(world.flakesBefore(FlakyTestList.runsBefore(world.arrivalsPerHour())))
         .containsExactly(seen);

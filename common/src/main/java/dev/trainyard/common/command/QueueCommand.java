@@ -264,10 +264,10 @@ public sealed interface QueueCommand {
   /**
    * The flaky-tests service classified an upload of test results for {@code commitSha} of the
    * queue's repository: {@code failedTests} tests failed, {@code unexcusedFailures} of them neither
-   * quarantined nor known flaky, and {@code excusedByPrs} lists, per failed test excused only by
-   * flakes seen on pull requests, those PRs (null in commands of before). Applied to the live run
-   * whose head that commit is (SCHEDULING.md "Flake-aware failures"), where a test excused only by
-   * the run's own PRs counts as unexcused; for any other commit it changes nothing.
+   * quarantined nor excused by a flake on record, and {@code excusedByPrs} lists, per failed test
+   * excused only by flakes seen on pull requests, those PRs (null in commands of before). Applied
+   * to the live run whose head that commit is (SCHEDULING.md "Flake-aware failures"), where a test
+   * excused only by the run's own PRs counts as unexcused; for any other commit it changes nothing.
    */
   record RecordTestResults(
       String commitSha, int failedTests, int unexcusedFailures, List<List<Long>> excusedByPrs)

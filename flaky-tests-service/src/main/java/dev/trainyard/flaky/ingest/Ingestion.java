@@ -239,7 +239,6 @@ public class Ingestion {
     try {
       writes.announceResults(
           org,
-          repoSettings,
           form,
           uploadId,
           merged.stream()

@@ -123,13 +123,6 @@ public class StatusWrites {
     }
   }
 
-  /**
-   * Announces an upload whose {@code failed} tests (ids, perhaps none) failed, as classified now:
-   * how many of them are neither quarantined nor flaky ({@code test_results.classified}, keyed by
-   * repository, its id derived from the upload so a retry publishes the same event). The queue
-   * worker reads it to forgive a red run that failed only on such tests (SCHEDULING.md "Flake-aware
-   * failures").
-   */
   /** Which of {@code testIds} are the organization's stored test cases. */
   public Set<String> existing(String org, Set<String> testIds) {
     return cases.existing(org, testIds);
@@ -137,19 +130,16 @@ public class StatusWrites {
 
   /**
    * Publishes what the upload says of its failed tests: how many are neither quarantined by hand
-   * nor flaky by evidence from outside the upload's own pull request, commit and branch; and, for
-   * each failed test excused only by flakes seen on pull requests, those pull requests' numbers. A
-   * merge queue's run is not excused by the flakes of its own PRs (the worker knows which they
-   * are): a PR that makes a test fail half the time marks it flaky through its own re-run, and that
-   * never excuses its own failure.
+   * nor excused by a flake from outside the upload's own pull request, commit and branch in the
+   * last 28 days ({@link Classifier#flakes}) — a test need not be listed flaky yet, only not broken
+   * (ADR 0059: one flake on record is enough for the queue's one second chance); and, for each
+   * failed test excused only by flakes seen on pull requests, those pull requests' numbers. A merge
+   * queue's run is not excused by the flakes of its own PRs (the worker knows which they are): a PR
+   * that makes a test fail half the time marks it flaky through its own re-run, and that never
+   * excuses its own failure.
    */
   public void announceResults(
-      String org,
-      RepoSettings settings,
-      UploadForm form,
-      String uploadId,
-      List<String> failed,
-      TargetBranch target) {
+      String org, UploadForm form, String uploadId, List<String> failed, TargetBranch target) {
     Map<String, TestCase> known = cases.find(org, failed);
     Instant now = clock.instant();
     int unexcused = 0;
@@ -160,9 +150,7 @@ public class StatusWrites {
         continue; // quarantined by hand: excused whoever's evidence
       }
       List<Observation> flakes =
-          tc != null
-                  && (tc.quarantined(settings.autoQuarantine())
-                      || tc.status().value() == Health.FLAKY)
+          tc != null && tc.status().value() != Health.BROKEN
               ? Classifier.flakes(outside(tc, form), target, now)
               : List.of();
       if (flakes.isEmpty()) {

@@ -9,6 +9,7 @@ import dev.trainyard.flaky.cases.RecentRun;
 import dev.trainyard.flaky.cases.RunHistory;
 import dev.trainyard.flaky.cases.TestCase;
 import dev.trainyard.flaky.cases.TestCaseStore;
+import dev.trainyard.flaky.classify.Health;
 import dev.trainyard.flaky.classify.TargetBranch;
 import dev.trainyard.flaky.events.TestCaseEvent;
 import dev.trainyard.flaky.owners.GitCodeowners;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What an upload's {@code test_results.classified} event says, on a real wire store: how many
- * failed tests are neither quarantined nor known flaky (SCHEDULING.md "Flake-aware failures").
+ * failed tests are neither quarantined nor excused by a flake on record (SCHEDULING.md "Flake-aware
+ * failures").
  */
 class AnnouncedResultsTest {
   private static final Instant T0 = Instant.parse("2026-11-02T12:00:00Z");
@@ -57,9 +59,18 @@ class AnnouncedResultsTest {
 
   /** Test {@code id} ran once with {@code outcome} on a pull request's commit. */
   private void ran(String id, Outcome outcome) {
-    RecentRun run = new RecentRun("u-" + id, "sha-" + id, "feature", 7L, outcome, T0);
+    ran(id, new RecentRun("u-" + id, "sha-" + id, "feature", 7L, outcome, T0));
+  }
+
+  /** Test {@code id} ran {@code runs}, oldest first, classified as the store's writer does. */
+  private void ran(String id, RecentRun... runs) {
+    List<RecentRun> history = List.of();
+    for (RecentRun run : runs) {
+      history = RunHistory.add(history, run, MAIN, T0);
+    }
+    List<RecentRun> all = history;
     writes.write(
-        new StatusWrites.Writer(ORG, REPO, settings, MAIN, null, run.uploadId(), T0),
+        new StatusWrites.Writer(ORG, REPO, settings, MAIN, null, runs[0].uploadId(), T0),
         Map.of(
             id,
             before ->
@@ -73,7 +84,7 @@ class AnnouncedResultsTest {
                     null,
                     "",
                     null,
-                    RunHistory.add(List.of(), run, MAIN, T0),
+                    all,
                     QuarantineSetting.UNSPECIFIED,
                     0,
                     null,
@@ -81,8 +92,18 @@ class AnnouncedResultsTest {
     broker.published.clear();
   }
 
+  /** A run of one test on {@code branch}'s commit {@code sha} ({@code pr}: null on the target). */
+  private static RecentRun run(String sha, String branch, Long pr, Outcome outcome, int minutes) {
+    return new RecentRun(
+        "u-" + sha + "-" + minutes, sha, branch, pr, outcome, T0.minusSeconds(60L * minutes));
+  }
+
+  private Health status(String id) {
+    return new TestCaseStore(store.mongo()).find(ORG, List.of(id)).get(id).status().value();
+  }
+
   private TestResultsEvent announced(List<String> failed) {
-    writes.announceResults(ORG, settings, FORM, "upload-1", failed, MAIN);
+    writes.announceResults(ORG, FORM, "upload-1", failed, MAIN);
     assertThat(broker.published).hasSize(1);
     TestCaseEvent event = broker.published.get(0);
     assertThat(event.type()).isEqualTo(TestResultsEvent.TYPE);
@@ -117,6 +138,32 @@ class AnnouncedResultsTest {
   }
 
   /**
+   * ADR 0059: one flake on record from outside the upload earns the queue's second chance before
+   * the classifier lists the test flaky. A failure on the target branch is a flake (the queue keeps
+   * it green); a failure on a pull request's commit that never passed is the pull request's doing;
+   * a test broken on the target branch is a real failure however often it failed there.
+   */
+  @Test
+  void oneFlakeOnRecordExcusesATestNotYetListedFlakyButNeverABrokenOne() {
+    ran("failed-on-main-once", run("m1", "main", null, Outcome.FAILED, 60));
+    ran("failed-on-a-pr", run("p1", "feature", 9L, Outcome.FAILED, 60));
+    RecentRun[] streak = new RecentRun[5];
+    for (int i = 0; i < streak.length; i++) {
+      streak[i] = run("b" + i, "main", null, Outcome.FAILED, 60 - i);
+    }
+    ran("broken-on-main", streak);
+    assertThat(status("failed-on-main-once")).as("not listed flaky").isEqualTo(Health.HEALTHY);
+    assertThat(status("failed-on-a-pr")).isEqualTo(Health.HEALTHY);
+    assertThat(status("broken-on-main")).isEqualTo(Health.BROKEN);
+
+    assertThat(announced(List.of("failed-on-main-once")).unexcusedFailures()).isZero();
+    broker.published.clear();
+    assertThat(announced(List.of("failed-on-a-pr")).unexcusedFailures()).isEqualTo(1);
+    broker.published.clear();
+    assertThat(announced(List.of("broken-on-main")).unexcusedFailures()).isEqualTo(1);
+  }
+
+  /**
    * Issue 49, item 6: a PR that makes a test fail half the time marks it flaky through its own
    * re-run. The announcement names the PRs whose flakes alone excuse a failure, so the queue does
    * not excuse a run of those PRs; a flake on the target branch excuses anyone's.
@@ -135,7 +182,7 @@ class AnnouncedResultsTest {
     ran("retried", Outcome.PASSED_ON_RETRY); // on PR 7's commit
     UploadForm ownPr = new UploadForm(REPO, "c0ffee", "feature", 7L, "", null, null, null, null);
 
-    writes.announceResults(ORG, settings, ownPr, "upload-1", List.of("retried"), MAIN);
+    writes.announceResults(ORG, ownPr, "upload-1", List.of("retried"), MAIN);
 
     TestResultsEvent event =
         Json.mapper().readValue(broker.published.get(0).body(), TestResultsEvent.class);
