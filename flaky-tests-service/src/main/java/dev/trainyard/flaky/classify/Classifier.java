@@ -187,6 +187,38 @@ public final class Classifier {
   }
 
   /**
+   * The flakes of {@link #flakes} that excuse a failure for a merge queue's second chance (ADR
+   * 0059), where a target-branch failure on a commit that never passed counts only as a red between
+   * two passes: a streak of reds, fixed or not, or a red newest commit may be a break, and excuses
+   * nothing.
+   */
+  public static List<Observation> excusingFlakes(
+      List<Observation> runs, TargetBranch targetBranch, Instant now) {
+    Set<String> passedOn =
+        runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
+    Set<String> isolatedReds = new HashSet<>();
+    List<Observation> target =
+        perCommit(
+            runs.stream().filter(Observation::evidence).filter(targetBranch::matches).toList());
+    for (List<Observation> commits : byConfiguration(target).values()) {
+      for (int i = 1; i + 1 < commits.size(); i++) {
+        if (!commits.get(i).passed()
+            && commits.get(i - 1).passed()
+            && commits.get(i + 1).passed()) {
+          isolatedReds.add(commits.get(i).commitIn());
+        }
+      }
+    }
+    return flakes(runs, targetBranch, passedOn, now).stream()
+        .filter(
+            r ->
+                !r.failed()
+                    || passedOn.contains(r.commitIn())
+                    || isolatedReds.contains(r.commitIn()))
+        .toList();
+  }
+
+  /**
    * Why a flaky test has recovered, if it has: no flake for {@link #RECOVERY_QUIET} and for {@value
    * #RECOVERY_INTERVALS} times the mean interval between its flakes of the {@link #FLAKE_HORIZON}.
    */

@@ -129,10 +129,12 @@ public class StatusWrites {
   }
 
   /**
-   * Publishes what the upload says of its failed tests: how many are neither quarantined by hand
-   * nor excused by a flake from outside the upload's own pull request, commit and branch in the
-   * last 28 days ({@link Classifier#flakes}) — a test need not be listed flaky yet, only not broken
-   * (ADR 0059: one flake on record is enough for the queue's one second chance); and, for each
+   * Publishes what the upload says of its failed tests ({@code test_results.classified}, keyed by
+   * repository, its id derived from the upload so that a retry publishes the same event): how many
+   * are neither quarantined by hand nor excused by a flake from outside the upload's own pull
+   * request, commit and branch in the last 28 days ({@link Classifier#excusingFlakes}). One flake
+   * on record is enough for the queue's one second chance, the test need not be listed flaky yet; a
+   * test listed broken, or set never to be quarantined, is never excused (ADR 0059). And, for each
    * failed test excused only by flakes seen on pull requests, those pull requests' numbers. A merge
    * queue's run is not excused by the flakes of its own PRs (the worker knows which they are): a PR
    * that makes a test fail half the time marks it flaky through its own re-run, and that never
@@ -150,8 +152,10 @@ public class StatusWrites {
         continue; // quarantined by hand: excused whoever's evidence
       }
       List<Observation> flakes =
-          tc != null && tc.status().value() != Health.BROKEN
-              ? Classifier.flakes(outside(tc, form), target, now)
+          tc != null
+                  && tc.status().value() != Health.BROKEN
+                  && tc.quarantine() != QuarantineSetting.NEVER_QUARANTINE
+              ? Classifier.excusingFlakes(outside(tc, form), target, now)
               : List.of();
       if (flakes.isEmpty()) {
         unexcused++;

@@ -59,18 +59,18 @@ class AnnouncedResultsTest {
 
   /** Test {@code id} ran once with {@code outcome} on a pull request's commit. */
   private void ran(String id, Outcome outcome) {
-    ran(id, new RecentRun("u-" + id, "sha-" + id, "feature", 7L, outcome, T0));
+    ran(id, List.of(new RecentRun("u-" + id, "sha-" + id, "feature", 7L, outcome, T0)));
   }
 
   /** Test {@code id} ran {@code runs}, oldest first, classified as the store's writer does. */
-  private void ran(String id, RecentRun... runs) {
+  private void ran(String id, List<RecentRun> runs) {
     List<RecentRun> history = List.of();
     for (RecentRun run : runs) {
       history = RunHistory.add(history, run, MAIN, T0);
     }
     List<RecentRun> all = history;
     writes.write(
-        new StatusWrites.Writer(ORG, REPO, settings, MAIN, null, runs[0].uploadId(), T0),
+        new StatusWrites.Writer(ORG, REPO, settings, MAIN, null, runs.get(0).uploadId(), T0),
         Map.of(
             id,
             before ->
@@ -138,29 +138,71 @@ class AnnouncedResultsTest {
   }
 
   /**
+   * Runs on the target branch's commits, oldest first, one a minute: {@code P} passed, {@code F}
+   * failed.
+   */
+  private static List<RecentRun> onMain(String id, String outcomes) {
+    List<RecentRun> runs = new java.util.ArrayList<>();
+    for (int i = 0; i < outcomes.length(); i++) {
+      Outcome outcome = outcomes.charAt(i) == 'P' ? Outcome.PASSED : Outcome.FAILED;
+      runs.add(run(id + "-m" + i, "main", null, outcome, outcomes.length() - i));
+    }
+    return runs;
+  }
+
+  /**
    * ADR 0059: one flake on record from outside the upload earns the queue's second chance before
-   * the classifier lists the test flaky. A failure on the target branch is a flake (the queue keeps
-   * it green); a failure on a pull request's commit that never passed is the pull request's doing;
-   * a test broken on the target branch is a real failure however often it failed there.
+   * the classifier lists the test flaky. A red between two passes on the target branch is a flake
+   * (the queue keeps it green). A failure on a pull request's commit that never passed is the pull
+   * request's doing. A streak of reds on the target branch, even one fixed since, and a red newest
+   * commit may be a break. A test listed broken, or one the team set never to be quarantined, is
+   * never excused.
    */
   @Test
-  void oneFlakeOnRecordExcusesATestNotYetListedFlakyButNeverABrokenOne() {
-    ran("failed-on-main-once", run("m1", "main", null, Outcome.FAILED, 60));
-    ran("failed-on-a-pr", run("p1", "feature", 9L, Outcome.FAILED, 60));
-    RecentRun[] streak = new RecentRun[5];
-    for (int i = 0; i < streak.length; i++) {
-      streak[i] = run("b" + i, "main", null, Outcome.FAILED, 60 - i);
+  void oneFlakeOnRecordExcusesATestNotYetListedFlakyButNoBreakDoes() {
+    ran("red-between-passes", onMain("red-between-passes", "PPFPP"));
+    ran("failed-on-a-pr", List.of(run("p1", "feature", 9L, Outcome.FAILED, 60)));
+    ran("fixed-break", onMain("fixed-break", "PFFFFFPP"));
+    ran("red-newest", onMain("red-newest", "PPPF"));
+    List<RecentRun> broken = new java.util.ArrayList<>();
+    broken.add(run("p2", "feature", 9L, Outcome.PASSED_ON_RETRY, 90)); // a flake, then a break
+    broken.addAll(onMain("broken-on-main", "PFFFFF"));
+    ran("broken-on-main", broken);
+    ran("never-quarantined", Outcome.PASSED_ON_RETRY);
+    TestCaseEvent told =
+        new TestCaseEvent("q-2", ORG, TestCaseEvent.QUARANTINE_CHANGED, "never-quarantined", "{}");
+    assertThat(
+            new TestCaseStore(store.mongo())
+                .setQuarantine(
+                    ORG, "never-quarantined", 0, QuarantineSetting.NEVER_QUARANTINE, "fixed", told))
+        .isTrue();
+    for (String id : List.of("red-between-passes", "failed-on-a-pr", "fixed-break", "red-newest")) {
+      assertThat(status(id)).as("%s is not listed", id).isEqualTo(Health.HEALTHY);
     }
-    ran("broken-on-main", streak);
-    assertThat(status("failed-on-main-once")).as("not listed flaky").isEqualTo(Health.HEALTHY);
-    assertThat(status("failed-on-a-pr")).isEqualTo(Health.HEALTHY);
     assertThat(status("broken-on-main")).isEqualTo(Health.BROKEN);
+    assertThat(status("never-quarantined")).isEqualTo(Health.FLAKY);
 
-    assertThat(announced(List.of("failed-on-main-once")).unexcusedFailures()).isZero();
-    broker.published.clear();
-    assertThat(announced(List.of("failed-on-a-pr")).unexcusedFailures()).isEqualTo(1);
-    broker.published.clear();
-    assertThat(announced(List.of("broken-on-main")).unexcusedFailures()).isEqualTo(1);
+    Map<String, Integer> unexcused = new java.util.TreeMap<>();
+    for (String id :
+        List.of(
+            "red-between-passes",
+            "failed-on-a-pr",
+            "fixed-break",
+            "red-newest",
+            "broken-on-main",
+            "never-quarantined")) {
+      broker.published.clear();
+      unexcused.put(id, announced(List.of(id)).unexcusedFailures());
+    }
+    assertThat(unexcused)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "red-between-passes", 0,
+                "failed-on-a-pr", 1,
+                "fixed-break", 1,
+                "red-newest", 1,
+                "broken-on-main", 1,
+                "never-quarantined", 1));
   }
 
   /**

@@ -117,7 +117,7 @@ final class ConcludeHeads implements PlanningRule {
 
   /**
    * A red run is tested once more instead of failing when its required statuses failed, the
-   * flaky-tests service's uploads for its head found only quarantined or known-flaky tests among
+   * flaky-tests service's uploads for its head found only quarantined or excused flaky tests among
    * the failures, and none of its PRs had such a second chance already (SCHEDULING.md "Flake-aware
    * failures").
    */
@@ -167,10 +167,10 @@ final class ConcludeHeads implements PlanningRule {
   }
 
   /**
-   * A red bisection run whose failed tests were all quarantined or known flaky, and none of whose
-   * PRs had that second chance before, is tested again: one new bisection run of the same PRs,
-   * split from the same run, built and landing where it was, takes its place (SCHEDULING.md
-   * "Flake-aware failures").
+   * A red bisection run whose failed tests were all quarantined or excused by a flake on record,
+   * and none of whose PRs had that second chance before, is tested again: one new bisection run of
+   * the same PRs, split from the same run, built and landing where it was, takes its place
+   * (SCHEDULING.md "Flake-aware failures").
    */
   static List<QueueEvent> testHalfAgain(QueueAggregate state, TestRun run, CommandContext ctx) {
     TestRun again =

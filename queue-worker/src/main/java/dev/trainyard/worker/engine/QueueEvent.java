@@ -162,16 +162,16 @@ public sealed interface QueueEvent {
 
   /**
    * An upload of test results for the run's head: {@code failedTests} failed, {@code unexcused} of
-   * them neither quarantined nor known flaky ({@link TestFailures}). {@code runId} null: for a
-   * commit no live run has; the queue only learns that its CI uploads results.
+   * them neither quarantined nor excused by a flake on record ({@link TestFailures}). {@code runId}
+   * null: for a commit no live run has; the queue only learns that its CI uploads results.
    */
   record TestResultsRecorded(String runId, int failedTests, int unexcused, Instant at)
       implements QueueEvent {}
 
   /**
-   * The red run failed only on quarantined or known-flaky tests, and none of its PRs was run again
-   * for that before: they are, once ({@code TESTS_RESTARTED_FLAKY}, with the run's cancellation
-   * that follows); the next red fails them as usual.
+   * The red run failed only on quarantined or excused flaky tests, and none of its PRs was run
+   * again for that before: they are, once ({@code TESTS_RESTARTED_FLAKY}, with the run's
+   * cancellation that follows); the next red fails them as usual.
    */
   record FlakyFailureForgiven(String runId, Instant at) implements QueueEvent {}
 

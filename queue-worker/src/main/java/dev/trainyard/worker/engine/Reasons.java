@@ -13,7 +13,7 @@ public final class Reasons {
 
   public static final String TESTS_RESTARTED_BY_API_REQUEST = "TESTS_RESTARTED_BY_API_REQUEST";
 
-  /** The run went red only on quarantined or known-flaky tests: its PRs are tested once more. */
+  /** The run went red only on quarantined or excused flaky tests: its PRs are tested once more. */
   public static final String TESTS_RESTARTED_FLAKY = "TESTS_RESTARTED_FLAKY";
 
   public static final String SKIP_THE_LINE_INTERRUPTED = "SKIP_THE_LINE_INTERRUPTED";

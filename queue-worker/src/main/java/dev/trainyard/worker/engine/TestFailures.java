@@ -5,14 +5,17 @@ import java.time.Instant;
 
 /**
  * What the flaky-tests service's uploads for a run's head said of its failed tests (SCHEDULING.md
- * "Flake-aware failures"): every failed test quarantined or known flaky, or at least one real
- * failure among them. One real failure in any upload for the commit (a CI matrix uploads several)
- * decides.
+ * "Flake-aware failures"): every failed test quarantined or excused by a flake on record, or at
+ * least one real failure among them. One real failure in any upload for the commit (a CI matrix
+ * uploads several) decides.
  */
 public enum TestFailures {
-  /** Tests failed, and each was quarantined or known flaky when the upload was classified. */
+  /**
+   * Tests failed, and each was quarantined or excused by a flake on record when the upload was
+   * classified.
+   */
   FLAKY_ONLY,
-  /** At least one failed test is neither quarantined nor known flaky. */
+  /** At least one failed test is neither quarantined nor excused by a flake on record. */
   REAL;
 
   /**

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One row per rule of SCHEDULING.md "Flake-aware failures": a red run whose uploads show only
- * quarantined or known-flaky failures is run once more; a real failure, a second red, or no upload
- * at all fails as before.
+ * quarantined or excused flaky failures is run once more; a real failure, a second red, or no
+ * upload at all fails as before.
  */
 class FlakeAwareRulesTest {
 
