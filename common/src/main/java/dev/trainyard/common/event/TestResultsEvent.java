@@ -10,12 +10,11 @@ import java.util.List;
  * A {@code test_results.classified} webhook body (API.md §7, extension): the flaky-tests service
  * classified an upload of test results for {@code commitSha}; {@code failedTests} of its tests
  * failed, {@code unexcusedFailures} of those neither quarantined nor excused by a flake on record
- * (one in 28 days from outside the upload, of a test neither broken nor set never to be quarantined;
- * ADR 0059), and {@code
- * excusedByPrs}: for each failed test excused only by flakes seen on pull requests, their numbers
- * (at most 1,000 tests, 20 PRs each; past that a test counts as unexcused). The queue worker reads
- * it too: a red run whose failures are all excused — and not by its own PRs' flakes — is tested
- * once more (SCHEDULING.md "Flake-aware failures").
+ * (one in 28 days from outside the upload, of a test neither broken nor set never to be
+ * quarantined; ADR 0059), and {@code excusedByPrs}: for each failed test excused only by flakes
+ * seen on pull requests, their numbers (at most 1,000 tests, 20 PRs each; past that a test counts
+ * as unexcused). The queue worker reads it too: a red run whose failures are all excused — and not
+ * by its own PRs' flakes — is tested once more (SCHEDULING.md "Flake-aware failures").
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TestResultsEvent(
