@@ -98,6 +98,14 @@ class AnnouncedResultsTest {
         "u-" + sha + "-" + minutes, sha, branch, pr, outcome, T0.minusSeconds(60L * minutes));
   }
 
+  /** Sets test {@code id}'s override by hand, as the quarantine API does. */
+  private void setQuarantine(String id, QuarantineSetting setting) {
+    TestCaseEvent told =
+        new TestCaseEvent("q-" + id, ORG, TestCaseEvent.QUARANTINE_CHANGED, id, "{}");
+    assertThat(new TestCaseStore(store.mongo()).setQuarantine(ORG, id, 0, setting, "by hand", told))
+        .isTrue();
+  }
+
   private Health status(String id) {
     return new TestCaseStore(store.mongo()).find(ORG, List.of(id)).get(id).status().value();
   }
@@ -117,13 +125,7 @@ class AnnouncedResultsTest {
     ran("retried", Outcome.PASSED_ON_RETRY);
     ran("pinned", Outcome.PASSED);
     ran("steady", Outcome.PASSED);
-    TestCaseEvent told =
-        new TestCaseEvent("q-1", ORG, TestCaseEvent.QUARANTINE_CHANGED, "pinned", "{}");
-    assertThat(
-            new TestCaseStore(store.mongo())
-                .setQuarantine(
-                    ORG, "pinned", 0, QuarantineSetting.ALWAYS_QUARANTINE, "noisy", told))
-        .isTrue();
+    setQuarantine("pinned", QuarantineSetting.ALWAYS_QUARANTINE);
 
     TestResultsEvent excused = announced(List.of("retried", "pinned"));
     assertThat(excused.failedTests()).isEqualTo(2);
@@ -169,13 +171,7 @@ class AnnouncedResultsTest {
     broken.addAll(onMain("broken-on-main", "PFFFFF"));
     ran("broken-on-main", broken);
     ran("never-quarantined", Outcome.PASSED_ON_RETRY);
-    TestCaseEvent told =
-        new TestCaseEvent("q-2", ORG, TestCaseEvent.QUARANTINE_CHANGED, "never-quarantined", "{}");
-    assertThat(
-            new TestCaseStore(store.mongo())
-                .setQuarantine(
-                    ORG, "never-quarantined", 0, QuarantineSetting.NEVER_QUARANTINE, "fixed", told))
-        .isTrue();
+    setQuarantine("never-quarantined", QuarantineSetting.NEVER_QUARANTINE);
     for (String id : List.of("red-between-passes", "failed-on-a-pr", "fixed-break", "red-newest")) {
       assertThat(status(id)).as("%s is not listed", id).isEqualTo(Health.HEALTHY);
     }
