@@ -2,6 +2,7 @@ package dev.trainyard.bench.scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
@@ -21,6 +22,12 @@ final class TeamRows {
 
   static final String TODAY = "today's self-tuning queue";
   static final String BUDGETED = budgeted(BUDGETS[0]);
+
+  /**
+   * Worlds (seeds from the run's own) each stability run is made in: one p95 of a run half as long
+   * as the rows varies by about a quarter between seeds, so the mean over these is judged.
+   */
+  static final int STABILITY_SEEDS = 8;
 
   /** The budgeted queue with each PR's predicted risk on its submit: the whole new scheduler. */
   static final String PREDICTED_BUDGETED = "predicted risk, " + BUDGETED;
@@ -90,10 +97,14 @@ final class TeamRows {
     for (long budget : new long[] {0, BUDGETS[0]}) {
       for (int h : new int[] {hours / 2, hours * 2}) {
         TeamWorkload world = TeamWorkload.homogeneous(0.95, h);
-        Scenario queue = adaptive(seed).withCiBudget(budget).lasting(h);
-        rows.stability.add(
-            new Row(
-                world, budget == 0 ? TODAY : budgeted(budget), new Simulation(queue, world).run()));
+        for (int k = 0; k < STABILITY_SEEDS; k++) {
+          Scenario queue = adaptive(seed + k).withCiBudget(budget).lasting(h);
+          rows.stability.add(
+              new Row(
+                  world,
+                  budget == 0 ? TODAY : budgeted(budget),
+                  new Simulation(queue, world).run()));
+        }
       }
     }
     return rows;
@@ -279,17 +290,25 @@ final class TeamRows {
         "broken PRs merged, all rows",
         rows.stream().mapToInt(r -> r.result().brokenMerged()).sum(),
         "0");
-    for (int i = 0; i + 1 < stability.size(); i += 2) {
-      Row shorter = stability.get(i);
-      Row longer = stability.get(i + 1);
+    for (int i = 0; i + 2 * STABILITY_SEEDS <= stability.size(); i += 2 * STABILITY_SEEDS) {
+      List<Row> shorter = stability.subList(i, i + STABILITY_SEEDS);
+      List<Row> longer = stability.subList(i + STABILITY_SEEDS, i + 2 * STABILITY_SEEDS);
+      double[] perSeed = new double[STABILITY_SEEDS];
+      for (int k = 0; k < STABILITY_SEEDS; k++) {
+        perSeed[k] = p95(longer.get(k)) / p95(shorter.get(k));
+      }
       row(
           String.format(
               Locale.ROOT,
-              "homogeneous, ρ = 0.95, %s: p95 at %s / p95 at %s",
-              longer.queue(),
-              longer.world().hours() + " h",
-              shorter.world().hours() + " h"),
-          longer.figures().p95Hours() / shorter.figures().p95Hours(),
+              "homogeneous, ρ = 0.95, %s: p95 at %d h / p95 at %d h, means of %d seeds (per seed"
+                  + " %.2f–%.2f)",
+              longer.get(0).queue(),
+              longer.get(0).world().hours(),
+              shorter.get(0).world().hours(),
+              STABILITY_SEEDS,
+              Arrays.stream(perSeed).min().orElse(0),
+              Arrays.stream(perSeed).max().orElse(0)),
+          meanP95(longer) / meanP95(shorter),
           "≤ 1.10");
     }
     System.out.println();
@@ -317,6 +336,14 @@ final class TeamRows {
 
   private Row first(TeamWorkload world, String queue) {
     return rows(world, queue).stream().findFirst().orElseThrow();
+  }
+
+  private static double p95(Row row) {
+    return row.figures().p95Hours();
+  }
+
+  private static double meanP95(List<Row> runs) {
+    return runs.stream().mapToDouble(TeamRows::p95).average().orElse(0);
   }
 
   private static void row(String target, double measured, String goal) {
