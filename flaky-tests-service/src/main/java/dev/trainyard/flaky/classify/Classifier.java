@@ -96,8 +96,7 @@ public final class Classifier {
             .toList();
     List<Observation> target =
         perCommit(newestFirst.stream().filter(targetBranch::matches).toList());
-    Set<String> passedOn =
-        runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
+    Set<String> passedOn = passedOn(runs);
     boolean wasFlaky = previous != null && previous.value() == Health.FLAKY;
     Map<String, List<Observation>> configurations = byConfiguration(target);
     Optional<String> broken = inAny(configurations, group -> broken(group, passedOn, wasFlaky));
@@ -169,8 +168,7 @@ public final class Classifier {
    */
   public static List<Observation> flakes(
       List<Observation> runs, TargetBranch targetBranch, Instant now) {
-    Set<String> passedOn =
-        runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
+    Set<String> passedOn = passedOn(runs);
     return flakes(runs, targetBranch, passedOn, now);
   }
 
@@ -194,8 +192,7 @@ public final class Classifier {
    */
   public static List<Observation> excusingFlakes(
       List<Observation> runs, TargetBranch targetBranch, Instant now) {
-    Set<String> passedOn =
-        runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
+    Set<String> passedOn = passedOn(runs);
     Set<String> isolatedReds = new HashSet<>();
     List<Observation> target =
         perCommit(
@@ -287,6 +284,11 @@ public final class Classifier {
       return Optional.of("its last " + streak + " runs on the target branch all failed");
     }
     return Optional.empty();
+  }
+
+  /** The commits a test passed on, whatever branch or pull request ran them. */
+  private static Set<String> passedOn(List<Observation> runs) {
+    return runs.stream().filter(Observation::passed).map(Observation::commitIn).collect(toSet());
   }
 
   /**

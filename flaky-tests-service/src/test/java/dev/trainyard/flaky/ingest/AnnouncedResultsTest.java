@@ -18,8 +18,10 @@ import dev.trainyard.flaky.repo.RepoSettings;
 import dev.trainyard.flaky.repo.RepoSettingsStore;
 import dev.trainyard.flaky.store.WireStore;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,7 +146,7 @@ class AnnouncedResultsTest {
    * failed.
    */
   private static List<RecentRun> onMain(String id, String outcomes) {
-    List<RecentRun> runs = new java.util.ArrayList<>();
+    List<RecentRun> runs = new ArrayList<>();
     for (int i = 0; i < outcomes.length(); i++) {
       Outcome outcome = outcomes.charAt(i) == 'P' ? Outcome.PASSED : Outcome.FAILED;
       runs.add(run(id + "-m" + i, "main", null, outcome, outcomes.length() - i));
@@ -166,7 +168,7 @@ class AnnouncedResultsTest {
     ran("failed-on-a-pr", List.of(run("p1", "feature", 9L, Outcome.FAILED, 60)));
     ran("fixed-break", onMain("fixed-break", "PFFFFFPP"));
     ran("red-newest", onMain("red-newest", "PPPF"));
-    List<RecentRun> broken = new java.util.ArrayList<>();
+    List<RecentRun> broken = new ArrayList<>();
     broken.add(run("p2", "feature", 9L, Outcome.PASSED_ON_RETRY, 90)); // a flake, then a break
     broken.addAll(onMain("broken-on-main", "PFFFFF"));
     ran("broken-on-main", broken);
@@ -178,7 +180,7 @@ class AnnouncedResultsTest {
     assertThat(status("broken-on-main")).isEqualTo(Health.BROKEN);
     assertThat(status("never-quarantined")).isEqualTo(Health.FLAKY);
 
-    Map<String, Integer> unexcused = new java.util.TreeMap<>();
+    Map<String, Integer> unexcused = new TreeMap<>();
     for (String id :
         List.of(
             "red-between-passes",
