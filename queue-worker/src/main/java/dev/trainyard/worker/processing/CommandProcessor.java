@@ -42,15 +42,16 @@ import org.slf4j.LoggerFactory;
  * already given to the poll's commands (one read for the poll), decide the others in order ({@link
  * QueueBatch}). Then, for all changed queues together: write their entry documents and their
  * outboxes (which carry their batches' answers), write the queue documents (one atomic, versioned
- * single-document write each, sent in one round trip), write the history rows and the answers, send
- * events and replies, and delete the outboxes once the broker has them. The answers of a batch that
- * changed nothing are stored before its replies are sent. A crash anywhere before the offset commit
- * leads to a redelivery that finds every command answered (from the outbox of the stored version,
- * or the answers collection) and only finishes publishing and replying. Each queue's resulting
- * state goes to the effect runner once it is stored, before it is published (an effect derives from
- * the stored state alone, as the runner's sweep already started them from whatever version the
- * store holds), and to what shows it elsewhere once it is published ({@link Afterwards}, ADR 0048).
- * The store round trips per poll are constant, so throughput grows with load.
+ * single-document write each, sent in one round trip), write the answers and the history (its last
+ * write journaled, which makes the poll's writes durable, ADR 0060), send events and replies, and
+ * delete the outboxes once the broker has them. The answers of a batch that changed nothing are
+ * stored before its replies are sent. A crash anywhere before the offset commit leads to a
+ * redelivery that finds every command answered (from the outbox of the stored version, or the
+ * answers collection) and only finishes publishing and replying. Each queue's resulting state goes
+ * to the effect runner once it is stored, before it is published (an effect derives from the stored
+ * state alone, as the runner's sweep already started them from whatever version the store holds),
+ * and to what shows it elsewhere once it is published ({@link Afterwards}, ADR 0048). The store
+ * round trips per poll are constant, so throughput grows with load.
  *
  * <p>A command that cannot be applied does not stall the partition: one whose decision throws is
  * dead at once ({@link QueueBatch}); when a poll's results cannot be stored for a permanent reason
@@ -283,11 +284,16 @@ public class CommandProcessor {
             changed.stream().map(QueueBatch::before).toList());
     // dead commands are on record before their answers are: a crash in between only repeats them
     deadCommands.record(batches.stream().flatMap(b -> b.dead().stream()).toList());
-    // the entry documents and the outbox, unjournaled, then the queue document that names them,
-    // journaled: a crash keeps a prefix of the writes, so never the queue document alone (ADR 0051)
+    // the entry documents and the outbox, unjournaled, then the queue document that names them: a
+    // crash keeps a prefix of the writes, so never the queue document alone (ADR 0051). The queue
+    // document asks for the journal unless each version's heads follow it, journaled, before
+    // anything acts on it (ADR 0060)
     store.writeEntries(versions);
     outboxes.writeAll(written.stream().map(QueueBatch.Written::outbox).toList());
-    Set<String> conflicted = store.saveAll(versions);
+    Set<String> conflicted =
+        written.stream().allMatch(w -> HistoryStore.writesCurrent(w.outbox()))
+            ? store.saveAllAheadOfAJournaledWrite(versions)
+            : store.saveAll(versions);
     // the outboxes of versions that lost: no queue names them, nothing publishes them
     outboxes.delete(
         written.stream()
@@ -307,14 +313,14 @@ public class CommandProcessor {
     answers.record(
         kept.stream().filter(b -> !b.changed()).flatMap(b -> b.answers().stream()).toList());
     kept.stream().flatMap(b -> b.handled().stream()).forEach(probe::afterStore);
+    List<Outbox> storedOutboxes = stored.stream().map(QueueBatch.Written::outbox).toList();
+    writeHistory(storedOutboxes);
     poll.stored(storing);
-    // the stored state asks for its effects now, while its events and replies travel: a landing
-    // does not wait for the broker's acknowledgements and the outbox's delete (ADR 0048)
+    // the stored state (durable with its heads) asks for its effects now, while its events and
+    // replies travel: a landing does not wait for the broker's acknowledgements (ADR 0048)
     kept.forEach(b -> handOn(b, poll, afterwards::stored));
     Instant publishing = Instant.now();
-    publish(
-        stored.stream().map(QueueBatch.Written::outbox).toList(),
-        kept.stream().flatMap(b -> b.replies().stream()).toList());
+    publish(storedOutboxes, kept.stream().flatMap(b -> b.replies().stream()).toList());
     poll.published(publishing);
     poll.published(stored);
     kept.forEach(poll::concluded);
@@ -432,7 +438,9 @@ public class CommandProcessor {
     StoredQueue current = hit.or(() -> store.load(id)).orElse(StoredQueue.absent(id, org));
     if (current.outboxId() != null) {
       // a predecessor stored this version but may have crashed before publishing it
-      publish(outboxes.find(current.outboxId()).stream().toList(), List.of());
+      List<Outbox> left = outboxes.find(current.outboxId()).stream().toList();
+      writeHistory(left);
+      publish(left, List.of());
       current = current.published();
       cache.put(current);
     }
@@ -440,22 +448,33 @@ public class CommandProcessor {
   }
 
   /**
-   * What a reply's client reads next first (each PR's head, the test runs), then events and replies
-   * travel to the broker together; while they travel, the answers (a redelivery after the outbox is
-   * gone finds them) and the versioned rows (a listing reads the version before until the outbox is
-   * deleted) are written; the outboxes are deleted, journaled, once all is acknowledged (ADR 0022,
-   * 0037).
+   * What the published versions leave in the store before anything is sent: the answers (a
+   * redelivery or a retry finds them), the versioned rows, the test runs and each PR's head (what a
+   * reply's client reads next), the last write journaled. It makes every write before it durable,
+   * the queue documents included (ADR 0060); with no head or run to write, the answers' write is
+   * the journaled one.
+   */
+  private void writeHistory(List<Outbox> published) {
+    List<Answer> carried = published.stream().flatMap(o -> o.answers().stream()).toList();
+    if (published.stream().allMatch(HistoryStore::writesCurrent)) {
+      answers.recordFromOutboxes(carried);
+    } else {
+      answers.record(carried);
+    }
+    history.write(published);
+  }
+
+  /**
+   * Once the versions' history is {@link #writeHistory written}, events and replies travel to the
+   * broker together; the outboxes are deleted once all is acknowledged, unjournaled (ADR 0022,
+   * 0037, 0060).
    */
   private void publish(List<Outbox> published, List<Publisher.Reply> replies) {
-    HistoryStore.Writes history = this.history.prepare(published);
-    this.history.writeCurrent(history);
     CompletableFuture<?>[] sends =
         Stream.concat(
                 published.stream().map(o -> publisher.events(o.queueId(), o.org(), o.events())),
                 replies.stream().map(publisher::reply))
             .toArray(CompletableFuture[]::new);
-    answers.recordFromOutboxes(published.stream().flatMap(o -> o.answers().stream()).toList());
-    this.history.writeRows(history);
     Publisher.await(sends);
     outboxes.delete(published);
   }

@@ -56,8 +56,9 @@ public class AnswerStore {
 
   /**
    * As {@link #record}, without asking for the journal (ADR 0022): the answers of published
-   * outboxes. Until a journaled write after them holds them (the history's, or the outbox's
-   * deletion), the outbox that carries them is still there, and a redelivery stores them again.
+   * outboxes. Until a journaled write after them holds them (the next poll's, or the store's own
+   * commit), the outbox that carries them is still there (its delete comes after them, ADR 0060),
+   * and the queue's next load stores them again.
    */
   public void recordFromOutboxes(List<Answer> answered) {
     record(unjournaled, answered);

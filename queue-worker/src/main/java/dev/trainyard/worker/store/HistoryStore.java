@@ -50,7 +50,7 @@ public class HistoryStore {
    * (the newest row of a (queue, PR number) under a well-known id, in a collection of its own) and
    * the test runs, all by id, so at most three round trips whatever the size of the history.
    */
-  public Writes prepare(List<Outbox> published) {
+  private Writes prepare(List<Outbox> published) {
     List<WriteModel<Document>> rowWrites = new ArrayList<>();
     List<WriteModel<Document>> headWrites = new ArrayList<>();
     List<WriteModel<Document>> runWrites = new ArrayList<>();
@@ -92,43 +92,31 @@ public class HistoryStore {
     return new Writes(rowWrites, headWrites, runWrites);
   }
 
+  /**
+   * Whether publishing {@code outbox} writes a head or a test run, and so a journaled write of this
+   * store before its replies and effects ({@link #write}): every row has a head.
+   */
+  public static boolean writesCurrent(Outbox outbox) {
+    return !outbox.rows().isEmpty() || !outbox.runs().isEmpty();
+  }
+
   /** The writes of published versions, by collection. */
-  public record Writes(
+  private record Writes(
       List<WriteModel<Document>> rows,
       List<WriteModel<Document>> heads,
       List<WriteModel<Document>> runs) {}
 
   /**
-   * Writes the heads and test runs, what a reply's client reads next ({@code
-   * getSubmittedPullRequest}, a run's details): before the replies. The last round trip asks for
-   * the journal and makes the first durable with it ({@link Unjournaled}).
-   */
-  public void writeCurrent(Writes writes) {
-    write(new Batch(runs, writes.runs()), new Batch(heads, writes.heads()));
-  }
-
-  /**
-   * Writes the versioned rows, unjournaled: after the replies (ADR 0022), since a listing reads the
-   * version before while the outbox is there, and the outbox's journaled deletion that follows
-   * makes them durable; an outbox left by a crash writes them again.
-   */
-  public void writeRows(Writes writes) {
-    if (!writes.rows().isEmpty()) {
-      writeNewer(Unjournaled.of(rows), writes.rows());
-    }
-  }
-
-  /**
-   * Writes the rows, heads and test runs of {@code published} versions at once (tools and tests
-   * that write a history; the worker splits it around its replies). Only the last round trip asks
-   * for the journal.
+   * Writes the rows, the test runs and the heads (what a reply's client reads next) of {@code
+   * published} versions, at most three round trips; only the last asks for the journal and makes
+   * the others durable with it ({@link Unjournaled}).
    */
   public void write(List<Outbox> published) {
     Writes writes = prepare(published);
     write(
         new Batch(rows, writes.rows()),
-        new Batch(heads, writes.heads()),
-        new Batch(runs, writes.runs()));
+        new Batch(runs, writes.runs()),
+        new Batch(heads, writes.heads()));
   }
 
   /** Writes the non-empty batches in order, the last one journaled. */

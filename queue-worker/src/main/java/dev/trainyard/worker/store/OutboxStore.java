@@ -23,24 +23,27 @@ import org.springframework.stereotype.Component;
 public class OutboxStore {
   private final MongoCollection<Document> outboxes;
 
-  /** The same, for the outboxes' writes, which the queue documents' journaled write follows. */
-  private final MongoCollection<Document> written;
+  /**
+   * The same, for the outboxes' writes (a journaled write follows the queue documents) and deletes
+   * (the next poll's journaled write, or the store's commit within a second, holds them).
+   */
+  private final MongoCollection<Document> unjournaled;
 
   public OutboxStore(MongoTemplate mongo) {
     this.outboxes = mongo.getCollection(Collections.OUTBOXES);
-    this.written = Unjournaled.of(outboxes);
+    this.unjournaled = Unjournaled.of(outboxes);
   }
 
   /**
    * Writes the outboxes without asking for the journal ({@link Unjournaled}, ADR 0051): the queue
-   * documents that name them are written next, journaled, and a crash keeps a prefix of the writes,
-   * so no queue document survives without its outbox, and an outbox without its queue document is
-   * never published (nothing names it; the backlog counts it, as it counted one a crash left
-   * between the two writes before).
+   * documents that name them are written next, and a journaled write follows them (theirs, or their
+   * heads', ADR 0060); a crash keeps a prefix of the writes, so no queue document survives without
+   * its outbox, and an outbox without its queue document is never published (nothing names it; the
+   * backlog counts it, as it counted one a crash left between the two writes before).
    */
   public void writeAll(List<Outbox> versions) {
     if (!versions.isEmpty()) {
-      written.bulkWrite(
+      unjournaled.bulkWrite(
           versions.stream()
               .<WriteModel<Document>>map(
                   // a retried batch writes the same outbox again: an upsert, never a duplicate
@@ -58,10 +61,15 @@ public class OutboxStore {
         .map(d -> Json.mapper().convertValue(d, Outbox.class));
   }
 
-  /** Deletes outboxes that are published, or that no queue version names. */
+  /**
+   * Deletes outboxes that are published, or that no queue version names, without asking for the
+   * journal (ADR 0060): a crash that takes a delete back leaves an outbox its queue's next load
+   * publishes again, as a crash between the broker's acknowledgement and the delete always could;
+   * the answers and rows written before the delete are then written again from it.
+   */
   public void delete(List<Outbox> done) {
     if (!done.isEmpty()) {
-      outboxes.bulkWrite(
+      unjournaled.bulkWrite(
           done.stream()
               .<WriteModel<Document>>map(o -> new DeleteOneModel<>(Filters.eq("_id", o.id())))
               .toList());

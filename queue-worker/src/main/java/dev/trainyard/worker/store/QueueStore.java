@@ -56,6 +56,7 @@ public class QueueStore {
 
   private final MongoCollection<Document> queues;
   private final MongoCollection<RawBsonDocument> rawQueues;
+  private final MongoCollection<RawBsonDocument> rawQueuesAheadOfTheJournal;
   private final MongoCollection<Document> entries;
   private final Codec<Document> codec;
   private final long maxDocumentBytes;
@@ -70,6 +71,7 @@ public class QueueStore {
     WriteConcernCheck.require(
         queues.getWriteConcern(), () -> mongo.getDb().runCommand(new Document("hello", 1)));
     this.rawQueues = queues.withDocumentClass(RawBsonDocument.class);
+    this.rawQueuesAheadOfTheJournal = Unjournaled.of(rawQueues);
     this.codec = queues.getCodecRegistry().get(Document.class);
     this.maxDocumentBytes = maxDocumentBytes;
     MongoCollection<Document> entryDocuments =
@@ -188,6 +190,22 @@ public class QueueStore {
    * @return the ids of queues another writer changed first: decide them again
    */
   public Set<String> saveAll(Prepared prepared) {
+    return saveAll(prepared, rawQueues);
+  }
+
+  /**
+   * As {@link #saveAll(Prepared)}, without asking for the journal: for versions whose caller sends
+   * a journaled write right after this one, before anything acts on them (each stored version's
+   * heads, ADR 0060). That write's commit holds this one, since a crash keeps a prefix of the
+   * writes ({@link Unjournaled}).
+   *
+   * @return the ids of queues another writer changed first: decide them again
+   */
+  public Set<String> saveAllAheadOfAJournaledWrite(Prepared prepared) {
+    return saveAll(prepared, rawQueuesAheadOfTheJournal);
+  }
+
+  private Set<String> saveAll(Prepared prepared, MongoCollection<RawBsonDocument> target) {
     if (prepared.writes().isEmpty()) {
       return Set.of();
     }
@@ -195,7 +213,7 @@ public class QueueStore {
       // a queue document naming entry documents that are not there could not be read again
       throw new IllegalStateException("the entry documents of these versions are not written yet");
     }
-    Map<String, Set<String>> conflicted = saveQueueDocuments(prepared);
+    Map<String, Set<String>> conflicted = saveQueueDocuments(prepared, target);
     // what no version names any more: the superseded documents of the versions written, and the
     // new documents of those that lost their race, unless the stored version names them after all
     delete(
@@ -215,10 +233,11 @@ public class QueueStore {
    * @return the queues another writer changed first, each with the entry documents its stored
    *     version names
    */
-  private Map<String, Set<String>> saveQueueDocuments(Prepared prepared) {
+  private Map<String, Set<String>> saveQueueDocuments(
+      Prepared prepared, MongoCollection<RawBsonDocument> target) {
     try {
       BulkWriteResult result =
-          rawQueues.bulkWrite(prepared.writes(), new BulkWriteOptions().ordered(false));
+          target.bulkWrite(prepared.writes(), new BulkWriteOptions().ordered(false));
       if (result.getMatchedCount() + result.getInsertedCount() == prepared.writes().size()) {
         return Map.of();
       }

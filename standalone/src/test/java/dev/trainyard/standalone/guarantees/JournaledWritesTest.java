@@ -36,10 +36,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 /**
- * Which of a poll's writes ask for the journal (ADR 0022, 0051): not the entry documents and the
- * outbox, which the queue document's write after them makes durable, nor a history write followed
- * by another one; the queue document, the last history write and the outbox's delete do. Each write
- * is seen as the driver sends it to the store.
+ * Which of a poll's writes ask for the journal (ADR 0022, 0051, 0060): not the entry documents and
+ * the outbox, which a journaled write after them makes durable, nor a history write followed by
+ * another one, nor the outbox's delete; the last history write does, and the queue document when no
+ * heads follow it. Each write is seen as the driver sends it to the store.
  */
 class JournaledWritesTest {
   private static final QueueKey KEY = QueueKey.of("org", "github.com", "acme", "rocket", "main");
@@ -60,6 +60,7 @@ class JournaledWritesTest {
     recorded.close();
   }
 
+  /** A version that writes no head (a setting changed): its queue document asks for the journal. */
   @Test
   void theEntryDocumentsAndTheOutboxAreNotJournaledTheQueueDocumentIs() {
     QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
@@ -76,12 +77,46 @@ class JournaledWritesTest {
     assertThat(queues.saveAll(prepared)).isEmpty();
     outboxes.delete(List.of(outbox));
 
+    assertThat(HistoryStore.writesCurrent(outbox)).isFalse();
     assertThat(writes())
         .containsExactly(
             Collections.QUEUE_ENTRIES + " unjournaled",
             Collections.OUTBOXES + " unjournaled",
             Collections.QUEUES + " journaled",
-            Collections.OUTBOXES + " journaled");
+            Collections.OUTBOXES + " unjournaled");
+  }
+
+  /**
+   * A submit's version writes its PR's head before anything acts on it: the queue document leaves
+   * the journal to that write, so the poll waits for one commit, not two (ADR 0060). The store
+   * holds every write whole once the heads' commit is made.
+   */
+  @Test
+  void aQueueDocumentWhoseHeadsFollowLeavesTheJournalToThem() {
+    QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
+    OutboxStore outboxes = new OutboxStore(mongo);
+    HistoryStore history = new HistoryStore(mongo);
+    StoredQueue first = queueWithOnePr();
+    Outbox outbox =
+        new Outbox("o-1", KEY.id(), "org", 1, List.of(row(1)), List.of(), List.of(), List.of());
+    recorded.forget();
+
+    QueueStore.Prepared prepared =
+        queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
+    queues.writeEntries(prepared);
+    outboxes.writeAll(List.of(outbox));
+    assertThat(queues.saveAllAheadOfAJournaledWrite(prepared)).isEmpty();
+    history.write(List.of(outbox));
+
+    assertThat(HistoryStore.writesCurrent(outbox)).isTrue();
+    assertThat(writes())
+        .containsExactly(
+            Collections.QUEUE_ENTRIES + " unjournaled",
+            Collections.OUTBOXES + " unjournaled",
+            Collections.QUEUES + " unjournaled",
+            Collections.PULL_REQUESTS + " unjournaled",
+            Collections.PULL_REQUEST_HEADS + " journaled");
+    assertThat(queues.load(KEY.id())).map(StoredQueue::version).contains(1L);
   }
 
   @Test
@@ -104,7 +139,7 @@ class JournaledWritesTest {
             "rows and runs",
             1,
             1,
-            List.of(rows + " unjournaled", heads + " unjournaled", runs + " journaled")),
+            List.of(rows + " unjournaled", runs + " unjournaled", heads + " journaled")),
         Arguments.of("runs only", 0, 2, List.of(runs + " journaled")),
         Arguments.of("nothing", 0, 0, List.of()));
   }
@@ -115,28 +150,30 @@ class JournaledWritesTest {
     HistoryStore history = new HistoryStore(mongo);
     recorded.forget();
 
-    history.write(
-        List.of(
-            new Outbox(
-                "o-1",
-                KEY.id(),
-                "org",
-                1,
-                Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
-                Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList(),
-                List.of(),
-                List.of())));
+    Outbox outbox =
+        new Outbox(
+            "o-1",
+            KEY.id(),
+            "org",
+            1,
+            Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
+            Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList(),
+            List.of(),
+            List.of());
+    history.write(List.of(outbox));
 
     assertThat(writes()).containsExactlyElementsOf(expected);
+    // a version whose history writes nothing journaled keeps its queue document's journal
+    assertThat(HistoryStore.writesCurrent(outbox)).isEqualTo(!expected.isEmpty());
   }
 
   /**
-   * The worker's publish (ADR 0044): what a reply's client reads next (the test runs, then the
-   * heads, journaled) before the replies; the versioned rows after them, unjournaled, ahead of the
-   * outbox's journaled delete.
+   * The worker's publish (ADR 0060): the whole history before the replies (the rows, the test runs,
+   * then the heads a reply's client reads next, journaled), and the outbox's delete after them,
+   * unjournaled.
    */
   @Test
-  void theHeadsAreJournaledBeforeTheRepliesTheRowsFollowThemUnjournaled() {
+  void theHistoryIsWrittenBeforeTheRepliesTheOutboxDeletedAfterWithoutTheJournal() {
     HistoryStore history = new HistoryStore(mongo);
     OutboxStore outboxes = new OutboxStore(mongo);
     Outbox outbox =
@@ -152,20 +189,20 @@ class JournaledWritesTest {
     outboxes.writeAll(List.of(outbox));
     recorded.forget();
 
-    HistoryStore.Writes writes = history.prepare(List.of(outbox));
-    history.writeCurrent(writes);
+    history.write(List.of(outbox));
     List<String> beforeReplies = writes();
-    history.writeRows(writes);
     outboxes.delete(List.of(outbox));
 
     assertThat(beforeReplies)
         .containsExactly(
-            Collections.TEST_RUNS + " unjournaled", Collections.PULL_REQUEST_HEADS + " journaled");
+            Collections.PULL_REQUESTS + " unjournaled",
+            Collections.TEST_RUNS + " unjournaled",
+            Collections.PULL_REQUEST_HEADS + " journaled");
     assertThat(writes().subList(beforeReplies.size(), writes().size()))
-        .containsExactly(
-            Collections.PULL_REQUESTS + " unjournaled", Collections.OUTBOXES + " journaled");
+        .containsExactly(Collections.OUTBOXES + " unjournaled");
     assertThat(mongo.getCollection(Collections.PULL_REQUESTS).countDocuments()).isEqualTo(2);
     assertThat(mongo.getCollection(Collections.PULL_REQUEST_HEADS).countDocuments()).isEqualTo(2);
+    assertThat(mongo.getCollection(Collections.OUTBOXES).countDocuments()).isZero();
   }
 
   /** Each write the store received: its collection, then "journaled" or "unjournaled". */
