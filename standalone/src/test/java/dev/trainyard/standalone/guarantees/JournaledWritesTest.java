@@ -60,62 +60,55 @@ class JournaledWritesTest {
     recorded.close();
   }
 
-  /** A version that writes no head (a setting changed): its queue document asks for the journal. */
-  @Test
-  void theEntryDocumentsAndTheOutboxAreNotJournaledTheQueueDocumentIs() {
-    QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
-    OutboxStore outboxes = new OutboxStore(mongo);
-    StoredQueue first = queueWithOnePr();
-    Outbox outbox =
-        new Outbox("o-1", KEY.id(), "org", 1, List.of(), List.of(), List.of(), List.of());
-    recorded.forget();
-
-    QueueStore.Prepared prepared =
-        queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
-    queues.writeEntries(prepared);
-    outboxes.writeAll(List.of(outbox));
-    assertThat(queues.saveAll(prepared)).isEmpty();
-    outboxes.delete(List.of(outbox));
-
-    assertThat(HistoryStore.writesCurrent(outbox)).isFalse();
-    assertThat(writes())
-        .containsExactly(
-            Collections.QUEUE_ENTRIES + " unjournaled",
-            Collections.OUTBOXES + " unjournaled",
-            Collections.QUEUES + " journaled",
-            Collections.OUTBOXES + " unjournaled");
+  static Stream<Arguments> versions() {
+    String entries = Collections.QUEUE_ENTRIES;
+    String outboxes = Collections.OUTBOXES;
+    String queues = Collections.QUEUES;
+    return Stream.of(
+        Arguments.of(
+            "a setting changed: no head follows, the queue document asks for the journal",
+            0,
+            List.of(
+                entries + " unjournaled",
+                outboxes + " unjournaled",
+                queues + " journaled",
+                outboxes + " unjournaled")),
+        Arguments.of(
+            "a PR submitted: its head follows, journaled, and holds the queue document",
+            1,
+            List.of(
+                entries + " unjournaled",
+                outboxes + " unjournaled",
+                queues + " unjournaled",
+                Collections.PULL_REQUESTS + " unjournaled",
+                Collections.PULL_REQUEST_HEADS + " journaled",
+                outboxes + " unjournaled")));
   }
 
   /**
-   * A submit's version writes its PR's head before anything acts on it: the queue document leaves
-   * the journal to that write, so the poll waits for one commit, not two (ADR 0060). The store
-   * holds every write whole once the heads' commit is made.
+   * A poll's writes for one version, as the worker makes them: the entry documents and the outbox,
+   * the queue document (journaled unless the version's heads follow it, ADR 0060), the history (the
+   * heads last, journaled), and after the replies the outbox's delete, never journaled.
    */
-  @Test
-  void aQueueDocumentWhoseHeadsFollowLeavesTheJournalToThem() {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("versions")
+  void theQueueDocumentAsksForTheJournalOnlyWhenNoHeadsFollowIt(
+      String name, int rows, List<String> expected) {
     QueueStore queues = new QueueStore(mongo, QueueStore.DEFAULT_MAX_DOCUMENT_BYTES);
     OutboxStore outboxes = new OutboxStore(mongo);
     HistoryStore history = new HistoryStore(mongo);
-    StoredQueue first = queueWithOnePr();
-    Outbox outbox =
-        new Outbox("o-1", KEY.id(), "org", 1, List.of(row(1)), List.of(), List.of(), List.of());
-    recorded.forget();
+    Outbox outbox = outbox(rows, 0);
 
-    QueueStore.Prepared prepared =
-        queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
-    queues.writeEntries(prepared);
-    outboxes.writeAll(List.of(outbox));
-    assertThat(queues.saveAllAheadOfAJournaledWrite(prepared)).isEmpty();
+    QueueStore.Prepared prepared = entriesAndOutboxWritten(queues, outboxes, outbox);
+    assertThat(
+            HistoryStore.writesCurrent(outbox)
+                ? queues.saveAllAheadOfAJournaledWrite(prepared)
+                : queues.saveAll(prepared))
+        .isEmpty();
     history.write(List.of(outbox));
+    outboxes.delete(List.of(outbox));
 
-    assertThat(HistoryStore.writesCurrent(outbox)).isTrue();
-    assertThat(writes())
-        .containsExactly(
-            Collections.QUEUE_ENTRIES + " unjournaled",
-            Collections.OUTBOXES + " unjournaled",
-            Collections.QUEUES + " unjournaled",
-            Collections.PULL_REQUESTS + " unjournaled",
-            Collections.PULL_REQUEST_HEADS + " journaled");
+    assertThat(writes()).containsExactlyElementsOf(expected);
     assertThat(queues.load(KEY.id())).map(StoredQueue::version).contains(1L);
   }
 
@@ -150,16 +143,7 @@ class JournaledWritesTest {
     HistoryStore history = new HistoryStore(mongo);
     recorded.forget();
 
-    Outbox outbox =
-        new Outbox(
-            "o-1",
-            KEY.id(),
-            "org",
-            1,
-            Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
-            Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList(),
-            List.of(),
-            List.of());
+    Outbox outbox = outbox(rows, runs);
     history.write(List.of(outbox));
 
     assertThat(writes()).containsExactlyElementsOf(expected);
@@ -176,16 +160,7 @@ class JournaledWritesTest {
   void theHistoryIsWrittenBeforeTheRepliesTheOutboxDeletedAfterWithoutTheJournal() {
     HistoryStore history = new HistoryStore(mongo);
     OutboxStore outboxes = new OutboxStore(mongo);
-    Outbox outbox =
-        new Outbox(
-            "o-1",
-            KEY.id(),
-            "org",
-            1,
-            List.of(row(1), row(2)),
-            List.of(run(1)),
-            List.of(),
-            List.of());
+    Outbox outbox = outbox(2, 1);
     outboxes.writeAll(List.of(outbox));
     recorded.forget();
 
@@ -203,6 +178,34 @@ class JournaledWritesTest {
     assertThat(mongo.getCollection(Collections.PULL_REQUESTS).countDocuments()).isEqualTo(2);
     assertThat(mongo.getCollection(Collections.PULL_REQUEST_HEADS).countDocuments()).isEqualTo(2);
     assertThat(mongo.getCollection(Collections.OUTBOXES).countDocuments()).isZero();
+  }
+
+  /**
+   * A new queue's first version prepared, its entry documents and {@code outbox} written: what a
+   * poll writes before the queue document. The writes are recorded from here on.
+   */
+  private QueueStore.Prepared entriesAndOutboxWritten(
+      QueueStore queues, OutboxStore outboxes, Outbox outbox) {
+    StoredQueue first = queueWithOnePr();
+    recorded.forget();
+    QueueStore.Prepared prepared =
+        queues.prepare(List.of(first), List.of(StoredQueue.absent(KEY.id(), "org")));
+    queues.writeEntries(prepared);
+    outboxes.writeAll(List.of(outbox));
+    return prepared;
+  }
+
+  /** Version 1's outbox with {@code rows} rows and {@code runs} test runs. */
+  private static Outbox outbox(int rows, int runs) {
+    return new Outbox(
+        "o-1",
+        KEY.id(),
+        "org",
+        1,
+        Stream.iterate(1L, n -> n + 1).limit(rows).map(JournaledWritesTest::row).toList(),
+        Stream.iterate(1L, n -> n + 1).limit(runs).map(JournaledWritesTest::run).toList(),
+        List.of(),
+        List.of());
   }
 
   /** Each write the store received: its collection, then "journaled" or "unjournaled". */
