@@ -312,9 +312,9 @@ public class CommandProcessor {
     // the answers of batches that wrote no version (those of the others are in their outboxes)
     answers.record(
         kept.stream().filter(b -> !b.changed()).flatMap(b -> b.answers().stream()).toList());
-    kept.stream().flatMap(b -> b.handled().stream()).forEach(probe::afterStore);
     List<Outbox> storedOutboxes = stored.stream().map(QueueBatch.Written::outbox).toList();
     writeHistory(storedOutboxes);
+    kept.stream().flatMap(b -> b.handled().stream()).forEach(probe::afterStore);
     poll.stored(storing);
     // the stored state (durable with its heads) asks for its effects now, while its events and
     // replies travel: a landing does not wait for the broker's acknowledgements (ADR 0048)

@@ -48,17 +48,17 @@ public class AnswerStore {
 
   /**
    * Stores {@code answered}, each unless an answer to its command is on record; one journaled round
-   * trip: the answers of a batch that wrote no version, whose replies follow.
+   * trip: the answers of a batch that wrote no version, whose replies follow, and those of
+   * published versions that write no head or test run after them (ADR 0060).
    */
   public void record(List<Answer> answered) {
     record(answers, answered);
   }
 
   /**
-   * As {@link #record}, without asking for the journal (ADR 0022): the answers of published
-   * outboxes. Until a journaled write after them holds them (the next poll's, or the store's own
-   * commit), the outbox that carries them is still there (its delete comes after them, ADR 0060),
-   * and the queue's next load stores them again.
+   * As {@link #record}, without asking for the journal (ADR 0022, 0060): the answers of published
+   * outboxes whose history write follows, its last round trip journaled (the heads', or the test
+   * runs'), before their replies; that write holds them.
    */
   public void recordFromOutboxes(List<Answer> answered) {
     record(unjournaled, answered);

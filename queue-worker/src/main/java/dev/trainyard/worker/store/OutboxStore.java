@@ -25,7 +25,8 @@ public class OutboxStore {
 
   /**
    * The same, for the outboxes' writes (a journaled write follows the queue documents) and deletes
-   * (the next poll's journaled write, or the store's commit within a second, holds them).
+   * (the next journaled write, a read of the embedded store that commits what is unsaved, or its
+   * commit within a second, holds them).
    */
   private final MongoCollection<Document> unjournaled;
 

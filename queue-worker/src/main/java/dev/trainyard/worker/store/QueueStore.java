@@ -76,8 +76,8 @@ public class QueueStore {
     this.maxDocumentBytes = maxDocumentBytes;
     MongoCollection<Document> entryDocuments =
         decidingDeletes(mongo.getCollection(Collections.QUEUE_ENTRIES));
-    // written before the journaled queue document, deleted once no version names them: no journal
-    // needed (ADR 0051)
+    // written before the queue document and a journaled write after it, deleted once no version
+    // names them: no journal needed (ADR 0051, 0060)
     this.entries = Unjournaled.of(entryDocuments);
   }
 
@@ -165,8 +165,9 @@ public class QueueStore {
 
   /**
    * Writes the entry documents of the prepared versions, in one round trip and without asking for
-   * the journal ({@link Unjournaled}): the queue document's journaled write in {@link #saveAll}
-   * makes them durable, and until a queue document names them they are never read.
+   * the journal ({@link Unjournaled}): the queue document's journaled write in {@link #saveAll}, or
+   * the journaled write after {@link #saveAllAheadOfAJournaledWrite}, makes them durable, and until
+   * a queue document names them they are never read.
    */
   public void writeEntries(Prepared prepared) {
     List<InsertOneModel<Document>> inserts =
